@@ -1,0 +1,161 @@
+/* zkbatch plugin ABI, version 1.
+ *
+ * The one boundary between the runner and a proving backend. Plain C so that a
+ * backend built by another compiler, or at another time, still loads: only
+ * fixed-size integers, fixed-size char arrays, raw pointers and function
+ * pointers cross it. No C++ standard library type and no exception may cross
+ * it; every function reports failure through its return value and a zkb_error.
+ *
+ * A plugin is a shared object that exports one symbol:
+ *
+ *     const zkb_plugin_api* zkbatch_plugin_api(void);
+ *
+ * The runner calls it, checks abi_version against ZKB_ABI_VERSION and refuses
+ * the plugin (naming both numbers) when they differ. Any change to a struct or
+ * a function signature below bumps ZKB_ABI_VERSION.
+ *
+ * Field elements in host buffers are BLS12-381 Fr in Montgomery form: four
+ * little-endian uint64 limbs, 32 bytes each (zkbatch/ff/fr.hpp). Canonical form
+ * is produced by the runner only where a user can see it (dumps, digests).
+ *
+ * Timestamps are nanoseconds of CLOCK_MONOTONIC (std::chrono::steady_clock on
+ * Linux), the runner's clock, so backend phases line up with runner phases.
+ */
+#ifndef ZKBATCH_PLUGIN_ABI_H
+#define ZKBATCH_PLUGIN_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZKB_ABI_VERSION 1u
+#define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
+
+#define ZKB_ERROR_MESSAGE_BYTES 1024
+#define ZKB_NAME_BYTES 64
+#define ZKB_FACT_KEY_BYTES 48
+#define ZKB_FACT_VALUE_BYTES 208
+#define ZKB_MAX_FACTS 48
+#define ZKB_MAX_PHASES 32
+
+/* Return codes. */
+#define ZKB_OK 0
+#define ZKB_ERR_INVALID_ARGUMENT 1 /* bad options or request: the user can fix it */
+#define ZKB_ERR_UNAVAILABLE 2      /* no usable device, driver too old, ... */
+#define ZKB_ERR_OUT_OF_MEMORY 3    /* host or device memory */
+#define ZKB_ERR_DEVICE 4           /* a device-side failure (kernel, copy, ...) */
+#define ZKB_ERR_INTERNAL 5
+
+/* Filled by the plugin on failure: a complete sentence that says what went
+ * wrong and, where it can, what to do. Always NUL-terminated. */
+typedef struct zkb_error {
+    char message[ZKB_ERROR_MESSAGE_BYTES];
+} zkb_error;
+
+/* One fact about the backend or its device, as text ("device.name" =
+ * "NVIDIA H200"). Well-known keys are listed in zkbatch/plugin/facts.hpp;
+ * a plugin may add its own. */
+typedef struct zkb_fact {
+    char key[ZKB_FACT_KEY_BYTES];
+    char value[ZKB_FACT_VALUE_BYTES];
+} zkb_fact;
+
+typedef struct zkb_facts {
+    uint32_t count;
+    zkb_fact items[ZKB_MAX_FACTS];
+} zkb_facts;
+
+/* Host memory for one partition, owned by the backend. Synthesis writes a, b
+ * and c directly; prove reads them and writes h. Each points to n elements of
+ * 32 bytes, 64-byte aligned. `token` is the backend's own bookkeeping. */
+typedef struct zkb_host_buffers {
+    uint64_t n;
+    void* a;
+    void* b;
+    void* c;
+    void* h;
+    void* token;
+} zkb_host_buffers;
+
+/* One interval of work the backend did for a partition, on the runner's clock.
+ * `lane` names where it ran, so a timeline can draw one track per lane:
+ * "cpu", "stream0.compute", "stream0.copy", ... Phase names the runner
+ * aggregates: "h2d", "compute", "d2h" (others are kept as intervals only). */
+typedef struct zkb_phase {
+    char name[ZKB_NAME_BYTES];
+    char lane[ZKB_NAME_BYTES];
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t bytes; /* bytes moved, for copies; 0 otherwise */
+    int32_t on_device; /* 1 when the interval is device activity (counts toward GPU busy) */
+    int32_t device_index;
+} zkb_phase;
+
+typedef struct zkb_prove_request {
+    uint64_t partition_index; /* for NVTX ranges and messages */
+    uint32_t log_n;
+    const zkb_host_buffers* buffers; /* a, b, c in; h out */
+} zkb_prove_request;
+
+typedef struct zkb_prove_report {
+    uint32_t phase_count;
+    zkb_phase phases[ZKB_MAX_PHASES];
+} zkb_prove_report;
+
+typedef struct zkb_backend zkb_backend; /* opaque, one per run */
+typedef struct zkb_worker zkb_worker;   /* opaque, one per prove worker */
+
+typedef struct zkb_plugin_api {
+    uint32_t abi_version; /* ZKB_ABI_VERSION the plugin was built with */
+    const char* name;     /* "cpu-ref", "cuda-pinned", ... */
+    const char* version;  /* the backend's own version, e.g. "0.1.0" */
+    const char* description;
+
+    /* Can this backend run on this machine? Returns 1 if yes; otherwise 0 and
+     * a reason in *why ("no CUDA device: cudaGetDeviceCount said ..."). Cheap,
+     * allocates nothing that outlives the call. */
+    int (*probe)(zkb_error* why);
+
+    /* Create a backend. `options` is newline-separated "key=value" lines, the
+     * [backend.options] table of the manifest (zkbatch/plugin/options.hpp
+     * parses it). `max_log_n` is the largest domain any partition will use and
+     * `prove_workers` how many workers will be created, so a backend can
+     * allocate everything up front. Unknown options are an error. */
+    int (*create)(const char* options, uint32_t max_log_n, uint32_t prove_workers,
+                  zkb_backend** out, zkb_error* err);
+    void (*destroy)(zkb_backend* backend);
+
+    /* Facts about the backend and its device, for the run's environment. */
+    int (*describe)(zkb_backend* backend, zkb_facts* out, zkb_error* err);
+
+    /* Host buffers for one partition of size 2^log_n. Blocks while a bounded
+     * pool is exhausted (the runner times the wait); never falls back to
+     * another kind of memory. Thread-safe. */
+    int (*acquire_buffers)(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out,
+                           zkb_error* err);
+    void (*release_buffers)(zkb_backend* backend, zkb_host_buffers* buffers);
+
+    /* One context per prove worker (a CUDA stream and device buffers each).
+     * Workers are used from one thread at a time, different workers from
+     * different threads concurrently. */
+    int (*create_worker)(zkb_backend* backend, uint32_t worker_index, zkb_worker** out,
+                         zkb_error* err);
+    void (*destroy_worker)(zkb_worker* worker);
+
+    /* Compute h for one partition (the 7-NTT quotient of ARCHITECTURE.md),
+     * synchronously: when it returns, h is in the host buffer and every phase
+     * is in the report. */
+    int (*prove)(zkb_worker* worker, const zkb_prove_request* request,
+                 zkb_prove_report* report, zkb_error* err);
+} zkb_plugin_api;
+
+typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ZKBATCH_PLUGIN_ABI_H */

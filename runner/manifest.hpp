@@ -1,0 +1,83 @@
+// A job manifest: what to prove, how, with which backend, and where to record it.
+// One Manifest exists per `zkbatch run`/`validate`, loaded from TOML and then
+// overridden by `--set KEY=VALUE`. Every field here has a manifest key of the
+// same name (see README "Manifest reference").
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+
+enum class VerifyMode { identity, sampled, none };
+enum class OnPartitionError { stop, continue_run };
+
+struct Manifest {
+    struct Job {
+        std::string name;
+        uint32_t partitions = 1;
+        uint64_t seed = 1;
+    } job;
+    struct Circuit {
+        uint32_t log_n = 16;         // 1..28
+        uint32_t terms_per_row = 4;  // linear-combination terms per A/B row
+    } circuit;
+    struct Pipeline {
+        uint32_t synthesis_workers = 1;
+        uint32_t prove_workers = 1;
+        uint32_t queue_depth = 2;     // synthesized partitions waiting for a prove worker
+        OnPartitionError on_error = OnPartitionError::stop;  // key: on_error = "stop" | "continue"
+        uint32_t replay_inputs = 0;   // 0: synthesize every partition; k>0: synthesize k input sets once, replay them
+    } pipeline;
+    struct Backend {
+        std::string name = "auto";    // "auto" = a GPU backend when a GPU is usable, else cpu-ref
+        // [backend.options] as newline-separated "key=value" lines, keys sorted,
+        // strings unquoted; passed through to the plugin untouched.
+        std::string options;
+    } backend;
+    struct Output {
+        std::string db = "results/zkbatch.db";
+        std::map<std::string, std::string> tags;  // free-form, values as text
+    } output;
+    struct Verify {
+        VerifyMode mode = VerifyMode::identity;
+        uint32_t every = 1;           // with mode = sampled: verify every k-th partition
+    } verify;
+    struct Finalize {
+        bool malloc_trim = false;
+    } finalize;
+
+    std::filesystem::path source_path;  // the file it came from
+    std::string source_text;            // the file's bytes, as read
+    std::vector<std::string> overrides; // the --set KEY=VALUE arguments applied, in order
+};
+
+// A manifest problem the user can fix: where, what, and what to do.
+struct ManifestError : std::runtime_error {
+    std::string path;        // file, or "--set" for an override
+    uint32_t line = 0;       // 1-based; 0 when unknown
+    uint32_t column = 0;     // 1-based; 0 when unknown
+    std::string key;         // dotted key, e.g. "circuit.log_n"; empty when not about a key
+    // Full message: "jobs/x.toml:3:1: circuit.log_nn: unknown key (did you mean 'circuit.log_n'?)"
+    ManifestError(std::string path, uint32_t line, uint32_t column, std::string key,
+                  const std::string& what);
+};
+
+// Reads, parses and validates a manifest, then applies `overrides` ("circuit.log_n=12";
+// the value is parsed as a TOML value, falling back to a bare string). Throws ManifestError.
+Manifest load_manifest(const std::filesystem::path& path,
+                       const std::vector<std::string>& overrides = {});
+
+// Same, from text already in memory (tests, fuzzing). `path` is used in messages only.
+Manifest parse_manifest(std::string_view text, const std::string& path,
+                        const std::vector<std::string>& overrides = {});
+
+const char* to_string(VerifyMode mode);
+const char* to_string(OnPartitionError mode);
+
+}  // namespace zkbatch
