@@ -1,0 +1,27 @@
+// Annotations that let one function body serve host C++ and CUDA device code.
+// Under nvcc (__CUDACC__) a ZKB_HOST_DEVICE function is compiled for both sides;
+// under a plain C++ compiler the annotation vanishes.
+#pragma once
+
+#if defined(__CUDACC__)
+#define ZKB_HOST_DEVICE __host__ __device__
+#define ZKB_FORCEINLINE __forceinline__
+#else
+#define ZKB_HOST_DEVICE
+#define ZKB_FORCEINLINE inline __attribute__((always_inline))
+#endif
+
+// Fully unroll a fixed-trip loop (the 4-limb loops of the field arithmetic). In the
+// host pass of nvcc no spelling is accepted by both nvcc's front end and the host
+// compiler, so it is empty there (host builds of the math go through .cpp files).
+#if defined(__CUDA_ARCH__)
+#define ZKB_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define ZKB_UNROLL
+#elif defined(__clang__)
+#define ZKB_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define ZKB_UNROLL _Pragma("GCC unroll 8")
+#else
+#define ZKB_UNROLL
+#endif
