@@ -1,1 +1,82 @@
-// placeholder until its owner lands it
+// zkbatch: the command line. Parsing only; the work is in commands.cpp.
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+int main(int argc, char** argv) {
+    using namespace zkbatch;
+    CLI::App app{"zkbatch: batch runner for GPU zero-knowledge proving.\n"
+                 "Runs TOML job manifests through proving backends and records every "
+                 "partition's phase timings in SQLite.",
+                 "zkbatch"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", ZKBATCH_VERSION_STRING);
+
+    std::string log_level = "info";
+    const std::map<std::string, spdlog::level::level_enum> levels{
+        {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug},
+        {"info", spdlog::level::info},   {"warn", spdlog::level::warn},
+        {"error", spdlog::level::err},   {"off", spdlog::level::off}};
+    app.add_option("--log-level", log_level, "Log verbosity")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+        ->capture_default_str();
+    std::string plugin_path;
+    app.add_option("--plugin-path", plugin_path,
+                   "A plugin file or folder searched before $ZKBATCH_PLUGIN_PATH and the defaults");
+
+    const std::string default_db = "results/zkbatch.db";
+    RunOptions run;
+    auto* run_cmd = app.add_subcommand("run", "Run a job manifest and record its timings");
+    run_cmd->add_option("manifest", run.manifest_path, "Job manifest (TOML)")->required();
+    run_cmd->add_option("--db", run.db_path, "Database to record into (default: output.db)");
+    run_cmd->add_option("--backend", run.backend_name, "Backend to use instead of backend.name");
+    run_cmd->add_option("--set", run.overrides, "Override a manifest key, e.g. circuit.log_n=12")
+        ->type_name("KEY=VALUE");
+    run_cmd->add_option("--dump", run.dump_dir,
+                        "Write each partition's a, b, c and h to DIR (canonical little-endian)")
+        ->type_name("DIR");
+
+    std::string validate_path;
+    std::vector<std::string> validate_overrides;
+    auto* validate_cmd = app.add_subcommand("validate", "Check a job manifest without running it");
+    validate_cmd->add_option("manifest", validate_path, "Job manifest (TOML)")->required();
+    validate_cmd->add_option("--set", validate_overrides, "Override a manifest key")->type_name("KEY=VALUE");
+
+    auto* backends_cmd = app.add_subcommand("backends", "List the backend plugins found and whether they can run here");
+
+    std::string db = default_db;
+    auto* runs_cmd = app.add_subcommand("runs", "List the runs recorded in a database");
+    runs_cmd->add_option("--db", db, "Database")->capture_default_str();
+
+    std::string run_selector;
+    auto* show_cmd = app.add_subcommand("show", "Show a run's environment and per-phase statistics");
+    show_cmd->add_option("run", run_selector, "Run id, 'latest' or 'latest~K'")->required();
+    show_cmd->add_option("--db", db, "Database")->capture_default_str();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? exit_code::ok : exit_code::usage_error;
+    }
+
+    auto logger = spdlog::stderr_color_mt("zkbatch");
+    logger->set_pattern("%^[%H:%M:%S.%e %l]%$ %v");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(levels.at(log_level));
+
+    run.plugin_path = plugin_path;
+    return run_guarded([&]() -> int {
+        if (*run_cmd) return command_run(run);
+        if (*validate_cmd) return command_validate(validate_path, validate_overrides);
+        if (*backends_cmd) return command_backends(plugin_path);
+        if (*runs_cmd) return command_runs(db);
+        if (*show_cmd) return command_show(run_selector, db);
+        return exit_code::usage_error;
+    });
+}

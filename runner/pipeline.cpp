@@ -1,1 +1,396 @@
-// placeholder until its owner lands it
+#include "pipeline.hpp"
+
+#include "bounded_queue.hpp"
+#include "canonical_output.hpp"
+#include "clock.hpp"
+#include "environment.hpp"
+#include "progress.hpp"
+
+#include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/util/parallel.hpp>
+#include <zkbatch/verify/identity.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace zkbatch {
+
+ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
+    const int64_t start_ns = steady_now_ns();
+    const uint64_t n = uint64_t{1} << manifest.circuit.log_n;
+    const circuit::CircuitShape shape{manifest.circuit.log_n, manifest.circuit.terms_per_row};
+    sets_.resize(manifest.pipeline.replay_inputs);
+    // Input set j is exactly what partition j would synthesize, so a replay run's
+    // partitions 0..k-1 have the digests of an ordinary run's.
+    parallel_for(0, sets_.size(), threads, [&](size_t begin, size_t end) {
+        for (size_t j = begin; j < end; ++j) {
+            auto& set = sets_[j];
+            set.a.resize(n), set.b.resize(n), set.c.resize(n);
+            circuit::synthesize(shape, manifest.job.seed, j, set.a.data(), set.b.data(), set.c.data());
+        }
+    });
+    setup_ms_ = ns_to_ms(steady_now_ns() - start_ns);
+}
+
+void ReplayInputs::copy_into(uint64_t partition_index, ff::Fr* a, ff::Fr* b, ff::Fr* c) const {
+    const auto& set = sets_[partition_index % sets_.size()];
+    const size_t bytes = set.a.size() * sizeof(ff::Fr);
+    std::memcpy(a, set.a.data(), bytes);
+    std::memcpy(b, set.b.data(), bytes);
+    std::memcpy(c, set.c.data(), bytes);
+}
+
+int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    int64_t total = 0, covered_until = INT64_MIN;
+    for (auto [start, end] : intervals) {
+        start = std::max(start, covered_until);
+        if (end > start) {
+            total += end - start;
+            covered_until = end;
+        }
+    }
+    return total;
+}
+
+namespace {
+
+// One partition on its way through the pipeline.
+struct WorkItem {
+    zkb_host_buffers buffers{};
+    bool has_buffers = false;
+    bool proved = false;  // prove returned ZKB_OK
+    int64_t enqueued_ns = 0;
+    PartitionRecord record;
+};
+
+PhaseInterval interval(const char* phase, std::string lane, int64_t start_ns, int64_t end_ns) {
+    PhaseInterval result;
+    result.phase = phase;
+    result.lane = std::move(lane);
+    result.start_ns = start_ns;
+    result.end_ns = end_ns;
+    return result;
+}
+
+class Pipeline {
+public:
+    explicit Pipeline(const PipelineSettings& settings)
+        : settings_(settings),
+          manifest_(*settings.manifest),
+          backend_(*settings.backend),
+          log_n_(manifest_.circuit.log_n),
+          n_(uint64_t{1} << log_n_),
+          prove_queue_(manifest_.pipeline.queue_depth),
+          // Every item holds buffers (or none, after a failure), so the number alive is
+          // already bounded upstream; this queue only needs room for all of them.
+          finalize_queue_(manifest_.job.partitions + 1),
+          progress_(manifest_.job.partitions, settings.show_progress_line) {}
+
+    RunSummary run() {
+        const int64_t start_ns = steady_now_ns();
+        std::vector<std::thread> synthesis, provers;
+        for (uint32_t i = 0; i < manifest_.pipeline.synthesis_workers; ++i)
+            synthesis.emplace_back([this, i] { synthesis_worker(i); });
+        for (uint32_t i = 0; i < manifest_.pipeline.prove_workers; ++i)
+            provers.emplace_back([this, i] { prove_worker(i); });
+        std::thread finalizer([this] { finalize_loop(); });
+        std::thread watcher([this] { watch_signals(); });
+
+        for (auto& t : synthesis) t.join();
+        prove_queue_.close();
+        for (auto& t : provers) t.join();
+        // Items nobody proved (every prove worker failed to start) still hold buffers.
+        while (auto item = prove_queue_.pop()) release(*item);
+        finalize_queue_.close();
+        finalizer.join();
+        finished_ = true;
+        watcher.join();
+        progress_.finish();
+
+        RunSummary summary;
+        const int64_t wall_ns = steady_now_ns() - start_ns;
+        summary.ended_unix_ns = unix_now_ns();
+        summary.wall_ms = ns_to_ms(wall_ns);
+        summary.partitions_ok = partitions_ok_;
+        summary.partitions_failed = partitions_failed_;
+        if (!device_intervals_.empty() && wall_ns > 0)
+            summary.gpu_busy_fraction =
+                static_cast<double>(union_length_ns(std::move(device_intervals_))) / wall_ns;
+        summary.peak_rss_bytes = peak_rss_bytes();
+        summary.error = run_error_;
+        if (store_error_) std::rethrow_exception(store_error_);
+        const bool all_ran = partitions_ok_ + partitions_failed_ == manifest_.job.partitions;
+        if (cancelled_)
+            summary.status = RunStatus::cancelled;
+        else if (partitions_failed_ > 0 || !all_ran)
+            summary.status = RunStatus::failed;
+        else
+            summary.status = RunStatus::ok;
+        return summary;
+    }
+
+private:
+    // Stops new partitions from starting. `abandon` also skips proving queued ones.
+    void request_stop(const std::string& why, bool abandon) {
+        {
+            std::lock_guard lock(error_mutex_);
+            if (run_error_.empty()) run_error_ = why;
+        }
+        if (abandon) abandon_ = true;
+        stop_ = true;
+        prove_queue_.close();
+    }
+
+    void synthesis_worker(uint32_t worker) {
+        const std::string lane = "synth." + std::to_string(worker);
+        const circuit::CircuitShape shape{log_n_, manifest_.circuit.terms_per_row};
+        while (!stop_) {
+            const uint64_t index = next_partition_++;
+            if (index >= manifest_.job.partitions) break;
+            WorkItem item;
+            item.record.partition_index = index;
+            item.record.synth_worker = worker;
+
+            const int64_t wait_start = steady_now_ns();
+            try {
+                item.buffers = backend_.acquire_buffers(log_n_);
+                item.has_buffers = true;
+            } catch (const std::exception& e) {
+                item.record.status = PartitionStatus::failed;
+                item.record.error = std::string("host buffers: ") + e.what();
+                finalize_queue_.push(item);
+                continue;
+            }
+            const int64_t synth_start = steady_now_ns();
+            item.record.pool_wait_ms = ns_to_ms(synth_start - wait_start);
+            item.record.intervals.push_back(interval("pool_wait", lane, wait_start, synth_start));
+
+            auto* a = static_cast<ff::Fr*>(item.buffers.a);
+            auto* b = static_cast<ff::Fr*>(item.buffers.b);
+            auto* c = static_cast<ff::Fr*>(item.buffers.c);
+            if (settings_.replay)
+                settings_.replay->copy_into(index, a, b, c);
+            else
+                circuit::synthesize(shape, manifest_.job.seed, index, a, b, c);
+            const int64_t synth_end = steady_now_ns();
+            item.record.synth_ms = ns_to_ms(synth_end - synth_start);
+            item.record.intervals.push_back(interval("synth", lane, synth_start, synth_end));
+
+            item.enqueued_ns = synth_end;
+            if (!prove_queue_.push(item)) {  // the run is stopping
+                release(item);
+                break;
+            }
+        }
+    }
+
+    void prove_worker(uint32_t worker_index) {
+        const std::string lane = "prove." + std::to_string(worker_index);
+        std::unique_ptr<Worker> worker;
+        try {
+            worker = backend_.create_worker(worker_index);
+        } catch (const std::exception& e) {
+            request_stop("prove worker " + std::to_string(worker_index) + ": " + e.what(), true);
+            return;
+        }
+        int64_t previous_end_ns = -1;
+        while (auto item = prove_queue_.pop()) {
+            if (abandon_) {
+                release(*item);
+                continue;
+            }
+            auto& record = item->record;
+            record.prove_worker = worker_index;
+            const int64_t start_ns = steady_now_ns();
+            record.queue_wait_ms = ns_to_ms(start_ns - item->enqueued_ns);
+            record.intervals.push_back(interval("queue_wait", lane, item->enqueued_ns, start_ns));
+            if (previous_end_ns >= 0) {
+                record.idle_gap_ms = ns_to_ms(start_ns - previous_end_ns);
+                record.intervals.push_back(interval("idle_gap", lane, previous_end_ns, start_ns));
+            }
+
+            zkb_prove_request request{record.partition_index, log_n_, &item->buffers};
+            auto report = std::make_unique<zkb_prove_report>();
+            std::string error;
+            const int rc = worker->prove(request, report.get(), &error);
+            const int64_t end_ns = steady_now_ns();
+            previous_end_ns = end_ns;
+            record.prove_ms = ns_to_ms(end_ns - start_ns);
+            record.intervals.push_back(interval("prove", lane, start_ns, end_ns));
+            add_backend_phases(*report, record);
+            if (rc == ZKB_OK) {
+                item->proved = true;
+            } else {
+                record.status = PartitionStatus::failed;
+                record.error = error;
+            }
+            finalize_queue_.push(*item);
+        }
+    }
+
+    // Backend-reported intervals become phase intervals; known phases are summed per
+    // partition (three uploads make one h2d time and byte count).
+    static void add_backend_phases(const zkb_prove_report& report, PartitionRecord& record) {
+        const uint32_t count = std::min<uint32_t>(report.phase_count, ZKB_MAX_PHASES);
+        auto add = [](double& total_ms, double ms) { total_ms = (total_ms < 0 ? 0 : total_ms) + ms; };
+        for (uint32_t i = 0; i < count; ++i) {
+            const zkb_phase& phase = report.phases[i];
+            PhaseInterval piece;
+            piece.phase.assign(phase.name, strnlen(phase.name, sizeof phase.name));
+            piece.lane.assign(phase.lane, strnlen(phase.lane, sizeof phase.lane));
+            piece.start_ns = static_cast<int64_t>(phase.start_ns);
+            piece.end_ns = static_cast<int64_t>(phase.end_ns);
+            piece.bytes = phase.bytes;
+            piece.on_device = phase.on_device != 0;
+            piece.device_index = phase.device_index;
+            const double ms = ns_to_ms(piece.end_ns - piece.start_ns);
+            if (piece.phase == "h2d") {
+                add(record.h2d_ms, ms);
+                record.h2d_bytes += piece.bytes;
+            } else if (piece.phase == "compute") {
+                add(record.compute_ms, ms);
+            } else if (piece.phase == "d2h") {
+                add(record.d2h_ms, ms);
+                record.d2h_bytes += piece.bytes;
+            }
+            record.intervals.push_back(std::move(piece));
+        }
+    }
+
+    bool should_verify(uint64_t index) const {
+        switch (manifest_.verify.mode) {
+            case VerifyMode::identity: return true;
+            case VerifyMode::sampled: return index % manifest_.verify.every == 0;
+            case VerifyMode::none: return false;
+        }
+        return true;
+    }
+
+    void finalize_loop() {
+        std::random_device entropy;  // x must be unpredictable to the backend
+        while (auto item = finalize_queue_.pop()) {
+            auto& record = item->record;
+            try {
+                if (item->proved) finalize_proved(*item, entropy());
+            } catch (const std::exception& e) {  // a dump that cannot be written, ...
+                record.status = PartitionStatus::failed;
+                record.error = std::string("finalize: ") + e.what();
+            }
+            release(*item);
+            if (manifest_.finalize.malloc_trim) {
+                const int64_t trim_start = steady_now_ns();
+                malloc_trim(0);
+                const int64_t trim_end = steady_now_ns();
+                record.malloc_trim_ms = ns_to_ms(trim_end - trim_start);
+                record.intervals.push_back(interval("malloc_trim", "finalize", trim_start, trim_end));
+            }
+            for (const auto& piece : record.intervals)
+                if (piece.on_device) device_intervals_.emplace_back(piece.start_ns, piece.end_ns);
+
+            const bool ok = record.status == PartitionStatus::ok;
+            if (!store_error_) {
+                try {
+                    settings_.store->record_partition(settings_.run_id, record);
+                } catch (...) {
+                    store_error_ = std::current_exception();
+                    request_stop("the database could not be written", true);
+                }
+            }
+            (ok ? partitions_ok_ : partitions_failed_)++;
+            progress_.partition_done(record.partition_index, ok, record.error);
+            if (!ok && manifest_.pipeline.on_error == OnPartitionError::stop)
+                request_stop("partition " + std::to_string(record.partition_index) +
+                                 " failed and pipeline.on_error = \"stop\"",
+                             false);
+        }
+    }
+
+    void finalize_proved(WorkItem& item, uint64_t x_seed) {
+        auto& record = item.record;
+        const int64_t start_ns = steady_now_ns();
+        const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
+        const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
+        const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
+        const auto* h = static_cast<const ff::Fr*>(item.buffers.h);
+        if (should_verify(record.partition_index)) {
+            const auto result = verify::check_quotient(log_n_, a, b, c, h, x_seed);
+            const int64_t verify_end = steady_now_ns();
+            record.verify_ms = ns_to_ms(verify_end - start_ns);
+            record.intervals.push_back(interval("verify", "finalize", start_ns, verify_end));
+            record.verified = result.ok;
+            if (!result.ok) {
+                record.status = PartitionStatus::verify_failed;
+                record.error = "verification failed: " + result.detail;
+            }
+        }
+        record.h_digest = canonical_digest_hex(h, n_);
+        if (settings_.dump_dir) {
+            for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}, {"h", h}})
+                dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);
+        }
+        const int64_t end_ns = steady_now_ns();
+        record.finalize_ms = ns_to_ms(end_ns - start_ns);
+        record.intervals.push_back(interval("finalize", "finalize", start_ns, end_ns));
+    }
+
+    void release(WorkItem& item) {
+        if (item.has_buffers) {
+            backend_.release_buffers(item.buffers);
+            item.has_buffers = false;
+        }
+    }
+
+    // Turns SIGINT/SIGTERM (counted by the caller's handler) into a stop request.
+    void watch_signals() {
+        if (!settings_.stop_signal) return;
+        int seen = 0;
+        while (!finished_) {
+            const int signals = settings_.stop_signal->load();
+            if (signals > seen) {
+                seen = signals;
+                cancelled_ = true;
+                if (signals == 1)
+                    spdlog::warn("stopping: no new partitions start; in-flight ones finish "
+                                 "(interrupt again to abandon them)");
+                else
+                    spdlog::warn("abandoning in-flight partitions");
+                request_stop("cancelled by signal", signals >= 2);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+
+    const PipelineSettings& settings_;
+    const Manifest& manifest_;
+    const Backend& backend_;
+    const uint32_t log_n_;
+    const uint64_t n_;
+
+    BoundedQueue<WorkItem> prove_queue_;
+    BoundedQueue<WorkItem> finalize_queue_;
+    Progress progress_;
+
+    std::atomic<uint64_t> next_partition_{0};
+    std::atomic<bool> stop_{false}, abandon_{false}, cancelled_{false}, finished_{false};
+    std::mutex error_mutex_;
+    std::string run_error_;
+
+    // Owned by the finalizer thread until run() joins it.
+    uint64_t partitions_ok_ = 0, partitions_failed_ = 0;
+    std::vector<std::pair<int64_t, int64_t>> device_intervals_;
+    std::exception_ptr store_error_;
+};
+
+}  // namespace
+
+RunSummary run_pipeline(const PipelineSettings& settings) { return Pipeline(settings).run(); }
+
+}  // namespace zkbatch

@@ -1,0 +1,65 @@
+#include "canonical_output.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace zkbatch {
+
+namespace {
+
+// Converts in chunks so a 2^27-element vector never needs a second 4 GiB copy.
+template <typename Sink>
+void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
+    constexpr uint64_t kChunkElements = 1u << 14;
+    std::vector<uint8_t> bytes(std::min(n, kChunkElements) * 32);
+    for (uint64_t start = 0; start < n; start += kChunkElements) {
+        const uint64_t count = std::min(kChunkElements, n - start);
+        ff::to_canonical_le(elements + start, count, bytes.data());
+        sink(bytes.data(), count * 32);
+    }
+}
+
+}  // namespace
+
+std::string canonical_digest_hex(const ff::Fr* elements, uint64_t n) {
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(),
+                                                                     &XXH3_freeState);
+    if (!state || XXH3_128bits_reset(state.get()) != XXH_OK)
+        throw std::runtime_error("cannot initialise an XXH3 state");
+    for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
+        XXH3_128bits_update(state.get(), bytes, size);
+    });
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state.get()));
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned char byte : canonical.digest) {
+        hex += kHex[byte >> 4];
+        hex += kHex[byte & 15];
+    }
+    return hex;
+}
+
+void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                 const ff::Fr* elements, uint64_t n) {
+    const auto path = dir / ("p" + std::to_string(partition_index) + "." + name + ".bin");
+    auto fail = [&](const char* what) {
+        throw std::runtime_error("cannot " + std::string(what) + " dump file " + path.string() +
+                                 ": " + std::strerror(errno));
+    };
+    std::unique_ptr<FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
+    if (!file) fail("create");
+    for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
+        if (std::fwrite(bytes, 1, size, file.get()) != size) fail("write");
+    });
+    if (std::fclose(file.release()) != 0) fail("close");
+}
+
+}  // namespace zkbatch

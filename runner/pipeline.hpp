@@ -1,0 +1,64 @@
+// The pipeline: synthesis workers -> bounded queue -> prove workers -> finalizer.
+//
+// One Pipeline exists per run. Synthesis writes straight into host buffers that the
+// backend owns; a full queue or an exhausted buffer pool blocks synthesis (that wait
+// is recorded), so memory never grows without bound. The finalizer verifies, digests,
+// dumps, releases the buffers, optionally trims the heap, and writes each partition
+// to the store in its own transaction.
+#pragma once
+
+#include "manifest.hpp"
+#include "plugin_host.hpp"
+#include "store.hpp"
+
+#include <zkbatch/ff/fr.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace zkbatch {
+
+// `pipeline.replay_inputs = k`: k input sets synthesized once, before the run, and
+// copied into each partition's buffers (partition p gets set p mod k), so the GPU side
+// can be measured without synthesis being the bottleneck.
+class ReplayInputs {
+public:
+    ReplayInputs(const Manifest& manifest, unsigned threads);
+    uint32_t set_count() const { return static_cast<uint32_t>(sets_.size()); }
+    // Copies set (partition_index mod k) into a, b, c.
+    void copy_into(uint64_t partition_index, ff::Fr* a, ff::Fr* b, ff::Fr* c) const;
+    double setup_ms() const { return setup_ms_; }
+
+private:
+    struct InputSet {
+        std::vector<ff::Fr> a, b, c;
+    };
+    std::vector<InputSet> sets_;
+    double setup_ms_ = 0;
+};
+
+struct PipelineSettings {
+    const Manifest* manifest = nullptr;
+    const Backend* backend = nullptr;
+    Store* store = nullptr;
+    int64_t run_id = 0;
+    const ReplayInputs* replay = nullptr;            // null unless pipeline.replay_inputs > 0
+    std::optional<std::filesystem::path> dump_dir;   // --dump DIR
+    // Raised by signal handlers: 1 = stop starting partitions, 2 = abandon in-flight ones.
+    const std::atomic<int>* stop_signal = nullptr;
+    bool show_progress_line = false;                 // a live line on a terminal
+};
+
+// Runs every partition and returns the run's summary (the caller writes it with
+// Store::finish_run). Throws StoreError when the store cannot be written: partitions
+// recorded before that stay intact.
+RunSummary run_pipeline(const PipelineSettings& settings);
+
+// Length of the union of [start, end) intervals, in ns: the time a device was busy.
+int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals);
+
+}  // namespace zkbatch
