@@ -1,0 +1,39 @@
+// Host buffers from the ordinary heap: what cpu-ref and cuda-pageable hand to
+// synthesis. One allocation per acquire (a, b, c and h in one 64-byte-aligned block),
+// freed on release; the runner's bounded queue limits how many are alive.
+#pragma once
+
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/abi.h>
+#include <zkbatch/plugin/error.hpp>
+
+#include <cstdint>
+#include <new>
+
+namespace zkbatch::plugin {
+
+inline constexpr std::size_t kHostBufferAlignment = 64;
+
+// Fills *out with four n-element vectors carved from one heap block. Throws
+// std::bad_alloc when the heap cannot supply it (guarded() reports that).
+inline void acquire_heap_buffers(uint32_t log_n, zkb_host_buffers* out) {
+    const uint64_t n = uint64_t{1} << log_n;
+    const std::size_t vector_bytes = n * sizeof(ff::Fr);  // a multiple of 64 for n >= 2
+    const std::size_t stride = (vector_bytes + kHostBufferAlignment - 1) / kHostBufferAlignment *
+                               kHostBufferAlignment;
+    auto* block = static_cast<unsigned char*>(
+        ::operator new(4 * stride, std::align_val_t{kHostBufferAlignment}));
+    out->n = n;
+    out->a = block;
+    out->b = block + stride;
+    out->c = block + 2 * stride;
+    out->h = block + 3 * stride;
+    out->token = block;
+}
+
+inline void release_heap_buffers(zkb_host_buffers* buffers) {
+    ::operator delete(buffers->token, std::align_val_t{kHostBufferAlignment});
+    *buffers = zkb_host_buffers{};
+}
+
+}  // namespace zkbatch::plugin
