@@ -1,0 +1,322 @@
+// End-to-end tests: the real zkbatch executable, the real cpu-ref plugin, a real
+// SQLite file, read back here with plain SQL (not through zkbatch's Store).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+class CliTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/zkbatch-cli-XXXXXX";
+        ASSERT_NE(mkdtemp(pattern), nullptr);
+        dir_ = pattern;
+        db_ = (dir_ / "runs.db").string();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Runs zkbatch with `args` (already shell-quoted where needed).
+    CommandResult zkbatch(const std::string& args) const {
+        const fs::path err_file = dir_ / "stderr.txt";
+        const std::string command = std::string(ZKBATCH_EXE) + " " + args + " 2>" + err_file.string();
+        CommandResult result;
+        FILE* pipe = popen(command.c_str(), "r");
+        if (!pipe) return result;
+        char buffer[4096];
+        size_t got;
+        while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
+        const int status = pclose(pipe);
+        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        result.err = read_file(err_file);
+        return result;
+    }
+
+    // A cpu-ref run of the smoke job with extra arguments, into this test's database.
+    CommandResult run_smoke(const std::string& extra = "") const {
+        return zkbatch("--log-level warn run " + std::string(SOURCE_DIR) +
+                       "/jobs/smoke.toml --backend cpu-ref --db " + db_ + " " + extra);
+    }
+
+    fs::path write_manifest(const std::string& name, const std::string& text) const {
+        const fs::path path = dir_ / name;
+        std::ofstream(path) << text;
+        return path;
+    }
+
+    // Rows of a query on the test database, each row's columns as text ("" for NULL).
+    std::vector<std::vector<std::string>> query(const std::string& sql) const {
+        sqlite3* db = nullptr;
+        std::vector<std::vector<std::string>> rows;
+        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << "cannot open " << db_;
+            sqlite3_close(db);
+            return rows;
+        }
+        sqlite3_stmt* stmt = nullptr;
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db);
+        } else {
+            while (sqlite3_step(stmt) == SQLITE_ROW) {
+                std::vector<std::string> row;
+                for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+                    const auto* text = sqlite3_column_text(stmt, i);
+                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+                }
+                rows.push_back(std::move(row));
+            }
+        }
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+        return rows;
+    }
+
+    std::string scalar(const std::string& sql) const {
+        const auto rows = query(sql);
+        return rows.empty() || rows[0].empty() ? std::string("<no row>") : rows[0][0];
+    }
+
+    // Partition digests of one run, by partition index.
+    std::vector<std::string> digests(const std::string& run_id) const {
+        std::vector<std::string> result;
+        for (const auto& row : query("SELECT h_digest FROM partition WHERE run_id = " + run_id +
+                                     " ORDER BY partition_index"))
+            result.push_back(row[0]);
+        return result;
+    }
+
+    std::string latest_run() const { return scalar("SELECT max(id) FROM run"); }
+
+    std::string fault_options(const std::string& options) const {
+        return "--plugin-path " + std::string(FAULT_PLUGIN) + " --backend fault-inject " + options +
+               " --set backend.options.outstanding_report=" + (dir_ / "outstanding.txt").string();
+    }
+    std::string outstanding_buffers() const { return read_file(dir_ / "outstanding.txt"); }
+
+    fs::path dir_;
+    std::string db_;
+};
+
+TEST_F(CliTest, SmokeRunRecordsEveryPartitionVerified) {
+    const auto result = run_smoke();
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "ok");
+    const std::string partitions = scalar("SELECT partitions FROM run WHERE id = " + run);
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + run + " AND status = 'ok' "
+                     "AND verified = 1 AND length(h_digest) = 32"),
+              partitions);
+    EXPECT_EQ(scalar("PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(scalar("PRAGMA foreign_key_check"), "<no row>");
+    EXPECT_NE(result.out.find("zkbatch show " + run), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, SameSeedGivesSameDigestsAndOtherSeedsDiffer) {
+    ASSERT_EQ(run_smoke("--set job.seed=7").exit_code, 0);
+    const auto first = digests(latest_run());
+    ASSERT_EQ(run_smoke("--set job.seed=7").exit_code, 0);
+    const auto second = digests(latest_run());
+    ASSERT_EQ(run_smoke("--set job.seed=8").exit_code, 0);
+    const auto other_seed = digests(latest_run());
+    ASSERT_FALSE(first.empty());
+    EXPECT_EQ(first, second);
+    ASSERT_EQ(first.size(), other_seed.size());
+    for (size_t i = 0; i < first.size(); ++i) EXPECT_NE(first[i], other_seed[i]) << "partition " << i;
+    // Partitions of one run are different circuits, too.
+    EXPECT_NE(first[0], first[1]);
+}
+
+TEST_F(CliTest, DigestsDoNotDependOnWorkerCounts) {
+    ASSERT_EQ(run_smoke("--set pipeline.synthesis_workers=1 --set pipeline.prove_workers=1 "
+                        "--set backend.options.threads=1")
+                  .exit_code,
+              0);
+    const auto serial = digests(latest_run());
+    ASSERT_EQ(run_smoke("--set pipeline.synthesis_workers=2 --set pipeline.prove_workers=2 "
+                        "--set backend.options.threads=2 --set pipeline.queue_depth=1")
+                  .exit_code,
+              0);
+    EXPECT_EQ(serial, digests(latest_run()));
+}
+
+TEST_F(CliTest, ReplayRunsProveTheReplayedInputs) {
+    ASSERT_EQ(run_smoke("--set job.partitions=4").exit_code, 0);
+    const auto fresh = digests(latest_run());
+    ASSERT_EQ(run_smoke("--set job.partitions=4 --set pipeline.replay_inputs=2").exit_code, 0);
+    const auto replayed = digests(latest_run());
+    ASSERT_EQ(fresh.size(), 4u);
+    ASSERT_EQ(replayed.size(), 4u);
+    EXPECT_EQ(replayed[0], fresh[0]);
+    EXPECT_EQ(replayed[1], fresh[1]);
+    EXPECT_EQ(replayed[2], fresh[0]);
+    EXPECT_EQ(replayed[3], fresh[1]);
+}
+
+TEST_F(CliTest, ShowAgreesWithTheDatabase) {
+    ASSERT_EQ(run_smoke("--set job.partitions=5").exit_code, 0);
+    const std::string run = latest_run();
+    const auto show = zkbatch("show " + run + " --db " + db_);
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    // The median synthesis time, computed here from the raw rows.
+    std::vector<double> synth_ms;
+    for (const auto& row : query("SELECT synth_ms FROM partition WHERE run_id = " + run))
+        synth_ms.push_back(std::stod(row[0]));
+    ASSERT_EQ(synth_ms.size(), 5u);
+    std::sort(synth_ms.begin(), synth_ms.end());
+    char median[32];
+    std::snprintf(median, sizeof median, "%.3f", synth_ms[2]);
+    EXPECT_NE(show.out.find(median), std::string::npos) << "median synth " << median << " not in:\n" << show.out;
+    EXPECT_NE(show.out.find("smoke"), std::string::npos);
+
+    const auto runs = zkbatch("runs --db " + db_);
+    ASSERT_EQ(runs.exit_code, 0) << runs.err;
+    EXPECT_NE(runs.out.find("cpu-ref"), std::string::npos) << runs.out;
+}
+
+TEST_F(CliTest, DumpWritesExactlyNTimes32BytesPerVector) {
+    ASSERT_EQ(run_smoke("--set job.partitions=1 --set circuit.log_n=6 --dump " + (dir_ / "dump").string())
+                  .exit_code,
+              0);
+    for (const char* name : {"a", "b", "c", "h"})
+        EXPECT_EQ(fs::file_size(dir_ / "dump" / (std::string("p0.") + name + ".bin")), 64u * 32u) << name;
+}
+
+TEST_F(CliTest, EverySubcommandHasHelp) {
+    for (const char* sub : {"", "run", "validate", "backends", "runs", "show"}) {
+        const auto result = zkbatch(std::string(sub) + " --help");
+        EXPECT_EQ(result.exit_code, 0) << sub;
+        EXPECT_NE(result.out.find("Usage"), std::string::npos) << sub << ":\n" << result.out;
+    }
+    EXPECT_EQ(zkbatch("").exit_code, 2);
+    EXPECT_EQ(zkbatch("frobnicate").exit_code, 2);
+}
+
+TEST_F(CliTest, ValidateAcceptsShippedJobsAndRejectsBrokenOnes) {
+    for (const char* job : {"default", "smoke", "porep-32g"}) {
+        const auto result = zkbatch("validate " + std::string(SOURCE_DIR) + "/jobs/" + job + ".toml");
+        EXPECT_EQ(result.exit_code, 0) << job << ": " << result.err;
+    }
+    const auto bad = write_manifest("bad.toml", "[job]\nname = \"x\"\n\n[circuit]\nlog_nn = 4\n");
+    const auto result = zkbatch("validate " + bad.string());
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find(bad.string() + ":5:"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("log_n"), std::string::npos) << result.err;
+}
+
+TEST_F(CliTest, MalformedManifestsExitWithTheUsageCodeAndNameTheLine) {
+    const std::map<std::string, std::pair<std::string, std::string>> cases = {
+        // name -> (manifest text, expected "file:line" suffix)
+        {"syntax", {"[job]\nname = \"x\"\npartitions = = 3\n", ":3:"}},
+        {"type", {"[job]\nname = \"x\"\n[circuit]\nlog_n = \"big\"\n", ":4:"}},
+        {"range", {"[job]\nname = \"x\"\n[circuit]\nlog_n = 29\n", ":4:"}},
+        {"table", {"[job]\nname = \"x\"\n[circut]\nlog_n = 4\n", ":3:"}},
+    };
+    for (const auto& [name, test_case] : cases) {
+        const auto path = write_manifest(name + ".toml", test_case.first);
+        const auto result = zkbatch("run " + path.string() + " --db " + db_);
+        EXPECT_EQ(result.exit_code, 2) << name << ": " << result.err;
+        EXPECT_NE(result.err.find(path.string() + test_case.second), std::string::npos)
+            << name << ": " << result.err;
+    }
+    EXPECT_FALSE(fs::exists(db_)) << "a manifest error must not create the database";
+}
+
+TEST_F(CliTest, UnknownBackendExitsWithThePluginCodeAndSaysWhereItLooked) {
+    const auto result = run_smoke("--backend no-such-backend");
+    EXPECT_EQ(result.exit_code, 3);
+    EXPECT_NE(result.err.find("no-such-backend"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("plugins"), std::string::npos) << result.err;
+}
+
+TEST_F(CliTest, BackendsListsCpuRefAsUsable) {
+    const auto result = zkbatch("backends");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("cpu-ref"), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, UnwritableDatabaseExitsWithTheStorageCode) {
+    std::ofstream(dir_ / "file") << "not a folder";
+    const auto result = zkbatch("--log-level warn run " + std::string(SOURCE_DIR) +
+                                "/jobs/smoke.toml --backend cpu-ref --db " + (dir_ / "file" / "x.db").string());
+    EXPECT_EQ(result.exit_code, 4) << result.err;
+    const auto not_a_db = write_manifest("garbage.db", std::string(4096, 'x'));
+    EXPECT_EQ(zkbatch("runs --db " + not_a_db.string()).exit_code, 4);
+}
+
+TEST_F(CliTest, FailedProveIsRecordedAndTheRunContinuesWhenAsked) {
+    const auto result = run_smoke(fault_options("--set backend.options.fail_prove_partition=1 "
+                                                "--set pipeline.on_error=continue --set job.partitions=4"));
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "failed");
+    EXPECT_EQ(scalar("SELECT status || ': ' || error FROM partition WHERE run_id = " + run +
+                     " AND partition_index = 1"),
+              "failed: fault-inject: injected prove failure");
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + run + " AND status = 'ok'"), "3");
+    EXPECT_EQ(outstanding_buffers(), "0\n");
+}
+
+TEST_F(CliTest, FailedProveStopsTheRunByDefault) {
+    const auto result = run_smoke(fault_options("--set backend.options.fail_prove_partition=0 "
+                                                "--set pipeline.on_error=stop --set job.partitions=40 "
+                                                "--set pipeline.synthesis_workers=1 --set pipeline.queue_depth=1"));
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "failed");
+    EXPECT_LT(std::stoi(scalar("SELECT count(*) FROM partition WHERE run_id = " + run)), 40);
+    EXPECT_EQ(outstanding_buffers(), "0\n");
+}
+
+TEST_F(CliTest, WrongQuotientFailsVerification) {
+    const auto result = run_smoke(fault_options("--set backend.options.corrupt_h_partition=2 "
+                                                "--set pipeline.on_error=continue"));
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status || ' ' || verified FROM partition WHERE run_id = " + run +
+                     " AND partition_index = 2"),
+              "verify_failed 0");
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + run + " AND verified = 1"),
+              std::to_string(std::stoi(scalar("SELECT partitions FROM run WHERE id = " + run)) - 1));
+}
+
+TEST_F(CliTest, FailedBufferAllocationIsRecorded) {
+    const auto result = run_smoke(fault_options("--set backend.options.fail_acquire_call=2 "
+                                                "--set pipeline.on_error=continue"));
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + latest_run() +
+                     " AND error LIKE '%injected buffer allocation failure%'"),
+              "1");
+    EXPECT_EQ(outstanding_buffers(), "0\n");
+}
+
+TEST_F(CliTest, UnknownBackendOptionIsAPluginError) {
+    const auto result = run_smoke("--set backend.options.thredas=2");
+    EXPECT_EQ(result.exit_code, 3);
+    EXPECT_NE(result.err.find("thredas"), std::string::npos) << result.err;
+}
+
+}  // namespace

@@ -1,0 +1,124 @@
+// fault-inject: a test-only backend that computes real quotients (like cpu-ref, on
+// one thread) but fails on request, so tests can watch the runner handle failures:
+//   fail_prove_partition = P     prove of partition P returns ZKB_ERR_DEVICE
+//   corrupt_h_partition  = P     partition P gets a wrong h (verification must catch it)
+//   fail_acquire_call    = K     the K-th acquire_buffers call (1-based) fails
+//   outstanding_report   = PATH  at destroy, write how many buffer sets were never released
+// Built into a test-only folder, never into build/plugins.
+#include <zkbatch/plugin/export.hpp>
+#include <zkbatch/plugin/heap_buffers.hpp>
+#include <zkbatch/plugin/options.hpp>
+#include <zkbatch/prove/quotient.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using zkbatch::plugin::guarded;
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+constexpr const char* kName = "fault-inject";
+
+}  // namespace
+
+struct zkb_backend {
+    uint32_t max_log_n = 0;
+    uint64_t fail_prove_partition = kNever;
+    uint64_t corrupt_h_partition = kNever;
+    uint64_t fail_acquire_call = kNever;
+    std::string outstanding_report;
+    std::atomic<uint64_t> acquire_calls{0};
+    std::atomic<int64_t> outstanding{0};
+};
+
+struct zkb_worker {
+    zkb_backend* backend;
+    std::vector<zkbatch::ff::Fr> scratch;
+};
+
+namespace {
+
+int probe(zkb_error*) { return 1; }
+
+int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend** out, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        zkbatch::plugin::PluginOptions options(options_text ? options_text : "");
+        auto backend = std::make_unique<zkb_backend>();
+        backend->max_log_n = max_log_n;
+        backend->fail_prove_partition = options.get_uint("fail_prove_partition", kNever, 0, kNever);
+        backend->corrupt_h_partition = options.get_uint("corrupt_h_partition", kNever, 0, kNever);
+        backend->fail_acquire_call = options.get_uint("fail_acquire_call", kNever, 1, kNever);
+        backend->outstanding_report = options.get_string("outstanding_report", "");
+        options.check_all_used();
+        *out = backend.release();
+    });
+}
+
+void destroy(zkb_backend* backend) {
+    if (!backend->outstanding_report.empty()) {
+        if (FILE* f = std::fopen(backend->outstanding_report.c_str(), "w")) {
+            std::fprintf(f, "%lld\n", static_cast<long long>(backend->outstanding.load()));
+            std::fclose(f);
+        }
+    }
+    delete backend;
+}
+
+int describe(zkb_backend*, zkb_facts* out, zkb_error*) {
+    out->count = 0;
+    return ZKB_OK;
+}
+
+int acquire_buffers(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        if (++backend->acquire_calls == backend->fail_acquire_call)
+            throw zkbatch::plugin::Error(ZKB_ERR_OUT_OF_MEMORY, "injected buffer allocation failure");
+        zkbatch::plugin::acquire_heap_buffers(log_n, out);
+        ++backend->outstanding;
+    });
+}
+
+void release_buffers(zkb_backend* backend, zkb_host_buffers* buffers) {
+    zkbatch::plugin::release_heap_buffers(buffers);
+    --backend->outstanding;
+}
+
+int create_worker(zkb_backend* backend, uint32_t, zkb_worker** out, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        *out = new zkb_worker{backend, std::vector<zkbatch::ff::Fr>(2 * (uint64_t{1} << backend->max_log_n))};
+    });
+}
+
+void destroy_worker(zkb_worker* worker) { delete worker; }
+
+int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report* report, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        report->phase_count = 0;
+        if (request->partition_index == worker->backend->fail_prove_partition)
+            throw zkbatch::plugin::Error(ZKB_ERR_DEVICE, "injected prove failure");
+        const auto& buffers = *request->buffers;
+        auto* h = static_cast<zkbatch::ff::Fr*>(buffers.h);
+        zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const zkbatch::ff::Fr*>(buffers.a),
+                                             static_cast<const zkbatch::ff::Fr*>(buffers.b),
+                                             static_cast<const zkbatch::ff::Fr*>(buffers.c), h,
+                                             worker->scratch.data(), 1);
+        if (request->partition_index == worker->backend->corrupt_h_partition)
+            h[0] += zkbatch::ff::Fr::one();
+    });
+}
+
+const zkb_plugin_api kApi = {
+    ZKB_ABI_VERSION, kName, "0.1.0", "test-only backend that injects failures",
+    probe, create, destroy, describe, acquire_buffers, release_buffers,
+    create_worker, destroy_worker, prove,
+};
+
+}  // namespace
+
+ZKB_PLUGIN_EXPORT const zkb_plugin_api* zkbatch_plugin_api(void) { return &kApi; }
