@@ -1,1 +1,560 @@
-// placeholder until its owner lands it
+// Manifest loading: TOML++ parse, --set overrides merged into the parsed tree, then
+// one validation pass over the result. Overrides are parsed as small TOML documents
+// whose source path is "--set KEY=VALUE", so every node remembers where it came from
+// and an error about an overridden value names the override instead of the file.
+#include "manifest.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <span>
+#include <sstream>
+#include <type_traits>
+#include <utility>
+
+namespace zkbatch {
+
+ManifestError::ManifestError(std::string path_, uint32_t line_, uint32_t column_, std::string key_,
+                             const std::string& what)
+    : std::runtime_error([&] {
+          std::string where = path_;
+          if (line_ > 0) where += column_ > 0 ? fmt::format(":{}:{}", line_, column_) : fmt::format(":{}", line_);
+          return key_.empty() ? fmt::format("{}: {}", where, what) : fmt::format("{}: {}: {}", where, key_, what);
+      }()),
+      path(std::move(path_)),
+      line(line_),
+      column(column_),
+      key(std::move(key_)) {}
+
+const char* to_string(VerifyMode mode) {
+    switch (mode) {
+        case VerifyMode::identity: return "identity";
+        case VerifyMode::sampled: return "sampled";
+        case VerifyMode::none: return "none";
+    }
+    return "?";
+}
+
+const char* to_string(OnPartitionError mode) {
+    switch (mode) {
+        case OnPartitionError::stop: return "stop";
+        case OnPartitionError::continue_run: return "continue";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr std::string_view kOverridePath = "--set";
+// Source path given to an override's parsed nodes: "--set circuit.log_n=12".
+constexpr std::string_view kOverrideLabelPrefix = "--set ";
+
+// Every table and key a manifest may contain. Unknown-key checks and did-you-mean
+// suggestions come from here; backend.options and output.tags are free-form inside.
+struct SchemaTable {
+    std::string_view name;
+    std::vector<std::string_view> keys;
+};
+const std::array<SchemaTable, 7> kSchema = {{
+    {"job", {"name", "partitions", "seed"}},
+    {"circuit", {"log_n", "terms_per_row"}},
+    {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "on_error", "replay_inputs"}},
+    {"backend", {"name", "options"}},
+    {"output", {"db", "tags"}},
+    {"verify", {"mode", "every"}},
+    {"finalize", {"malloc_trim"}},
+}};
+
+std::string dotted(std::string_view table, std::string_view key) {
+    return fmt::format("{}.{}", table, key);
+}
+
+// Optimal string alignment distance (Levenshtein plus adjacent transpositions), so
+// "lgo_n" is one edit from "log_n". Case-insensitive: "Log_N" is a near miss too.
+size_t edit_distance(std::string_view a, std::string_view b) {
+    auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+// The closest candidate, if it is close enough to be a plausible typo.
+std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> candidates) {
+    const size_t max_distance = word.size() >= 9 ? 3 : word.size() >= 5 ? 2 : 1;
+    std::optional<std::string_view> best;
+    size_t best_distance = max_distance + 1;
+    for (std::string_view candidate : candidates) {
+        const size_t distance = edit_distance(word, candidate);
+        if (distance < best_distance) {
+            best = candidate;
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
+// The table that has `key` among its known keys, for a key written in the wrong table.
+std::optional<std::string_view> table_owning(std::string_view key) {
+    for (const SchemaTable& table : kSchema)
+        if (std::find(table.keys.begin(), table.keys.end(), key) != table.keys.end()) return table.name;
+    return std::nullopt;
+}
+
+std::string join_quoted(std::span<const std::string_view> words, std::string_view quote) {
+    std::string out;
+    for (std::string_view word : words) {
+        if (!out.empty()) out += ", ";
+        out += fmt::format("{}{}{}", quote, word, quote);
+    }
+    return out;
+}
+
+const char* describe(toml::node_type type) {
+    switch (type) {
+        case toml::node_type::table: return "a table";
+        case toml::node_type::array: return "an array";
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "an integer";
+        case toml::node_type::floating_point: return "a floating-point number";
+        case toml::node_type::boolean: return "a boolean";
+        case toml::node_type::date: return "a date";
+        case toml::node_type::time: return "a time";
+        case toml::node_type::date_time: return "a date-time";
+        case toml::node_type::none: break;
+    }
+    return "nothing";
+}
+
+bool is_bare_key(std::string_view key) {
+    return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
+// A float in TOML's own spelling, shortest form that reads back to the same double:
+// 0.1 -> "0.1", 2.0 -> "2.0", 1e300 -> "1e+300", inf -> "inf".
+std::string float_text(double value) {
+    std::array<char, 64> buffer{};
+    const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    std::string text = ec == std::errc{} ? std::string(buffer.data(), end) : std::string("nan");
+    const bool looks_integral =
+        std::all_of(text.begin(), text.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+    if (looks_integral) text += ".0";
+    return text;
+}
+
+// A scalar's value as text (the form backend.options and output.tags store): strings
+// as-is, integers in decimal, floats/bools/dates as TOML writes them.
+std::optional<std::string> scalar_text(const toml::node& node) {
+    if (auto* s = node.as_string()) return s->get();
+    if (auto* i = node.as_integer()) return std::to_string(i->get());
+    if (auto* f = node.as_floating_point()) return float_text(f->get());
+    if (auto* b = node.as_boolean()) return std::string(b->get() ? "true" : "false");
+    if (node.is_date() || node.is_time() || node.is_date_time()) {
+        std::ostringstream out;
+        node.visit([&](auto&& value) {
+            if constexpr (toml::is_date<decltype(value)> || toml::is_time<decltype(value)> ||
+                          toml::is_date_time<decltype(value)>)
+                out << value;
+        });
+        return out.str();
+    }
+    return std::nullopt;
+}
+
+// Walks the parsed (and overridden) tree, fills a Manifest, and throws on the first
+// problem with the position of the node it is about.
+class Validator {
+public:
+    explicit Validator(std::string file_path) : file_path_(std::move(file_path)) {}
+
+    [[noreturn]] void fail(const toml::source_region& where, const std::string& key, const std::string& message) const {
+        if (const std::string* label = override_label(where))
+            throw ManifestError(std::string(kOverridePath), 0, 0, key, fmt::format("{} (from {})", message, *label));
+        throw ManifestError(file_path_, where.begin.line, where.begin.column, key, message);
+    }
+
+    Manifest validate(const toml::table& root) const {
+        check_unknown_tables(root);
+        Manifest m;
+        if (const toml::table* job = table(root, "job")) {
+            read_job_name(*job, m.job.name);
+            read_int(*job, "job", "partitions", 1, 1'000'000, m.job.partitions);
+            read_int(*job, "job", "seed", 0, INT64_MAX, m.job.seed);
+        }
+        if (m.job.name.empty()) {
+            // Point at [job] when it exists, else the top of the file.
+            const toml::node* job = root.get("job");
+            toml::source_region where = job ? job->source() : toml::source_region{};
+            if (where.begin.line == 0 && !override_label(where)) where.begin = {1, 1};
+            fail(where, "job.name", "required key is missing; add name = \"my-job\" under [job]");
+        }
+        if (const toml::table* circuit = table(root, "circuit")) {
+            read_int(*circuit, "circuit", "log_n", 1, 28, m.circuit.log_n);
+            read_int(*circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row);
+        }
+        if (const toml::table* pipeline = table(root, "pipeline")) {
+            read_int(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers);
+            read_int(*pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers);
+            read_int(*pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth);
+            static constexpr std::array<std::pair<std::string_view, OnPartitionError>, 2> kOnError = {
+                {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
+            read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
+            read_int(*pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
+        }
+        if (const toml::table* backend = table(root, "backend")) {
+            read_string(*backend, "backend", "name", m.backend.name,
+                        "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
+            std::string lines;
+            for (const auto& [key, value] : read_scalars(*backend, "backend", "options", /*bare_keys=*/true)) {
+                if (!lines.empty()) lines += '\n';
+                lines += key + '=' + value;
+            }
+            m.backend.options = std::move(lines);
+        }
+        if (const toml::table* output = table(root, "output")) {
+            read_string(*output, "output", "db", m.output.db, "give a file path such as \"results/zkbatch.db\"");
+            m.output.tags = read_scalars(*output, "output", "tags", /*bare_keys=*/false);
+        }
+        if (const toml::table* verify = table(root, "verify")) {
+            static constexpr std::array<std::pair<std::string_view, VerifyMode>, 3> kModes = {
+                {{"identity", VerifyMode::identity}, {"sampled", VerifyMode::sampled}, {"none", VerifyMode::none}}};
+            read_choice(*verify, "verify", "mode", kModes, m.verify.mode);
+            read_int(*verify, "verify", "every", 1, 1'000'000, m.verify.every);
+        }
+        if (const toml::table* finalize = table(root, "finalize")) {
+            read_bool(*finalize, "finalize", "malloc_trim", m.finalize.malloc_trim);
+        }
+        return m;
+    }
+
+private:
+    const std::string* override_label(const toml::source_region& where) const {
+        if (where.path && *where.path != file_path_ && where.path->starts_with(kOverrideLabelPrefix))
+            return where.path.get();
+        return nullptr;
+    }
+
+    // An unknown key is reported at the key, unless an override wrote the value.
+    const toml::source_region& key_region(const toml::key& key, const toml::node& value) const {
+        return override_label(value.source()) ? value.source() : key.source();
+    }
+
+    void check_unknown_tables(const toml::table& root) const {
+        std::vector<std::string_view> names;
+        for (const SchemaTable& table : kSchema) names.push_back(table.name);
+        for (const auto& [key, value] : root) {
+            if (std::find(names.begin(), names.end(), key.str()) != names.end()) continue;
+            const auto& where = key_region(key, value);
+            if (!value.is_table()) {
+                // A key above the first [table] header, e.g. `log_n = 12`.
+                if (auto owner = table_owning(key.str()))
+                    fail(where, std::string(key.str()),
+                         fmt::format("unknown key; did you mean '{}'? (it belongs under [{}])",
+                                     dotted(*owner, key.str()), *owner));
+                fail(where, std::string(key.str()),
+                     fmt::format("unknown key; keys belong in one of the tables {}", join_quoted(names, "")));
+            }
+            if (auto suggestion = closest(key.str(), names))
+                fail(where, std::string(key.str()), fmt::format("unknown table; did you mean '{}'?", *suggestion));
+            fail(where, std::string(key.str()), fmt::format("unknown table; known tables: {}", join_quoted(names, "")));
+        }
+    }
+
+    // The table `name` of the root, checked for type and unknown keys; null when absent.
+    const toml::table* table(const toml::table& root, std::string_view name) const {
+        const toml::node* node = root.get(name);
+        if (!node) return nullptr;
+        const toml::table* t = node->as_table();
+        if (!t) fail(node->source(), std::string(name), fmt::format("expected a table, found {}", describe(node->type())));
+        const auto& known = std::find_if(kSchema.begin(), kSchema.end(), [&](auto& s) { return s.name == name; })->keys;
+        for (const auto& [key, value] : *t) {
+            if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+            const auto& where = key_region(key, value);
+            const std::string full = dotted(name, key.str());
+            if (auto suggestion = closest(key.str(), known))
+                fail(where, full, fmt::format("unknown key; did you mean '{}'?", dotted(name, *suggestion)));
+            if (auto owner = table_owning(key.str()))
+                fail(where, full, fmt::format("unknown key; did you mean '{}'?", dotted(*owner, key.str())));
+            fail(where, full, fmt::format("unknown key; known keys of [{}]: {}", name, join_quoted(known, "")));
+        }
+        return t;
+    }
+
+    // The node at table.key if present and of the expected type; null when absent.
+    template <typename T>
+    const toml::value<T>* value(const toml::table& t, std::string_view table_name, std::string_view key,
+                                const char* expected) const {
+        const toml::node* node = t.get(key);
+        if (!node) return nullptr;
+        const auto* v = node->as<T>();
+        if (!v) {
+            std::string message = fmt::format("expected {}, found {}", expected, describe(node->type()));
+            // `--set job.name=2024-06-01` parses as a date; say how to pass text.
+            if (const std::string* label = override_label(node->source()); label && std::is_same_v<T, std::string>) {
+                const std::string_view text = std::string_view(*label).substr(label->find('=') + 1);
+                message += fmt::format("; to pass it as text, quote it: --set '{}.{}=\"{}\"'", table_name, key, text);
+            }
+            fail(node->source(), dotted(table_name, key), message);
+        }
+        return v;
+    }
+
+    template <typename Int>
+    void read_int(const toml::table& t, std::string_view table_name, std::string_view key, int64_t min, int64_t max,
+                  Int& out) const {
+        const auto* v = value<int64_t>(t, table_name, key, "an integer");
+        if (!v) return;
+        const int64_t n = v->get();
+        if (n < min || n > max)
+            fail(v->source(), dotted(table_name, key),
+                 max == INT64_MAX ? fmt::format("must be in {}..2^63-1, found {}", min, n)
+                                  : fmt::format("must be in {}..{}, found {}", min, max, n));
+        out = static_cast<Int>(n);
+    }
+
+    void read_bool(const toml::table& t, std::string_view table_name, std::string_view key, bool& out) const {
+        if (const auto* v = value<bool>(t, table_name, key, "a boolean (true or false)")) out = v->get();
+    }
+
+    void read_string(const toml::table& t, std::string_view table_name, std::string_view key, std::string& out,
+                     std::string_view what_to_use) const {
+        const auto* v = value<std::string>(t, table_name, key, "a string");
+        if (!v) return;
+        if (v->get().empty()) fail(v->source(), dotted(table_name, key), fmt::format("must not be empty; {}", what_to_use));
+        out = v->get();
+    }
+
+    void read_job_name(const toml::table& job, std::string& out) const {
+        const auto* v = value<std::string>(job, "job", "name", "a string");
+        if (!v) return;
+        const std::string& name = v->get();
+        if (name.empty()) fail(v->source(), "job.name", "must not be empty; name the job, e.g. \"nightly-porep\"");
+        const auto bad = std::find_if(name.begin(), name.end(), [](char c) { return !is_bare_key({&c, 1}) && c != '.'; });
+        if (bad != name.end()) {
+            const auto byte = static_cast<unsigned char>(*bad);
+            const std::string what = byte == ' '                 ? "a space"
+                                     : byte < 0x20 || byte == 0x7f ? "a control character"
+                                     : byte > 0x7f                 ? "a character outside ASCII"
+                                                                   : fmt::format("'{}'", *bad);
+            fail(v->source(), "job.name",
+                 fmt::format("\"{}\" contains {}; use only letters, digits, '.', '_' and '-'", name, what));
+        }
+        out = name;
+    }
+
+    template <typename Enum, size_t N>
+    void read_choice(const toml::table& t, std::string_view table_name, std::string_view key,
+                     const std::array<std::pair<std::string_view, Enum>, N>& choices, Enum& out) const {
+        const auto* v = value<std::string>(t, table_name, key, "a string");
+        if (!v) return;
+        std::vector<std::string_view> names;
+        for (const auto& [name, e] : choices) {
+            if (v->get() == name) {
+                out = e;
+                return;
+            }
+            names.push_back(name);
+        }
+        fail(v->source(), dotted(table_name, key),
+             fmt::format("\"{}\" is not a valid choice; use one of {}", v->get(), join_quoted(names, "\"")));
+    }
+
+    // A free-form table of scalars (backend.options, output.tags), values as text.
+    // Option keys must be bare keys and values single-line: they travel as "key=value" lines.
+    std::map<std::string, std::string> read_scalars(const toml::table& t, std::string_view table_name,
+                                                    std::string_view key, bool bare_keys) const {
+        std::map<std::string, std::string> out;
+        const toml::node* node = t.get(key);
+        if (!node) return out;
+        const toml::table* entries = node->as_table();
+        if (!entries)
+            fail(node->source(), dotted(table_name, key), fmt::format("expected a table, found {}", describe(node->type())));
+        for (const auto& [entry_key, entry] : *entries) {
+            const std::string full = fmt::format("{}.{}.{}", table_name, key, entry_key.str());
+            if (bare_keys && !is_bare_key(entry_key.str()))
+                fail(key_region(entry_key, entry), full, "option names may use only letters, digits, '_' and '-'");
+            if (!bare_keys && entry_key.str().empty()) fail(key_region(entry_key, entry), full, "tag names must not be empty");
+            std::optional<std::string> text = scalar_text(entry);
+            if (!text)
+                fail(entry.source(), full,
+                     fmt::format("expected a scalar (string, integer, float, boolean or date), found {}",
+                                 describe(entry.type())));
+            if (bare_keys && text->find_first_of("\r\n") != std::string::npos)
+                fail(entry.source(), full, "option values must be a single line");
+            out.emplace(std::string(entry_key.str()), std::move(*text));
+        }
+        return out;
+    }
+
+    std::string file_path_;
+};
+
+// TOML basic-string escaping, for turning a bare --set value into a TOML string.
+std::string toml_quoted(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20 || byte == 0x7f) {
+            out += fmt::format("\\u{:04X}", byte);
+        } else {
+            out += c;
+        }
+    }
+    return out + '"';
+}
+
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+// Parses `key.path = value` as a TOML document labelled with the override, so the
+// parsed nodes carry "--set KEY=VALUE" as their source. Returns null if the text
+// is not exactly one assignment to that key (a syntax error, or a value such as
+// "1\nx = 2" that would smuggle in a second key).
+std::optional<toml::table> parse_assignment(const std::string& key, const std::string& value_text,
+                                            const std::string& label, const std::vector<std::string>& segments) {
+    toml::table doc;
+    try {
+        doc = toml::parse(key + " = " + value_text, std::string(label));
+    } catch (const toml::parse_error&) {
+        return std::nullopt;
+    }
+    const toml::table* level = &doc;
+    for (size_t i = 0; i < segments.size(); ++i) {
+        if (level->size() != 1 || !level->contains(segments[i])) return std::nullopt;
+        if (i + 1 < segments.size()) {
+            level = level->get(segments[i])->as_table();
+            if (!level) return std::nullopt;
+        }
+    }
+    return doc;
+}
+
+// Moves every node of `from` into `into`: tables merge, anything else replaces.
+void merge(toml::table& into, toml::table& from) {
+    for (auto& [key, node] : from) {
+        toml::node* existing = into.get(key.str());
+        if (existing && existing->is_table() && node.is_table()) {
+            merge(*existing->as_table(), *node.as_table());
+        } else {
+            into.insert_or_assign(key, std::move(node));
+        }
+    }
+}
+
+void apply_override(toml::table& root, const std::string& text) {
+    auto malformed = [&](const std::string& what) {
+        return ManifestError(std::string(kOverridePath), 0, 0, "",
+                             fmt::format("'{}': {}; expected KEY=VALUE, e.g. --set circuit.log_n=12", text, what));
+    };
+    const size_t equals = text.find('=');
+    if (equals == std::string::npos) throw malformed("no '='");
+    const std::string key(trim(std::string_view(text).substr(0, equals)));
+    const std::string value_text(trim(std::string_view(text).substr(equals + 1)));
+    if (key.empty()) throw malformed("missing key before '='");
+    std::vector<std::string> segments;
+    for (size_t start = 0;;) {
+        const size_t dot = key.find('.', start);
+        segments.emplace_back(key.substr(start, dot - start));
+        if (!is_bare_key(segments.back()))
+            throw malformed(fmt::format("key '{}' has an empty or invalid part (use letters, digits, '_' and '-' "
+                                        "between dots)", key));
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    const std::string label = fmt::format("{}{}", kOverrideLabelPrefix, text);
+    std::optional<toml::table> doc = parse_assignment(key, value_text, label, segments);
+    if (!doc) doc = parse_assignment(key, toml_quoted(value_text), label, segments);  // a bare string
+    if (!doc)
+        throw ManifestError(std::string(kOverridePath), 0, 0, key,
+                            fmt::format("cannot use '{}' as a value; is it valid UTF-8?", value_text));
+    merge(root, *doc);
+}
+
+}  // namespace
+
+Manifest parse_manifest(std::string_view text, const std::string& path, const std::vector<std::string>& overrides) {
+    toml::table root;
+    try {
+        root = toml::parse(text, std::string(path));
+    } catch (const toml::parse_error& e) {
+        throw ManifestError(path, e.source().begin.line, e.source().begin.column, "", std::string(e.description()));
+    }
+    for (const std::string& override_text : overrides) apply_override(root, override_text);
+
+    Manifest m = Validator(path).validate(root);
+    m.source_path = path;
+    m.source_text = std::string(text);
+    m.overrides = overrides;
+    return m;
+}
+
+Manifest load_manifest(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
+    const std::string shown = path.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ManifestError(shown, 0, 0, "", "is a directory; give the path of a .toml manifest, e.g. jobs/smoke.toml");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const int err = errno;
+        throw ManifestError(shown, 0, 0, "",
+                            fmt::format("cannot open the manifest: {}; check the path (jobs/ has examples)",
+                                        err ? std::strerror(err) : "unknown error"));
+    }
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad()) throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(errno)));
+    return parse_manifest(bytes.str(), shown, overrides);
+}
+
+std::string to_toml(const Manifest& m) {
+    toml::table options;
+    std::istringstream lines(m.backend.options);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t equals = line.find('=');
+        if (equals != std::string::npos) options.insert_or_assign(line.substr(0, equals), line.substr(equals + 1));
+    }
+    toml::table tags;
+    for (const auto& [key, value] : m.output.tags) tags.insert_or_assign(key, value);
+    auto as_int = [](auto n) { return static_cast<int64_t>(n); };
+    const toml::table doc{
+        {"job", toml::table{{"name", m.job.name}, {"partitions", as_int(m.job.partitions)}, {"seed", as_int(m.job.seed)}}},
+        {"circuit", toml::table{{"log_n", as_int(m.circuit.log_n)}, {"terms_per_row", as_int(m.circuit.terms_per_row)}}},
+        {"pipeline", toml::table{{"synthesis_workers", as_int(m.pipeline.synthesis_workers)},
+                                 {"prove_workers", as_int(m.pipeline.prove_workers)},
+                                 {"queue_depth", as_int(m.pipeline.queue_depth)},
+                                 {"on_error", to_string(m.pipeline.on_error)},
+                                 {"replay_inputs", as_int(m.pipeline.replay_inputs)}}},
+        {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},
+        {"output", toml::table{{"db", m.output.db}, {"tags", std::move(tags)}}},
+        {"verify", toml::table{{"mode", to_string(m.verify.mode)}, {"every", as_int(m.verify.every)}}},
+        {"finalize", toml::table{{"malloc_trim", m.finalize.malloc_trim}}},
+    };
+    std::ostringstream out;
+    out << toml::toml_formatter(doc, toml::toml_formatter::default_flags & ~toml::format_flags::indent_sub_tables)
+        << '\n';
+    return out.str();
+}
+
+}  // namespace zkbatch

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zkbatch {
@@ -63,13 +64,16 @@ struct ManifestError : std::runtime_error {
     uint32_t line = 0;       // 1-based; 0 when unknown
     uint32_t column = 0;     // 1-based; 0 when unknown
     std::string key;         // dotted key, e.g. "circuit.log_n"; empty when not about a key
-    // Full message: "jobs/x.toml:3:1: circuit.log_nn: unknown key (did you mean 'circuit.log_n'?)"
+    // Full message: "jobs/x.toml:3:1: circuit.log_nn: unknown key; did you mean 'circuit.log_n'?"
+    // Without a position: "--set: circuit.log_n: must be in 1..28, found 40 (from --set circuit.log_n=40)"
     ManifestError(std::string path, uint32_t line, uint32_t column, std::string key,
                   const std::string& what);
 };
 
-// Reads, parses and validates a manifest, then applies `overrides` ("circuit.log_n=12";
-// the value is parsed as a TOML value, falling back to a bare string). Throws ManifestError.
+// Reads and parses a manifest, applies `overrides` ("circuit.log_n=12"; the value is
+// parsed as a TOML value, falling back to a bare string) to the parsed tree, then
+// validates the result, so an override gets exactly the checks a file value gets.
+// Throws ManifestError; an unreadable file is reported with line 0.
 Manifest load_manifest(const std::filesystem::path& path,
                        const std::vector<std::string>& overrides = {});
 
@@ -77,7 +81,12 @@ Manifest load_manifest(const std::filesystem::path& path,
 Manifest parse_manifest(std::string_view text, const std::string& path,
                         const std::vector<std::string>& overrides = {});
 
-const char* to_string(VerifyMode mode);
-const char* to_string(OnPartitionError mode);
+const char* to_string(VerifyMode mode);        // "identity", "sampled", "none"
+const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)
+
+// The effective manifest (defaults filled in, overrides applied) as TOML text that
+// parse_manifest accepts, for `zkbatch validate` and for logs. backend.options values
+// are written as strings: the plugin receives text either way.
+std::string to_toml(const Manifest& manifest);
 
 }  // namespace zkbatch

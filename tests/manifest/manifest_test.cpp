@@ -1,0 +1,435 @@
+// Manifest loading: shipped jobs validate, defaults, options serialization, --set
+// overrides, and every malformed manifest in bad/ fails where and how we expect.
+#include "manifest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using zkbatch::load_manifest;
+using zkbatch::Manifest;
+using zkbatch::ManifestError;
+using zkbatch::OnPartitionError;
+using zkbatch::parse_manifest;
+using zkbatch::VerifyMode;
+
+namespace {
+
+const fs::path kSourceDir = ZKBATCH_SOURCE_DIR;
+const fs::path kTestDir = kSourceDir / "tests" / "manifest";
+const fs::path kBadDir = kTestDir / "bad";
+
+// Runs `load` and returns the ManifestError it throws; fails the test if none.
+template <typename Load>
+ManifestError expect_error(Load&& load) {
+    try {
+        load();
+    } catch (const ManifestError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "expected a ManifestError";
+    return ManifestError("", 0, 0, "", "none thrown");
+}
+
+std::vector<fs::path> toml_files(const fs::path& dir) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".toml") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+// --- Shipped jobs -------------------------------------------------------------------
+
+TEST(ShippedJobs, EveryJobValidates) {
+    const auto jobs = toml_files(kSourceDir / "jobs");
+    ASSERT_GE(jobs.size(), 3u);
+    for (const fs::path& job : jobs) {
+        SCOPED_TRACE(job.string());
+        EXPECT_NO_THROW(load_manifest(job));
+    }
+}
+
+TEST(ShippedJobs, SmokeIsSmall) {
+    const Manifest m = load_manifest(kSourceDir / "jobs" / "smoke.toml");
+    EXPECT_EQ(m.job.name, "smoke");
+    EXPECT_EQ(m.job.partitions, 4u);
+    EXPECT_EQ(m.circuit.log_n, 12u);
+    EXPECT_EQ(m.backend.name, "auto");
+    EXPECT_EQ(m.verify.mode, VerifyMode::identity);
+}
+
+TEST(ShippedJobs, DefaultUsesAutoBackend) {
+    const Manifest m = load_manifest(kSourceDir / "jobs" / "default.toml");
+    EXPECT_EQ(m.job.name, "default");
+    EXPECT_EQ(m.backend.name, "auto");
+    EXPECT_EQ(m.backend.options, "");
+    EXPECT_LE(m.circuit.log_n, 18u);  // must stay cpu-ref friendly
+}
+
+TEST(ShippedJobs, Porep32gHasTheProductionShape) {
+    const Manifest m = load_manifest(kSourceDir / "jobs" / "porep-32g.toml");
+    EXPECT_EQ(m.job.partitions, 10u);
+    EXPECT_EQ(m.circuit.log_n, 27u);
+    EXPECT_EQ(m.backend.name, "cuda-pinned");
+    EXPECT_EQ(m.backend.options, "pool_sets=3");
+    EXPECT_EQ(m.pipeline.prove_workers, 2u);
+    EXPECT_EQ(m.pipeline.queue_depth, 2u);
+    EXPECT_EQ(m.pipeline.replay_inputs, 0u);
+    EXPECT_TRUE(m.finalize.malloc_trim);
+}
+
+// --- Defaults and values ---------------------------------------------------------------
+
+TEST(Manifest, DefaultsFillEveryOmittedKey) {
+    const Manifest m = parse_manifest("[job]\nname = \"x\"\n", "x.toml");
+    EXPECT_EQ(m.job.name, "x");
+    EXPECT_EQ(m.job.partitions, 1u);
+    EXPECT_EQ(m.job.seed, 1u);
+    EXPECT_EQ(m.circuit.log_n, 16u);
+    EXPECT_EQ(m.circuit.terms_per_row, 4u);
+    EXPECT_EQ(m.pipeline.synthesis_workers, 1u);
+    EXPECT_EQ(m.pipeline.prove_workers, 1u);
+    EXPECT_EQ(m.pipeline.queue_depth, 2u);
+    EXPECT_EQ(m.pipeline.on_error, OnPartitionError::stop);
+    EXPECT_EQ(m.pipeline.replay_inputs, 0u);
+    EXPECT_EQ(m.backend.name, "auto");
+    EXPECT_EQ(m.backend.options, "");
+    EXPECT_EQ(m.output.db, "results/zkbatch.db");
+    EXPECT_TRUE(m.output.tags.empty());
+    EXPECT_EQ(m.verify.mode, VerifyMode::identity);
+    EXPECT_EQ(m.verify.every, 1u);
+    EXPECT_FALSE(m.finalize.malloc_trim);
+    EXPECT_EQ(m.source_path, fs::path("x.toml"));
+    EXPECT_EQ(m.source_text, "[job]\nname = \"x\"\n");
+    EXPECT_TRUE(m.overrides.empty());
+}
+
+TEST(Manifest, ReadsEveryKey) {
+    const Manifest m = parse_manifest(R"([job]
+name = "nightly.v2_x-1"
+partitions = 1000000
+seed = 9223372036854775807
+[circuit]
+log_n = 28
+terms_per_row = 1024
+[pipeline]
+synthesis_workers = 256
+prove_workers = 64
+queue_depth = 1024
+on_error = "continue"
+replay_inputs = 3
+[backend]
+name = "/opt/zkbatch/libzkb_custom.so"
+[output]
+db = "/tmp/z.db"
+[output.tags]
+arm = "pinned"
+nightly = true
+[verify]
+mode = "sampled"
+every = 7
+[finalize]
+malloc_trim = true
+)",
+                                      "x.toml");
+    EXPECT_EQ(m.job.name, "nightly.v2_x-1");
+    EXPECT_EQ(m.job.partitions, 1000000u);
+    EXPECT_EQ(m.job.seed, 9223372036854775807ull);
+    EXPECT_EQ(m.circuit.log_n, 28u);
+    EXPECT_EQ(m.circuit.terms_per_row, 1024u);
+    EXPECT_EQ(m.pipeline.synthesis_workers, 256u);
+    EXPECT_EQ(m.pipeline.prove_workers, 64u);
+    EXPECT_EQ(m.pipeline.queue_depth, 1024u);
+    EXPECT_EQ(m.pipeline.on_error, OnPartitionError::continue_run);
+    EXPECT_EQ(m.pipeline.replay_inputs, 3u);
+    EXPECT_EQ(m.backend.name, "/opt/zkbatch/libzkb_custom.so");
+    EXPECT_EQ(m.output.db, "/tmp/z.db");
+    EXPECT_EQ(m.output.tags, (std::map<std::string, std::string>{{"arm", "pinned"}, {"nightly", "true"}}));
+    EXPECT_EQ(m.verify.mode, VerifyMode::sampled);
+    EXPECT_EQ(m.verify.every, 7u);
+    EXPECT_TRUE(m.finalize.malloc_trim);
+}
+
+TEST(Manifest, EnumNames) {
+    EXPECT_STREQ(zkbatch::to_string(VerifyMode::identity), "identity");
+    EXPECT_STREQ(zkbatch::to_string(VerifyMode::sampled), "sampled");
+    EXPECT_STREQ(zkbatch::to_string(VerifyMode::none), "none");
+    EXPECT_STREQ(zkbatch::to_string(OnPartitionError::stop), "stop");
+    EXPECT_STREQ(zkbatch::to_string(OnPartitionError::continue_run), "continue");
+}
+
+TEST(Manifest, OptionsAreSortedKeyValueLinesInTomlTextForm) {
+    // Written out of order, with every scalar type; hex ints come out in decimal,
+    // floats in their shortest round-tripping TOML spelling, strings unquoted.
+    const Manifest m = parse_manifest(R"([job]
+name = "x"
+[backend.options]
+zeta = "text with spaces = and equals"
+alpha = 3
+hex = 0x10
+neg = -7
+beta = 0.1
+delta = 2.0
+eps = 1e300
+inf = -inf
+gamma = true
+off = false
+when = 1979-05-27
+)",
+                                      "x.toml");
+    EXPECT_EQ(m.backend.options,
+              "alpha=3\nbeta=0.1\ndelta=2.0\neps=1e+300\ngamma=true\nhex=16\ninf=-inf\nneg=-7\noff=false\n"
+              "when=1979-05-27\nzeta=text with spaces = and equals");
+}
+
+TEST(Manifest, TagValuesAreStoredAsText) {
+    const Manifest m = parse_manifest(R"([job]
+name = "x"
+[output.tags]
+"with space" = """multi
+line"""
+count = 12
+ratio = 1.5
+)",
+                                      "x.toml");
+    EXPECT_EQ(m.output.tags,
+              (std::map<std::string, std::string>{{"count", "12"}, {"ratio", "1.5"}, {"with space", "multi\nline"}}));
+}
+
+// --- Error messages ---------------------------------------------------------------------
+
+TEST(ManifestError, MessageFormat) {
+    const ManifestError e = expect_error(
+        [] { parse_manifest("[job]\nname = \"x\"\n[circuit]\nlog_nn = 3\n", "jobs/x.toml"); });
+    EXPECT_STREQ(e.what(), "jobs/x.toml:4:1: circuit.log_nn: unknown key; did you mean 'circuit.log_n'?");
+    EXPECT_EQ(e.path, "jobs/x.toml");
+    EXPECT_EQ(e.line, 4u);
+    EXPECT_EQ(e.column, 1u);
+    EXPECT_EQ(e.key, "circuit.log_nn");
+
+    const ManifestError set = expect_error([] { parse_manifest("[job]\nname = \"x\"\n", "x.toml", {"circuit.log_n=40"}); });
+    EXPECT_STREQ(set.what(), "--set: circuit.log_n: must be in 1..28, found 40 (from --set circuit.log_n=40)");
+}
+
+TEST(ManifestError, MissingFileHasLineZero) {
+    const fs::path missing = kTestDir / "no-such-manifest.toml";
+    const ManifestError e = expect_error([&] { load_manifest(missing); });
+    EXPECT_EQ(e.path, missing.string());
+    EXPECT_EQ(e.line, 0u);
+    EXPECT_EQ(e.column, 0u);
+    EXPECT_NE(std::string(e.what()).find("cannot open the manifest"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No such file"), std::string::npos) << e.what();
+}
+
+TEST(ManifestError, DirectoryIsNotAManifest) {
+    const ManifestError e = expect_error([&] { load_manifest(kBadDir); });
+    EXPECT_EQ(e.line, 0u);
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+}
+
+// One malformed manifest (a file in bad/, or base.toml with overrides) and where and how
+// it must fail. line/column 0 with path "--set" means the error names an override.
+struct BadCase {
+    std::string file;  // in bad/, or "base.toml" in tests/manifest/
+    std::vector<std::string> overrides;
+    bool at_override;  // error path is "--set" rather than the file
+    uint32_t line;
+    uint32_t column;
+    std::string key;
+    std::string fragment;  // must appear in what()
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.file << (c.overrides.empty() ? "" : " --set ...") ; }
+
+class BadManifest : public testing::TestWithParam<BadCase> {};
+
+TEST_P(BadManifest, FailsWithPositionKeyAndMessage) {
+    const BadCase& c = GetParam();
+    const fs::path path = c.file == "base.toml" ? kTestDir / c.file : kBadDir / c.file;
+    const ManifestError e = expect_error([&] { load_manifest(path, c.overrides); });
+    SCOPED_TRACE(e.what());
+    EXPECT_EQ(e.path, c.at_override ? "--set" : path.string());
+    EXPECT_EQ(e.line, c.line);
+    EXPECT_EQ(e.column, c.column);
+    EXPECT_EQ(e.key, c.key);
+    EXPECT_NE(std::string(e.what()).find(c.fragment), std::string::npos) << "missing: " << c.fragment;
+}
+
+const std::vector<BadCase> kBadCases = {
+    // TOML syntax, reported with TOML++'s own description and position.
+    {"syntax_error.toml", {}, false, 2, 5, "", "Error while parsing table header: expected ']'"},
+    {"unterminated_string.toml", {}, false, 3, 10, "", "Error while parsing string"},
+    {"duplicate_key.toml", {}, false, 7, 9, "", "cannot redefine existing integer 'log_n'"},
+    // Unknown tables and keys.
+    {"unknown_key.toml", {}, false, 5, 1, "circuit.log_nn", "unknown key; did you mean 'circuit.log_n'?"},
+    {"unknown_key_far.toml", {}, false, 5, 1, "circuit.frobnicate",
+     "unknown key; known keys of [circuit]: log_n, terms_per_row"},
+    {"key_in_wrong_table.toml", {}, false, 4, 1, "job.log_n", "unknown key; did you mean 'circuit.log_n'?"},
+    {"key_above_tables.toml", {}, false, 2, 1, "log_n", "did you mean 'circuit.log_n'? (it belongs under [circuit])"},
+    {"unknown_table.toml", {}, false, 2, 2, "jobs", "unknown table; did you mean 'job'?"},
+    {"unknown_table_far.toml", {}, false, 5, 2, "gpu", "unknown table; known tables: job, circuit, pipeline"},
+    // Types.
+    {"table_is_scalar.toml", {}, false, 2, 11, "circuit", "expected a table, found an integer"},
+    {"wrong_type.toml", {}, false, 5, 9, "circuit.log_n", "expected an integer, found a string"},
+    {"float_for_integer.toml", {}, false, 5, 15, "pipeline.queue_depth",
+     "expected an integer, found a floating-point number"},
+    {"wrong_type_bool.toml", {}, false, 5, 15, "finalize.malloc_trim",
+     "expected a boolean (true or false), found a string"},
+    // Ranges and choices.
+    {"out_of_range_low.toml", {}, false, 4, 14, "job.partitions", "must be in 1..1000000, found 0"},
+    {"out_of_range_high.toml", {}, false, 5, 9, "circuit.log_n", "must be in 1..28, found 29"},
+    {"negative_seed.toml", {}, false, 4, 8, "job.seed", "must be in 0..2^63-1, found -1"},
+    {"bad_enum.toml", {}, false, 5, 8, "verify.mode",
+     "\"full\" is not a valid choice; use one of \"identity\", \"sampled\", \"none\""},
+    {"bad_on_error.toml", {}, false, 5, 12, "pipeline.on_error", "use one of \"stop\", \"continue\""},
+    // Required and non-empty strings.
+    {"missing_job_name.toml", {}, false, 3, 1, "job.name", "required key is missing"},
+    {"missing_job_table.toml", {}, false, 1, 1, "job.name", "required key is missing"},
+    {"empty_job_name.toml", {}, false, 3, 8, "job.name", "must not be empty"},
+    {"bad_job_name.toml", {}, false, 3, 8, "job.name", "\"my job\" contains a space"},
+    {"empty_backend_name.toml", {}, false, 5, 8, "backend.name", "must not be empty; use \"auto\""},
+    // backend.options and output.tags.
+    {"non_scalar_option.toml", {}, false, 5, 13, "backend.options.pool_sets", "expected a scalar"},
+    {"multiline_option.toml", {}, false, 5, 8, "backend.options.note", "must be a single line"},
+    {"bad_option_name.toml", {}, false, 5, 1, "backend.options.a=b", "option names may use only"},
+    {"non_scalar_tag.toml", {}, false, 5, 7, "output.tags.arm", "expected a scalar (string, integer, float, boolean or date), found a table"},
+    // A file error stays at the file even when overrides are given.
+    {"wrong_type.toml", {"circuit.terms_per_row=2"}, false, 5, 9, "circuit.log_n", "expected an integer"},
+    // Malformed overrides.
+    {"base.toml", {"circuit.log_n"}, true, 0, 0, "", "'circuit.log_n': no '='; expected KEY=VALUE"},
+    {"base.toml", {"=12"}, true, 0, 0, "", "missing key before '='"},
+    {"base.toml", {"circuit..log_n=3"}, true, 0, 0, "", "has an empty or invalid part"},
+    // Overridden values get the file's checks, and errors name the override.
+    {"base.toml", {"circuit.log_nn=12"}, true, 0, 0, "circuit.log_nn",
+     "unknown key; did you mean 'circuit.log_n'? (from --set circuit.log_nn=12)"},
+    {"base.toml", {"gpu.device=0"}, true, 0, 0, "gpu", "unknown table"},
+    {"base.toml", {"circuit.log_n=40"}, true, 0, 0, "circuit.log_n", "must be in 1..28, found 40 (from --set circuit.log_n=40)"},
+    {"base.toml", {"job.partitions=many"}, true, 0, 0, "job.partitions", "expected an integer, found a string"},
+    {"base.toml", {"job.name=2024-06-01"}, true, 0, 0, "job.name",
+     "found a date; to pass it as text, quote it: --set 'job.name=\"2024-06-01\"'"},
+    {"base.toml", {"verify.mode=full"}, true, 0, 0, "verify.mode", "not a valid choice"},
+    {"base.toml", {"job=3"}, true, 0, 0, "job", "expected a table, found an integer (from --set job=3)"},
+    {"base.toml", {"job.name.x=1"}, true, 0, 0, "job.name", "expected a string, found a table"},
+    {"base.toml", {"backend.options.pool_sets=[1, 2]"}, true, 0, 0, "backend.options.pool_sets",
+     "expected a scalar"},
+    {"base.toml", {"output.tags.arm={a = 1}"}, true, 0, 0, "output.tags.arm", "found a table"},
+    // A value that would smuggle in a second key is taken as one (invalid) string.
+    {"base.toml", {"job.name=x\nseed = 5"}, true, 0, 0, "job.name", "contains a control character"},
+    // The first failing override is reported even after good ones.
+    {"base.toml", {"circuit.log_n=12", "pipeline.prove_workers=0"}, true, 0, 0, "pipeline.prove_workers",
+     "must be in 1..64, found 0 (from --set pipeline.prove_workers=0)"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, BadManifest, testing::ValuesIn(kBadCases));
+
+TEST(BadManifest, EveryFileInBadDirHasACase) {
+    std::set<std::string> covered;
+    for (const BadCase& c : kBadCases) covered.insert(c.file);
+    for (const fs::path& file : toml_files(kBadDir))
+        EXPECT_TRUE(covered.count(file.filename().string())) << file << " is not in kBadCases";
+}
+
+// --- Overrides that succeed ------------------------------------------------------------
+
+TEST(Override, BareStringAndTypedValues) {
+    const Manifest m = load_manifest(kTestDir / "base.toml",
+                                     {"job.name=nightly", "circuit.log_n=20", "finalize.malloc_trim=true",
+                                      "verify.mode=sampled", " verify.every = 4 ", "job.seed=0"});
+    EXPECT_EQ(m.job.name, "nightly");
+    EXPECT_EQ(m.circuit.log_n, 20u);
+    EXPECT_TRUE(m.finalize.malloc_trim);
+    EXPECT_EQ(m.verify.mode, VerifyMode::sampled);
+    EXPECT_EQ(m.verify.every, 4u);
+    EXPECT_EQ(m.job.seed, 0u);
+}
+
+TEST(Override, QuotedValueStaysAString) {
+    const Manifest m = load_manifest(kTestDir / "base.toml", {"job.name=\"2024-06-01\""});
+    EXPECT_EQ(m.job.name, "2024-06-01");
+}
+
+TEST(Override, FixesAnInvalidFileValue) {
+    // bad/out_of_range_high.toml has log_n = 29; the override replaces it before validation.
+    const Manifest m = load_manifest(kBadDir / "out_of_range_high.toml", {"circuit.log_n=20"});
+    EXPECT_EQ(m.circuit.log_n, 20u);
+}
+
+TEST(Override, SuppliesAMissingRequiredKey) {
+    const Manifest m = load_manifest(kBadDir / "missing_job_table.toml", {"job.name=late"});
+    EXPECT_EQ(m.job.name, "late");
+    EXPECT_EQ(m.circuit.log_n, 12u);
+}
+
+TEST(Override, NestedOptionsMergeWithTheFile) {
+    const Manifest m = load_manifest(kTestDir / "base.toml",
+                                     {"backend.options.pool_sets=3", "backend.options.mode=fast", "backend.name=cuda-pinned"});
+    EXPECT_EQ(m.backend.name, "cuda-pinned");
+    EXPECT_EQ(m.backend.options, "mode=fast\npool_sets=3");
+}
+
+TEST(Override, OptionsCreatedWhenTheFileHasNone) {
+    const Manifest m = parse_manifest("[job]\nname = \"x\"\n", "x.toml", {"backend.options.pool_sets=4"});
+    EXPECT_EQ(m.backend.options, "pool_sets=4");
+}
+
+TEST(Override, TagsMergeWithTheFile) {
+    const Manifest m = load_manifest(kTestDir / "base.toml", {"output.tags.arm=pinned", "output.tags.run=7"});
+    EXPECT_EQ(m.output.tags,
+              (std::map<std::string, std::string>{{"arm", "pinned"}, {"owner", "tests"}, {"run", "7"}}));
+}
+
+TEST(Override, LaterOverrideWins) {
+    const Manifest m = load_manifest(kTestDir / "base.toml", {"circuit.log_n=11", "circuit.log_n=13"});
+    EXPECT_EQ(m.circuit.log_n, 13u);
+}
+
+TEST(Override, EmptyValueIsAnEmptyString) {
+    const Manifest m = load_manifest(kTestDir / "base.toml", {"output.tags.note="});
+    EXPECT_EQ(m.output.tags.at("note"), "");
+}
+
+TEST(Override, RecordsSourceTextAndOverridesInOrder) {
+    const fs::path base = kTestDir / "base.toml";
+    const std::vector<std::string> overrides = {"circuit.log_n=11", "job.name=nightly"};
+    const Manifest m = load_manifest(base, overrides);
+    EXPECT_EQ(m.overrides, overrides);
+    EXPECT_EQ(m.source_path, base);
+    // The bytes of the file, not a re-serialization of the parsed tree.
+    EXPECT_EQ(m.source_text.rfind("# A minimal valid manifest", 0), 0u);
+    EXPECT_NE(m.source_text.find("log_n = 10"), std::string::npos);
+}
+
+// --- Effective manifest ----------------------------------------------------------------
+
+TEST(ToToml, RoundTripsEveryField) {
+    const Manifest a = load_manifest(kSourceDir / "jobs" / "porep-32g.toml",
+                                     {"backend.options.ratio=0.5", "output.tags.arm=pinned", "pipeline.on_error=continue",
+                                      "verify.mode=none", "job.seed=42"});
+    const Manifest b = parse_manifest(zkbatch::to_toml(a), "effective.toml");
+    EXPECT_EQ(b.job.name, a.job.name);
+    EXPECT_EQ(b.job.partitions, a.job.partitions);
+    EXPECT_EQ(b.job.seed, 42u);
+    EXPECT_EQ(b.circuit.log_n, a.circuit.log_n);
+    EXPECT_EQ(b.circuit.terms_per_row, a.circuit.terms_per_row);
+    EXPECT_EQ(b.pipeline.synthesis_workers, a.pipeline.synthesis_workers);
+    EXPECT_EQ(b.pipeline.prove_workers, a.pipeline.prove_workers);
+    EXPECT_EQ(b.pipeline.queue_depth, a.pipeline.queue_depth);
+    EXPECT_EQ(b.pipeline.on_error, OnPartitionError::continue_run);
+    EXPECT_EQ(b.pipeline.replay_inputs, a.pipeline.replay_inputs);
+    EXPECT_EQ(b.backend.name, a.backend.name);
+    EXPECT_EQ(b.backend.options, "pool_sets=3\nratio=0.5");
+    EXPECT_EQ(b.backend.options, a.backend.options);
+    EXPECT_EQ(b.output.db, a.output.db);
+    EXPECT_EQ(b.output.tags, a.output.tags);
+    EXPECT_EQ(b.verify.mode, VerifyMode::none);
+    EXPECT_EQ(b.verify.every, a.verify.every);
+    EXPECT_EQ(b.finalize.malloc_trim, a.finalize.malloc_trim);
+}
