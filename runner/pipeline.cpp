@@ -29,7 +29,7 @@ ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
     sets_.resize(manifest.pipeline.replay_inputs);
     // Input set j is exactly what partition j would synthesize, so a replay run's
     // partitions 0..k-1 have the digests of an ordinary run's.
-    parallel_for(0, sets_.size(), threads, [&](size_t begin, size_t end) {
+    util::parallel_for(0, sets_.size(), threads, [&](size_t begin, size_t end) {
         for (size_t j = begin; j < end; ++j) {
             auto& set = sets_[j];
             set.a.resize(n), set.b.resize(n), set.c.resize(n);
