@@ -321,6 +321,10 @@ const std::vector<BadCase> kBadCases = {
     {"base.toml", {"backend.options.pool_sets=[1, 2]"}, true, 0, 0, "backend.options.pool_sets",
      "expected a scalar"},
     {"base.toml", {"output.tags.arm={a = 1}"}, true, 0, 0, "output.tags.arm", "found a table"},
+    {"base.toml", {"backend.option.pool_sets=3"}, true, 0, 0, "backend.option",
+     "unknown key; did you mean 'backend.options'?"},
+    // Not valid UTF-8 either as TOML or as a string.
+    {"base.toml", {"job.name=\xff"}, true, 0, 0, "job.name", "is it valid UTF-8?"},
     // A value that would smuggle in a second key is taken as one (invalid) string.
     {"base.toml", {"job.name=x\nseed = 5"}, true, 0, 0, "job.name", "contains a control character"},
     // The first failing override is reported even after good ones.
