@@ -1,6 +1,7 @@
 // The plugin host: finds backend plugins, loads them with Boost.DLL, checks their
 // ABI version, and wraps the C ABI in RAII types. The loaded library outlives every
-// object it created: Backend and Worker hold a shared_ptr to their Plugin.
+// object it created: Backend and Worker hold a shared_ptr to their Plugin, and a
+// Worker also keeps its backend's zkb_backend alive, so destruction order is free.
 #pragma once
 
 #include <zkbatch/plugin/abi.h>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zkbatch {
@@ -16,12 +18,18 @@ namespace zkbatch {
 struct PluginError : std::runtime_error {
     enum class Kind { not_found, not_a_plugin, abi_mismatch, unavailable, create_failed, call_failed };
     Kind kind;
-    PluginError(Kind kind, const std::string& what) : std::runtime_error(what), kind(kind) {}
+    PluginError(Kind kind_in, const std::string& what) : std::runtime_error(what), kind(kind_in) {}
 };
 
-// Where plugins are looked for, in order: an explicit path (a file, or a folder),
+// Plugin files are named libzkbatch-<name>.so.
+std::string plugin_file_name(const std::string& name);
+
+// Where plugins are looked for, in order: an explicit path (a folder; a file is
+// looked at on its own by load_plugin/list_plugins and is not in this list),
 // each folder of $ZKBATCH_PLUGIN_PATH (':'-separated), <folder of the executable>/plugins,
 // <folder of the executable>/../lib/zkbatch/plugins, the build tree's plugins folder.
+// The same folder reached twice is listed once. Folders that do not exist are kept,
+// so an error message can show them.
 std::vector<std::filesystem::path> plugin_search_folders(const std::string& explicit_path = {});
 
 class Plugin;  // one loaded shared object
@@ -30,31 +38,42 @@ class Plugin;  // one loaded shared object
 struct PluginListing {
     std::filesystem::path file;
     bool loaded = false;
-    std::string name, version, description;
+    std::string name;  // from the file name, the name to put in a manifest
+    std::string version, description;  // from the plugin, when loaded
     uint32_t abi_version = 0;
     bool usable = false;
     std::string why;  // why it cannot run here, or why it failed to load
+    // Set when an earlier file of the same name wins; this one is then not loaded.
+    std::filesystem::path shadowed_by;
 };
+// Every libzkbatch-*.so in the search locations, in search order.
 std::vector<PluginListing> list_plugins(const std::string& explicit_path = {});
 
-// Loads the plugin named `name` ("cpu-ref") from the search folders, or the file
-// `name` itself when it is a path to a .so. Throws PluginError.
+// Loads the plugin named `name` ("cpu-ref") from the search locations, or the file
+// `name` itself when it is a path (contains '/' or ends in ".so"). An explicit_path that
+// is a file is used when its file name is plugin_file_name(name). Throws PluginError.
 std::shared_ptr<Plugin> load_plugin(const std::string& name, const std::string& explicit_path = {});
 
 // `backend.name = "auto"`: the first usable GPU backend (cuda-pinned, then cuda-pageable),
-// else cpu-ref. Returns the name chosen and, in *why, one line on how it was chosen.
+// else cpu-ref. Returns the name chosen and, in *why (may be null), one line on how it
+// was chosen.
 std::string resolve_auto_backend(const std::string& explicit_path, std::string* why);
 
 class Plugin {
 public:
     const zkb_plugin_api& api() const { return *api_; }
     const std::filesystem::path& file() const { return file_; }
-    // Throws PluginError(unavailable, "<name> cannot run here: <reason>") if probe says no.
+    std::string name() const { return api_->name; }
+    // Runs probe: true, or false with the plugin's reason in *why.
+    bool usable(std::string* why) const;
+    // Throws PluginError(unavailable, "<name> cannot run here: <reason> ...") if probe says no.
     void require_usable() const;
 
     struct Impl;  // holds the boost::dll::shared_library
     Plugin(std::unique_ptr<Impl> impl, const zkb_plugin_api* api, std::filesystem::path file);
     ~Plugin();
+    Plugin(const Plugin&) = delete;
+    Plugin& operator=(const Plugin&) = delete;
 
 private:
     std::unique_ptr<Impl> impl_;
@@ -74,31 +93,37 @@ public:
     Backend(const Backend&) = delete;
     Backend& operator=(const Backend&) = delete;
 
-    const zkb_plugin_api& api() const { return plugin_->api(); }
-    zkb_backend* raw() const { return raw_; }
+    const zkb_plugin_api& api() const;
+    const Plugin& plugin() const;
+    zkb_backend* raw() const;
+    // describe(), as (key, value) pairs in the plugin's order. Throws PluginError(call_failed).
     std::vector<std::pair<std::string, std::string>> facts() const;
 
-    // Blocking; throws PluginError(call_failed, ...) with the plugin's message.
+    // Blocking; throws PluginError(call_failed, ...) with the plugin's message. The
+    // buffers are checked: n == 2^log_n and a, b, c, h present.
     zkb_host_buffers acquire_buffers(uint32_t log_n) const;
     void release_buffers(zkb_host_buffers& buffers) const;
+    // Throws PluginError(call_failed, ...) with the plugin's message.
     std::unique_ptr<Worker> create_worker(uint32_t worker_index) const;
 
+    struct Handle;  // the zkb_backend and its plugin, shared with the workers
+
 private:
-    std::shared_ptr<Plugin> plugin_;
-    zkb_backend* raw_ = nullptr;
+    std::shared_ptr<Handle> handle_;
 };
 
 class Worker {
 public:
-    Worker(std::shared_ptr<Plugin> plugin, zkb_worker* raw) : plugin_(std::move(plugin)), raw_(raw) {}
+    Worker(std::shared_ptr<const Backend::Handle> backend, zkb_worker* raw);
     ~Worker();
     Worker(const Worker&) = delete;
     Worker& operator=(const Worker&) = delete;
-    // Returns ZKB_OK or the plugin's code; on failure *error holds its message.
+    // Returns ZKB_OK or the plugin's code; on failure *error (may be null) holds the
+    // plugin's message. A report with more than ZKB_MAX_PHASES phases is refused.
     int prove(const zkb_prove_request& request, zkb_prove_report* report, std::string* error) const;
 
 private:
-    std::shared_ptr<Plugin> plugin_;
+    std::shared_ptr<const Backend::Handle> backend_;
     zkb_worker* raw_;
 };
 

@@ -1,1 +1,187 @@
-// placeholder
+// cpu-ref: the reference backend. Plain C++ on the CPU, obviously correct, the
+// baseline every other backend is compared with bit for bit. Host buffers come from
+// the ordinary heap (zkbatch/plugin/heap_buffers.hpp, shared with cuda-pageable), one
+// allocation per acquire: the runner's bounded queue already limits how many exist.
+//
+// Options ([backend.options] in a manifest):
+//   threads   CPU threads per prove (default: hardware threads / prove workers, >= 1)
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/abi.h>
+#include <zkbatch/plugin/export.hpp>
+#include <zkbatch/plugin/facts.hpp>
+#include <zkbatch/plugin/heap_buffers.hpp>
+#include <zkbatch/plugin/options.hpp>
+#include <zkbatch/prove/quotient.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+
+namespace {
+
+constexpr const char* kName = "cpu-ref";
+constexpr std::align_val_t kScratchAlignment{64};
+constexpr uint32_t kMaxThreads = 1024;
+
+uint64_t now_ns() {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
+}
+
+void check_log_n(uint32_t log_n, uint32_t max_log_n) {
+    if (log_n < 1 || log_n > max_log_n) {
+        throw zkbatch::plugin::Error(
+            ZKB_ERR_INVALID_ARGUMENT,
+            zkbatch::plugin::concat("log_n = ", log_n, " is outside [1, max_log_n = ", max_log_n,
+                                    "]: the backend was created for domains up to 2^", max_log_n));
+    }
+}
+
+// Worker scratch: 64-byte-aligned heap memory for `count` field elements.
+struct AlignedDelete {
+    void operator()(zkbatch::ff::Fr* p) const { ::operator delete(p, kScratchAlignment); }
+};
+using AlignedElements = std::unique_ptr<zkbatch::ff::Fr, AlignedDelete>;
+
+AlignedElements allocate_elements(uint64_t count, const char* purpose) {
+    const uint64_t bytes = count * sizeof(zkbatch::ff::Fr);
+    try {
+        return AlignedElements(static_cast<zkbatch::ff::Fr*>(::operator new(bytes, kScratchAlignment)));
+    } catch (const std::bad_alloc&) {
+        throw zkbatch::plugin::Error(ZKB_ERR_OUT_OF_MEMORY,
+                                     zkbatch::plugin::concat("could not allocate ", bytes, " bytes for ", purpose,
+                                                             ": lower circuit.log_n or pipeline.prove_workers"));
+    }
+}
+
+}  // namespace
+
+struct zkb_backend {
+    uint32_t max_log_n = 0;
+    uint32_t threads = 1;  // per prove call
+};
+
+struct zkb_worker {
+    const zkb_backend* backend = nullptr;
+    uint32_t index = 0;
+    AlignedElements scratch;  // 2 * 2^max_log_n elements, as compute_quotient_cpu needs
+};
+
+namespace {
+
+int probe(zkb_error* why) {
+    return zkbatch::plugin::guarded_probe(why, [] { return std::string(); });
+}
+
+int create(const char* options_text, uint32_t max_log_n, uint32_t prove_workers, zkb_backend** out,
+           zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        zkbatch::plugin::PluginOptions options(options_text != nullptr ? options_text : "");
+        const uint32_t hardware_threads = std::max(1u, std::thread::hardware_concurrency());
+        const uint32_t default_threads = std::max(1u, hardware_threads / std::max(1u, prove_workers));
+        const auto threads = static_cast<uint32_t>(options.get_uint("threads", default_threads, 1, kMaxThreads));
+        options.check_all_used();
+
+        if (max_log_n < 1 || max_log_n > zkbatch::ff::kTwoAdicity) {
+            throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                                         zkbatch::plugin::concat("max_log_n = ", max_log_n, " is outside [1, ",
+                                                                 zkbatch::ff::kTwoAdicity, "]"));
+        }
+        if (prove_workers < 1) {
+            throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
+        }
+        auto backend = std::make_unique<zkb_backend>();
+        backend->max_log_n = max_log_n;
+        backend->threads = threads;
+        *out = backend.release();
+    });
+}
+
+void destroy(zkb_backend* backend) { delete backend; }
+
+int describe(zkb_backend* backend, zkb_facts* out, zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        out->count = 0;
+        zkbatch::plugin::add_fact(out, zkbatch::plugin::fact::backend_threads, backend->threads);
+    });
+}
+
+int acquire_buffers(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out, zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        check_log_n(log_n, backend->max_log_n);
+        zkbatch::plugin::acquire_heap_buffers(log_n, out);
+    });
+}
+
+void release_buffers(zkb_backend* /*backend*/, zkb_host_buffers* buffers) {
+    zkbatch::plugin::release_heap_buffers(buffers);
+}
+
+int create_worker(zkb_backend* backend, uint32_t worker_index, zkb_worker** out, zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        auto worker = std::make_unique<zkb_worker>();
+        worker->backend = backend;
+        worker->index = worker_index;
+        worker->scratch = allocate_elements(2 * (uint64_t{1} << backend->max_log_n), "the worker's scratch");
+        *out = worker.release();
+    });
+}
+
+void destroy_worker(zkb_worker* worker) { delete worker; }
+
+int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report* report, zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        const zkb_host_buffers* buffers = request->buffers;
+        check_log_n(request->log_n, worker->backend->max_log_n);
+        if (buffers == nullptr || buffers->n != (uint64_t{1} << request->log_n)) {
+            throw zkbatch::plugin::Error(
+                ZKB_ERR_INVALID_ARGUMENT,
+                zkbatch::plugin::concat("partition ", request->partition_index, ": the buffers do not hold 2^",
+                                        request->log_n, " elements"));
+        }
+        using zkbatch::ff::Fr;
+        const uint64_t start_ns = now_ns();
+        zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const Fr*>(buffers->a),
+                                             static_cast<const Fr*>(buffers->b), static_cast<const Fr*>(buffers->c),
+                                             static_cast<Fr*>(buffers->h), worker->scratch.get(),
+                                             worker->backend->threads);
+        const uint64_t end_ns = now_ns();
+
+        report->phase_count = 1;
+        zkb_phase& compute = report->phases[0];
+        compute = zkb_phase{};
+        zkbatch::plugin::copy_text(compute.name, "compute");
+        zkbatch::plugin::copy_text(compute.lane, zkbatch::plugin::concat("cpu.worker", worker->index));
+        compute.start_ns = start_ns;
+        compute.end_ns = end_ns;
+        compute.bytes = 0;
+        compute.on_device = 0;
+        compute.device_index = -1;  // no device: the work ran on the CPU
+    });
+}
+
+constexpr zkb_plugin_api kApi = {
+    ZKB_ABI_VERSION,
+    kName,
+    "0.1.0",
+    "reference backend: the 7-NTT quotient on the CPU, multi-threaded; host buffers from the heap",
+    probe,
+    create,
+    destroy,
+    describe,
+    acquire_buffers,
+    release_buffers,
+    create_worker,
+    destroy_worker,
+    prove,
+};
+
+}  // namespace
+
+ZKB_PLUGIN_EXPORT const zkb_plugin_api* zkbatch_plugin_api(void) { return &kApi; }

@@ -1,0 +1,164 @@
+// cpu-ref through the plugin host, end to end: buffers, synthesis into them, prove,
+// and the backend-independent identity check.
+#include "plugin_host.hpp"
+
+#include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/verify/identity.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using zkbatch::Backend;
+using zkbatch::PluginError;
+using zkbatch::ff::Fr;
+
+std::shared_ptr<zkbatch::Plugin> cpu_ref() { return zkbatch::load_plugin(CPU_REF_PLUGIN_FILE); }
+
+std::string create_error(const std::string& options) {
+    try {
+        Backend backend(cpu_ref(), options, 8, 1);
+    } catch (const PluginError& e) {
+        EXPECT_EQ(e.kind, PluginError::Kind::create_failed);
+        return e.what();
+    }
+    ADD_FAILURE() << "cpu-ref accepted options '" << options << "'";
+    return {};
+}
+
+struct Proved {
+    std::vector<Fr> h;
+    zkb_prove_report report{};
+};
+
+// Synthesizes partition `partition` of a job into backend buffers, proves it with
+// `threads` threads, checks the identity and returns h.
+Proved prove_partition(const std::string& options, uint32_t log_n, uint64_t partition) {
+    Backend backend(cpu_ref(), options, log_n, 1);
+    zkb_host_buffers buffers = backend.acquire_buffers(log_n);
+    const uint64_t n = uint64_t{1} << log_n;
+    EXPECT_EQ(buffers.n, n);
+    auto* a = static_cast<Fr*>(buffers.a);
+    auto* b = static_cast<Fr*>(buffers.b);
+    auto* c = static_cast<Fr*>(buffers.c);
+    auto* h = static_cast<Fr*>(buffers.h);
+    zkbatch::circuit::synthesize({log_n, 3}, /*job_seed=*/0x5eed, partition, a, b, c);
+    std::memset(h, 0xff, n * sizeof(Fr));  // so a prove that writes nothing cannot pass
+
+    Proved proved;
+    const auto worker = backend.create_worker(0);
+    const zkb_prove_request request{partition, log_n, &buffers};
+    std::string error;
+    EXPECT_EQ(worker->prove(request, &proved.report, &error), ZKB_OK) << error;
+
+    const auto check = zkbatch::verify::check_quotient(log_n, a, b, c, h, /*x_seed=*/partition + 1);
+    EXPECT_TRUE(check.ok) << check.detail;
+    proved.h.assign(h, h + n);
+    backend.release_buffers(buffers);
+    EXPECT_EQ(buffers.a, nullptr);
+    return proved;
+}
+
+TEST(CpuRef, DescribesItself) {
+    const auto plugin = cpu_ref();
+    EXPECT_STREQ(plugin->api().name, "cpu-ref");
+    EXPECT_STREQ(plugin->api().version, "0.1.0");
+    EXPECT_NO_THROW(plugin->require_usable());
+    Backend backend(plugin, "threads=3", 8, 2);
+    const auto facts = backend.facts();
+    ASSERT_EQ(facts.size(), 1u);
+    EXPECT_EQ(facts[0].first, "backend.threads");
+    EXPECT_EQ(facts[0].second, "3");
+}
+
+TEST(CpuRef, ProvesASatisfiedCircuitAndReportsOneComputePhase) {
+    const Proved proved = prove_partition("threads=2", 10, 4);
+    ASSERT_EQ(proved.report.phase_count, 1u);
+    const zkb_phase& phase = proved.report.phases[0];
+    EXPECT_STREQ(phase.name, "compute");
+    EXPECT_STREQ(phase.lane, "cpu.worker0");
+    EXPECT_EQ(phase.on_device, 0);
+    EXPECT_EQ(phase.bytes, 0u);
+    EXPECT_LE(phase.start_ns, phase.end_ns);
+    EXPECT_GT(phase.start_ns, 0u);
+    EXPECT_TRUE(proved.h.back() == Fr::zero());  // h[n-1] = 0 for a satisfied circuit
+}
+
+TEST(CpuRef, ResultDoesNotDependOnThreads) {
+    const Proved one = prove_partition("threads=1", 9, 7);
+    const Proved two = prove_partition("threads=2", 9, 7);
+    ASSERT_EQ(one.h.size(), two.h.size());
+    EXPECT_EQ(std::memcmp(one.h.data(), two.h.data(), one.h.size() * sizeof(Fr)), 0);
+    // And a different partition gives a different h, so the comparison means something.
+    const Proved other = prove_partition("threads=2", 9, 8);
+    EXPECT_NE(std::memcmp(one.h.data(), other.h.data(), one.h.size() * sizeof(Fr)), 0);
+}
+
+TEST(CpuRef, DefaultThreadsIsAtLeastOne) {
+    Backend backend(cpu_ref(), "", 8, 1000);  // more workers than hardware threads
+    EXPECT_EQ(backend.facts().at(0).second, "1");
+}
+
+TEST(CpuRef, RefusesUnknownAndOutOfRangeOptions) {
+    EXPECT_EQ(create_error("thredas=4"), "cpu-ref: option 'thredas' is unknown (known: threads)");
+    EXPECT_EQ(create_error("threads=0"), "cpu-ref: option 'threads' = 0 is out of range: it must be in [1, 1024]");
+    EXPECT_EQ(create_error("threads"), "cpu-ref: options line 1 ('threads') has no '=': write each option as key=value");
+}
+
+TEST(CpuRef, RefusesDomainsLargerThanCreatedFor) {
+    Backend backend(cpu_ref(), "threads=1", 4, 1);
+    try {
+        backend.acquire_buffers(5);
+        ADD_FAILURE() << "acquire_buffers(5) succeeded on a backend created for max_log_n = 4";
+    } catch (const PluginError& e) {
+        EXPECT_EQ(e.kind, PluginError::Kind::call_failed);
+        EXPECT_NE(std::string(e.what()).find("log_n = 5 is outside [1, max_log_n = 4]"), std::string::npos)
+            << e.what();
+    }
+
+    zkb_host_buffers buffers = backend.acquire_buffers(4);
+    const auto worker = backend.create_worker(0);
+    const zkb_prove_request request{0, 5, &buffers};
+    zkb_prove_report report{};
+    std::string error;
+    EXPECT_EQ(worker->prove(request, &report, &error), ZKB_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(error, "cpu-ref: log_n = 5 is outside [1, max_log_n = 4]: the backend was created for domains up to 2^4");
+    backend.release_buffers(buffers);
+}
+
+TEST(CpuRef, BuffersAreDistinctAndAligned) {
+    Backend backend(cpu_ref(), "threads=1", 6, 1);
+    zkb_host_buffers first = backend.acquire_buffers(6);
+    zkb_host_buffers second = backend.acquire_buffers(6);
+    const uint64_t bytes = first.n * sizeof(Fr);
+    const auto* a = static_cast<const unsigned char*>(first.a);
+    EXPECT_GE(static_cast<const unsigned char*>(first.b), a + bytes);
+    EXPECT_GE(static_cast<const unsigned char*>(first.c), static_cast<const unsigned char*>(first.b) + bytes);
+    EXPECT_GE(static_cast<const unsigned char*>(first.h), static_cast<const unsigned char*>(first.c) + bytes);
+    EXPECT_NE(first.a, second.a);
+    backend.release_buffers(first);
+    backend.release_buffers(second);
+}
+
+TEST(CpuRef, WorkerMayOutliveItsBackendAndPlugin) {
+    std::unique_ptr<zkbatch::Worker> worker;
+    {
+        Backend backend(cpu_ref(), "threads=1", 4, 1);
+        worker = backend.create_worker(3);
+    }
+    // The plugin and the zkb_backend are still alive: the worker holds them.
+    zkb_host_buffers no_buffers{};
+    const zkb_prove_request request{0, 4, &no_buffers};
+    zkb_prove_report report{};
+    std::string error;
+    EXPECT_EQ(worker->prove(request, &report, &error), ZKB_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(error.find("do not hold 2^4 elements"), std::string::npos) << error;
+}
+
+}  // namespace

@@ -1,0 +1,126 @@
+// PluginOptions: the parser of [backend.options] as a plugin receives it.
+#include <zkbatch/plugin/options.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using zkbatch::plugin::OptionsError;
+using zkbatch::plugin::PluginOptions;
+
+// The message of the OptionsError that f throws; fails the test if it throws none.
+template <class F>
+std::string options_error(F&& f) {
+    try {
+        f();
+    } catch (const OptionsError& e) {
+        EXPECT_EQ(e.code(), ZKB_ERR_INVALID_ARGUMENT);
+        return e.what();
+    }
+    ADD_FAILURE() << "no OptionsError thrown";
+    return {};
+}
+
+TEST(PluginOptions, ParsesLinesTrimsWhitespaceAndSkipsBlankLines) {
+    PluginOptions options("\nthreads = 8\r\n\n  name=  a b  \nflag=true\nempty=\n");
+    EXPECT_EQ(options.get_uint("threads", 1, 1, 64), 8u);
+    EXPECT_EQ(options.get_string("name", "x"), "a b");
+    EXPECT_TRUE(options.get_bool("flag", false));
+    EXPECT_EQ(options.get_string("empty", "default"), "");
+    EXPECT_NO_THROW(options.check_all_used());
+}
+
+TEST(PluginOptions, ValueMayContainEquals) {
+    PluginOptions options("path=a=b");
+    EXPECT_EQ(options.get_string("path", ""), "a=b");
+}
+
+TEST(PluginOptions, AbsentKeysGiveDefaults) {
+    PluginOptions options("");
+    EXPECT_EQ(options.get_uint("threads", 7, 1, 64), 7u);
+    EXPECT_FALSE(options.get_bool("flag", false));
+    EXPECT_TRUE(options.get_bool("other", true));
+    EXPECT_EQ(options.get_string("name", "dflt"), "dflt");
+    EXPECT_FALSE(options.contains("threads"));
+    EXPECT_NO_THROW(options.check_all_used());
+}
+
+TEST(PluginOptions, LineWithoutEqualsIsAnError) {
+    const std::string message = options_error([] { PluginOptions("threads=2\n\nthreads 4"); });
+    EXPECT_EQ(message, "options line 3 ('threads 4') has no '=': write each option as key=value");
+}
+
+TEST(PluginOptions, EmptyKeyIsAnError) {
+    const std::string message = options_error([] { PluginOptions(" = 4"); });
+    EXPECT_EQ(message, "options line 1 ('= 4') has an empty key: write each option as key=value");
+}
+
+TEST(PluginOptions, DuplicateKeyIsAnErrorNamingBothLines) {
+    const std::string message = options_error([] { PluginOptions("threads=2\nother=1\nthreads = 3"); });
+    EXPECT_EQ(message, "option 'threads' is given twice (lines 1 and 3): keep one");
+}
+
+TEST(PluginOptions, UnknownKeyIsNamedWithTheKnownOnes) {
+    PluginOptions options("thredas=4");
+    EXPECT_EQ(options.get_uint("threads", 1, 1, 64), 1u);
+    EXPECT_EQ(options_error([&] { options.check_all_used(); }), "option 'thredas' is unknown (known: threads)");
+}
+
+TEST(PluginOptions, EveryUnknownKeyIsNamed) {
+    PluginOptions options("pool_bufers=4\nthreads=2\nstreams=3");
+    options.get_uint("threads", 1, 1, 64);
+    options.get_uint("pool_buffers", 1, 1, 64);
+    EXPECT_EQ(options_error([&] { options.check_all_used(); }),
+              "options 'pool_bufers', 'streams' are unknown (known: threads, pool_buffers)");
+}
+
+TEST(PluginOptions, AnyOptionIsUnknownToABackendWithoutOptions) {
+    PluginOptions options("threads=2");
+    EXPECT_EQ(options_error([&] { options.check_all_used(); }),
+              "option 'threads' is unknown (this backend takes no options)");
+}
+
+TEST(PluginOptions, UintRangeIsInclusiveAndEnforced) {
+    PluginOptions options("low=1\nhigh=64\nzero=0\nbig=65");
+    EXPECT_EQ(options.get_uint("low", 5, 1, 64), 1u);
+    EXPECT_EQ(options.get_uint("high", 5, 1, 64), 64u);
+    EXPECT_EQ(options_error([&] { options.get_uint("zero", 5, 1, 64); }),
+              "option 'zero' = 0 is out of range: it must be in [1, 64]");
+    EXPECT_EQ(options_error([&] { options.get_uint("big", 5, 1, 64); }),
+              "option 'big' = 65 is out of range: it must be in [1, 64]");
+}
+
+TEST(PluginOptions, UintRejectsNonNumbersAndOverflow) {
+    PluginOptions options("neg=-1\nword=four\ntail=4x\nempty=\nhuge=99999999999999999999999");
+    EXPECT_EQ(options_error([&] { options.get_uint("neg", 1, 0, 10); }),
+              "option 'neg' = '-1' is not an unsigned integer");
+    EXPECT_EQ(options_error([&] { options.get_uint("word", 1, 0, 10); }),
+              "option 'word' = 'four' is not an unsigned integer");
+    EXPECT_EQ(options_error([&] { options.get_uint("tail", 1, 0, 10); }),
+              "option 'tail' = '4x' is not an unsigned integer");
+    EXPECT_EQ(options_error([&] { options.get_uint("empty", 1, 0, 10); }),
+              "option 'empty' = '' is not an unsigned integer");
+    EXPECT_EQ(options_error([&] { options.get_uint("huge", 1, 0, 10); }),
+              "option 'huge' = 99999999999999999999999 is out of range: it must be in [0, 10]");
+}
+
+TEST(PluginOptions, Bools) {
+    PluginOptions options("a=true\nb=false\nc=1\nd=0\ne=yes");
+    EXPECT_TRUE(options.get_bool("a", false));
+    EXPECT_FALSE(options.get_bool("b", true));
+    EXPECT_TRUE(options.get_bool("c", false));
+    EXPECT_FALSE(options.get_bool("d", true));
+    EXPECT_EQ(options_error([&] { options.get_bool("e", false); }),
+              "option 'e' = 'yes' is not a boolean: use true or false");
+}
+
+TEST(PluginOptions, ReadingAKeyMarksItUsedEvenWhenItsValueIsBad) {
+    // The bad value is reported by the getter; check_all_used must not also call it unknown.
+    PluginOptions options("threads=abc");
+    EXPECT_THROW(options.get_uint("threads", 1, 1, 8), OptionsError);
+    EXPECT_NO_THROW(options.check_all_used());
+}
+
+}  // namespace
