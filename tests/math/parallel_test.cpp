@@ -14,7 +14,7 @@ namespace {
 
 TEST(ParallelFor, CoversEveryIndexOnceInContiguousChunks) {
     for (size_t count : {size_t{0}, size_t{1}, size_t{2}, size_t{5}, size_t{64}, size_t{1001}}) {
-        for (unsigned threads : {0u, 1u, 2u, 3u, 8u, 2000u}) {
+        for (unsigned threads : {0u, 1u, 2u, 3u, 8u, 40u}) {
             std::vector<std::atomic<int>> visits(count);
             std::mutex mutex;
             std::vector<std::pair<size_t, size_t>> chunks;
