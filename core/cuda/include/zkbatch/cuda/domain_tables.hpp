@@ -1,0 +1,103 @@
+// DomainTables: the precomputed constants of all NTTs of one size n = 2^log_n — the
+// pass plan, the in-pass roots, the twist and coset power tables and (g^n - 1)^-1.
+// Built once per (device, log_n) and cached (DomainTablesCache); a few hundred KiB even
+// at 2^28, because powers come from two small tables (PowerTableView), not n entries.
+#pragma once
+
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/ntt_pass.hpp>
+#include <zkbatch/ff/fr.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace zkbatch::cuda::ntt {
+
+// How the log_n stages are split into passes of at most kMaxStagesPerPass, as evenly as
+// possible; stage_counts[i] is the size of the i-th pass in DIT order (lowest stages
+// first). A DIF runs the same passes in reverse order.
+struct NttPlan {
+    static constexpr uint32_t kMaxPasses = 8;
+    uint32_t log_n = 0;
+    uint32_t pass_count = 0;
+    uint32_t stage_counts[kMaxPasses] = {};
+    uint32_t max_stage_count = 0;
+    uint32_t tile_log = 0;  // every pass's block holds 2^tile_log elements
+
+    // The plan the backends use. Tests pass smaller limits to get many passes (and
+    // several groups per block) at sizes the host can emulate quickly. Throws
+    // std::invalid_argument unless 1 <= log_n <= kMaxLogN and the limits are usable.
+    static NttPlan for_log_n(uint32_t log_n, uint32_t max_stages_per_pass = kMaxStagesPerPass,
+                             uint32_t max_tile_log = kTileLog);
+    // The first stage of pass i (DIT order).
+    uint32_t first_stage(uint32_t pass) const;
+};
+
+enum class Direction { forward, inverse };
+
+// Pointers into one table allocation (host or device) plus the plan: all a launch needs.
+struct DomainTablesView {
+    NttPlan plan;
+    const Fr* roots_forward = nullptr;  // w_(2^roots_log)^i, i < 2^(roots_log - 1)
+    const Fr* roots_inverse = nullptr;  // the inverses
+    uint32_t roots_log = 0;
+    PowerTableView twist_forward;   // omega^e
+    PowerTableView twist_inverse;   // omega^-e
+    PowerTableView coset_scale;     // g^e / n: inverse NTT output -> coefficients ready for the coset
+    PowerTableView coset_unscale;   // g^-e / n: coset inverse NTT output -> coefficients
+    Fr vanishing_inverse = Fr::zero();  // (g^n - 1)^-1, the quotient's pointwise factor
+
+    uint32_t log_n() const { return plan.log_n; }
+    const Fr* roots(Direction direction) const {
+        return direction == Direction::forward ? roots_forward : roots_inverse;
+    }
+    const PowerTableView& twist(Direction direction) const {
+        return direction == Direction::forward ? twist_forward : twist_inverse;
+    }
+};
+
+// The tables in host memory: what the device copy is uploaded from, and what the host
+// emulation of the kernels (tests) runs with.
+class HostDomainTables {
+public:
+    explicit HostDomainTables(uint32_t log_n) : HostDomainTables(NttPlan::for_log_n(log_n)) {}
+    explicit HostDomainTables(const NttPlan& plan);
+    const DomainTablesView& view() const { return view_; }
+    const std::vector<Fr>& storage() const { return storage_; }
+    // The same view with every table pointer moved from storage().data() to `base`.
+    DomainTablesView view_at(const Fr* base) const;
+
+private:
+    std::vector<Fr> storage_;
+    DomainTablesView view_;
+};
+
+// The tables in device memory of the current device.
+class DeviceDomainTables {
+public:
+    explicit DeviceDomainTables(uint32_t log_n) : DeviceDomainTables(HostDomainTables(log_n)) {}
+    explicit DeviceDomainTables(const HostDomainTables& host);
+    const DomainTablesView& view() const { return view_; }
+
+private:
+    DeviceBuffer<Fr> storage_;
+    DomainTablesView view_;
+};
+
+// One per backend (one device): tables built on first use of each log_n, then reused by
+// every worker. Thread-safe.
+class DomainTablesCache {
+public:
+    explicit DomainTablesCache(int device) : device_(device) {}
+    const DomainTablesView& get(uint32_t log_n);
+
+private:
+    int device_;
+    std::mutex mutex_;
+    std::map<uint32_t, std::unique_ptr<DeviceDomainTables>> tables_;
+};
+
+}  // namespace zkbatch::cuda::ntt

@@ -1,0 +1,104 @@
+#include <zkbatch/cuda/ntt_kernels.hpp>
+
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/plugin/error.hpp>
+
+namespace zkbatch::cuda::ntt {
+
+namespace {
+
+// One block = one tile of 2^tile_log elements (ntt_pass.hpp): load, k stages with a
+// barrier after each, store.
+template <PassKind kKind>
+__global__ void __launch_bounds__(kThreadsPerBlock) ntt_pass_kernel(const PassParams params) {
+    extern __shared__ uint64_t shared_words[];
+    const Tile tile{shared_words, 1u << params.tile_log()};
+    pass_load<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
+    __syncthreads();
+    if (kKind == PassKind::dit) {
+        for (uint32_t stage = 0; stage < params.stage_count; ++stage) {
+            pass_stage<kKind>(params, stage, threadIdx.x, blockDim.x, tile);
+            __syncthreads();
+        }
+    } else {
+        for (uint32_t stage = params.stage_count; stage-- > 0;) {
+            pass_stage<kKind>(params, stage, threadIdx.x, blockDim.x, tile);
+            __syncthreads();
+        }
+    }
+    pass_store<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
+}
+
+__global__ void bit_reverse_kernel(Fr* data, uint32_t log_n) {
+    const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < (1u << log_n)) bit_reverse_swap(data, log_n, index);
+}
+
+constexpr uint32_t kBitReverseThreads = 256;
+constexpr uint32_t kMaxSharedBytes = (1u << kTileLog) * sizeof(Fr);
+
+}  // namespace
+
+void enqueue(const LaunchSequence& sequence, const Stream& stream) {
+    for (const Launch& launch : sequence) {
+        const PassParams& params = launch.pass;
+        switch (launch.kind) {
+            case Launch::Kind::dit_pass:
+                ntt_pass_kernel<PassKind::dit><<<params.block_count(), params.threads_per_block(),
+                                                 params.shared_bytes(), stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dit>");
+                break;
+            case Launch::Kind::dif_pass:
+                ntt_pass_kernel<PassKind::dif><<<params.block_count(), params.threads_per_block(),
+                                                 params.shared_bytes(), stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dif>");
+                break;
+            case Launch::Kind::bit_reverse: {
+                const uint32_t n = 1u << params.log_n;
+                const uint32_t blocks = (n + kBitReverseThreads - 1) / kBitReverseThreads;
+                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params.data, params.log_n);
+                ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
+                break;
+            }
+        }
+    }
+}
+
+void prepare_device(int device) {
+    ZKB_CUDA_CHECK(cudaSetDevice(device));
+    // The attribute is per kernel and per device; setting it again is harmless.
+    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dit>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dif>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+}
+
+}  // namespace zkbatch::cuda::ntt
+
+namespace zkbatch::cuda {
+
+std::string kernel_image_unavailable_reason(int device_index) {
+    // __CUDA_ARCH_LIST__ (nvcc) lists the architectures this file was compiled for, e.g.
+    // 900,900 for sm_90 code plus compute_90 PTX; the PTX runs on any later GPU.
+    constexpr int kArchitectures[] = {__CUDA_ARCH_LIST__};
+    int lowest = kArchitectures[0];
+    for (int architecture : kArchitectures) lowest = architecture < lowest ? architecture : lowest;
+
+    cudaDeviceProp properties{};
+    const cudaError_t status = cudaGetDeviceProperties(&properties, device_index);
+    if (status != cudaSuccess) {
+        return plugin::concat("cannot read the properties of CUDA device ", device_index, ": ",
+                              cudaGetErrorString(status), " (", cudaGetErrorName(status), ")");
+    }
+    const int capability = properties.major * 100 + properties.minor * 10;
+    if (capability < lowest) {
+        return plugin::concat("CUDA device ", device_index, " (", properties.name, ") has compute capability ",
+                              properties.major, ".", properties.minor, " but this build has code for ",
+                              lowest / 100, ".", (lowest % 100) / 10,
+                              " and later only; rebuild with CMAKE_CUDA_ARCHITECTURES including ",
+                              properties.major, properties.minor);
+    }
+    return {};
+}
+
+}  // namespace zkbatch::cuda

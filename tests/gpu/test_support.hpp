@@ -1,0 +1,37 @@
+// Shared helpers of the GPU suite: deterministic random field vectors, and the one
+// place that decides whether a test can use a GPU (and says why not).
+#pragma once
+
+#include <zkbatch/ff/fr.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace zkbatch::test {
+
+// Uniform-enough field elements: random canonical values below 2^254 < r.
+inline std::vector<ff::Fr> random_vector(size_t count, uint64_t seed) {
+    std::mt19937_64 generator(seed);
+    std::vector<ff::Fr> values(count);
+    for (ff::Fr& value : values) {
+        uint64_t canonical[4] = {generator(), generator(), generator(), generator() >> 2};
+        value = ff::Fr::from_canonical(canonical);
+    }
+    return values;
+}
+
+// Empty when CUDA device 0 can run this build's kernels; else the reason (cached).
+const std::string& gpu_unavailable_reason();
+
+}  // namespace zkbatch::test
+
+// First statement of every test that needs a GPU: skips, visibly, when there is none.
+#define ZKB_REQUIRE_GPU()                                                                   \
+    do {                                                                                    \
+        const std::string& zkb_reason_ = ::zkbatch::test::gpu_unavailable_reason();         \
+        if (!zkb_reason_.empty()) GTEST_SKIP() << "no usable GPU: " << zkb_reason_;         \
+    } while (0)
