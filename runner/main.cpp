@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
                  "partition's phase timings in SQLite.",
                  "zkbatch"};
     app.require_subcommand(1);
+    app.fallthrough();  // global options may also follow the subcommand
     app.set_version_flag("--version", ZKBATCH_VERSION_STRING);
 
     std::string log_level = "info";

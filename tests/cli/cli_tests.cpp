@@ -57,9 +57,9 @@ protected:
     }
 
     // A cpu-ref run of the smoke job with extra arguments, into this test's database.
-    CommandResult run_smoke(const std::string& extra = "") const {
-        return zkbatch("--log-level warn run " + std::string(SOURCE_DIR) +
-                       "/jobs/smoke.toml --backend cpu-ref --db " + db_ + " " + extra);
+    CommandResult run_smoke(const std::string& extra = "", const std::string& backend = "cpu-ref") const {
+        return zkbatch("--log-level warn run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend " +
+                       backend + " --db " + db_ + " " + extra);
     }
 
     fs::path write_manifest(const std::string& name, const std::string& text) const {
@@ -111,9 +111,11 @@ protected:
 
     std::string latest_run() const { return scalar("SELECT max(id) FROM run"); }
 
-    std::string fault_options(const std::string& options) const {
-        return "--plugin-path " + std::string(FAULT_PLUGIN) + " --backend fault-inject " + options +
-               " --set backend.options.outstanding_report=" + (dir_ / "outstanding.txt").string();
+    // A smoke run on the fault-injecting plugin with `options`.
+    CommandResult run_faulty(const std::string& options) const {
+        return run_smoke("--plugin-path " + std::string(FAULT_PLUGIN) + " " + options +
+                             " --set backend.options.outstanding_report=" + (dir_ / "outstanding.txt").string(),
+                         "fault-inject");
     }
     std::string outstanding_buffers() const { return read_file(dir_ / "outstanding.txt"); }
 
@@ -246,7 +248,7 @@ TEST_F(CliTest, MalformedManifestsExitWithTheUsageCodeAndNameTheLine) {
 }
 
 TEST_F(CliTest, UnknownBackendExitsWithThePluginCodeAndSaysWhereItLooked) {
-    const auto result = run_smoke("--backend no-such-backend");
+    const auto result = run_smoke("", "no-such-backend");
     EXPECT_EQ(result.exit_code, 3);
     EXPECT_NE(result.err.find("no-such-backend"), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("plugins"), std::string::npos) << result.err;
@@ -268,7 +270,7 @@ TEST_F(CliTest, UnwritableDatabaseExitsWithTheStorageCode) {
 }
 
 TEST_F(CliTest, FailedProveIsRecordedAndTheRunContinuesWhenAsked) {
-    const auto result = run_smoke(fault_options("--set backend.options.fail_prove_partition=1 "
+    const auto result = run_faulty(("--set backend.options.fail_prove_partition=1 "
                                                 "--set pipeline.on_error=continue --set job.partitions=4"));
     EXPECT_EQ(result.exit_code, 5) << result.err;
     const std::string run = latest_run();
@@ -281,7 +283,7 @@ TEST_F(CliTest, FailedProveIsRecordedAndTheRunContinuesWhenAsked) {
 }
 
 TEST_F(CliTest, FailedProveStopsTheRunByDefault) {
-    const auto result = run_smoke(fault_options("--set backend.options.fail_prove_partition=0 "
+    const auto result = run_faulty(("--set backend.options.fail_prove_partition=0 "
                                                 "--set pipeline.on_error=stop --set job.partitions=40 "
                                                 "--set pipeline.synthesis_workers=1 --set pipeline.queue_depth=1"));
     EXPECT_EQ(result.exit_code, 5) << result.err;
@@ -292,7 +294,7 @@ TEST_F(CliTest, FailedProveStopsTheRunByDefault) {
 }
 
 TEST_F(CliTest, WrongQuotientFailsVerification) {
-    const auto result = run_smoke(fault_options("--set backend.options.corrupt_h_partition=2 "
+    const auto result = run_faulty(("--set backend.options.corrupt_h_partition=2 "
                                                 "--set pipeline.on_error=continue"));
     EXPECT_EQ(result.exit_code, 5) << result.err;
     const std::string run = latest_run();
@@ -304,7 +306,7 @@ TEST_F(CliTest, WrongQuotientFailsVerification) {
 }
 
 TEST_F(CliTest, FailedBufferAllocationIsRecorded) {
-    const auto result = run_smoke(fault_options("--set backend.options.fail_acquire_call=2 "
+    const auto result = run_faulty(("--set backend.options.fail_acquire_call=2 "
                                                 "--set pipeline.on_error=continue"));
     EXPECT_EQ(result.exit_code, 5) << result.err;
     EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + latest_run() +
