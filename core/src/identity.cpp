@@ -7,8 +7,10 @@
 #include <zkbatch/verify/identity.hpp>
 
 #include <zkbatch/ff/random.hpp>
+#include <zkbatch/util/parallel.hpp>
 #include <zkbatch/util/splitmix64.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -22,7 +24,7 @@ constexpr uint64_t kVerifyTag = 0x7a6b622d76657269ULL;  // "zkb-veri"
 }  // namespace
 
 IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                              const ff::Fr* h, uint64_t x_seed) {
+                              const ff::Fr* h, uint64_t x_seed, unsigned threads) {
     using ff::Fr;
     if (log_n > ff::kTwoAdicity) {
         return {false, "log_n = " + std::to_string(log_n) + " exceeds the field's largest domain (log_n <= 32)"};
@@ -37,43 +39,60 @@ IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, 
     Fr x = ff::uniform_fr(generator);
     while (x.pow(n) == Fr::one()) x = ff::uniform_fr(generator);  // x in H: redraw
     const Fr vanishing_at_x = x.pow(n) - Fr::one();
-
-    // differences[i] = x - omega^i; prefix[i] = differences[0] * ... * differences[i].
     const Fr omega = ff::root_of_unity(log_n);
-    std::vector<Fr> differences(n);
-    std::vector<Fr> prefix(n);
-    Fr omega_power = Fr::one();
-    Fr running = Fr::one();
-    for (size_t i = 0; i < n; ++i) {
-        differences[i] = x - omega_power;
-        running *= differences[i];
-        prefix[i] = running;
-        omega_power *= omega;
-    }
-    // Walk back: inverse_of_prefix = (d_0 ... d_i)^-1, so d_i^-1 = inverse_of_prefix * prefix[i-1].
-    const Fr omega_inv = omega.inverse();
-    Fr inverse_of_prefix = running.inverse();
-    Fr sum_a = Fr::zero();
-    Fr sum_b = Fr::zero();
-    Fr sum_c = Fr::zero();
-    for (size_t i = n; i-- > 0;) {
-        omega_power *= omega_inv;  // omega^i (it ended at omega^n = 1 before the loop)
-        const Fr difference_inv = i > 0 ? inverse_of_prefix * prefix[i - 1] : inverse_of_prefix;
-        inverse_of_prefix *= differences[i];
-        const Fr weight = omega_power * difference_inv;
-        sum_a += a[i] * weight;
-        sum_b += b[i] * weight;
-        sum_c += c[i] * weight;
+
+    // The sums run over blocks of indices, each with its own batch inversion, so memory
+    // stays at a few blocks and the blocks can run on several threads. Field addition is
+    // exact, so the result does not depend on how blocks are shared out.
+    struct Partial {
+        Fr sum_a = Fr::zero(), sum_b = Fr::zero(), sum_c = Fr::zero();
+        Fr h_at_x = Fr::zero();  // sum of h_i * x^i over the block
+    };
+    constexpr size_t kBlock = size_t{1} << 14;
+    const size_t blocks = (n + kBlock - 1) / kBlock;
+    std::vector<Partial> partials(blocks);
+    util::parallel_for(0, blocks, threads, [&](size_t first_block, size_t end_block) {
+        std::vector<Fr> powers(std::min(n, kBlock)), differences(powers.size()), prefix(powers.size());
+        for (size_t block = first_block; block < end_block; ++block) {
+            const size_t begin = block * kBlock, count = std::min(kBlock, n - begin);
+            // differences[i] = x - omega^(begin+i); prefix[i] = differences[0] * ... * differences[i].
+            Fr omega_power = omega.pow(begin);
+            Fr running = Fr::one();
+            for (size_t i = 0; i < count; ++i) {
+                powers[i] = omega_power;
+                differences[i] = x - omega_power;
+                running *= differences[i];
+                prefix[i] = running;
+                omega_power *= omega;
+            }
+            // Walk back: inverse_of_prefix = (d_0 ... d_i)^-1, so d_i^-1 = inverse_of_prefix * prefix[i-1].
+            Fr inverse_of_prefix = running.inverse();
+            Partial& partial = partials[block];
+            for (size_t i = count; i-- > 0;) {
+                const Fr difference_inv = i > 0 ? inverse_of_prefix * prefix[i - 1] : inverse_of_prefix;
+                inverse_of_prefix *= differences[i];
+                const Fr weight = powers[i] * difference_inv;
+                partial.sum_a += a[begin + i] * weight;
+                partial.sum_b += b[begin + i] * weight;
+                partial.sum_c += c[begin + i] * weight;
+                partial.h_at_x = partial.h_at_x * x + h[begin + i];  // Horner within the block
+            }
+            partial.h_at_x *= x.pow(begin);
+        }
+    });
+    Partial total;
+    for (const Partial& partial : partials) {
+        total.sum_a += partial.sum_a;
+        total.sum_b += partial.sum_b;
+        total.sum_c += partial.sum_c;
+        total.h_at_x += partial.h_at_x;
     }
     const Fr scale = vanishing_at_x * Fr::from_u64(n).inverse();
-    const Fr a_x = sum_a * scale;
-    const Fr b_x = sum_b * scale;
-    const Fr c_x = sum_c * scale;
+    const Fr a_x = total.sum_a * scale;
+    const Fr b_x = total.sum_b * scale;
+    const Fr c_x = total.sum_c * scale;
 
-    Fr h_x = Fr::zero();
-    for (size_t i = n; i-- > 0;) h_x = h_x * x + h[i];
-
-    if (a_x * b_x - c_x != h_x * vanishing_at_x) {
+    if (a_x * b_x - c_x != total.h_at_x * vanishing_at_x) {
         return {false, "identity A(x)*B(x) - C(x) == h(x)*(x^n - 1) fails at x = " + x.to_hex() +
                            " (n = " + std::to_string(n) + "): h is not the quotient of these a, b, c"};
     }

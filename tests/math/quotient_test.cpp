@@ -128,6 +128,26 @@ TEST(Identity, HoldsForSynthesizedCircuits) {
     }
 }
 
+// Above 2^14 the check runs over several blocks, each with its own batch inversion and
+// Horner segment: a corruption in any block, on any thread, must still be caught.
+TEST(Identity, BlocksAndThreadsAgree) {
+    const uint32_t log_n = 16;
+    const size_t n = size_t{1} << log_n;
+    Vectors v{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+    circuit::synthesize({log_n, 2}, 5, 1, v.a.data(), v.b.data(), v.c.data());
+    auto h = quotient_of(v, log_n, 2);
+    for (unsigned threads : {1u, 2u, 3u}) {
+        const auto result = verify::check_quotient(log_n, v.a.data(), v.b.data(), v.c.data(), h.data(), 4, threads);
+        EXPECT_TRUE(result.ok) << "threads " << threads << ": " << result.detail;
+    }
+    for (size_t corrupt : {size_t{0}, (size_t{1} << 14) + 3, n - 2}) {
+        h[corrupt] += Fr::one();
+        EXPECT_FALSE(verify::check_quotient(log_n, v.a.data(), v.b.data(), v.c.data(), h.data(), 4, 3).ok)
+            << "h[" << corrupt << "] corrupted";
+        h[corrupt] -= Fr::one();
+    }
+}
+
 class IdentityRejects : public ::testing::Test {
 protected:
     static constexpr uint32_t kLogN = 8;

@@ -15,8 +15,9 @@ struct IdentityResult {
     std::string detail;  // on failure, which check failed ("h[n-1] != 0", "identity fails at x = 0x...")
 };
 
-// x is derived deterministically from x_seed (redrawn while x^n == 1).
+// x is derived deterministically from x_seed (redrawn while x^n == 1). Uses up to
+// `threads` threads; the verdict does not depend on the count.
 IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                              const ff::Fr* h, uint64_t x_seed);
+                              const ff::Fr* h, uint64_t x_seed, unsigned threads = 1);
 
 }  // namespace zkbatch::verify
