@@ -1,0 +1,87 @@
+// CudaBackend and CudaWorker: the CUDA proving backend behind the plugin ABI, written
+// once and parameterized by a HostMemoryPolicy (plugin_api.hpp wires a policy to the
+// C ABI). One CudaBackend per run and device; one CudaWorker per prove worker.
+#pragma once
+
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/device_info.hpp>
+#include <zkbatch/cuda/domain_tables.hpp>
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/host_memory.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/abi.h>
+#include <zkbatch/plugin/options.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace zkbatch::cuda {
+
+// The backend's own options ("device"); a policy reads its own from the same object.
+BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
+
+// zkbatch's version, which is the CUDA backends' version.
+const char* backend_version();
+
+class CudaWorker;
+
+class CudaBackend {
+public:
+    using PolicyFactory = std::function<std::unique_ptr<HostMemoryPolicy>()>;
+
+    // Checks the device (usable, runs this build's kernels, has device memory for
+    // prove_workers workers at 2^max_log_n), then creates the policy. Throws
+    // plugin::Error: ZKB_ERR_UNAVAILABLE without a usable device, ZKB_ERR_OUT_OF_MEMORY
+    // when the workers' buffers cannot fit, CudaError for CUDA failures.
+    CudaBackend(const BackendConfig& config, const PolicyFactory& make_policy);
+    ~CudaBackend();
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
+    void describe(zkb_facts* facts) const;
+    zkb_host_buffers acquire_buffers(uint32_t log_n);
+    void release_buffers(const zkb_host_buffers& buffers) noexcept;
+    std::unique_ptr<CudaWorker> create_worker(uint32_t worker_index);
+
+    const BackendConfig& config() const { return config_; }
+    // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
+    void check_log_n(uint32_t log_n) const;
+    const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n); }
+
+private:
+    BackendConfig config_;
+    DeviceInfo device_info_;
+    ntt::DomainTablesCache tables_;
+    std::unique_ptr<HostMemoryPolicy> policy_;
+};
+
+// One prove worker: its own compute and copy streams and device buffers for a, b and
+// c (h is computed in place of a), allocated once for 2^max_log_n and reused, so the
+// steady state has no cudaMalloc/cudaFree. Used from one thread at a time.
+class CudaWorker {
+public:
+    CudaWorker(CudaBackend& backend, uint32_t worker_index);
+
+    // The quotient of one partition, synchronously: uploads a, b, c on the copy stream
+    // while the compute stream transforms what has arrived, then h back to the host.
+    // Fills `report` with one interval per copy and per kernel group, from device
+    // events mapped onto the runner's clock.
+    void prove(const zkb_prove_request& request, zkb_prove_report* report);
+
+private:
+    CudaBackend& backend_;
+    std::string copy_lane_;
+    std::string compute_lane_;
+    Stream compute_stream_;
+    Stream copy_stream_;
+    DeviceBuffer<ff::Fr> a_, b_, c_;
+    Event anchor_;
+    Event h2d_start_[3], h2d_end_[3];
+    Event compute_start_[4], compute_end_[4];  // a, b, c input transforms; the output transform
+    Event d2h_start_, d2h_end_;
+};
+
+}  // namespace zkbatch::cuda

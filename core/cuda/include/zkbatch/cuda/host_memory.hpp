@@ -1,0 +1,43 @@
+// HostMemoryPolicy: where a CUDA backend's host buffers for a, b, c and h come from.
+// It is the only thing cuda-pinned (a bounded pool of cudaHostAlloc memory) and
+// cuda-pageable (the ordinary heap) do differently, so an A/B between them measures
+// host memory and nothing else.
+#pragma once
+
+#include <zkbatch/plugin/abi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace zkbatch::cuda {
+
+// What a policy is created for (from the backend's options and create() arguments).
+struct BackendConfig {
+    int device = 0;
+    uint32_t max_log_n = 0;
+    uint32_t prove_workers = 1;
+};
+
+class HostMemoryPolicy {
+public:
+    virtual ~HostMemoryPolicy() = default;
+    // Four vectors of 2^log_n elements (log_n <= max_log_n, checked by the backend),
+    // 64-byte aligned. May block while a bounded pool is exhausted; never falls back to
+    // another kind of memory. Thread-safe.
+    virtual zkb_host_buffers acquire(uint32_t log_n) = 0;
+    virtual void release(const zkb_host_buffers& buffers) noexcept = 0;
+    // pool.pinned_bytes, pool.setup_ms and the policy's own facts.
+    virtual void add_facts(zkb_facts* facts) const = 0;
+};
+
+// Host memory as /proc/meminfo reports it (0 when it cannot be read).
+struct HostMemoryInfo {
+    uint64_t total_bytes = 0;      // MemTotal
+    uint64_t available_bytes = 0;  // MemAvailable: what can be allocated without swapping
+};
+HostMemoryInfo read_host_memory_info();
+
+// "12.5 GiB"
+std::string format_gib(uint64_t bytes);
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,208 @@
+#include <zkbatch/cuda/backend.hpp>
+
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/ntt_kernels.hpp>
+#include <zkbatch/cuda/ntt_steps.hpp>
+#include <zkbatch/cuda/nvtx.hpp>
+#include <zkbatch/plugin/error.hpp>
+#include <zkbatch/plugin/facts.hpp>
+
+#include <chrono>
+
+namespace zkbatch::cuda {
+
+namespace {
+
+constexpr uint64_t kMaxDevices = 64;
+
+uint64_t steady_now_ns() {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
+
+}  // namespace
+
+const char* backend_version() { return ZKBATCH_VERSION; }
+
+BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers) {
+    BackendConfig config;
+    config.device = static_cast<int>(options.get_uint("device", 0, 0, kMaxDevices - 1));
+    if (max_log_n < 1 || max_log_n > ntt::kMaxLogN) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("max_log_n = ", max_log_n, " is outside [1, ", ntt::kMaxLogN,
+                                           "], the domain sizes the CUDA kernels support"));
+    }
+    if (prove_workers < 1) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
+    config.max_log_n = max_log_n;
+    config.prove_workers = prove_workers;
+    return config;
+}
+
+CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_policy)
+    : config_(config), tables_(config.device) {
+    const std::string unavailable = cuda_unavailable_reason(config.device);
+    if (!unavailable.empty()) throw plugin::Error(ZKB_ERR_UNAVAILABLE, unavailable);
+    ZKB_CUDA_CHECK(cudaSetDevice(config.device));
+    ntt::prepare_device(config.device);
+    device_info_ = DeviceInfo::query(config.device);
+
+    // Refuse now, not at the n-th create_worker: every worker holds a, b and c.
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n);
+    if (needed_bytes > free_bytes) {
+        throw plugin::Error(
+            ZKB_ERR_OUT_OF_MEMORY,
+            plugin::concat(config.prove_workers, " prove worker(s) at 2^", config.max_log_n, " need ",
+                           format_gib(needed_bytes), " of device memory (a, b and c each) but ",
+                           device_info_.name, " (device ", config.device, ") has ", format_gib(free_bytes),
+                           " free of ", format_gib(total_bytes), "; lower pipeline.prove_workers or circuit.log_n"));
+    }
+    policy_ = make_policy();
+}
+
+CudaBackend::~CudaBackend() = default;
+
+void CudaBackend::describe(zkb_facts* facts) const {
+    device_info_.add_facts(facts);
+    policy_->add_facts(facts);
+    plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
+}
+
+void CudaBackend::check_log_n(uint32_t log_n) const {
+    if (log_n < 1 || log_n > config_.max_log_n) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("log_n = ", log_n, " is outside [1, max_log_n = ", config_.max_log_n,
+                                           "]: the backend was created for domains up to 2^", config_.max_log_n));
+    }
+}
+
+zkb_host_buffers CudaBackend::acquire_buffers(uint32_t log_n) {
+    check_log_n(log_n);
+    return policy_->acquire(log_n);
+}
+
+void CudaBackend::release_buffers(const zkb_host_buffers& buffers) noexcept { policy_->release(buffers); }
+
+std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
+    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    return std::make_unique<CudaWorker>(*this, worker_index);
+}
+
+CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
+    : backend_(backend),
+      copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
+      compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
+      a_(size_t{1} << backend.config().max_log_n),
+      b_(size_t{1} << backend.config().max_log_n),
+      c_(size_t{1} << backend.config().max_log_n) {
+    // Build the tables of the largest domain now rather than in the first prove.
+    (void)backend_.tables(backend.config().max_log_n);
+}
+
+namespace {
+
+// Appends one interval, timed by two completed events, on the runner's clock.
+void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device,
+               const Event& anchor, uint64_t anchor_ns, const Event& start, const Event& end, uint64_t bytes) {
+    if (report->phase_count >= ZKB_MAX_PHASES) {
+        throw plugin::Error(ZKB_ERR_INTERNAL, "more phases than ZKB_MAX_PHASES in one prove report");
+    }
+    zkb_phase& phase = report->phases[report->phase_count++];
+    plugin::copy_text(phase.name, name);
+    plugin::copy_text(phase.lane, lane);
+    const auto to_ns = [&](const Event& event) {
+        return anchor_ns + static_cast<uint64_t>(static_cast<double>(event.milliseconds_since(anchor)) * 1e6);
+    };
+    phase.start_ns = to_ns(start);
+    phase.end_ns = to_ns(end);
+    phase.bytes = bytes;
+    phase.on_device = 1;
+    phase.device_index = device;
+}
+
+}  // namespace
+
+void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* report) {
+    report->phase_count = 0;
+    backend_.check_log_n(request.log_n);
+    const zkb_host_buffers* buffers = request.buffers;
+    const uint64_t n = uint64_t{1} << request.log_n;
+    if (buffers == nullptr || buffers->a == nullptr || buffers->b == nullptr || buffers->c == nullptr ||
+        buffers->h == nullptr || buffers->n != n) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("prove of partition ", request.partition_index,
+                                           ": the host buffers are missing or not for 2^", request.log_n,
+                                           " elements (use buffers from acquire_buffers with the same log_n)"));
+    }
+    const int device = backend_.config().device;
+    ZKB_CUDA_CHECK(cudaSetDevice(device));
+    const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
+    const uint64_t bytes = n * sizeof(ff::Fr);
+    const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
+    const NvtxRange whole_range(partition + "prove on " + compute_lane_);
+
+    // Both streams are idle here (the previous prove ended synchronized), so the anchor
+    // completes at once and now() is its time on the runner's clock (CLOCK_MONOTONIC).
+    anchor_.record(copy_stream_);
+    anchor_.synchronize();
+    const uint64_t anchor_ns = steady_now_ns();
+
+    ff::Fr* const device_vectors[3] = {a_.data(), b_.data(), c_.data()};
+    const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
+    const char* const vector_names[3] = {"a", "b", "c"};
+    try {
+        // Enqueued in this order so that each upload is followed at once by the work
+        // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
+        // data is staged, and a's NTTs must already be queued by then.
+        for (int i = 0; i < 3; ++i) {
+            {
+                const NvtxRange range(partition + "h2d " + vector_names[i]);
+                h2d_start_[i].record(copy_stream_);
+                copy_stream_.copy_to_device(device_vectors[i], host_vectors[i], bytes);
+                h2d_end_[i].record(copy_stream_);
+            }
+            const NvtxRange range(partition + "ntt " + vector_names[i]);
+            compute_stream_.wait(h2d_end_[i]);
+            compute_start_[i].record(compute_stream_);
+            ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
+            compute_end_[i].record(compute_stream_);
+        }
+        {
+            const NvtxRange range(partition + "quotient and inverse ntt");
+            compute_start_[3].record(compute_stream_);
+            ntt::enqueue(ntt::quotient_output_steps(tables, a_.data(), b_.data(), c_.data()), compute_stream_);
+            compute_end_[3].record(compute_stream_);
+        }
+        {
+            const NvtxRange range(partition + "d2h h");
+            copy_stream_.wait(compute_end_[3]);
+            d2h_start_.record(copy_stream_);
+            copy_stream_.copy_to_host(buffers->h, a_.data(), bytes);
+            d2h_end_.record(copy_stream_);
+        }
+        copy_stream_.synchronize();
+        compute_stream_.synchronize();
+    } catch (...) {
+        // Never return while queued work may still read or write this partition's host
+        // buffers: the runner reuses them as soon as prove returns. Errors here repeat
+        // the one being thrown.
+        (void)cudaStreamSynchronize(compute_stream_.handle());
+        (void)cudaStreamSynchronize(copy_stream_.handle());
+        throw;
+    }
+
+    for (int i = 0; i < 3; ++i) {
+        add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[i], h2d_end_[i], bytes);
+    }
+    for (int i = 0; i < 4; ++i) {
+        add_phase(report, "compute", compute_lane_, device, anchor_, anchor_ns, compute_start_[i], compute_end_[i], 0);
+    }
+    add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_, d2h_end_, bytes);
+}
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,103 @@
+#include "pinned_pool.hpp"
+
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/error.hpp>
+#include <zkbatch/plugin/facts.hpp>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+
+namespace zkbatch::cuda_pinned {
+
+namespace {
+
+constexpr uint64_t kMaxPoolSets = 1024;
+constexpr int kVectorsPerSet = 4;  // a, b, c, h
+
+}  // namespace
+
+PinnedPool::Settings PinnedPool::read_settings(plugin::PluginOptions& options, const cuda::BackendConfig& config) {
+    Settings settings;
+    settings.pool_sets =
+        static_cast<uint32_t>(options.get_uint("pool_sets", uint64_t{config.prove_workers} + 1, 1, kMaxPoolSets));
+    const uint64_t vector_bytes = (uint64_t{1} << config.max_log_n) * sizeof(ff::Fr);
+    settings.pinned_bytes = uint64_t{settings.pool_sets} * kVectorsPerSet * vector_bytes;
+
+    // Pinned pages cannot be swapped or reclaimed: leave a tenth of the machine for
+    // everything else (the runner, synthesis, the page cache).
+    const cuda::HostMemoryInfo memory = cuda::read_host_memory_info();
+    const uint64_t headroom_bytes = memory.total_bytes / 10;
+    const uint64_t usable_bytes = memory.available_bytes > headroom_bytes ? memory.available_bytes - headroom_bytes : 0;
+    if (memory.total_bytes != 0 && settings.pinned_bytes > usable_bytes) {
+        throw plugin::Error(
+            ZKB_ERR_OUT_OF_MEMORY,
+            plugin::concat("a pool of ", settings.pool_sets, " buffer set(s) of 4 x 2^", config.max_log_n,
+                           " elements needs ", cuda::format_gib(settings.pinned_bytes),
+                           " of pinned host memory, but this machine has ", cuda::format_gib(memory.available_bytes),
+                           " available of ", cuda::format_gib(memory.total_bytes),
+                           " (/proc/meminfo) and a tenth is kept free; lower backend.options.pool_sets or "
+                           "circuit.log_n"));
+    }
+    return settings;
+}
+
+PinnedPool::PinnedPool(const Settings& settings, const cuda::BackendConfig& config)
+    : vector_capacity_bytes_((uint64_t{1} << config.max_log_n) * sizeof(ff::Fr)), pinned_bytes_(settings.pinned_bytes) {
+    const auto start = std::chrono::steady_clock::now();
+    sets_.reserve(settings.pool_sets);
+    for (uint32_t i = 0; i < settings.pool_sets; ++i) {
+        sets_.emplace_back(kVectorsPerSet * vector_capacity_bytes_);
+        // Touch every page now so the first partitions' synthesis does not pay for it.
+        std::memset(sets_.back().data(), 0, sets_.back().bytes());
+        free_sets_.push_back(i);
+    }
+    set_out_.assign(settings.pool_sets, false);
+    setup_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+zkb_host_buffers PinnedPool::acquire(uint32_t log_n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    set_released_.wait(lock, [&] { return !free_sets_.empty(); });
+    const uint32_t set = free_sets_.back();
+    free_sets_.pop_back();
+    set_out_[set] = true;
+    lock.unlock();
+
+    auto* base = static_cast<unsigned char*>(sets_[set].data());  // page-aligned
+    zkb_host_buffers buffers{};
+    buffers.n = uint64_t{1} << log_n;
+    buffers.a = base;
+    buffers.b = base + vector_capacity_bytes_;
+    buffers.c = base + 2 * vector_capacity_bytes_;
+    buffers.h = base + 3 * vector_capacity_bytes_;
+    buffers.token = reinterpret_cast<void*>(static_cast<uintptr_t>(set) + 1);  // never null
+    return buffers;
+}
+
+void PinnedPool::release(const zkb_host_buffers& buffers) noexcept {
+    const uintptr_t token = reinterpret_cast<uintptr_t>(buffers.token);
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (token >= 1 && token <= sets_.size() && set_out_[token - 1]) {
+            set_out_[token - 1] = false;
+            free_sets_.push_back(static_cast<uint32_t>(token - 1));
+            set_released_.notify_one();
+            return;
+        }
+    }
+    // Returning a set twice would hand one buffer to two partitions: refuse, loudly.
+    std::fprintf(stderr, "cuda-pinned: release_buffers got a buffer set that is not out (token %" PRIuPTR
+                         "); ignored\n", token);
+}
+
+void PinnedPool::add_facts(zkb_facts* facts) const {
+    plugin::add_fact(facts, plugin::fact::pool_pinned_bytes, pinned_bytes_);
+    plugin::add_fact(facts, plugin::fact::pool_setup_ms, static_cast<uint64_t>(setup_ms_ + 0.5));
+    plugin::add_fact(facts, "cuda-pinned.pool_sets", sets_.size());
+    plugin::add_fact(facts, "backend.host_memory", std::string_view("pinned pool (cudaHostAlloc)"));
+}
+
+}  // namespace zkbatch::cuda_pinned

@@ -1,0 +1,179 @@
+// The NTT kernels on the device against the CPU NTTs (zkbatch/ntt/ntt.hpp), in every
+// order the CUDA backends use, with the backends' plan and with small-pass plans.
+#include "test_support.hpp"
+
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/domain_tables.hpp>
+#include <zkbatch/cuda/ntt_kernels.hpp>
+#include <zkbatch/cuda/ntt_steps.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ntt/ntt.hpp>
+#include <zkbatch/prove/quotient.hpp>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::ntt::Direction;
+using cuda::ntt::DeviceDomainTables;
+using cuda::ntt::HostDomainTables;
+using cuda::ntt::LaunchSequence;
+using cuda::ntt::NttPlan;
+using ff::Fr;
+
+unsigned cpu_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+std::vector<Fr> bit_reversed(std::vector<Fr> values, uint32_t log_n) {
+    ntt::bit_reverse(values.data(), log_n, cpu_threads());
+    return values;
+}
+
+// Runs `build(sequence, device data pointer)` on a device copy of `input`.
+template <class Build>
+std::vector<Fr> run_on_device(const std::vector<Fr>& input, Build&& build) {
+    DeviceBuffer<Fr> data(input.size());
+    data.copy_from_host(input.data(), input.size());
+    LaunchSequence sequence;
+    build(sequence, data.data());
+    const cuda::Stream stream;
+    cuda::ntt::enqueue(sequence, stream);
+    stream.synchronize();
+    std::vector<Fr> output(input.size());
+    data.copy_to_host(output.data(), output.size());
+    return output;
+}
+
+void check_orders(const NttPlan& plan, uint64_t seed) {
+    const uint32_t log_n = plan.log_n;
+    const ntt::Domain& domain = ntt::Domain::get(log_n);
+    const std::vector<Fr> input = test::random_vector(domain.size(), seed);
+    std::vector<Fr> evaluations = input;
+    ntt::forward_ntt_natural(domain, evaluations.data(), cpu_threads());
+    std::vector<Fr> coefficients_bitrev = input;  // of the polynomial whose evaluations are `input`
+    ntt::inverse_ntt_natural_to_bitrev(domain, coefficients_bitrev.data(), cpu_threads());
+    std::vector<Fr> coset_evaluations = coefficients_bitrev;
+    ntt::coset_forward_ntt_bitrev_to_natural(domain, coset_evaluations.data(), cpu_threads());
+    std::vector<Fr> coset_coefficients = input;  // input read as evaluations on the coset
+    ntt::coset_inverse_ntt_natural(domain, coset_coefficients.data(), cpu_threads());
+
+    const DeviceDomainTables tables{HostDomainTables(plan)};
+    const auto& view = tables.view();
+    const std::string where = "log_n " + std::to_string(log_n) + ", " + std::to_string(plan.pass_count) + " passes";
+
+    EXPECT_EQ(run_on_device(bit_reversed(input, log_n),
+                            [&](LaunchSequence& s, Fr* d) { cuda::ntt::append_dit(s, view, d, Direction::forward); }),
+              evaluations)
+        << "forward DIT (bit-reversed -> natural), " << where;
+    EXPECT_EQ(run_on_device(input,
+                            [&](LaunchSequence& s, Fr* d) { cuda::ntt::append_dif(s, view, d, Direction::forward); }),
+              bit_reversed(evaluations, log_n))
+        << "forward DIF (natural -> bit-reversed), " << where;
+
+    // Inverse DIF with coset_scale fused is the first half of quotient_input; the whole
+    // of quotient_input must give the coset evaluations.
+    EXPECT_EQ(run_on_device(input, [&](LaunchSequence& s, Fr* d) { s = cuda::ntt::quotient_input_steps(view, d); }),
+              coset_evaluations)
+        << "quotient input transform (inverse DIF + coset forward DIT), " << where;
+
+    // The final transform with b = 1, c = 0 and factor 1 is a plain coset inverse NTT.
+    DeviceBuffer<Fr> ones(input.size()), zeros(input.size());
+    const std::vector<Fr> host_ones(input.size(), Fr::one()), host_zeros(input.size(), Fr::zero());
+    ones.copy_from_host(host_ones.data(), host_ones.size());
+    zeros.copy_from_host(host_zeros.data(), host_zeros.size());
+    EXPECT_EQ(run_on_device(input,
+                            [&](LaunchSequence& s, Fr* d) {
+                                cuda::ntt::DifFusion fusion;
+                                fusion.output_scale = &view.coset_unscale;
+                                fusion.quotient_b = ones.data();
+                                fusion.quotient_c = zeros.data();
+                                fusion.quotient_factor = Fr::one();
+                                cuda::ntt::append_dif(s, view, d, Direction::inverse, fusion);
+                                cuda::ntt::append_bit_reverse(s, d, log_n);
+                            }),
+              coset_coefficients)
+        << "coset inverse (DIF + bit reversal), " << where;
+}
+
+class DeviceNtt : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ZKB_REQUIRE_GPU();
+        cuda::ntt::prepare_device(0);
+    }
+};
+
+TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithTheBackendPlan) {
+    for (uint32_t log_n : {1u, 2u, 3u, 5u, 8u, 10u, 11u, 12u, 15u, 20u, 21u, 22u}) {
+        check_orders(NttPlan::for_log_n(log_n), 40 + log_n);
+    }
+}
+
+TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithSmallPassPlans) {
+    for (uint32_t log_n : {4u, 9u, 13u}) {
+        for (uint32_t max_stages : {1u, 2u, 3u, 5u}) {
+            if ((log_n + max_stages - 1) / max_stages > NttPlan::kMaxPasses) continue;
+            check_orders(NttPlan::for_log_n(log_n, max_stages, max_stages + 2 <= 11 ? max_stages + 2 : 11), log_n);
+        }
+    }
+}
+
+// The whole quotient on the device at sizes above the plugin test's 2^20, where the
+// plan has three passes.
+TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
+    for (uint32_t log_n : {21u, 22u}) {
+        const size_t n = size_t{1} << log_n;
+        const std::vector<Fr> a = test::random_vector(n, 1), b = test::random_vector(n, 2), c = test::random_vector(n, 3);
+        std::vector<Fr> expected(n), scratch(2 * n);
+        prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(), cpu_threads());
+
+        const DeviceDomainTables tables(log_n);
+        DeviceBuffer<Fr> da(n), db(n), dc(n);
+        da.copy_from_host(a.data(), n);
+        db.copy_from_host(b.data(), n);
+        dc.copy_from_host(c.data(), n);
+        const cuda::Stream stream;
+        for (Fr* vector : {da.data(), db.data(), dc.data()}) {
+            cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(tables.view(), vector), stream);
+        }
+        cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(tables.view(), da.data(), db.data(), dc.data()), stream);
+        stream.synchronize();
+        std::vector<Fr> h(n);
+        da.copy_to_host(h.data(), n);
+        EXPECT_EQ(h, expected) << "log_n " << log_n;
+    }
+}
+
+// A launch the device must refuse surfaces as CudaError with CUDA's message and our
+// file and line, not as a crash.
+TEST_F(DeviceNtt, RefusedLaunchIsACudaErrorWithFileAndLine) {
+    // A real pass of a 2^12 transform (valid pointers, so nothing can fault even if the
+    // launch were accepted) with one 2^12-element tile: 128 KiB of shared memory, more
+    // than prepare_device allows, so the launch is refused.
+    const DeviceDomainTables tables(12);
+    DeviceBuffer<Fr> data(size_t{1} << 12);
+    LaunchSequence passes;
+    cuda::ntt::append_dit(passes, tables.view(), data.data(), Direction::forward);
+    cuda::ntt::Launch launch = passes.steps[0];
+    launch.pass.group_log = 12 - launch.pass.stage_count;
+    LaunchSequence sequence;
+    sequence.push(launch);
+    const cuda::Stream stream;
+    try {
+        cuda::ntt::enqueue(sequence, stream);
+        FAIL() << "an oversized launch was accepted";
+    } catch (const cuda::CudaError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("ntt_kernels.cu:"), std::string::npos) << message;
+        EXPECT_NE(message.find("ntt_pass_kernel"), std::string::npos) << message;
+        EXPECT_EQ(e.code(), ZKB_ERR_DEVICE);
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch

@@ -1,0 +1,264 @@
+// cuda-pinned and cuda-pageable loaded through the plugin host, as the runner loads
+// them: h bit-identical to the CPU reference, the reported phases, the pinned pool's
+// back-pressure, and the refusals (bad options, oversized pool, oversized requests,
+// no GPU).
+#include "test_support.hpp"
+
+#include "plugin_host.hpp"
+
+#include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/prove/quotient.hpp>
+#include <zkbatch/verify/identity.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using ff::Fr;
+
+const char* const kBackends[] = {"cuda-pinned", "cuda-pageable"};
+
+// Plugins are found as the runner finds them ($ZKBATCH_PLUGIN_PATH, the build tree),
+// and also in ../plugins next to this binary, where the bundle keeps them.
+std::string plugin_folder() {
+    if (std::getenv("ZKBATCH_PLUGIN_PATH") != nullptr) return {};
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) return {};
+    const auto bundled = self.parent_path().parent_path() / "plugins";
+    return std::filesystem::is_directory(bundled) ? bundled.string() : std::string();
+}
+
+std::shared_ptr<Plugin> load(const std::string& name) { return load_plugin(name, plugin_folder()); }
+
+// The message of a create() that must fail, or a test failure if it succeeds.
+std::string create_error(const std::string& name, const std::string& options, uint32_t max_log_n) {
+    try {
+        Backend backend(load(name), options, max_log_n, 1);
+    } catch (const PluginError& e) {
+        EXPECT_EQ(e.kind, PluginError::Kind::create_failed);
+        return e.what();
+    }
+    ADD_FAILURE() << name << " accepted options '" << options << "' at max_log_n " << max_log_n;
+    return {};
+}
+
+std::vector<Fr> cpu_quotient(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c) {
+    const size_t n = size_t{1} << log_n;
+    std::vector<Fr> h(n), scratch(2 * n);
+    prove::compute_quotient_cpu(log_n, a, b, c, h.data(), scratch.data(),
+                                std::max(1u, std::thread::hardware_concurrency()));
+    return h;
+}
+
+uint64_t steady_now_ns() {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+// ---- without a GPU (these run everywhere) ---------------------------------------------
+
+TEST(CudaPlugins, LoadAndDescribeThemselves) {
+    for (const char* name : kBackends) {
+        const auto plugin = load(name);
+        EXPECT_STREQ(plugin->api().name, name);
+        EXPECT_EQ(plugin->api().abi_version, ZKB_ABI_VERSION);
+        zkb_error why{};
+        const int usable = plugin->api().probe(&why);
+        if (test::gpu_unavailable_reason().empty()) {
+            EXPECT_EQ(usable, 1) << why.message;
+        } else {
+            EXPECT_EQ(usable, 0);
+            EXPECT_NE(std::string(why.message).find("CUDA"), std::string::npos) << why.message;
+        }
+    }
+}
+
+TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
+    EXPECT_NE(create_error("cuda-pinned", "pool_sizes=2", 10).find("pool_sizes"), std::string::npos);
+    // pool_sets belongs to cuda-pinned only.
+    EXPECT_NE(create_error("cuda-pageable", "pool_sets=2", 10).find("pool_sets"), std::string::npos);
+    EXPECT_NE(create_error("cuda-pageable", "device=x", 10).find("device"), std::string::npos);
+}
+
+TEST(CudaPlugins, PinnedRefusesAPoolLargerThanTheMachine) {
+    // 1024 sets x 4 vectors x 2^28 elements x 32 bytes = 32 TiB.
+    const std::string message = create_error("cuda-pinned", "pool_sets=1024", 28);
+    EXPECT_NE(message.find("pinned host memory"), std::string::npos) << message;
+    EXPECT_NE(message.find("pool_sets"), std::string::npos) << message;
+}
+
+TEST(CudaPlugins, WithoutAGpuCreateSaysWhy) {
+    if (test::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is usable here";
+    for (const char* name : kBackends) {
+        const std::string message = create_error(name, "", 10);
+        EXPECT_NE(message.find(test::gpu_unavailable_reason()), std::string::npos) << message;
+    }
+}
+
+// ---- on a GPU ---------------------------------------------------------------------------
+
+// One partition through the plugin: synthesize into its buffers, prove, compare.
+void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t log_n, uint64_t seed,
+                       uint64_t partition, const char* name) {
+    zkb_host_buffers buffers = backend.acquire_buffers(log_n);
+    const size_t n = size_t{1} << log_n;
+    auto* a = static_cast<Fr*>(buffers.a);
+    auto* b = static_cast<Fr*>(buffers.b);
+    auto* c = static_cast<Fr*>(buffers.c);
+    auto* h = static_cast<Fr*>(buffers.h);
+    circuit::synthesize({log_n, 2}, seed, partition, a, b, c);
+    std::memset(h, 0xff, n * sizeof(Fr));  // a prove that writes nothing cannot pass
+    const std::vector<Fr> expected = cpu_quotient(log_n, a, b, c);
+
+    zkb_prove_report report{};
+    std::string error;
+    const uint64_t before_ns = steady_now_ns();
+    ASSERT_EQ(worker.prove({partition, log_n, &buffers}, &report, &error), ZKB_OK) << error;
+    const uint64_t after_ns = steady_now_ns();
+    const std::vector<Fr> actual(h, h + n);
+    EXPECT_EQ(actual, expected) << name << ": h differs from cpu-ref at log_n " << log_n << ", seed " << seed;
+
+    // Phases: three uploads, four kernel groups, one download, inside the prove call on
+    // the runner's clock (1 ms allowed for the float milliseconds of CUDA events).
+    std::map<std::string, int> counts;
+    for (uint32_t i = 0; i < report.phase_count; ++i) {
+        const zkb_phase& phase = report.phases[i];
+        ++counts[phase.name];
+        EXPECT_EQ(phase.on_device, 1);
+        EXPECT_LE(phase.start_ns, phase.end_ns) << phase.name;
+        EXPECT_GE(phase.start_ns, before_ns) << phase.name;
+        EXPECT_LE(phase.end_ns, after_ns + 1'000'000) << phase.name;
+        const std::string lane = phase.lane;
+        const bool copy = std::string(phase.name) != "compute";
+        EXPECT_EQ(lane, copy ? "gpu0.w0.copy" : "gpu0.w0.compute");
+        EXPECT_EQ(phase.bytes, copy ? n * sizeof(Fr) : 0u) << phase.name;
+    }
+    EXPECT_EQ(counts["h2d"], 3);
+    EXPECT_EQ(counts["compute"], 4);
+    EXPECT_EQ(counts["d2h"], 1);
+    backend.release_buffers(buffers);
+}
+
+TEST(CudaPlugins, QuotientIsBitIdenticalToCpuRefForEveryLogNUpTo20) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        const Backend backend(load(name), "", 20, 1);
+        const auto worker = backend.create_worker(0);
+        for (uint32_t log_n = 1; log_n <= 20; ++log_n) {
+            for (uint64_t seed : {1u, 2u, 3u}) prove_and_compare(backend, *worker, log_n, seed, log_n * 10 + seed, name);
+        }
+    }
+}
+
+TEST(CudaPlugins, ReportDeviceAndPoolFacts) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        const Backend backend(load(name), std::string(name) == "cuda-pinned" ? "pool_sets=2" : "", 12, 1);
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : backend.facts()) facts[key] = value;
+        EXPECT_FALSE(facts["device.name"].empty());
+        EXPECT_GT(std::stoll(facts["device.sm_count"]), 0);
+        EXPECT_GT(std::stoll(facts["device.memory_bytes"]), 0);
+        EXPECT_FALSE(facts["cuda.runtime_version"].empty());
+        EXPECT_TRUE(facts.count("pcie.gen") && facts.count("pcie.width") && facts.count("driver.version"));
+        const uint64_t expected_pinned = std::string(name) == "cuda-pinned" ? 2 * 4 * (uint64_t{1} << 12) * 32 : 0;
+        EXPECT_EQ(facts["pool.pinned_bytes"], std::to_string(expected_pinned)) << name;
+        EXPECT_TRUE(facts.count("pool.setup_ms")) << name;
+    }
+}
+
+TEST(CudaPlugins, RefuseRequestsLargerThanCreatedFor) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        const Backend backend(load(name), "", 8, 1);
+        try {
+            (void)backend.acquire_buffers(9);
+            ADD_FAILURE() << name << " handed out buffers for 2^9 with max_log_n 8";
+        } catch (const PluginError& e) {
+            EXPECT_NE(std::string(e.what()).find("max_log_n = 8"), std::string::npos) << e.what();
+        }
+        zkb_host_buffers buffers = backend.acquire_buffers(8);
+        const auto worker = backend.create_worker(0);
+        zkb_prove_report report{};
+        std::string error;
+        buffers.n = uint64_t{1} << 9;
+        EXPECT_EQ(worker->prove({0, 9, &buffers}, &report, &error), ZKB_ERR_INVALID_ARGUMENT) << name;
+        EXPECT_NE(error.find("max_log_n = 8"), std::string::npos) << error;
+        buffers.n = uint64_t{1} << 8;
+        backend.release_buffers(buffers);
+    }
+}
+
+// pool_sets = 1: a second acquire blocks until the first set is released. A thread
+// and flags, no timing thresholds: the only wait is for the other thread to be inside
+// (or about to enter) acquire, and a pool that did not block fails the check after it.
+TEST(CudaPlugins, PinnedPoolBlocksWhenExhaustedUntilARelease) {
+    ZKB_REQUIRE_GPU();
+    const Backend backend(load("cuda-pinned"), "pool_sets=1", 10, 1);
+    zkb_host_buffers first = backend.acquire_buffers(10);
+    std::atomic<bool> about_to_acquire{false};
+    std::atomic<bool> acquired{false};
+    zkb_host_buffers second{};
+    std::thread waiter([&] {
+        about_to_acquire = true;
+        second = backend.acquire_buffers(10);
+        acquired = true;
+    });
+    while (!about_to_acquire) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_FALSE(acquired) << "a second set was handed out of a pool of one";
+    void* const first_a = first.a;
+    backend.release_buffers(first);
+    waiter.join();
+    EXPECT_TRUE(acquired);
+    EXPECT_EQ(second.a, first_a) << "the pool has one set, so the same memory comes back";
+    backend.release_buffers(second);
+}
+
+// Two workers on one GPU, proving concurrently from two threads: each has its own
+// streams, events and device buffers.
+TEST(CudaPlugins, TwoWorkersProveConcurrently) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        const Backend backend(load(name), "", 16, 2);
+        std::vector<std::thread> threads;
+        for (uint32_t w = 0; w < 2; ++w) {
+            threads.emplace_back([&, w] {
+                const auto worker = backend.create_worker(w);
+                for (uint64_t partition = 0; partition < 4; ++partition) {
+                    zkb_host_buffers buffers = backend.acquire_buffers(16);
+                    auto* a = static_cast<Fr*>(buffers.a);
+                    auto* b = static_cast<Fr*>(buffers.b);
+                    auto* c = static_cast<Fr*>(buffers.c);
+                    circuit::synthesize({16, 1}, 99, w * 100 + partition, a, b, c);
+                    zkb_prove_report report{};
+                    std::string error;
+                    EXPECT_EQ(worker->prove({partition, 16, &buffers}, &report, &error), ZKB_OK) << error;
+                    const auto check = verify::check_quotient(16, a, b, c, static_cast<const Fr*>(buffers.h), partition);
+                    EXPECT_TRUE(check.ok) << name << " worker " << w << ": " << check.detail;
+                    backend.release_buffers(buffers);
+                }
+            });
+        }
+        for (std::thread& thread : threads) thread.join();
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch
