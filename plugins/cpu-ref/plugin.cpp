@@ -91,7 +91,9 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t prove_workers,
         if (max_log_n < 1 || max_log_n > zkbatch::ff::kTwoAdicity) {
             throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
                                          zkbatch::plugin::concat("max_log_n = ", max_log_n, " is outside [1, ",
-                                                                 zkbatch::ff::kTwoAdicity, "]"));
+                                                                 zkbatch::ff::kTwoAdicity,
+                                                                 "]: Fr has power-of-two domains up to 2^",
+                                                                 zkbatch::ff::kTwoAdicity));
         }
         if (prove_workers < 1) {
             throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");

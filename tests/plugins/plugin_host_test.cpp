@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -211,39 +212,35 @@ TEST(PluginErrors, CallFailureIsPrefixedWithThePluginName) {
 
 TEST(PluginListing, ListsBrokenPluginsWithTheirReasons) {
     ScopedPluginPath env(std::nullopt);
-    const auto listings = zkbatch::list_plugins(kBroken);
-    const auto find = [&](const std::string& name) -> const zkbatch::PluginListing* {
-        for (const auto& listing : listings) {
-            if (listing.name == name) return &listing;
-        }
-        return nullptr;
-    };
+    std::map<std::string, zkbatch::PluginListing> by_name;  // first listing of each name
+    for (const auto& listing : zkbatch::list_plugins(kBroken)) by_name.emplace(listing.name, listing);
     for (const char* name : {"abi-999", "create-fails", "garbage", "missing-prove", "no-entry", "null-api",
                              "unavailable", "cpu-ref"}) {
-        ASSERT_NE(find(name), nullptr) << name << " is not listed";
+        ASSERT_EQ(by_name.count(name), 1u) << name << " is not listed";
     }
-    EXPECT_FALSE(find("garbage")->loaded);
-    EXPECT_TRUE(contains(find("garbage")->why, "invalid ELF header"));
-    EXPECT_FALSE(find("no-entry")->loaded);
-    EXPECT_FALSE(find("abi-999")->loaded);
-    EXPECT_EQ(find("abi-999")->abi_version, 999u);
-    EXPECT_TRUE(contains(find("abi-999")->why, "ABI v999"));
+    const auto find = [&](const std::string& name) -> const zkbatch::PluginListing& { return by_name.at(name); };
+    EXPECT_FALSE(find("garbage").loaded);
+    EXPECT_TRUE(contains(find("garbage").why, "invalid ELF header"));
+    EXPECT_FALSE(find("no-entry").loaded);
+    EXPECT_FALSE(find("abi-999").loaded);
+    EXPECT_EQ(find("abi-999").abi_version, 999u);
+    EXPECT_TRUE(contains(find("abi-999").why, "ABI v999"));
 
-    const auto* unavailable = find("unavailable");
-    EXPECT_TRUE(unavailable->loaded);
-    EXPECT_FALSE(unavailable->usable);
-    EXPECT_EQ(unavailable->why, "no frobnicator on this machine (test plugin)");
-    EXPECT_EQ(unavailable->version, "0.0.1-test");
+    const auto& unavailable = find("unavailable");
+    EXPECT_TRUE(unavailable.loaded);
+    EXPECT_FALSE(unavailable.usable);
+    EXPECT_EQ(unavailable.why, "no frobnicator on this machine (test plugin)");
+    EXPECT_EQ(unavailable.version, "0.0.1-test");
 
     // create-fails loads and probes fine: it fails only when created.
-    EXPECT_TRUE(find("create-fails")->usable);
+    EXPECT_TRUE(find("create-fails").usable);
 
     // The real cpu-ref, from the build tree.
-    const auto* cpu_ref = find("cpu-ref");
-    EXPECT_TRUE(cpu_ref->loaded);
-    EXPECT_TRUE(cpu_ref->usable);
-    EXPECT_EQ(cpu_ref->abi_version, ZKB_ABI_VERSION);
-    EXPECT_EQ(cpu_ref->version, "0.1.0");
+    const auto& cpu_ref = find("cpu-ref");
+    EXPECT_TRUE(cpu_ref.loaded);
+    EXPECT_TRUE(cpu_ref.usable);
+    EXPECT_EQ(cpu_ref.abi_version, ZKB_ABI_VERSION);
+    EXPECT_EQ(cpu_ref.version, "0.1.0");
 }
 
 TEST(PluginListing, FirstOccurrenceOfANameWinsAndLaterOnesAreNoted) {

@@ -61,7 +61,7 @@ int create_worker(zkb_backend*, uint32_t, zkb_worker** out, zkb_error*) {
 
 void destroy_worker(zkb_worker* worker) { delete worker; }
 
-int prove(zkb_worker*, const zkb_prove_request*, zkb_prove_report*, zkb_error* err) {
+[[maybe_unused]] int prove(zkb_worker*, const zkb_prove_request*, zkb_prove_report*, zkb_error* err) {
     zkbatch::plugin::set_error(err, ZKB_TEST_NAME ": test plugins do not prove");
     return ZKB_ERR_UNAVAILABLE;
 }
