@@ -1,1 +1,1073 @@
-// placeholder until its owner lands it
+// The SQLite timing store. Schema and views are documented in docs/schema.md.
+#include "store.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <zkbatch/plugin/facts.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <climits>
+#include <ctime>
+#include <iterator>
+#include <random>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <unordered_map>
+
+namespace zkbatch {
+namespace fs = std::filesystem;
+
+namespace {
+
+// How long one statement waits for another connection's lock before SQLite gives up,
+// and how many times a lock-taking step is retried after a BUSY that SQLite returns
+// without waiting. Partition transactions last milliseconds, so reaching these bounds
+// means something is wrong.
+constexpr int kBusyTimeoutMs = 10'000;
+constexpr int kBusyAttempts = 10;
+
+// ---------------------------------------------------------------------------------
+// Schema migrations. kMigrations[v] takes a database from user_version v to v + 1 and
+// runs inside the migrating transaction. To change the schema: append one block here
+// and bump Store::kSchemaVersion (and describe it in docs/schema.md). Never edit a
+// block that has shipped: databases in the field were built by it.
+// ---------------------------------------------------------------------------------
+
+constexpr const char* kSchemaV1 = R"sql(
+-- The phases partition_phase and phase_summary report, in pipeline order.
+CREATE TABLE phase_name (
+    phase       TEXT PRIMARY KEY,
+    sort_order  INTEGER NOT NULL UNIQUE,
+    description TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+INSERT INTO phase_name (phase, sort_order, description) VALUES
+    ('pool_wait',   1, 'waiting for host buffers from the backend (pinned-pool back-pressure)'),
+    ('synth',       2, 'CPU synthesis of a, b, c into the host buffers'),
+    ('queue_wait',  3, 'synthesized, waiting for a prove worker'),
+    ('h2d',         4, 'host-to-device copy of a, b, c (device events)'),
+    ('compute',     5, 'kernels of the prove call (device events)'),
+    ('d2h',         6, 'device-to-host copy of h (device events)'),
+    ('prove',       7, 'the whole prove call, runner clock'),
+    ('finalize',    8, 'verification, digest and dump, without malloc_trim'),
+    ('verify',      9, 'the polynomial-identity check inside finalize'),
+    ('malloc_trim', 10, 'malloc_trim(0) after finalize, when enabled'),
+    ('idle_gap',    11, 'the prove worker idle before this partition'),
+    ('partition',   12, 'derived: first synth start to last finalize end');
+
+-- One row per zkbatch run: its environment, configuration and outcome.
+CREATE TABLE run (
+    id                   INTEGER PRIMARY KEY,
+    job_name             TEXT NOT NULL,
+    status               TEXT NOT NULL
+                         CHECK (status IN ('running', 'ok', 'failed', 'interrupted', 'cancelled')),
+    started_at           TEXT NOT NULL,     -- ISO 8601 UTC, millisecond precision
+    ended_at             TEXT,              -- NULL while running (or if the process died)
+    wall_ms              REAL,
+    partitions_ok        INTEGER,           -- NULL until the run finishes
+    partitions_failed    INTEGER,
+    gpu_busy_fraction    REAL,              -- 0..1; NULL without a GPU
+    peak_rss_bytes       INTEGER,
+    error                TEXT,
+    backend_name         TEXT NOT NULL,
+    backend_version      TEXT NOT NULL,
+    zkbatch_version      TEXT NOT NULL,
+    git_revision         TEXT NOT NULL,
+    hostname             TEXT NOT NULL,
+    cpu_model            TEXT NOT NULL,
+    cpu_cores            INTEGER NOT NULL,
+    gpu_name             TEXT,
+    gpu_sm_count         INTEGER,
+    gpu_memory_bytes     INTEGER,
+    gpu_driver_version   TEXT,
+    cuda_runtime_version TEXT,
+    pcie_gen             INTEGER,
+    pcie_width           INTEGER,
+    pinned_bytes         INTEGER,
+    pool_setup_ms        REAL,
+    log_n                INTEGER NOT NULL,
+    partitions           INTEGER NOT NULL,
+    seed                 INTEGER NOT NULL,
+    terms_per_row        INTEGER NOT NULL,
+    synthesis_workers    INTEGER NOT NULL,
+    prove_workers        INTEGER NOT NULL,
+    queue_depth          INTEGER NOT NULL,
+    verify_mode          TEXT NOT NULL,
+    manifest_path        TEXT NOT NULL,
+    manifest_sha256      TEXT NOT NULL,
+    overrides            TEXT NOT NULL,     -- the --set arguments, one per line
+    manifest_text        TEXT NOT NULL,
+    started_unix_ns      INTEGER NOT NULL,  -- wall clock
+    ended_unix_ns        INTEGER,
+    started_steady_ns    INTEGER NOT NULL   -- CLOCK_MONOTONIC; phase_interval times are relative to it
+) STRICT;
+
+-- Free-form tags from the manifest's [output.tags].
+CREATE TABLE run_tag (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+) STRICT, WITHOUT ROWID;
+
+-- Every fact the backend reported about itself and its device.
+CREATE TABLE run_fact (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+) STRICT, WITHOUT ROWID;
+
+-- One row per partition: outcome and per-phase durations (NULL: not measured).
+CREATE TABLE partition (
+    id              INTEGER PRIMARY KEY,
+    run_id          INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    partition_index INTEGER NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'verify_failed')),
+    error           TEXT,               -- NULL when ok
+    synth_worker    INTEGER NOT NULL,
+    prove_worker    INTEGER NOT NULL,
+    synth_ms        REAL,
+    pool_wait_ms    REAL,
+    queue_wait_ms   REAL,
+    h2d_ms          REAL,
+    h2d_bytes       INTEGER,            -- NULL when h2d_ms is
+    compute_ms      REAL,
+    d2h_ms          REAL,
+    d2h_bytes       INTEGER,            -- NULL when d2h_ms is
+    prove_ms        REAL,
+    finalize_ms     REAL,
+    verify_ms       REAL,
+    malloc_trim_ms  REAL,
+    idle_gap_ms     REAL,
+    verified        INTEGER CHECK (verified IN (0, 1)),  -- NULL: not verified
+    h_digest        TEXT,               -- XXH3-128 of canonical LE h, 32 hex digits
+    UNIQUE (run_id, partition_index)
+) STRICT;
+
+-- The intervals of work behind a partition, for timelines. Times in ns relative to
+-- the run's started_steady_ns.
+CREATE TABLE phase_interval (
+    id           INTEGER PRIMARY KEY,
+    partition_id INTEGER NOT NULL REFERENCES partition (id) ON DELETE CASCADE,
+    phase        TEXT NOT NULL,
+    lane         TEXT NOT NULL,
+    start_ns     INTEGER NOT NULL,
+    end_ns       INTEGER NOT NULL,
+    bytes        INTEGER,                -- NULL when the interval moved no bytes
+    on_device    INTEGER NOT NULL CHECK (on_device IN (0, 1)),
+    device_index INTEGER,                -- NULL when not on a device
+    CHECK (end_ns >= start_ns)
+) STRICT;
+CREATE INDEX phase_interval_by_partition ON phase_interval (partition_id);
+
+-- One row per measured phase of each partition; 'partition' is derived from intervals.
+CREATE VIEW partition_phase AS
+          SELECT run_id, partition_index, status, 'pool_wait' AS phase, pool_wait_ms AS ms, NULL AS bytes
+          FROM partition WHERE pool_wait_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'synth', synth_ms, NULL
+          FROM partition WHERE synth_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'queue_wait', queue_wait_ms, NULL
+          FROM partition WHERE queue_wait_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'h2d', h2d_ms, h2d_bytes
+          FROM partition WHERE h2d_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'compute', compute_ms, NULL
+          FROM partition WHERE compute_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'd2h', d2h_ms, d2h_bytes
+          FROM partition WHERE d2h_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'prove', prove_ms, NULL
+          FROM partition WHERE prove_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'finalize', finalize_ms, NULL
+          FROM partition WHERE finalize_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'verify', verify_ms, NULL
+          FROM partition WHERE verify_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'malloc_trim', malloc_trim_ms, NULL
+          FROM partition WHERE malloc_trim_ms IS NOT NULL
+UNION ALL SELECT run_id, partition_index, status, 'idle_gap', idle_gap_ms, NULL
+          FROM partition WHERE idle_gap_ms IS NOT NULL
+UNION ALL SELECT p.run_id, p.partition_index, p.status, 'partition',
+                 (MAX(i.end_ns) FILTER (WHERE i.phase = 'finalize')
+                  - MIN(i.start_ns) FILTER (WHERE i.phase = 'synth')) / 1e6,
+                 NULL
+          FROM partition AS p JOIN phase_interval AS i ON i.partition_id = p.id
+          WHERE i.phase IN ('synth', 'finalize')
+          GROUP BY p.run_id, p.id  -- run_id here lets "WHERE run_id = ?" reach the index
+          HAVING COUNT(*) FILTER (WHERE i.phase = 'synth') > 0
+             AND COUNT(*) FILTER (WHERE i.phase = 'finalize') > 0;
+
+-- Each phase's distribution over a run's partitions that did not fail. Median: mean
+-- of the two middle values when the count is even; p95: nearest rank, the value at
+-- rank ceil(0.95 * count), written (95 * count + 99) / 100 in integer arithmetic.
+-- Built from window functions only, all over the same (run_id, phase) partitions,
+-- so SQLite pushes "WHERE run_id = ?" down to the partition index instead of
+-- summarizing every run in the database (an aggregate on top would stop that).
+CREATE VIEW phase_summary AS
+WITH measured AS (
+    SELECT run_id, phase, ms,
+           CASE WHEN bytes IS NOT NULL AND ms > 0 THEN bytes / ms / 1e6 END AS gb_per_s
+    FROM partition_phase
+    WHERE status <> 'failed'
+), ranked AS (
+    SELECT run_id, phase, ms, gb_per_s,
+           COUNT(*) OVER per_phase AS n,
+           ROW_NUMBER() OVER (per_phase ORDER BY ms) AS ms_rank,
+           COUNT(gb_per_s) OVER per_phase AS rate_n,
+           ROW_NUMBER() OVER (per_phase ORDER BY gb_per_s NULLS LAST) AS rate_rank
+    FROM measured
+    WINDOW per_phase AS (PARTITION BY run_id, phase)
+), summarized AS (
+    SELECT run_id, phase, ms_rank, n,
+           AVG(ms) FILTER (WHERE ms_rank IN ((n + 1) / 2, (n + 2) / 2)) OVER per_phase AS median_ms,
+           MAX(ms) FILTER (WHERE ms_rank = (95 * n + 99) / 100) OVER per_phase AS p95_ms,
+           MIN(ms) OVER per_phase AS min_ms,
+           MAX(ms) OVER per_phase AS max_ms,
+           AVG(gb_per_s) FILTER (WHERE gb_per_s IS NOT NULL
+                                   AND rate_rank IN ((rate_n + 1) / 2, (rate_n + 2) / 2))
+               OVER per_phase AS median_gb_per_s
+    FROM ranked
+    WINDOW per_phase AS (PARTITION BY run_id, phase)
+)
+SELECT run_id, phase, n AS count, median_ms, p95_ms, min_ms, max_ms, median_gb_per_s
+FROM summarized
+WHERE ms_rank = 1;  -- one row per (run, phase)
+
+-- One row per run: outcome and headline rates. Counts come from the finished run,
+-- or from the partitions recorded so far while it runs (or after it died).
+CREATE VIEW run_summary AS
+WITH recorded AS (
+    SELECT run_id,
+           COUNT(*) FILTER (WHERE status = 'ok') AS ok,
+           COUNT(*) FILTER (WHERE status <> 'ok') AS failed
+    FROM partition GROUP BY run_id
+), counted AS (
+    SELECT r.*,
+           COALESCE(r.partitions_ok, rec.ok, 0) AS ok_count,
+           COALESCE(r.partitions_failed, rec.failed, 0) AS failed_count
+    FROM run AS r LEFT JOIN recorded AS rec ON rec.run_id = r.id
+)
+SELECT c.id AS run_id, c.started_at, c.job_name, c.backend_name, c.status,
+       c.ok_count AS partitions_ok, c.failed_count AS partitions_failed, c.wall_ms,
+       CASE WHEN c.wall_ms > 0 THEN c.ok_count * 3600000.0 / c.wall_ms END AS partitions_per_hour,
+       -- A subquery rather than a join: computed only when this column is asked for.
+       (SELECT s.median_gb_per_s FROM phase_summary AS s
+        WHERE s.run_id = c.id AND s.phase = 'h2d') AS median_h2d_gb_per_s,
+       c.gpu_busy_fraction, c.peak_rss_bytes, c.error
+FROM counted AS c;
+
+-- Every interval of every partition in milliseconds since the run started.
+CREATE VIEW timeline AS
+SELECT p.run_id, p.partition_index, i.phase, i.lane,
+       i.start_ns / 1e6 AS start_ms, i.end_ns / 1e6 AS end_ms,
+       (i.end_ns - i.start_ns) / 1e6 AS duration_ms,
+       i.bytes, i.on_device, i.device_index
+FROM phase_interval AS i JOIN partition AS p ON p.id = i.partition_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kSchemaV1};
+static_assert(std::size(kMigrations) == Store::kSchemaVersion,
+              "one migration per schema version");
+
+// ---------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------
+
+// What to do about a failure, by SQLite's primary result code.
+std::string advice(int rc, const fs::path& path) {
+    const std::string file = path.string();
+    switch (rc & 0xff) {
+        case SQLITE_FULL:
+            return fmt::format("Free disk space on the file system holding {} or write to "
+                               "another database (output.db in the manifest, or --db).", file);
+        case SQLITE_READONLY:
+            return fmt::format("The database is read-only here: check the permissions of {0} and "
+                               "of its folder (SQLite also writes {0}-wal and {0}-shm beside it).",
+                               file);
+        case SQLITE_IOERR:
+            return fmt::format("An I/O error: check the disk and file system holding {} (WAL "
+                               "databases must not live on a network file system).", file);
+        case SQLITE_CANTOPEN:
+            return fmt::format("Check that {} is a file (not a folder), that its folder exists "
+                               "and that you may read and write both.", file);
+        case SQLITE_NOTADB:
+            return fmt::format("{} is not a SQLite database: pass a zkbatch database "
+                               "(output.db in the manifest, or --db).", file);
+        case SQLITE_CORRUPT:
+            return fmt::format("The database is damaged: restore {0} from a backup, or salvage "
+                               "it with `sqlite3 {0} .recover | sqlite3 recovered.db`.", file);
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            return fmt::format("Another process held {} locked for too long; check for a stuck "
+                               "zkbatch or sqlite3 process using it, then retry.", file);
+        default:
+            return {};
+    }
+}
+
+// "<db>: <doing>: <SQLite's message>. <advice>"
+[[noreturn]] void fail(sqlite3* db, const fs::path& path, int rc, std::string_view doing) {
+    const char* message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    std::string text = fmt::format("{}: {}: {}", path.string(), doing, message);
+    if (std::string what_to_do = advice(rc, path); !what_to_do.empty()) {
+        text += ". " + what_to_do;
+    }
+    throw StoreError(text);
+}
+
+// ---------------------------------------------------------------------------------
+// Statements and transactions
+// ---------------------------------------------------------------------------------
+
+// One prepared statement, finalized in the destructor.
+class Statement {
+public:
+    Statement(sqlite3* db, fs::path path, std::string_view sql,
+              std::string_view doing = "cannot prepare a statement")
+        : db_(db), path_(std::move(path)) {
+        const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
+                                          SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+        if (rc != SQLITE_OK) fail(db, path_, rc, doing);
+    }
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    sqlite3_stmt* raw() const { return stmt_; }
+    sqlite3* db() const { return db_; }
+    const fs::path& path() const { return path_; }
+
+private:
+    sqlite3* db_;
+    fs::path path_;  // a copy: a moved Store takes its statements along
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace
+
+// The Store's prepared statements, keyed by their SQL text (string literals).
+struct Store::Statements {
+    std::unordered_map<std::string_view, std::unique_ptr<Statement>> by_sql;
+};
+
+namespace {
+
+// A cached statement in use. Reset on scope exit, so that no statement left half-way
+// by an exception keeps a read transaction (and a WAL snapshot) open.
+class Query {
+public:
+    Query(Store::Statements& cache, sqlite3* db, const fs::path& path, std::string_view sql) {
+        auto& slot = cache.by_sql[sql];
+        if (!slot) slot = std::make_unique<Statement>(db, path, sql);
+        statement_ = slot.get();
+    }
+    ~Query() {
+        sqlite3_reset(raw());
+        sqlite3_clear_bindings(raw());
+    }
+    Query(const Query&) = delete;
+    Query& operator=(const Query&) = delete;
+
+    // Parameters are 1-based, as in SQLite.
+    void bind_int(int i, int64_t value) { check(sqlite3_bind_int64(raw(), i, value)); }
+    void bind_real(int i, double value) { check(sqlite3_bind_double(raw(), i, value)); }
+    void bind_null(int i) { check(sqlite3_bind_null(raw(), i)); }
+    void bind_text(int i, std::string_view value) {
+        check(sqlite3_bind_text64(raw(), i, value.data(), value.size(), SQLITE_TRANSIENT,
+                                  SQLITE_UTF8));
+    }
+    // Empty text is stored as NULL ("none").
+    void bind_text_or_null(int i, std::string_view value) {
+        value.empty() ? bind_null(i) : bind_text(i, value);
+    }
+    // A duration of -1 means "not measured" and is stored as NULL.
+    void bind_ms(int i, double ms) { ms < 0 ? bind_null(i) : bind_real(i, ms); }
+    void bind_optional(int i, const std::optional<double>& value) {
+        value ? bind_real(i, *value) : bind_null(i);
+    }
+
+    // Returns true while there is a row; throws on error, saying what it was `doing`.
+    bool step(std::string_view doing) {
+        const int rc = sqlite3_step(raw());
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        fail(statement_->db(), statement_->path(), rc, doing);
+    }
+
+    bool is_null(int column) const { return sqlite3_column_type(raw(), column) == SQLITE_NULL; }
+    int64_t int_at(int column) const { return sqlite3_column_int64(raw(), column); }
+    double real_at(int column) const { return sqlite3_column_double(raw(), column); }
+    std::string text_at(int column) const {
+        const auto* text = sqlite3_column_text(raw(), column);
+        return text ? std::string(reinterpret_cast<const char*>(text),
+                                  static_cast<size_t>(sqlite3_column_bytes(raw(), column)))
+                    : std::string();
+    }
+    std::optional<double> optional_real_at(int column) const {
+        return is_null(column) ? std::nullopt : std::optional<double>(real_at(column));
+    }
+    int column_count() const { return sqlite3_column_count(raw()); }
+    std::string column_name(int column) const { return sqlite3_column_name(raw(), column); }
+
+private:
+    sqlite3_stmt* raw() const { return statement_->raw(); }
+    void check(int rc) {
+        if (rc != SQLITE_OK) fail(statement_->db(), statement_->path(), rc, "cannot bind a value");
+    }
+    Statement* statement_ = nullptr;
+};
+
+void exec(sqlite3* db, const fs::path& path, const char* sql, std::string_view doing) {
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) fail(db, path, rc, doing);
+}
+
+// Runs `sql` until it does not report BUSY/LOCKED, at most kBusyAttempts times, with
+// growing, jittered pauses between tries; throws on any other error or when the tries
+// run out. The busy timeout already makes SQLite wait for most locks; this covers the
+// cases where SQLite reports BUSY at once to avoid a deadlock (two connections
+// switching a new file to WAL, WAL recovery, a reader upgrading to a writer), so
+// several zkbatch processes can share one database. `on_row` receives result rows.
+void exec_with_busy_retry(sqlite3* db, const fs::path& path, const char* sql,
+                          std::string_view doing,
+                          int (*on_row)(void*, int, char**, char**) = nullptr,
+                          void* row_context = nullptr) {
+    std::minstd_rand jitter(std::random_device{}());
+    for (int attempt = 1;; ++attempt) {
+        const int rc = sqlite3_exec(db, sql, on_row, row_context, nullptr);
+        if (rc == SQLITE_OK) return;
+        const int primary = rc & 0xff;
+        if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || attempt == kBusyAttempts) {
+            fail(db, path, rc, doing);
+        }
+        const int pause_ms = std::min(10 << attempt, 500) + static_cast<int>(jitter() % 20);
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    }
+}
+
+// BEGIN IMMEDIATE takes the write lock up front, so the transaction cannot fail
+// half-way on a lock. Rolled back by the destructor unless committed.
+class WriteTransaction {
+public:
+    WriteTransaction(sqlite3* db, const fs::path& path, std::string_view doing)
+        : db_(db), path_(path), doing_(doing) {
+        exec_with_busy_retry(db, path, "BEGIN IMMEDIATE", doing);
+    }
+    ~WriteTransaction() {
+        if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    WriteTransaction(const WriteTransaction&) = delete;
+    WriteTransaction& operator=(const WriteTransaction&) = delete;
+
+    void commit() {
+        const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+        if (rc != SQLITE_OK) fail(db_, path_, rc, doing_);
+        committed_ = true;
+    }
+
+private:
+    sqlite3* db_;
+    const fs::path& path_;
+    std::string doing_;
+    bool committed_ = false;
+};
+
+// ---------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------
+
+// "2025-03-01T02:03:04.567Z"
+std::string iso8601_utc(int64_t unix_ns) {
+    const std::time_t seconds = static_cast<std::time_t>(unix_ns / 1'000'000'000);
+    const int64_t millis = (unix_ns % 1'000'000'000) / 1'000'000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &utc);
+    return fmt::format("{}.{:03}Z", date, millis);
+}
+
+std::optional<int64_t> parse_int(const std::string& text) {
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+std::optional<double> parse_real(const std::string& text) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+const std::string* find_fact(const std::map<std::string, std::string>& facts,
+                             std::string_view key) {
+    const auto it = facts.find(std::string(key));
+    return it == facts.end() ? nullptr : &it->second;
+}
+
+// SQLite integers are signed 64-bit; unsigned counts above INT64_MAX keep their bits
+// (none occur in practice: TOML integers are signed 64-bit too).
+int64_t as_int(uint64_t value) { return static_cast<int64_t>(value); }
+
+int user_version(sqlite3* db, const fs::path& path) {
+    Statement statement(db, path, "PRAGMA user_version", "cannot read the schema version");
+    const int rc = sqlite3_step(statement.raw());
+    if (rc != SQLITE_ROW) fail(db, path, rc, "cannot read the schema version");
+    return sqlite3_column_int(statement.raw(), 0);
+}
+
+bool has_tables(sqlite3* db, const fs::path& path) {
+    Statement statement(db, path, "SELECT count(*) FROM sqlite_schema", "cannot read the schema");
+    const int rc = sqlite3_step(statement.raw());
+    if (rc != SQLITE_ROW) fail(db, path, rc, "cannot read the schema");
+    return sqlite3_column_int(statement.raw(), 0) > 0;
+}
+
+[[noreturn]] void refuse_newer(const fs::path& path, int version) {
+    throw StoreError(fmt::format(
+        "{}: database schema version {} is newer than this zkbatch understands (version {}). "
+        "It was written by a newer zkbatch: upgrade zkbatch to read or write it, or use "
+        "another database (output.db in the manifest, or --db).",
+        path.string(), version, Store::kSchemaVersion));
+}
+
+[[noreturn]] void refuse_foreign(const fs::path& path) {
+    throw StoreError(fmt::format(
+        "{}: this SQLite database was not made by zkbatch (it has tables but no zkbatch "
+        "schema version). Choose another file for output.db / --db.",
+        path.string()));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------
+// Store
+// ---------------------------------------------------------------------------------
+
+const char* to_string(RunStatus status) {
+    switch (status) {
+        case RunStatus::running: return "running";
+        case RunStatus::ok: return "ok";
+        case RunStatus::failed: return "failed";
+        case RunStatus::interrupted: return "interrupted";
+        case RunStatus::cancelled: return "cancelled";
+    }
+    return "unknown";
+}
+
+const char* to_string(PartitionStatus status) {
+    switch (status) {
+        case PartitionStatus::ok: return "ok";
+        case PartitionStatus::failed: return "failed";
+        case PartitionStatus::verify_failed: return "verify_failed";
+    }
+    return "unknown";
+}
+
+Store::Store() : statements_(std::make_unique<Statements>()) {}
+
+Store::Store(const fs::path& path) : Store() {
+    path_ = path;
+    if (path.has_parent_path()) {
+        std::error_code ec;
+        fs::create_directories(path.parent_path(), ec);
+        if (ec) {
+            throw StoreError(fmt::format("{}: cannot create the folder {}: {}. Check the path and "
+                                         "the permissions of its parent folders.",
+                                         path.string(), path.parent_path().string(), ec.message()));
+        }
+    }
+    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    migrate();
+}
+
+Store Store::open_existing(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        throw StoreError(fmt::format("{}: no database here. Run a job first (zkbatch run), or "
+                                     "pass the database with --db.", path.string()));
+    }
+    Store store;
+    store.path_ = path;
+    store.open(SQLITE_OPEN_READONLY);
+    const int version = user_version(store.db_, path);
+    if (version > kSchemaVersion) refuse_newer(path, version);
+    if (version == 0) {
+        if (has_tables(store.db_, path)) refuse_foreign(path);
+        throw StoreError(fmt::format("{}: an empty database, with no zkbatch runs in it. Run a job "
+                                     "first (zkbatch run), or pass another database with --db.",
+                                     path.string()));
+    }
+    // An older zkbatch database: upgrade it in place, since the views read here may
+    // depend on the newer schema. Migrating is the one write a reading command does.
+    if (version < kSchemaVersion) store = Store(path);
+    return store;
+}
+
+void Store::open(int flags) {
+    const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        // sqlite3_open_v2 returns a handle even on failure, for its message.
+        std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        close();
+        throw StoreError(fmt::format("{}: cannot open the database: {}. {}", path_.string(),
+                                     message, advice(rc, path_)));
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    try {
+        // The first read of the file: a file that is not a database fails here.
+        has_tables(db_, path_);
+        if (flags & SQLITE_OPEN_READWRITE) {
+            std::string mode;
+            exec_with_busy_retry(
+                db_, path_, "PRAGMA journal_mode=WAL", "cannot switch to WAL mode",
+                [](void* out, int columns, char** values, char**) {
+                    if (columns > 0 && values[0]) *static_cast<std::string*>(out) = values[0];
+                    return 0;
+                },
+                &mode);
+            if (mode != "wal") {
+                throw StoreError(fmt::format(
+                    "{}: SQLite could not use WAL mode here (journal mode stays '{}'). Put the "
+                    "database on a local file system.", path_.string(), mode));
+            }
+        }
+        exec(db_, path_, "PRAGMA foreign_keys=ON", "cannot enable foreign keys");
+    } catch (...) {
+        close();
+        throw;
+    }
+}
+
+void Store::migrate() {
+    int version = user_version(db_, path_);
+    if (version > kSchemaVersion) refuse_newer(path_, version);
+    if (version == kSchemaVersion) return;
+
+    WriteTransaction transaction(db_, path_, "cannot upgrade the database schema");
+    // Another process may have migrated while this one waited for the lock.
+    version = user_version(db_, path_);
+    if (version > kSchemaVersion) refuse_newer(path_, version);
+    if (version == kSchemaVersion) return;
+    if (version == 0 && has_tables(db_, path_)) refuse_foreign(path_);
+    for (int from = version; from < kSchemaVersion; ++from) {
+        exec(db_, path_, kMigrations[from],
+             fmt::format("cannot upgrade the database schema from version {} to {}", from, from + 1));
+    }
+    exec(db_, path_, fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(),
+         "cannot record the schema version");
+    transaction.commit();
+}
+
+void Store::close() noexcept {
+    statements_.reset();
+    if (db_) sqlite3_close_v2(db_);
+    db_ = nullptr;
+}
+
+Store::~Store() { close(); }
+
+Store::Store(Store&& other) noexcept
+    : path_(std::move(other.path_)), db_(other.db_), statements_(std::move(other.statements_)) {
+    other.db_ = nullptr;
+}
+
+Store& Store::operator=(Store&& other) noexcept {
+    if (this != &other) {
+        close();
+        path_ = std::move(other.path_);
+        db_ = other.db_;
+        statements_ = std::move(other.statements_);
+        other.db_ = nullptr;
+    }
+    return *this;
+}
+
+int64_t Store::begin_run(const RunRecord& run) {
+    static constexpr std::string_view kInsertRun = R"sql(
+        INSERT INTO run (job_name, status, started_at, backend_name, backend_version,
+            zkbatch_version, git_revision, hostname, cpu_model, cpu_cores,
+            gpu_name, gpu_sm_count, gpu_memory_bytes, gpu_driver_version, cuda_runtime_version,
+            pcie_gen, pcie_width, pinned_bytes, pool_setup_ms,
+            log_n, partitions, seed, terms_per_row, synthesis_workers, prove_workers, queue_depth,
+            verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
+            started_unix_ns, started_steady_ns)
+        VALUES (?1, 'running', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)
+    )sql";
+    static constexpr std::string_view kInsertTag =
+        "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
+    static constexpr std::string_view kInsertFact =
+        "INSERT INTO run_fact (run_id, key, value) VALUES (?1, ?2, ?3)";
+
+    WriteTransaction transaction(db_, path_, "cannot record the start of a run");
+    {
+        Query insert(*statements_, db_, path_, kInsertRun);
+        insert.bind_text(1, run.job_name);
+        insert.bind_text(2, iso8601_utc(run.started_unix_ns));
+        insert.bind_text(3, run.backend_name);
+        insert.bind_text(4, run.backend_version);
+        insert.bind_text(5, run.zkbatch_version);
+        insert.bind_text(6, run.git_revision);
+        insert.bind_text(7, run.hostname);
+        insert.bind_text(8, run.cpu_model);
+        insert.bind_int(9, run.cpu_cores);
+        // Well-known facts also fill typed columns; a value that does not parse
+        // stays NULL there (run_fact keeps the text as reported).
+        namespace fact = plugin::fact;
+        auto bind_fact_text = [&](int i, std::string_view key) {
+            const std::string* value = find_fact(run.facts, key);
+            value ? insert.bind_text(i, *value) : insert.bind_null(i);
+        };
+        auto bind_fact_int = [&](int i, std::string_view key) {
+            const std::string* value = find_fact(run.facts, key);
+            const auto number = value ? parse_int(*value) : std::nullopt;
+            number ? insert.bind_int(i, *number) : insert.bind_null(i);
+        };
+        bind_fact_text(10, fact::device_name);
+        bind_fact_int(11, fact::device_sm_count);
+        bind_fact_int(12, fact::device_memory_bytes);
+        bind_fact_text(13, fact::driver_version);
+        bind_fact_text(14, fact::cuda_runtime_version);
+        bind_fact_int(15, fact::pcie_gen);
+        bind_fact_int(16, fact::pcie_width);
+        bind_fact_int(17, fact::pool_pinned_bytes);
+        const std::string* setup_ms = find_fact(run.facts, fact::pool_setup_ms);
+        insert.bind_optional(18, setup_ms ? parse_real(*setup_ms) : std::nullopt);
+        insert.bind_int(19, run.log_n);
+        insert.bind_int(20, run.partitions);
+        insert.bind_int(21, as_int(run.seed));
+        insert.bind_int(22, run.terms_per_row);
+        insert.bind_int(23, run.synthesis_workers);
+        insert.bind_int(24, run.prove_workers);
+        insert.bind_int(25, run.queue_depth);
+        insert.bind_text(26, run.verify_mode);
+        insert.bind_text(27, run.manifest_path);
+        insert.bind_text(28, run.manifest_sha256);
+        insert.bind_text(29, run.overrides);
+        insert.bind_text(30, run.manifest_text);
+        insert.bind_int(31, run.started_unix_ns);
+        insert.bind_int(32, run.started_steady_ns);
+        insert.step("cannot record the start of a run");
+    }
+    const int64_t run_id = sqlite3_last_insert_rowid(db_);
+    auto insert_pairs = [&](std::string_view sql, const std::map<std::string, std::string>& pairs,
+                            std::string_view doing) {
+        for (const auto& [key, value] : pairs) {
+            Query insert(*statements_, db_, path_, sql);
+            insert.bind_int(1, run_id);
+            insert.bind_text(2, key);
+            insert.bind_text(3, value);
+            insert.step(doing);
+        }
+    };
+    insert_pairs(kInsertTag, run.tags, "cannot record the run's tags");
+    insert_pairs(kInsertFact, run.facts, "cannot record the backend's facts");
+    transaction.commit();
+    return run_id;
+}
+
+void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
+    static constexpr std::string_view kRunStart =
+        "SELECT started_steady_ns FROM run WHERE id = ?1";
+    static constexpr std::string_view kExisting =
+        "SELECT 1 FROM partition WHERE run_id = ?1 AND partition_index = ?2";
+    static constexpr std::string_view kInsertPartition = R"sql(
+        INSERT INTO partition (run_id, partition_index, status, error, synth_worker, prove_worker,
+            synth_ms, pool_wait_ms, queue_wait_ms, h2d_ms, h2d_bytes, compute_ms, d2h_ms,
+            d2h_bytes, prove_ms, finalize_ms, verify_ms, malloc_trim_ms, idle_gap_ms,
+            verified, h_digest)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                ?18, ?19, ?20, ?21)
+    )sql";
+    static constexpr std::string_view kInsertInterval = R"sql(
+        INSERT INTO phase_interval (partition_id, phase, lane, start_ns, end_ns, bytes,
+            on_device, device_index)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+    )sql";
+
+    const std::string doing =
+        fmt::format("cannot record partition {} of run {}", partition.partition_index, run_id);
+    for (const PhaseInterval& interval : partition.intervals) {
+        if (interval.end_ns < interval.start_ns) {
+            throw StoreError(fmt::format(
+                "{}: {}: its '{}' interval on lane '{}' ends ({} ns) before it starts ({} ns). "
+                "This is a zkbatch bug; please report it.",
+                path_.string(), doing, interval.phase, interval.lane, interval.end_ns,
+                interval.start_ns));
+        }
+    }
+
+    WriteTransaction transaction(db_, path_, doing);
+    int64_t run_start_ns = 0;
+    {
+        Query lookup(*statements_, db_, path_, kRunStart);
+        lookup.bind_int(1, run_id);
+        if (!lookup.step(doing)) {
+            throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                         path_.string(), doing, run_id));
+        }
+        run_start_ns = lookup.int_at(0);
+    }
+    {
+        Query existing(*statements_, db_, path_, kExisting);
+        existing.bind_int(1, run_id);
+        existing.bind_int(2, as_int(partition.partition_index));
+        if (existing.step(doing)) {
+            throw StoreError(fmt::format("{}: {}: that partition is already recorded. A "
+                                         "partition index is recorded once per run.",
+                                         path_.string(), doing));
+        }
+    }
+    {
+        Query insert(*statements_, db_, path_, kInsertPartition);
+        insert.bind_int(1, run_id);
+        insert.bind_int(2, as_int(partition.partition_index));
+        insert.bind_text(3, to_string(partition.status));
+        insert.bind_text_or_null(4, partition.error);
+        insert.bind_int(5, partition.synth_worker);
+        insert.bind_int(6, partition.prove_worker);
+        insert.bind_ms(7, partition.synth_ms);
+        insert.bind_ms(8, partition.pool_wait_ms);
+        insert.bind_ms(9, partition.queue_wait_ms);
+        insert.bind_ms(10, partition.h2d_ms);
+        partition.h2d_ms < 0 ? insert.bind_null(11) : insert.bind_int(11, as_int(partition.h2d_bytes));
+        insert.bind_ms(12, partition.compute_ms);
+        insert.bind_ms(13, partition.d2h_ms);
+        partition.d2h_ms < 0 ? insert.bind_null(14) : insert.bind_int(14, as_int(partition.d2h_bytes));
+        insert.bind_ms(15, partition.prove_ms);
+        insert.bind_ms(16, partition.finalize_ms);
+        insert.bind_ms(17, partition.verify_ms);
+        insert.bind_ms(18, partition.malloc_trim_ms);
+        insert.bind_ms(19, partition.idle_gap_ms);
+        partition.verified ? insert.bind_int(20, *partition.verified ? 1 : 0) : insert.bind_null(20);
+        insert.bind_text_or_null(21, partition.h_digest);
+        insert.step(doing);
+    }
+    const int64_t partition_id = sqlite3_last_insert_rowid(db_);
+    for (const PhaseInterval& interval : partition.intervals) {
+        Query insert(*statements_, db_, path_, kInsertInterval);
+        insert.bind_int(1, partition_id);
+        insert.bind_text(2, interval.phase);
+        insert.bind_text(3, interval.lane);
+        insert.bind_int(4, interval.start_ns - run_start_ns);
+        insert.bind_int(5, interval.end_ns - run_start_ns);
+        interval.bytes == 0 ? insert.bind_null(6) : insert.bind_int(6, as_int(interval.bytes));
+        insert.bind_int(7, interval.on_device ? 1 : 0);
+        interval.device_index < 0 ? insert.bind_null(8) : insert.bind_int(8, interval.device_index);
+        insert.step(doing);
+    }
+    transaction.commit();
+}
+
+void Store::finish_run(int64_t run_id, const RunSummary& summary) {
+    static constexpr std::string_view kFinish = R"sql(
+        UPDATE run SET status = ?2, ended_at = ?3, ended_unix_ns = ?4, wall_ms = ?5,
+            partitions_ok = ?6, partitions_failed = ?7, gpu_busy_fraction = ?8,
+            peak_rss_bytes = ?9, error = ?10
+        WHERE id = ?1
+    )sql";
+    const std::string doing = fmt::format("cannot record the end of run {}", run_id);
+    WriteTransaction transaction(db_, path_, doing);
+    {
+        Query update(*statements_, db_, path_, kFinish);
+        update.bind_int(1, run_id);
+        update.bind_text(2, to_string(summary.status));
+        update.bind_text(3, iso8601_utc(summary.ended_unix_ns));
+        update.bind_int(4, summary.ended_unix_ns);
+        update.bind_real(5, summary.wall_ms);
+        update.bind_int(6, as_int(summary.partitions_ok));
+        update.bind_int(7, as_int(summary.partitions_failed));
+        update.bind_optional(8, summary.gpu_busy_fraction);
+        update.bind_int(9, as_int(summary.peak_rss_bytes));
+        update.bind_text_or_null(10, summary.error);
+        update.step(doing);
+    }
+    if (sqlite3_changes(db_) != 1) {
+        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                     path_.string(), doing, run_id));
+    }
+    transaction.commit();
+}
+
+std::vector<RunListRow> Store::list_runs() const {
+    static constexpr std::string_view kList = R"sql(
+        SELECT r.id, r.started_at, r.job_name, r.backend_name, r.status,
+               s.partitions_ok, s.partitions_failed, r.wall_ms
+        FROM run AS r JOIN run_summary AS s ON s.run_id = r.id
+        ORDER BY r.id
+    )sql";
+    std::vector<RunListRow> rows;
+    Query query(*statements_, db_, path_, kList);
+    while (query.step("cannot list the runs")) {
+        RunListRow row;
+        row.run_id = query.int_at(0);
+        row.started = query.text_at(1);
+        row.job_name = query.text_at(2);
+        row.backend_name = query.text_at(3);
+        row.status = query.text_at(4);
+        row.partitions_ok = static_cast<uint64_t>(query.int_at(5));
+        row.partitions_failed = static_cast<uint64_t>(query.int_at(6));
+        row.wall_ms = query.optional_real_at(7);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+int64_t Store::resolve_run(const std::string& selector) const {
+    static constexpr std::string_view kById = "SELECT id FROM run WHERE id = ?1";
+    static constexpr std::string_view kLatest =
+        "SELECT id FROM run ORDER BY id DESC LIMIT 1 OFFSET ?1";
+
+    const auto not_found = [&] {
+        return StoreError(fmt::format("{}: there is no run '{}' in this database. "
+                                      "`zkbatch runs` lists the runs it holds.",
+                                      path_.string(), selector));
+    };
+    const auto malformed = [&] {
+        return StoreError(fmt::format("'{}' is not a run: use a run id, 'latest' or 'latest~K' "
+                                      "(K runs before the latest).", selector));
+    };
+    std::optional<int64_t> id;    // a run id, or
+    std::optional<int64_t> back;  // how many runs before the latest
+    if (selector == "latest") {
+        back = 0;
+    } else if (selector.starts_with("latest~")) {
+        back = parse_int(selector.substr(7));
+        if (!back || *back < 0) throw malformed();
+    } else {
+        id = parse_int(selector);
+        if (!id || *id <= 0) throw malformed();
+    }
+    const std::string doing = fmt::format("cannot look up run '{}'", selector);
+    Query query(*statements_, db_, path_, id ? kById : kLatest);
+    query.bind_int(1, id ? *id : *back);
+    if (!query.step(doing)) throw not_found();
+    return query.int_at(0);
+}
+
+std::vector<std::pair<std::string, std::string>> Store::run_environment(int64_t run_id) const {
+    // Every column of the run row, in table order, except the outcome (run_overview),
+    // raw clocks, and the manifest text (long; query run.manifest_text for it).
+    static constexpr std::string_view kRun = "SELECT * FROM run WHERE id = ?1";
+    static constexpr std::string_view kHidden[] = {
+        "id",           "status",          "ended_at",      "wall_ms",
+        "partitions_ok", "partitions_failed", "gpu_busy_fraction", "peak_rss_bytes",
+        "error",        "manifest_text",   "started_unix_ns", "ended_unix_ns",
+        "started_steady_ns"};
+    const std::string doing = fmt::format("cannot read run {}", run_id);
+    Query query(*statements_, db_, path_, kRun);
+    query.bind_int(1, run_id);
+    if (!query.step(doing)) {
+        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                     path_.string(), doing, run_id));
+    }
+    std::vector<std::pair<std::string, std::string>> environment;
+    for (int column = 0; column < query.column_count(); ++column) {
+        std::string name = query.column_name(column);
+        if (std::find(std::begin(kHidden), std::end(kHidden), name) != std::end(kHidden)) continue;
+        if (query.is_null(column)) continue;
+        std::string value = query.text_at(column);
+        if (value.empty()) continue;
+        environment.emplace_back(std::move(name), std::move(value));
+    }
+    return environment;
+}
+
+namespace {
+std::vector<std::pair<std::string, std::string>> read_pairs(Store::Statements& cache, sqlite3* db,
+                                                            const fs::path& path,
+                                                            std::string_view sql, int64_t run_id,
+                                                            std::string_view doing) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    Query query(cache, db, path, sql);
+    query.bind_int(1, run_id);
+    while (query.step(doing)) pairs.emplace_back(query.text_at(0), query.text_at(1));
+    return pairs;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> Store::run_tags(int64_t run_id) const {
+    return read_pairs(*statements_, db_, path_,
+                      "SELECT key, value FROM run_tag WHERE run_id = ?1 ORDER BY key", run_id,
+                      "cannot read the run's tags");
+}
+
+std::vector<std::pair<std::string, std::string>> Store::run_facts(int64_t run_id) const {
+    return read_pairs(*statements_, db_, path_,
+                      "SELECT key, value FROM run_fact WHERE run_id = ?1 ORDER BY key", run_id,
+                      "cannot read the run's facts");
+}
+
+RunOverview Store::run_overview(int64_t run_id) const {
+    // median_h2d_gb_per_s is run_summary's subquery, asked of phase_summary directly:
+    // there "run_id = ?" reaches the index, inside run_summary's subquery it cannot.
+    static constexpr std::string_view kOverview = R"sql(
+        SELECT status, partitions_ok, partitions_failed, wall_ms, partitions_per_hour,
+               (SELECT median_gb_per_s FROM phase_summary WHERE run_id = ?1 AND phase = 'h2d'),
+               gpu_busy_fraction, peak_rss_bytes, error
+        FROM run_summary WHERE run_id = ?1
+    )sql";
+    const std::string doing = fmt::format("cannot read the summary of run {}", run_id);
+    Query query(*statements_, db_, path_, kOverview);
+    query.bind_int(1, run_id);
+    if (!query.step(doing)) {
+        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                     path_.string(), doing, run_id));
+    }
+    RunOverview overview;
+    overview.status = query.text_at(0);
+    overview.partitions_ok = static_cast<uint64_t>(query.int_at(1));
+    overview.partitions_failed = static_cast<uint64_t>(query.int_at(2));
+    overview.wall_ms = query.optional_real_at(3);
+    overview.partitions_per_hour = query.optional_real_at(4);
+    overview.median_h2d_gb_per_s = query.optional_real_at(5);
+    overview.gpu_busy_fraction = query.optional_real_at(6);
+    if (!query.is_null(7)) overview.peak_rss_bytes = static_cast<uint64_t>(query.int_at(7));
+    overview.error = query.text_at(8);
+    return overview;
+}
+
+std::vector<PhaseStats> Store::phase_stats(int64_t run_id) const {
+    static constexpr std::string_view kStats = R"sql(
+        SELECT s.phase, s.count, s.median_ms, s.p95_ms, s.min_ms, s.max_ms, s.median_gb_per_s
+        FROM phase_summary AS s LEFT JOIN phase_name AS n ON n.phase = s.phase
+        WHERE s.run_id = ?1
+        ORDER BY n.sort_order, s.phase
+    )sql";
+    std::vector<PhaseStats> stats;
+    Query query(*statements_, db_, path_, kStats);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the phase summary of run {}", run_id))) {
+        PhaseStats row;
+        row.phase = query.text_at(0);
+        row.count = static_cast<uint64_t>(query.int_at(1));
+        row.median_ms = query.real_at(2);
+        row.p95_ms = query.real_at(3);
+        row.min_ms = query.real_at(4);
+        row.max_ms = query.real_at(5);
+        row.median_gb_per_s = query.optional_real_at(6);
+        stats.push_back(std::move(row));
+    }
+    return stats;
+}
+
+std::vector<std::string> Store::partition_digests(int64_t run_id) const {
+    static constexpr std::string_view kDigests = R"sql(
+        SELECT partition_index, h_digest FROM partition WHERE run_id = ?1 ORDER BY partition_index
+    )sql";
+    std::vector<std::string> digests;
+    Query query(*statements_, db_, path_, kDigests);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the digests of run {}", run_id))) {
+        const auto index = static_cast<size_t>(query.int_at(0));
+        if (digests.size() <= index) digests.resize(index + 1);
+        digests[index] = query.text_at(1);
+    }
+    return digests;
+}
+
+}  // namespace zkbatch

@@ -1,9 +1,10 @@
 // The SQLite timing store: one database file holds the history of many runs.
 //
-// Invariants (see README "Schema"): WAL mode, busy timeout, STRICT tables, foreign
+// Invariants (see docs/schema.md): WAL mode, busy timeout, STRICT tables, foreign
 // keys on, schema version in PRAGMA user_version with forward migrations; every
 // partition is written in one short transaction together with its phase intervals,
-// so a killed process leaves whole partitions or none.
+// so a killed process leaves whole partitions or none. Several processes (or
+// threads, each with its own Store) may write one database at once.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,8 @@ struct sqlite3;
 
 namespace zkbatch {
 
-// A storage problem: cannot open, full disk, read-only, newer schema, ...
+// A storage problem: cannot open, full disk, read-only, newer schema, unknown run, ...
+// The message says what went wrong, names the database file and what to do.
 struct StoreError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -120,11 +122,27 @@ struct RunListRow {
     std::optional<double> wall_ms;
 };
 
-// One row of the phase_summary view: a phase's distribution over a run's partitions.
+// One row of the phase_summary view: a phase's distribution over a run's partitions
+// (those not failed). Median: mean of the two middle values for an even count;
+// p95: nearest rank, the value at rank ceil(0.95 * count).
 struct PhaseStats {
     std::string phase;
     uint64_t count = 0;
     double median_ms = 0, p95_ms = 0, min_ms = 0, max_ms = 0;
+    std::optional<double> median_gb_per_s;  // copies only (h2d, d2h): median of bytes/ms/1e6
+};
+
+// One row of the run_summary view: a run's outcome and headline rates.
+struct RunOverview {
+    std::string status;
+    uint64_t partitions_ok = 0;      // the finished run's own count, else rows recorded so far
+    uint64_t partitions_failed = 0;
+    std::optional<double> wall_ms;
+    std::optional<double> partitions_per_hour;
+    std::optional<double> median_h2d_gb_per_s;
+    std::optional<double> gpu_busy_fraction;
+    std::optional<uint64_t> peak_rss_bytes;
+    std::string error;
 };
 
 class Store {
@@ -134,7 +152,8 @@ public:
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.
     explicit Store(const std::filesystem::path& path);
-    // Opens an existing database without creating or migrating it (runs, show).
+    // Opens an existing database read-only, without creating or migrating it (runs,
+    // show). Refuses a missing file, a non-zkbatch database and any other schema version.
     static Store open_existing(const std::filesystem::path& path);
     ~Store();
     Store(Store&&) noexcept;
@@ -144,20 +163,32 @@ public:
     void record_partition(int64_t run_id, const PartitionRecord& partition);  // one transaction
     void finish_run(int64_t run_id, const RunSummary& summary);
 
-    std::vector<RunListRow> list_runs() const;
+    std::vector<RunListRow> list_runs() const;  // oldest first
     // "latest", "latest~K" or a numeric id; throws StoreError if there is no such run.
     int64_t resolve_run(const std::string& selector) const;
     // The run row's environment as ordered key/value pairs, for `zkbatch show`.
     std::vector<std::pair<std::string, std::string>> run_environment(int64_t run_id) const;
+    std::vector<std::pair<std::string, std::string>> run_tags(int64_t run_id) const;   // by key
+    std::vector<std::pair<std::string, std::string>> run_facts(int64_t run_id) const;  // by key
+    RunOverview run_overview(int64_t run_id) const;             // from the run_summary view
     std::vector<PhaseStats> phase_stats(int64_t run_id) const;  // from the phase_summary view
-    std::vector<std::string> partition_digests(int64_t run_id) const;  // by partition index
+    // h_digest of each partition, at its partition index; "" where no digest was
+    // recorded (failed, or not recorded at all). Size: highest recorded index + 1.
+    std::vector<std::string> partition_digests(int64_t run_id) const;
 
+    const std::filesystem::path& path() const { return path_; }
     sqlite3* handle() const { return db_; }
 
+    struct Statements;  // prepared statements, kept for the connection's life
+
 private:
-    Store() = default;
+    Store();
+    void open(int flags);
+    void migrate();
+    void close() noexcept;
     std::filesystem::path path_;
     sqlite3* db_ = nullptr;
+    std::unique_ptr<Statements> statements_;
 };
 
 }  // namespace zkbatch
