@@ -217,13 +217,18 @@ int command_backends(const std::string& plugin_path) {
     }
     fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", "NAME", "VERSION", "ABI", "USABLE", "DESCRIPTION");
     for (const auto& p : listings) {
-        if (!p.loaded) {
-            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.file.filename().string(), "-", "-", "no",
-                       "cannot be loaded");
-        } else {
+        if (!p.shadowed_by.empty()) {
+            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, "-", "-", "-",
+                       "shadowed by an earlier plugin of the same name");
+            fmt::print("{:<16} file: {}\n{:<16} used instead: {}\n", "", p.file.string(), "",
+                       p.shadowed_by.string());
+            continue;
+        }
+        if (p.loaded)
             fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, p.version, p.abi_version,
                        p.usable ? "yes" : "no", p.description);
-        }
+        else
+            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, "-", "-", "no", "cannot be loaded");
         fmt::print("{:<16} file: {}\n", "", p.file.string());
         if (!p.usable && !p.why.empty()) fmt::print("{:<16} why not: {}\n", "", p.why);
     }

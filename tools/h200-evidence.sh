@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The H200 evidence run for the CUDA backends (issue 3), executed ON the GPU machine
+# from the repository root with the bundle made by tools/make-bundle.sh:
+#
+#   here:      tools/make-bundle.sh
+#   GPU host:  tools/h200-evidence.sh [STEP...]     (device tool: carry .bundle, $OUT set)
+#
+# Steps (default: all): tests, smoke, ab20, ab24, ab26, busy. Each step's log and the
+# databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
+# own `runs` and `show` from the database.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/zkbatch-evidence}
+mkdir -p "$OUT"
+bundle=.bundle
+export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
+zkbatch=$bundle/bin/zkbatch
+db=$OUT/h200.db
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(tests smoke ab20 ab24 ab26 busy)
+
+log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$OUT/evidence.log"; }
+run_job() {  # run_job NAME ARGS...: one zkbatch run, its log in $OUT/NAME.log
+  local name=$1; shift
+  log "zkbatch run $*"
+  "$zkbatch" --log-level info run "$@" --db "$db" >"$OUT/$name.log" 2>&1
+  local status=$?
+  tail -n 4 "$OUT/$name.log" | tee -a "$OUT/evidence.log"
+  log "exit $status"
+}
+
+log "host $(hostname), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
+nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current \
+  --format=csv,noheader | tee -a "$OUT/evidence.log"
+"$zkbatch" backends | tee -a "$OUT/evidence.log"
+
+for step in "${steps[@]}"; do
+  case $step in
+    tests)
+      log "gpu_tests"
+      $bundle/tests/gpu_tests --gtest_brief=1 >"$OUT/gpu_tests.log" 2>&1
+      log "gpu_tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ')" ;;
+    smoke)
+      for backend in cuda-pinned cuda-pageable; do
+        run_job "smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 --set circuit.log_n=16
+      done ;;
+    ab20|ab24|ab26)
+      for arm in pinned pageable; do
+        run_job "$step-$arm" "jobs/ab-log${step#ab}.toml" --backend "cuda-$arm" --set "output.tags.arm=$arm"
+      done ;;
+    busy)  # GPU busy fraction: 20 replayed partitions of 2^24, cuda-pinned, 2 workers
+      run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
+        --set job.partitions=20 --set pipeline.prove_workers=2 --set output.tags.arm=pinned ;;
+    *) log "unknown step $step" ;;
+  esac
+done
+
+{
+  echo "# zkbatch on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
+  echo
+  echo '$ zkbatch runs'
+  "$zkbatch" runs --db "$db"
+  for id in $(sqlite3 "$db" 'SELECT id FROM run ORDER BY id' 2>/dev/null || "$zkbatch" runs --db "$db" | awk 'NR>1 {print $1}'); do
+    echo
+    echo "\$ zkbatch show $id"
+    "$zkbatch" show "$id" --db "$db"
+  done
+} >"$OUT/summary.txt" 2>&1
+"$zkbatch" runs --db "$db"
