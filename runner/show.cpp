@@ -142,17 +142,23 @@ std::string format_run_details(const Store& store, int64_t run_id) {
     if (phases.empty()) {
         out += "  none recorded\n";
     } else {
-        Table table({{"phase"},
-                     {"count", true},
-                     {"median", true},
-                     {"p95", true},
-                     {"min", true},
-                     {"max", true},
-                     {"median GB/s", true}});
+        // The copy-rate column only when some phase moved bytes (not on cpu-ref).
+        const bool with_rates = std::any_of(phases.begin(), phases.end(), [](const PhaseStats& p) {
+            return p.median_gb_per_s.has_value();
+        });
+        std::vector<Table::Column> columns = {{"phase"},      {"count", true}, {"median", true},
+                                              {"p95", true},  {"min", true},   {"max", true}};
+        if (with_rates) columns.push_back({"median GB/s", true});
+        Table table(std::move(columns));
         for (const PhaseStats& phase : phases) {
-            table.add({phase.phase, std::to_string(phase.count), format_ms(phase.median_ms),
-                       format_ms(phase.p95_ms), format_ms(phase.min_ms), format_ms(phase.max_ms),
-                       phase.median_gb_per_s ? fmt::format("{:.2f}", *phase.median_gb_per_s) : ""});
+            std::vector<std::string> cells = {phase.phase,           std::to_string(phase.count),
+                                              format_ms(phase.median_ms), format_ms(phase.p95_ms),
+                                              format_ms(phase.min_ms),    format_ms(phase.max_ms)};
+            if (with_rates) {
+                cells.push_back(phase.median_gb_per_s ? fmt::format("{:.2f}", *phase.median_gb_per_s)
+                                                      : "");
+            }
+            table.add(std::move(cells));
         }
         out += table.render("  ", true);
     }

@@ -17,6 +17,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include <unistd.h>
+
 namespace zkbatch {
 namespace fs = std::filesystem;
 
@@ -525,6 +527,20 @@ bool has_tables(sqlite3* db, const fs::path& path) {
     return sqlite3_column_int(statement.raw(), 0) > 0;
 }
 
+// "file:/a%20b/z.db?immutable=1": a URI naming `path`, percent-encoding what a URI
+// would otherwise read as syntax.
+std::string immutable_uri(const fs::path& path) {
+    std::string uri = "file:";
+    for (const unsigned char c : fs::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f) {
+            uri += fmt::format("%{:02X}", c);
+        } else {
+            uri += static_cast<char>(c);
+        }
+    }
+    return uri + "?immutable=1";
+}
+
 [[noreturn]] void refuse_newer(const fs::path& path, int version) {
     throw StoreError(fmt::format(
         "{}: database schema version {} is newer than this zkbatch understands (version {}). "
@@ -591,7 +607,18 @@ Store Store::open_existing(const fs::path& path) {
     }
     Store store;
     store.path_ = path;
-    store.open(SQLITE_OPEN_READONLY);
+    // Reading a WAL database needs its -shm file. In a folder this user cannot write
+    // (an installed reference history, another user's results) SQLite cannot create
+    // it; but then no writer is active either (every writer keeps a -shm), so the file
+    // can be read as immutable. (A -wal left by a crashed writer is then not seen.)
+    const fs::path shm = path.string() + "-shm";
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    const bool read_as_immutable = !fs::exists(shm, ec) && access(folder.c_str(), W_OK) != 0;
+    if (read_as_immutable) {
+        store.open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, immutable_uri(path));
+    } else {
+        store.open(SQLITE_OPEN_READONLY);
+    }
     const int version = user_version(store.db_, path);
     if (version > kSchemaVersion) refuse_newer(path, version);
     if (version == 0) {
@@ -606,8 +633,8 @@ Store Store::open_existing(const fs::path& path) {
     return store;
 }
 
-void Store::open(int flags) {
-    const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+void Store::open(int flags, const std::string& name) {
+    const int rc = sqlite3_open_v2(name.empty() ? path_.c_str() : name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         // sqlite3_open_v2 returns a handle even on failure, for its message.
         std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);

@@ -183,7 +183,7 @@ public:
 
 private:
     Store();
-    void open(int flags);
+    void open(int flags, const std::string& name = {});  // name: path_, or a URI
     void migrate();
     void close() noexcept;
     std::filesystem::path path_;

@@ -16,6 +16,6 @@ SELECT run_id,
        round(partitions_per_hour, 1)             AS partitions_per_hour,
        round(median_h2d_gb_per_s, 2)             AS h2d_gb_per_s,
        round(100.0 * gpu_busy_fraction, 1)       AS gpu_busy_pct,
-       round(peak_rss_bytes / 1073741824.0, 2)   AS peak_rss_gib
+       round(peak_rss_bytes / 1048576.0, 1)      AS peak_rss_mib
 FROM run_summary
 ORDER BY run_id;

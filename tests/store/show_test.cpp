@@ -75,6 +75,7 @@ TEST_F(FormatRunDetails, ShowsEnvironmentOutcomeAndPhases) {
     EXPECT_CONTAINS(text, "h2d median           50.00 GB/s");  // 1e8 bytes in 2 ms
     EXPECT_CONTAINS(text, "peak RSS             3.0 GiB");
     EXPECT_CONTAINS(text, "3 ok, 0 failed");
+    EXPECT_CONTAINS(text, "median GB/s");
     // The phase table: header, then synth's count / median / p95 / min / max.
     const auto lines = lines_of(text);
     const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
@@ -101,9 +102,18 @@ TEST_F(FormatRunDetails, LeavesOutWhatWasNotMeasured) {
     run.facts.clear();
     run.tags.clear();
     const int64_t run_id = store.begin_run(run);
-    const std::string text = format_run_details(store, run_id);
+    std::string text = format_run_details(store, run_id);
     EXPECT_CONTAINS(text, "running");
     EXPECT_CONTAINS(text, "none recorded");
+    EXPECT_NOT_CONTAINS(text, "GPU busy");
+    // A CPU partition: phases but no copies, so no rate column.
+    PartitionRecord cpu = sample_partition(0, run.started_steady_ns);
+    cpu.h2d_ms = -1;
+    cpu.d2h_ms = -1;
+    store.record_partition(run_id, cpu);
+    text = format_run_details(store, run_id);
+    EXPECT_CONTAINS(text, "synth");
+    EXPECT_NOT_CONTAINS(text, "GB/s");
     EXPECT_NOT_CONTAINS(text, "GPU busy");
     EXPECT_NOT_CONTAINS(text, "h2d median");
     EXPECT_NOT_CONTAINS(text, "backend facts");

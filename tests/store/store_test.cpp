@@ -597,6 +597,31 @@ TEST_F(StoreTest, WriteProtectedFileGivesAClearMessage) {
     EXPECT_CONTAINS(message, "permissions");
 }
 
+// `zkbatch runs/show` on a database in a folder this user cannot write (an installed
+// reference history): SQLite cannot create the -shm file a WAL reader needs.
+TEST_F(StoreTest, OpenExistingReadsFromAFolderItCannotWrite) {
+    if (geteuid() == 0) GTEST_SKIP() << "running as root: every folder is writable";
+    const fs::path folder = dir.path() / "odd name %20 #1";
+    const fs::path reference = folder / "history.db";
+    {
+        Store store(reference);
+        store.record_partition(store.begin_run(sample_run()), sample_partition(0, 5'000'000'000));
+    }
+    ASSERT_FALSE(fs::exists(reference.string() + "-shm"));  // removed by the last close
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+    std::string error;
+    size_t runs = 0;
+    try {
+        const Store reader = Store::open_existing(reference);
+        runs = reader.list_runs().size();
+    } catch (const StoreError& e) {
+        error = e.what();
+    }
+    fs::permissions(folder, fs::perms::owner_all);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(runs, 1u);
+}
+
 // --- concurrency ---------------------------------------------------------------------
 
 // Two writers (each its own Store, as two zkbatch processes would be) create, migrate
