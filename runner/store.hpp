@@ -152,8 +152,8 @@ public:
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.
     explicit Store(const std::filesystem::path& path);
-    // Opens an existing database read-only, without creating or migrating it (runs,
-    // show). Refuses a missing file, a non-zkbatch database and any other schema version.
+    // Opens an existing database read-only (runs, show). Refuses a missing file, a
+    // database not made by zkbatch and a newer schema; upgrades an older one in place.
     static Store open_existing(const std::filesystem::path& path);
     ~Store();
     Store(Store&&) noexcept;
