@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <sstream>
 #include <chrono>
 #include <climits>
 #include <ctime>
@@ -267,7 +269,35 @@ SELECT p.run_id, p.partition_index, i.phase, i.lane,
 FROM phase_interval AS i JOIN partition AS p ON p.id = i.partition_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kSchemaV1};
+// v2: experiments (several runs proved on the same inputs and compared as one), a run
+// identity that survives merging databases, the process behind a run (so a killed run
+// can be told from a running one), and shards of a job spread over hosts.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE experiment (
+    id               INTEGER PRIMARY KEY,
+    uuid             TEXT NOT NULL UNIQUE,  -- stays the same when databases are merged
+    name             TEXT NOT NULL,         -- the job name
+    created_at       TEXT NOT NULL,         -- ISO 8601 UTC
+    order_method     TEXT NOT NULL,         -- how the arms' partitions were ordered in time
+    block_partitions INTEGER,               -- partitions per arm per block
+    arm_count        INTEGER NOT NULL,
+    manifest_sha256  TEXT NOT NULL
+) STRICT;
+
+ALTER TABLE run ADD COLUMN uuid TEXT;                 -- globally unique run identity
+UPDATE run SET uuid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX run_by_uuid ON run (uuid);
+ALTER TABLE run ADD COLUMN experiment_id INTEGER REFERENCES experiment (id);
+ALTER TABLE run ADD COLUMN arm TEXT;                  -- e.g. 'backend.name=cuda-pinned'
+CREATE INDEX run_by_experiment ON run (experiment_id);
+ALTER TABLE run ADD COLUMN pid INTEGER;               -- the zkbatch process writing the run
+ALTER TABLE run ADD COLUMN process_start_ticks INTEGER;  -- its start (/proc/PID/stat field 22): a reused pid is not it
+ALTER TABLE run ADD COLUMN resume_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE run ADD COLUMN shard_index INTEGER;       -- with shard_count: this run proved partitions
+ALTER TABLE run ADD COLUMN shard_count INTEGER;       -- shard_index, shard_index + shard_count, ...
+)sql";
+
+constexpr const char* kMigrations[] = {kSchemaV1, kSchemaV2};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion,
               "one migration per schema version");
 
@@ -387,6 +417,10 @@ public:
     void bind_optional(int i, const std::optional<double>& value) {
         value ? bind_real(i, *value) : bind_null(i);
     }
+    template <class Integer>
+    void bind_optional_int(int i, const std::optional<Integer>& value) {
+        value ? bind_int(i, static_cast<int64_t>(*value)) : bind_null(i);
+    }
 
     // Returns true while there is a row; throws on error, saying what it was `doing`.
     bool step(std::string_view doing) {
@@ -487,6 +521,48 @@ std::string iso8601_utc(int64_t unix_ns) {
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &utc);
     return fmt::format("{}.{:03}Z", date, millis);
+}
+
+std::optional<int64_t> parse_int(const std::string& text);
+
+// 128 random bits as 32 hex digits: run and experiment identity across databases.
+std::string random_uuid() {
+    std::random_device entropy;
+    std::uniform_int_distribution<uint64_t> word;
+    return fmt::format("{:016x}{:016x}", word(entropy), word(entropy));
+}
+
+// A process as the kernel knows it: pid plus start time, so that a pid the kernel has
+// since given to another process is not mistaken for the writer of a run.
+struct ProcessIdentity {
+    int64_t pid = 0;
+    std::optional<int64_t> start_ticks;  // field 22 of /proc/PID/stat
+};
+
+std::optional<int64_t> process_start_ticks(int64_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // The command name (field 2) is in parentheses and may hold spaces: skip past it.
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) return std::nullopt;
+    std::istringstream fields(text.substr(close + 1));
+    std::string field;
+    for (int index = 3; fields >> field; ++index)
+        if (index == 22) return parse_int(field);
+    return std::nullopt;
+}
+
+ProcessIdentity this_process() {
+    const int64_t pid = getpid();
+    return {pid, process_start_ticks(pid)};
+}
+
+// True when the run's writer, on this host, is certainly gone. `start_ticks` < 0: unknown.
+bool writer_is_gone(const std::string& hostname, int64_t pid, int64_t start_ticks) {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0 || hostname != name || pid <= 0) return false;
+    const auto ticks = process_start_ticks(pid);
+    return !ticks || (start_ticks >= 0 && *ticks != start_ticks);
 }
 
 std::optional<int64_t> parse_int(const std::string& text) {
@@ -597,6 +673,57 @@ Store::Store(const fs::path& path) : Store() {
     }
     open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     migrate();
+    mark_interrupted_runs();
+}
+
+void Store::mark_interrupted_runs() {
+    static constexpr std::string_view kRunning =
+        "SELECT id, hostname, pid, process_start_ticks FROM run WHERE status = 'running'";
+    static constexpr std::string_view kMark = R"sql(
+        UPDATE run SET status = 'interrupted',
+            error = coalesce(error, 'the zkbatch process (pid ' || pid || ') ended before the run finished')
+        WHERE id = ?1 AND status = 'running'
+    )sql";
+    std::vector<int64_t> gone;
+    {
+        Query running(*statements_, db_, path_, kRunning);
+        while (running.step("cannot look for interrupted runs")) {
+            const int64_t ticks = running.is_null(3) ? -1 : running.int_at(3);
+            if (!running.is_null(2) && writer_is_gone(running.text_at(1), running.int_at(2), ticks))
+                gone.push_back(running.int_at(0));
+        }
+    }
+    if (gone.empty()) return;
+    WriteTransaction transaction(db_, path_, "cannot mark interrupted runs");
+    for (int64_t run_id : gone) {
+        Query mark(*statements_, db_, path_, kMark);
+        mark.bind_int(1, run_id);
+        mark.step("cannot mark an interrupted run");
+    }
+    transaction.commit();
+}
+
+int64_t Store::begin_experiment(const ExperimentRecord& experiment) {
+    static constexpr std::string_view kInsert = R"sql(
+        INSERT INTO experiment (uuid, name, created_at, order_method, block_partitions,
+                                arm_count, manifest_sha256)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+    )sql";
+    WriteTransaction transaction(db_, path_, "cannot record an experiment");
+    {
+        Query insert(*statements_, db_, path_, kInsert);
+        insert.bind_text(1, random_uuid());
+        insert.bind_text(2, experiment.name);
+        insert.bind_text(3, iso8601_utc(experiment.created_unix_ns));
+        insert.bind_text(4, experiment.order_method);
+        insert.bind_optional_int(5, experiment.block_partitions);
+        insert.bind_int(6, experiment.arm_count);
+        insert.bind_text(7, experiment.manifest_sha256);
+        insert.step("cannot record an experiment");
+    }
+    const int64_t id = sqlite3_last_insert_rowid(db_);
+    transaction.commit();
+    return id;
 }
 
 Store Store::open_existing(const fs::path& path) {
@@ -721,9 +848,11 @@ int64_t Store::begin_run(const RunRecord& run) {
             pcie_gen, pcie_width, pinned_bytes, pool_setup_ms,
             log_n, partitions, seed, terms_per_row, synthesis_workers, prove_workers, queue_depth,
             verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
-            started_unix_ns, started_steady_ns)
+            started_unix_ns, started_steady_ns,
+            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count)
         VALUES (?1, 'running', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,
+                ?33, ?34, ?35, ?36, ?37, ?38, ?39)
     )sql";
     static constexpr std::string_view kInsertTag =
         "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
@@ -778,6 +907,14 @@ int64_t Store::begin_run(const RunRecord& run) {
         insert.bind_text(30, run.manifest_text);
         insert.bind_int(31, run.started_unix_ns);
         insert.bind_int(32, run.started_steady_ns);
+        insert.bind_text(33, run.uuid.empty() ? random_uuid() : run.uuid);
+        insert.bind_optional_int(34, run.experiment_id);
+        run.arm.empty() ? insert.bind_null(35) : insert.bind_text(35, run.arm);
+        const ProcessIdentity self = this_process();
+        insert.bind_int(36, self.pid);
+        insert.bind_optional_int(37, self.start_ticks);
+        insert.bind_optional_int(38, run.shard_index);
+        insert.bind_optional_int(39, run.shard_count);
         insert.step("cannot record the start of a run");
     }
     const int64_t run_id = sqlite3_last_insert_rowid(db_);
@@ -1095,6 +1232,90 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
         digests[index] = query.text_at(1);
     }
     return digests;
+}
+
+std::vector<TimelineInterval> Store::run_timeline(int64_t run_id) const {
+    static constexpr std::string_view kTimeline = R"sql(
+        SELECT p.partition_index, p.status, i.phase, i.lane, i.start_ns, i.end_ns, i.bytes,
+               i.on_device, i.device_index
+        FROM partition AS p JOIN phase_interval AS i ON i.partition_id = p.id
+        WHERE p.run_id = ?1
+        ORDER BY i.start_ns, i.end_ns DESC, i.id
+    )sql";
+    std::vector<TimelineInterval> intervals;
+    Query query(*statements_, db_, path_, kTimeline);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the timeline of run {}", run_id))) {
+        TimelineInterval interval;
+        interval.partition_index = static_cast<uint64_t>(query.int_at(0));
+        interval.partition_status = query.text_at(1);
+        interval.phase = query.text_at(2);
+        interval.lane = query.text_at(3);
+        interval.start_ns = query.int_at(4);
+        interval.end_ns = query.int_at(5);
+        if (!query.is_null(6)) interval.bytes = static_cast<uint64_t>(query.int_at(6));
+        interval.on_device = query.int_at(7) != 0;
+        if (!query.is_null(8)) interval.device_index = static_cast<int32_t>(query.int_at(8));
+        intervals.push_back(std::move(interval));
+    }
+    return intervals;
+}
+
+std::vector<PhaseSample> Store::phase_samples(int64_t run_id) const {
+    static constexpr std::string_view kSamples = R"sql(
+        SELECT s.phase, s.partition_index, s.status, s.ms
+        FROM partition_phase AS s LEFT JOIN phase_name AS n ON n.phase = s.phase
+        WHERE s.run_id = ?1
+        ORDER BY n.sort_order, s.phase, s.partition_index
+    )sql";
+    std::vector<PhaseSample> samples;
+    Query query(*statements_, db_, path_, kSamples);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the phases of run {}", run_id))) {
+        PhaseSample sample;
+        sample.phase = query.text_at(0);
+        sample.partition_index = static_cast<uint64_t>(query.int_at(1));
+        sample.partition_status = query.text_at(2);
+        sample.ms = query.real_at(3);
+        samples.push_back(std::move(sample));
+    }
+    return samples;
+}
+
+std::vector<IdleGapStats> Store::idle_gap_stats(int64_t run_id) const {
+    // Median and p95 exactly as the phase_summary view computes them, per worker
+    // (results/queries/gpu_idle.sql asks the same question of the sqlite3 shell).
+    static constexpr std::string_view kIdleGaps = R"sql(
+        WITH gaps AS (
+            SELECT prove_worker, idle_gap_ms AS ms,
+                   COUNT(*) OVER per_worker AS n,
+                   ROW_NUMBER() OVER (per_worker ORDER BY idle_gap_ms) AS ms_rank
+            FROM partition
+            WHERE run_id = ?1 AND idle_gap_ms IS NOT NULL AND status <> 'failed'
+            WINDOW per_worker AS (PARTITION BY prove_worker)
+        )
+        SELECT prove_worker, COUNT(*), SUM(ms),
+               AVG(ms) FILTER (WHERE ms_rank IN ((n + 1) / 2, (n + 2) / 2)),
+               MAX(ms) FILTER (WHERE ms_rank = (95 * n + 99) / 100),
+               MAX(ms)
+        FROM gaps
+        GROUP BY prove_worker
+        ORDER BY prove_worker
+    )sql";
+    std::vector<IdleGapStats> stats;
+    Query query(*statements_, db_, path_, kIdleGaps);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the idle gaps of run {}", run_id))) {
+        IdleGapStats row;
+        row.prove_worker = static_cast<uint32_t>(query.int_at(0));
+        row.count = static_cast<uint64_t>(query.int_at(1));
+        row.total_ms = query.real_at(2);
+        row.median_ms = query.real_at(3);
+        row.p95_ms = query.real_at(4);
+        row.max_ms = query.real_at(5);
+        stats.push_back(row);
+    }
+    return stats;
 }
 
 }  // namespace zkbatch

@@ -361,15 +361,64 @@ TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
     EXPECT_EQ(sql_rows(db, "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') "
                            "ORDER BY type, name"),
               (std::vector<std::vector<std::string>>{
-                  {"table", "partition"}, {"table", "phase_interval"}, {"table", "phase_name"},
-                  {"table", "run"}, {"table", "run_fact"}, {"table", "run_tag"},
-                  {"view", "partition_phase"}, {"view", "phase_summary"},
+                  {"table", "experiment"}, {"table", "partition"}, {"table", "phase_interval"},
+                  {"table", "phase_name"}, {"table", "run"}, {"table", "run_fact"},
+                  {"table", "run_tag"}, {"view", "partition_phase"}, {"view", "phase_summary"},
                   {"view", "run_summary"}, {"view", "timeline"}}));
 
     // Reopening is not a second migration, and keeps the data.
     Store again(db);
     EXPECT_EQ(again.list_runs().size(), 1u);
     EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+}
+
+// fixtures/schema-v1.db was written by zkbatch with schema v1 (a 4-partition smoke run
+// on cpu-ref). Opening it migrates in place and keeps every row.
+TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
+    fs::create_directories(db.parent_path());
+    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v1.db", db);
+    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "1");
+    const auto digests_before = sql_rows(db, "SELECT partition_index, h_digest FROM partition ORDER BY 1");
+    ASSERT_EQ(digests_before.size(), 4u);
+    {
+        Store store(db);
+        EXPECT_EQ(store.partition_digests(1).size(), 4u);
+        EXPECT_EQ(store.phase_stats(1).empty(), false);
+    }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+    EXPECT_EQ(sql_rows(db, "SELECT partition_index, h_digest FROM partition ORDER BY 1"), digests_before);
+    EXPECT_EQ(sql_value(db, "SELECT length(uuid) FROM run WHERE id = 1"), "32");
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM experiment"), "0");
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+TEST_F(StoreTest, RunsOfADeadWriterAreMarkedInterrupted) {
+    int64_t run_id = 0;
+    {
+        Store store(db);
+        run_id = store.begin_run(sample_run());
+    }
+    // Pretend the writer was another process on this host that has since exited.
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    sql_rows(db, "UPDATE run SET hostname = '" + std::string(host) +
+                     "', pid = 2147483000, process_start_ticks = 1 WHERE id = " + std::to_string(run_id));
+    Store reopened(db);
+    EXPECT_EQ(sql_value(db, "SELECT status FROM run WHERE id = " + std::to_string(run_id)), "interrupted");
+    EXPECT_NE(sql_value(db, "SELECT error FROM run WHERE id = " + std::to_string(run_id)).find("ended before"),
+              std::string::npos);
+}
+
+TEST_F(StoreTest, ARunOfALiveWriterStaysRunning) {
+    RunRecord run = sample_run();
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    run.hostname = host;
+    Store store(db);
+    const int64_t run_id = store.begin_run(run);
+    Store second(db);  // this process is alive: its run is not interrupted
+    EXPECT_EQ(sql_value(db, "SELECT status FROM run WHERE id = " + std::to_string(run_id)), "running");
 }
 
 TEST_F(StoreTest, StrictTablesRejectWronglyTypedValues) {
