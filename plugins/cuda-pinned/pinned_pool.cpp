@@ -1,5 +1,6 @@
 #include "pinned_pool.hpp"
 
+#include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/facts.hpp>
@@ -49,7 +50,14 @@ PinnedPool::PinnedPool(const Settings& settings, const cuda::BackendConfig& conf
     const auto start = std::chrono::steady_clock::now();
     sets_.reserve(settings.pool_sets);
     for (uint32_t i = 0; i < settings.pool_sets; ++i) {
-        sets_.emplace_back(kVectorsPerSet * vector_capacity_bytes_);
+        try {
+            sets_.emplace_back(kVectorsPerSet * vector_capacity_bytes_);
+        } catch (const cuda::CudaError& e) {
+            throw plugin::Error(e.code(), plugin::concat("could not pin buffer set ", i + 1, " of ", settings.pool_sets,
+                                                         " (", cuda::format_gib(kVectorsPerSet * vector_capacity_bytes_),
+                                                         " each); lower backend.options.pool_sets or circuit.log_n. ",
+                                                         e.what()));
+        }
         // Touch every page now so the first partitions' synthesis does not pay for it.
         std::memset(sets_.back().data(), 0, sets_.back().bytes());
         free_sets_.push_back(i);

@@ -9,6 +9,7 @@
 #include <zkbatch/cuda/ntt_steps.hpp>
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ntt/ntt.hpp>
+#include <zkbatch/plugin/error.hpp>
 #include <zkbatch/prove/quotient.hpp>
 
 #include <gtest/gtest.h>
@@ -64,7 +65,7 @@ void check_orders(const NttPlan& plan, uint64_t seed) {
 
     const DeviceDomainTables tables{HostDomainTables(plan)};
     const auto& view = tables.view();
-    const std::string where = "log_n " + std::to_string(log_n) + ", " + std::to_string(plan.pass_count) + " passes";
+    const std::string where = plugin::concat("log_n ", log_n, ", ", plan.pass_count, " passes");
 
     EXPECT_EQ(run_on_device(bit_reversed(input, log_n),
                             [&](LaunchSequence& s, Fr* d) { cuda::ntt::append_dit(s, view, d, Direction::forward); }),

@@ -8,6 +8,7 @@
 #include <zkbatch/cuda/domain_tables.hpp>
 #include <zkbatch/cuda/ntt_steps.hpp>
 #include <zkbatch/ntt/ntt.hpp>
+#include <zkbatch/plugin/error.hpp>
 #include <zkbatch/prove/quotient.hpp>
 
 #include <gtest/gtest.h>
@@ -44,8 +45,8 @@ std::vector<NttPlan> plans_for(uint32_t log_n) {
 }
 
 std::string describe(const NttPlan& plan) {
-    std::string text = "log_n " + std::to_string(plan.log_n) + ", tiles 2^" + std::to_string(plan.tile_log) + ", passes";
-    for (uint32_t i = 0; i < plan.pass_count; ++i) text += " " + std::to_string(plan.stage_counts[i]);
+    std::string text = plugin::concat("log_n ", plan.log_n, ", tiles 2^", plan.tile_log, ", passes");
+    for (uint32_t i = 0; i < plan.pass_count; ++i) text += plugin::concat(" ", plan.stage_counts[i]);
     return text;
 }
 

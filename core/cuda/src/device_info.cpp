@@ -6,8 +6,8 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -121,10 +121,20 @@ std::string driver_version_from_proc() {
     return version;
 }
 
+// sysfs names a device "0000:3b:00.0" (4-digit domain, lower case); CUDA may print
+// "0000:3B:00.0" or "00000000:3B:00.0".
+std::string sysfs_bus_id(const char* cuda_bus_id) {
+    unsigned domain = 0, bus = 0, device = 0, function = 0;
+    if (std::sscanf(cuda_bus_id, "%x:%x:%x.%x", &domain, &bus, &device, &function) != 4) return cuda_bus_id;
+    char text[32];
+    std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, device, function);
+    return text;
+}
+
 }  // namespace
 
 std::string format_cuda_version(int version) {
-    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+    return plugin::concat(version / 1000, ".", (version % 1000) / 10);
 }
 
 DeviceInfo DeviceInfo::query(int device_index) {
@@ -147,16 +157,13 @@ DeviceInfo DeviceInfo::query(int device_index) {
 
     char bus_id[32] = {};
     ZKB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_index));
-    info.pci_bus_id = bus_id;
-    // sysfs names devices in lower case ("0000:3b:00.0"); CUDA prints upper case.
-    std::transform(info.pci_bus_id.begin(), info.pci_bus_id.end(), info.pci_bus_id.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    info.pci_bus_id = sysfs_bus_id(bus_id);
 
     read_link_from_sysfs(info.pci_bus_id, info.pcie_current, info.pcie_max);
     info.driver_version = driver_version_from_proc();
     if (info.pcie_current.source == "none" || info.pcie_max.source == "none" || info.driver_version.empty()) {
         Nvml nvml;
-        read_link_from_nvml(nvml, info.pci_bus_id, info.pcie_current, info.pcie_max);
+        read_link_from_nvml(nvml, bus_id, info.pcie_current, info.pcie_max);
         if (info.driver_version.empty() && nvml.initialized && nvml.driver_version != nullptr) {
             char text[96] = {};
             if (nvml.driver_version(text, sizeof text) == 0) info.driver_version = text;

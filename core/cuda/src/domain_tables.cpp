@@ -1,22 +1,22 @@
 #include <zkbatch/cuda/domain_tables.hpp>
 
 #include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/plugin/error.hpp>
 
 #include <stdexcept>
-#include <string>
 
 namespace zkbatch::cuda::ntt {
 
 NttPlan NttPlan::for_log_n(uint32_t log_n, uint32_t max_stages_per_pass, uint32_t max_tile_log) {
     if (log_n < 1 || log_n > kMaxLogN) {
-        throw std::invalid_argument("NTT size 2^" + std::to_string(log_n) + " is not supported (1 <= log_n <= " +
-                                    std::to_string(kMaxLogN) + ")");
+        throw std::invalid_argument(
+            plugin::concat("NTT size 2^", log_n, " is not supported (1 <= log_n <= ", kMaxLogN, ")"));
     }
     if (max_stages_per_pass < 1 || max_stages_per_pass > max_tile_log || max_tile_log > kTileLog ||
         (log_n + max_stages_per_pass - 1) / max_stages_per_pass > kMaxPasses) {
-        throw std::invalid_argument("NttPlan: unusable limits (" + std::to_string(max_stages_per_pass) +
-                                    " stages per pass, tiles of 2^" + std::to_string(max_tile_log) +
-                                    ") for log_n " + std::to_string(log_n));
+        throw std::invalid_argument(plugin::concat("NttPlan: unusable limits (", max_stages_per_pass,
+                                                   " stages per pass, tiles of 2^", max_tile_log, ") for log_n ",
+                                                   log_n));
     }
     NttPlan plan;
     plan.log_n = log_n;
