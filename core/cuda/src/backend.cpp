@@ -7,6 +7,7 @@
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/facts.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 namespace zkbatch::cuda {
@@ -116,7 +117,9 @@ void add_phase(zkb_prove_report* report, const char* name, const std::string& la
     plugin::copy_text(phase.name, name);
     plugin::copy_text(phase.lane, lane);
     const auto to_ns = [&](const Event& event) {
-        return anchor_ns + static_cast<uint64_t>(static_cast<double>(event.milliseconds_since(anchor)) * 1e6);
+        // Events right after the anchor can read a hair below it (timer resolution).
+        const double milliseconds = std::max(0.0, static_cast<double>(event.milliseconds_since(anchor)));
+        return anchor_ns + static_cast<uint64_t>(milliseconds * 1e6);
     };
     phase.start_ns = to_ns(start);
     phase.end_ns = to_ns(end);
