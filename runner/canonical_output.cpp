@@ -2,6 +2,7 @@
 
 #include <zkbatch/util/parallel.hpp>
 
+#include <fmt/format.h>
 #include <xxhash.h>
 
 #include <algorithm>
@@ -59,7 +60,7 @@ std::string canonical_digest_hex(const ff::Fr* elements, uint64_t n) {
 
 void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                  const ff::Fr* elements, uint64_t n) {
-    const auto path = dir / ("p" + std::to_string(partition_index) + "." + name + ".bin");
+    const auto path = dir / fmt::format("p{}.{}.bin", partition_index, name);
     auto fail = [&](const char* what) {
         throw std::runtime_error("cannot " + std::string(what) + " dump file " + path.string() +
                                  ": " + std::strerror(errno));

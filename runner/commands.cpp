@@ -3,6 +3,7 @@
 #include "clock.hpp"
 #include "environment.hpp"
 #include "exit_codes.hpp"
+#include "limits.hpp"
 #include "manifest.hpp"
 #include "pipeline.hpp"
 #include "plugin_host.hpp"
@@ -113,6 +114,15 @@ int run_guarded(const std::function<int()>& body) {
 int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides) {
     const Manifest manifest = load_manifest(manifest_path, overrides);
     fmt::print("{}: ok: {}\n", manifest_path, describe(manifest));
+    // The manifest is valid wherever it runs; say so if `run` would refuse it on this machine.
+    if (const auto available = available_host_memory()) {
+        const HostMemoryEstimate needed = estimate_host_memory(manifest, manifest.backend.name);
+        if (host_memory_shortfall(manifest, needed, *available))
+            fmt::print("note: `zkbatch run` would refuse it on this machine: it needs about {:.2f} GiB of host "
+                       "memory, {:.2f} GiB is available\n",
+                       static_cast<double>(needed.total_bytes) / (1ull << 30),
+                       static_cast<double>(available->bytes) / (1ull << 30));
+    }
     return exit_code::ok;
 }
 
@@ -128,6 +138,8 @@ int command_run(const RunOptions& options) {
         backend_name = resolve_auto_backend(options.plugin_path, &why);
         spdlog::info("backend auto: {}", why);
     }
+    // Before the store or the backend allocates anything: too little memory is a usage error.
+    require_host_memory(manifest, backend_name);
 
     // Open the store first: a bad database path should fail before a GPU pool is pinned.
     Store store(manifest.output.db);
@@ -170,6 +182,7 @@ int command_run(const RunOptions& options) {
     settings.backend = &backend;
     settings.store = &store;
     settings.run_id = run_id;
+    settings.partitions = all_partitions(manifest);
     settings.replay = replay ? &*replay : nullptr;
     settings.dump_dir = dump_dir;
     settings.stop_signal = signals.counter();

@@ -20,12 +20,26 @@
 
 namespace zkbatch {
 
+namespace {
+
+// Text echoed in a message, cut to a readable length: a hostile manifest's 1 MiB key
+// should not become a 1 MiB error line. Cuts at a UTF-8 character boundary.
+std::string shown_text(std::string_view text) {
+    constexpr size_t kShownBytes = 64;
+    if (text.size() <= kShownBytes + 16) return std::string(text);
+    size_t cut = kShownBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
+}
+
+}  // namespace
+
 ManifestError::ManifestError(std::string path_, uint32_t line_, uint32_t column_, std::string key_,
                              const std::string& what)
     : std::runtime_error([&] {
           std::string where = path_;
           if (line_ > 0) where += column_ > 0 ? fmt::format(":{}:{}", line_, column_) : fmt::format(":{}", line_);
-          return key_.empty() ? fmt::format("{}: {}", where, what) : fmt::format("{}: {}: {}", where, key_, what);
+          return key_.empty() ? fmt::format("{}: {}", where, what) : fmt::format("{}: {}: {}", where, shown_text(key_), what);
       }()),
       path(std::move(path_)),
       line(line_),
@@ -54,6 +68,101 @@ namespace {
 constexpr std::string_view kOverridePath = "--set";
 // Source path given to an override's parsed nodes: "--set circuit.log_n=12".
 constexpr std::string_view kOverrideLabelPrefix = "--set ";
+
+// Hostile-input caps (README "Hostile input and limits"). A real manifest is a few KiB
+// and nests 3 levels (backend.options.X); these leave room for comments and tags.
+constexpr size_t kMaxManifestBytes = size_t{1} << 20;
+constexpr size_t kMaxNestingLevels = 64;
+
+struct NestingProblem {
+    uint32_t line = 0, column = 0;
+    size_t levels = 0;
+};
+
+// The first place where `text` nests tables or arrays more than kMaxNestingLevels
+// deep, counting [header] and dotted-key segments and the arrays and inline tables
+// around a value ([a.b] then c.d = [1] is 5 levels). TOML++ builds and frees nested
+// tables recursively, so ~30 000 levels of "a.a.a..." (60 KB) overflow the stack before
+// any check could run; this scan is iterative. It knows just enough TOML to skip strings
+// and comments and to tell keys from values; TOML++ still reports every syntax error.
+std::optional<NestingProblem> find_deep_nesting(std::string_view text) {
+    struct Container {
+        char bracket;  // '[' an array value, '{' an inline table
+        size_t depth;  // of the array or table itself
+    };
+    std::vector<Container> open;
+    size_t header_depth = 0;  // of the table the last [header] or [[header]] opened
+    size_t depth = 1;         // of the key segment or value being read
+    bool in_key = true;       // reading a key: at a line start, after '{', or after ',' in one
+    bool key_started = false; // the key has a character already (a '[' then is not a header)
+    bool in_header = false;
+    uint32_t line = 1, column = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        ++column;
+        if (c == '\n') {
+            ++line, column = 0;
+            if (open.empty()) in_key = true, key_started = false, in_header = false, depth = header_depth + 1;
+            continue;
+        }
+        if (c == '#') {  // a comment runs to the end of the line
+            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+            continue;
+        }
+        if (c == '"' || c == '\'') {  // a string or quoted key segment: skip it whole
+            const std::string_view quote = text.substr(i, 3) == std::string(3, c) ? text.substr(i, 3) : text.substr(i, 1);
+            for (i += quote.size(); i < text.size() && !text.substr(i).starts_with(quote); ++i) {
+                if (c == '"' && text[i] == '\\') ++i;  // an escape: the next character is content
+                if (i < text.size() && text[i] == '\n') {
+                    if (quote.size() == 1) {  // unterminated (TOML++ reports it); count the newline
+                        --i;
+                        break;
+                    }
+                    ++line, column = 0;
+                }
+            }
+            i += quote.size() - 1;
+            key_started = true;
+            continue;
+        }
+        size_t deeper = 0;  // the depth reached by this character, if it opens a level
+        if (in_header) {
+            if (c == '.') deeper = ++header_depth;
+            if (c == ']') in_header = false, in_key = false;
+        } else if (in_key) {
+            if (c == '[' && open.empty() && !key_started) {  // [a.b], or [[a.b]]: one level more
+                in_header = true;
+                header_depth = 1;
+                if (i + 1 < text.size() && text[i + 1] == '[') ++i, ++header_depth;
+                deeper = header_depth;
+            } else if (c == '.') {
+                deeper = ++depth;
+            } else if (c == '=') {
+                in_key = false;
+            } else if (c == '}' && !open.empty()) {  // "{}" or a trailing ','
+                depth = open.back().depth;
+                open.pop_back();
+                in_key = false;
+            } else if (c != ' ' && c != '\t' && c != '\r') {
+                key_started = true;
+            }
+        } else if (c == '[' || c == '{') {
+            open.push_back({c, depth});
+            deeper = ++depth;
+            in_key = c == '{';
+            key_started = false;
+        } else if (c == ',' && !open.empty()) {
+            depth = open.back().depth + 1;
+            in_key = open.back().bracket == '{';
+            key_started = false;
+        } else if ((c == ']' || c == '}') && !open.empty()) {
+            depth = open.back().depth;
+            open.pop_back();
+        }
+        if (deeper > kMaxNestingLevels) return NestingProblem{line, column, deeper};
+    }
+    return std::nullopt;
+}
 
 // Every table and key a manifest may contain. Unknown-key checks and did-you-mean
 // suggestions come from here; backend.options and output.tags are free-form inside.
@@ -95,6 +204,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 // The closest candidate, if it is close enough to be a plausible typo.
 std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> candidates) {
+    if (word.size() > 64) return std::nullopt;  // no typo of a schema key is this long
     const size_t max_distance = word.size() >= 9 ? 3 : word.size() >= 5 ? 2 : 1;
     std::optional<std::string_view> best;
     size_t best_distance = max_distance + 1;
@@ -177,6 +287,8 @@ std::optional<std::string> scalar_text(const toml::node& node) {
     return std::nullopt;
 }
 
+std::string toml_quoted(std::string_view text);
+
 // Walks the parsed (and overridden) tree, fills a Manifest, and throws on the first
 // problem with the position of the node it is about.
 class Validator {
@@ -205,21 +317,24 @@ public:
             fail(where, "job.name", "required key is missing; add name = \"my-job\" under [job]");
         }
         if (const toml::table* circuit = table(root, "circuit")) {
-            read_int(*circuit, "circuit", "log_n", 1, 28, m.circuit.log_n);
-            read_int(*circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row);
+            read_int_axis(*circuit, "circuit", "log_n", 1, 28, m.circuit.log_n, m.axes);
+            read_int_axis(*circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row, m.axes);
         }
         if (const toml::table* pipeline = table(root, "pipeline")) {
-            read_int(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers);
-            read_int(*pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers);
-            read_int(*pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth);
+            read_int_axis(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
+            read_int_axis(*pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers, m.axes);
+            read_int_axis(*pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth, m.axes);
             static constexpr std::array<std::pair<std::string_view, OnPartitionError>, 2> kOnError = {
                 {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
             read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
             read_int(*pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
         }
         if (const toml::table* backend = table(root, "backend")) {
-            read_string(*backend, "backend", "name", m.backend.name,
-                        "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
+            for_each_axis_value(*backend, "backend", "name", m.axes, [&](const toml::table& one) {
+                read_string(one, "backend", "name", m.backend.name,
+                            "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
+                return toml_quoted(m.backend.name);
+            });
             std::string lines;
             for (const auto& [key, value] : read_scalars(*backend, "backend", "options", /*bare_keys=*/true)) {
                 if (!lines.empty()) lines += '\n';
@@ -326,6 +441,47 @@ private:
                  max == INT64_MAX ? fmt::format("must be in {}..2^63-1, found {}", min, n)
                                   : fmt::format("must be in {}..{}, found {}", min, max, n));
         out = static_cast<Int>(n);
+    }
+
+    // Keys that may vary between the arms of an experiment accept a list of values
+    // (`log_n = [20, 24]`). read_one(table) checks one value, given as the only key of
+    // a table, and returns it as TOML text; the manifest keeps the first value, and
+    // `axes` all of them, for expand_arms.
+    template <typename ReadOne>
+    void for_each_axis_value(const toml::table& t, std::string_view table_name, std::string_view key,
+                             std::vector<Manifest::Axis>& axes, ReadOne&& read_one) const {
+        const toml::node* node = t.get(key);
+        const toml::array* list = node ? node->as_array() : nullptr;
+        if (!list) {
+            read_one(t);
+            return;
+        }
+        const std::string full = dotted(table_name, key);
+        if (list->empty()) fail(node->source(), full, "an empty list; give one value, or a list of values to compare");
+        Manifest::Axis axis{full, {}};
+        std::vector<std::string> values;
+        for (const toml::node& element : *list) {
+            toml::table one;
+            one.insert(key, element);
+            std::string text = read_one(one);
+            if (std::find(axis.values.begin(), axis.values.end(), text) != axis.values.end())
+                fail(element.source(), full, fmt::format("{} is listed twice", text));
+            axis.values.push_back(std::move(text));
+        }
+        // The first value stands for the manifest as a whole (validate, describe).
+        toml::table first;
+        first.insert(key, *list->get(0));
+        read_one(first);
+        if (axis.values.size() > 1) axes.push_back(std::move(axis));
+    }
+
+    template <typename Int>
+    void read_int_axis(const toml::table& t, std::string_view table_name, std::string_view key, int64_t min,
+                       int64_t max, Int& out, std::vector<Manifest::Axis>& axes) const {
+        for_each_axis_value(t, table_name, key, axes, [&](const toml::table& one) {
+            read_int(one, table_name, key, min, max, out);
+            return std::to_string(out);
+        });
     }
 
     void read_bool(const toml::table& t, std::string_view table_name, std::string_view key, bool& out) const {
@@ -484,6 +640,10 @@ void apply_override(toml::table& root, const std::string& text) {
         start = dot + 1;
     }
     const std::string label = fmt::format("{}{}", kOverrideLabelPrefix, text);
+    if (find_deep_nesting(key + " = " + value_text))
+        throw ManifestError(std::string(kOverridePath), 0, 0, key,
+                            fmt::format("the value nests more than {} levels deep (from {})", kMaxNestingLevels,
+                                        shown_text(label)));
     std::optional<toml::table> doc = parse_assignment(key, value_text, label, segments);
     if (!doc) doc = parse_assignment(key, toml_quoted(value_text), label, segments);  // a bare string
     if (!doc)
@@ -495,6 +655,14 @@ void apply_override(toml::table& root, const std::string& text) {
 }  // namespace
 
 Manifest parse_manifest(std::string_view text, const std::string& path, const std::vector<std::string>& overrides) {
+    if (text.size() > kMaxManifestBytes)
+        throw ManifestError(path, 0, 0, "",
+                            fmt::format("is {} bytes; a manifest may be at most {} bytes (1 MiB): is this the "
+                                        "right file?", text.size(), kMaxManifestBytes));
+    if (const auto deep = find_deep_nesting(text))
+        throw ManifestError(path, deep->line, deep->column, "",
+                            fmt::format("tables or arrays nested more than {} levels deep; a manifest needs 3 "
+                                        "(backend.options.X)", kMaxNestingLevels));
     toml::table root;
     try {
         root = toml::parse(text, std::string(path));
@@ -522,10 +690,36 @@ Manifest load_manifest(const std::filesystem::path& path, const std::vector<std:
                             fmt::format("cannot open the manifest: {}; check the path (jobs/ has examples)",
                                         err ? std::strerror(err) : "unknown error"));
     }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
+    // One byte past the cap is enough to refuse; /dev/zero or a huge file is never read whole.
+    std::string bytes(kMaxManifestBytes + 1, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (in.bad()) throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(errno)));
-    return parse_manifest(bytes.str(), shown, overrides);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    return parse_manifest(bytes, shown, overrides);
+}
+
+std::vector<Arm> expand_arms(const Manifest& manifest) {
+    std::vector<Arm> arms(1);
+    // The Cartesian product of the axes, first axis slowest: each arm is the manifest
+    // with one value of every axis set, as --set would set it (and checked again).
+    for (const Manifest::Axis& axis : manifest.axes) {
+        std::vector<Arm> next;
+        for (const Arm& arm : arms) {
+            for (const std::string& value : axis.values) {
+                Arm extended = arm;
+                extended.overrides.push_back(axis.key + "=" + value);
+                extended.label += (extended.label.empty() ? "" : " ") + axis.key + "=" + value;
+                next.push_back(std::move(extended));
+            }
+        }
+        arms = std::move(next);
+    }
+    for (Arm& arm : arms) {
+        std::vector<std::string> overrides = manifest.overrides;
+        overrides.insert(overrides.end(), arm.overrides.begin(), arm.overrides.end());
+        arm.manifest = parse_manifest(manifest.source_text, manifest.source_path.string(), overrides);
+    }
+    return arms;
 }
 
 std::string to_toml(const Manifest& m) {

@@ -53,6 +53,15 @@ struct Manifest {
         bool malloc_trim = false;
     } finalize;
 
+    // Keys given a list of values (`backend.name = ["cuda-pinned", "cuda-pageable"]`,
+    // `circuit.log_n = [20, 24]`): an experiment with one arm per combination. The
+    // fields above then hold each axis's first value. Empty for a plain job.
+    struct Axis {
+        std::string key;                  // dotted, e.g. "circuit.log_n"
+        std::vector<std::string> values;  // as TOML text, e.g. "24" or "\"cuda-pinned\""
+    };
+    std::vector<Axis> axes;
+
     std::filesystem::path source_path;  // the file it came from
     std::string source_text;            // the file's bytes, as read
     std::vector<std::string> overrides; // the --set KEY=VALUE arguments applied, in order
@@ -80,6 +89,16 @@ Manifest load_manifest(const std::filesystem::path& path,
 // Same, from text already in memory (tests, fuzzing). `path` is used in messages only.
 Manifest parse_manifest(std::string_view text, const std::string& path,
                         const std::vector<std::string>& overrides = {});
+
+// One arm of an experiment: the manifest with one value of every axis.
+struct Arm {
+    std::string label;                    // "backend.name=\"cuda-pinned\" circuit.log_n=24"; empty for a plain job
+    std::vector<std::string> overrides;   // the axis values, as --set arguments
+    Manifest manifest;                    // without axes
+};
+
+// Every combination of the manifest's axes, first axis slowest; one arm for a plain job.
+std::vector<Arm> expand_arms(const Manifest& manifest);
 
 const char* to_string(VerifyMode mode);        // "identity", "sampled", "none"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)

@@ -47,6 +47,12 @@ void ReplayInputs::copy_into(uint64_t partition_index, ff::Fr* a, ff::Fr* b, ff:
     std::memcpy(c, set.c.data(), bytes);
 }
 
+std::vector<uint64_t> all_partitions(const Manifest& manifest) {
+    std::vector<uint64_t> indices(manifest.job.partitions);
+    for (uint64_t i = 0; i < indices.size(); ++i) indices[i] = i;
+    return indices;
+}
+
 int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals) {
     std::sort(intervals.begin(), intervals.end());
     int64_t total = 0, covered_until = INT64_MIN;
@@ -91,8 +97,8 @@ public:
           prove_queue_(manifest_.pipeline.queue_depth),
           // Every item holds buffers (or none, after a failure), so the number alive is
           // already bounded upstream; this queue only needs room for all of them.
-          finalize_queue_(manifest_.job.partitions + 1),
-          progress_(manifest_.job.partitions, settings.show_progress_line) {}
+          finalize_queue_(settings.partitions.size() + 1),
+          progress_(settings.partitions.size(), settings.show_progress_line) {}
 
     RunSummary run() {
         const int64_t start_ns = steady_now_ns();
@@ -127,7 +133,7 @@ public:
         summary.peak_rss_bytes = peak_rss_bytes();
         summary.error = run_error_;
         if (store_error_) std::rethrow_exception(store_error_);
-        const bool all_ran = partitions_ok_ + partitions_failed_ == manifest_.job.partitions;
+        const bool all_ran = partitions_ok_ + partitions_failed_ == settings_.partitions.size();
         if (cancelled_)
             summary.status = RunStatus::cancelled;
         else if (partitions_failed_ > 0 || !all_ran)
@@ -153,8 +159,9 @@ private:
         const std::string lane = "synth." + std::to_string(worker);
         const circuit::CircuitShape shape{log_n_, manifest_.circuit.terms_per_row};
         while (!stop_) {
-            const uint64_t index = next_partition_++;
-            if (index >= manifest_.job.partitions) break;
+            const uint64_t position = next_position_++;
+            if (position >= settings_.partitions.size()) break;
+            const uint64_t index = settings_.partitions[position];
             WorkItem item;
             item.record.partition_index = index;
             item.record.synth_worker = worker;
@@ -381,7 +388,7 @@ private:
     BoundedQueue<WorkItem> finalize_queue_;
     Progress progress_;
 
-    std::atomic<uint64_t> next_partition_{0};
+    std::atomic<uint64_t> next_position_{0};  // into settings_.partitions
     std::atomic<bool> stop_{false}, abandon_{false}, cancelled_{false}, finished_{false};
     std::mutex error_mutex_;
     std::string run_error_;

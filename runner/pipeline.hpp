@@ -46,6 +46,9 @@ struct PipelineSettings {
     const Backend* backend = nullptr;
     Store* store = nullptr;
     int64_t run_id = 0;
+    // The partition indices to prove, in this order (all of the job, one block of an
+    // experiment, the missing ones of a resumed run, one shard's).
+    std::vector<uint64_t> partitions;
     const ReplayInputs* replay = nullptr;            // null unless pipeline.replay_inputs > 0
     std::optional<std::filesystem::path> dump_dir;   // --dump DIR
     // Raised by signal handlers: 1 = stop starting partitions, 2 = abandon in-flight ones.
@@ -53,10 +56,14 @@ struct PipelineSettings {
     bool show_progress_line = false;                 // a live line on a terminal
 };
 
-// Runs every partition and returns the run's summary (the caller writes it with
-// Store::finish_run). Throws StoreError when the store cannot be written: partitions
-// recorded before that stay intact.
+// Runs settings.partitions and returns what happened (the caller writes the run's
+// summary with Store::finish_run, combining several calls for a run proved in blocks).
+// Throws StoreError when the store cannot be written: partitions recorded before that
+// stay intact.
 RunSummary run_pipeline(const PipelineSettings& settings);
+
+// Every partition index of the job: 0 .. job.partitions - 1.
+std::vector<uint64_t> all_partitions(const Manifest& manifest);
 
 // Length of the union of [start, end) intervals, in ns: the time a device was busy.
 int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals);
