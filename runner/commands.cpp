@@ -117,11 +117,8 @@ int command_validate(const std::string& manifest_path, const std::vector<std::st
     // The manifest is valid wherever it runs; say so if `run` would refuse it on this machine.
     if (const auto available = available_host_memory()) {
         const HostMemoryEstimate needed = estimate_host_memory(manifest, manifest.backend.name);
-        if (host_memory_shortfall(manifest, needed, *available))
-            fmt::print("note: `zkbatch run` would refuse it on this machine: it needs about {:.2f} GiB of host "
-                       "memory, {:.2f} GiB is available\n",
-                       static_cast<double>(needed.total_bytes) / (1ull << 30),
-                       static_cast<double>(available->bytes) / (1ull << 30));
+        if (const auto shortfall = host_memory_shortfall(manifest, needed, *available))
+            fmt::print("note: `zkbatch run` would refuse it on this machine: {}\n", *shortfall);
     }
     return exit_code::ok;
 }

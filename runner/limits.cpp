@@ -85,7 +85,13 @@ std::optional<AvailableMemory> cgroup_memory_limit() {
     return tightest;
 }
 
-std::string gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1ull << 30)); }
+// GiB for what a machine may have; TiB and PiB for what no machine has.
+std::string gib(uint64_t bytes) {
+    const double gib = static_cast<double>(bytes) / (1ull << 30);
+    if (gib >= 1024.0 * 1024.0) return fmt::format("{:.1f} PiB", gib / (1024.0 * 1024.0));
+    if (gib >= 1024.0) return fmt::format("{:.1f} TiB", gib / 1024.0);
+    return fmt::format("{:.2f} GiB", gib);
+}
 
 }  // namespace
 

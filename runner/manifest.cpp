@@ -509,7 +509,7 @@ private:
                                      : byte > 0x7f                 ? "a character outside ASCII"
                                                                    : fmt::format("'{}'", *bad);
             fail(v->source(), "job.name",
-                 fmt::format("\"{}\" contains {}; use only letters, digits, '.', '_' and '-'", name, what));
+                 fmt::format("\"{}\" contains {}; use only letters, digits, '.', '_' and '-'", shown_text(name), what));
         }
         out = name;
     }
@@ -528,7 +528,7 @@ private:
             names.push_back(name);
         }
         fail(v->source(), dotted(table_name, key),
-             fmt::format("\"{}\" is not a valid choice; use one of {}", v->get(), join_quoted(names, "\"")));
+             fmt::format("\"{}\" is not a valid choice; use one of {}", shown_text(v->get()), join_quoted(names, "\"")));
     }
 
     // A free-form table of scalars (backend.options, output.tags), values as text.

@@ -1,0 +1,220 @@
+// Hostile manifests through the real zkbatch binary: every one is refused before any
+// work starts, with exit code 2, a message naming the file, and no crash. Files in
+// hostile/ (each with its expected message below) plus inputs too large to commit,
+// made here: over-sized files, /dev/zero, a 1 MiB dotted key, hostile --set values.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kHostileDir = HOSTILE_DIR;
+
+struct Outcome {
+    int exit_code = -1;  // -1: killed by a signal (a crash)
+    int signal = 0;
+    std::string out, err;
+};
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+std::string quoted(const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+class HostileInput : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/zkbatch-hostile-XXXXXX";
+        ASSERT_NE(mkdtemp(pattern), nullptr);
+        dir_ = pattern;
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // zkbatch with `args` (shell-quoted by the caller); stdout and stderr captured.
+    Outcome zkbatch(const std::string& args) const {
+        const fs::path out_file = dir_ / "stdout.txt", err_file = dir_ / "stderr.txt";
+        const std::string command = std::string(ZKBATCH_EXE) + " --log-level warn " + args + " >" +
+                                    out_file.string() + " 2>" + err_file.string() + " </dev/null";
+        const int status = std::system(command.c_str());
+        Outcome outcome;
+        if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+        if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+        outcome.out = read_file(out_file);
+        outcome.err = read_file(err_file);
+        return outcome;
+    }
+
+    // `validate` and `run` both refuse `manifest` (plus `extra` arguments) with exit
+    // code 2 and a message containing `expected`; `run` creates no database.
+    void expect_refused(const fs::path& manifest, const std::string& expected, const std::string& extra = "") const {
+        const fs::path db = dir_ / "runs.db";
+        for (const std::string& command :
+             {"validate " + quoted(manifest.string()) + extra,
+              "run " + quoted(manifest.string()) + " --backend cpu-ref --db " + quoted(db.string()) + extra}) {
+            SCOPED_TRACE(command.substr(0, 200));
+            const Outcome outcome = zkbatch(command);
+            EXPECT_EQ(outcome.signal, 0) << "killed by signal " << outcome.signal << "\n" << outcome.err;
+            EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+            EXPECT_TRUE(outcome.err.starts_with("error: ")) << outcome.err;
+            EXPECT_NE(outcome.err.find(expected), std::string::npos) << "expected '" << expected << "' in:\n"
+                                                                      << outcome.err.substr(0, 2000);
+            // A message, not an echo of the input: a few lines at most.
+            EXPECT_LT(outcome.err.size(), 2000u) << outcome.err.substr(0, 2000);
+            EXPECT_FALSE(fs::exists(db)) << "a refused run must not create its database";
+        }
+    }
+
+    fs::path write(const std::string& name, const std::string& text) const {
+        const fs::path path = dir_ / name;
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+
+    fs::path dir_;
+};
+
+// Each committed hostile manifest and a piece of the message it must be refused with.
+struct HostileCase {
+    std::string file;
+    std::string expected;
+};
+
+const std::vector<HostileCase> kCases = {
+    {"huge_integer.toml", "is not representable in 64 bits"},
+    {"huge_negative_integer.toml", "is not representable in 64 bits"},
+    {"int64_max_partitions.toml", "job.partitions: must be in 1..1000000, found 9223372036854775807"},
+    {"huge_float.toml", "'1e999' could not be interpreted as a value"},
+    {"deep_array.toml", "nested more than 64 levels deep"},
+    {"deep_inline_table.toml", "nested more than 64 levels deep"},
+    {"deep_dotted_key.toml", "nested more than 64 levels deep"},
+    {"deep_table_header.toml", "nested more than 64 levels deep"},
+    {"deep_array_of_tables.toml", "nested more than 64 levels deep"},
+    {"deep_mixed.toml", "nested more than 64 levels deep"},
+    {"invalid_utf8_string.toml", "utf-8"},
+    {"invalid_utf8_comment.toml", "utf-8"},
+    {"invalid_utf8_key.toml", "utf-8"},
+    {"overlong_utf8.toml", "utf-8"},
+    {"utf8_surrogate.toml", "utf-8"},
+    {"escape_beyond_unicode.toml", "values greater than U+10FFFF are invalid"},
+    {"nul_byte.toml", "hostile/nul_byte.toml:3:10: "},
+    {"duplicate_key.toml", "cannot redefine existing integer 'partitions'"},
+    {"duplicate_table.toml", "hostile/duplicate_table.toml:4:1: "},
+    {"dotted_redefines_table.toml", "cannot redefine existing table 'job'"},
+    {"empty.toml", "job.name: required key is missing"},
+    {"only_bom.toml", "job.name: required key is missing"},
+    {"binary_garbage.toml", "hostile/binary_garbage.toml:1:1: "},
+};
+
+class HostileFile : public HostileInput, public ::testing::WithParamInterface<HostileCase> {};
+
+TEST_P(HostileFile, RefusedWithExitCode2) {
+    expect_refused(kHostileDir / GetParam().file, GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, HostileFile, ::testing::ValuesIn(kCases), [](const auto& test_info) {
+    std::string name = test_info.param.file.substr(0, test_info.param.file.find('.'));
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+});
+
+TEST(HostileCorpus, EveryFileHasACase) {
+    for (const auto& entry : fs::directory_iterator(kHostileDir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.starts_with("memory_")) continue;  // HostileInput.MemoryHungry*
+        EXPECT_TRUE(std::any_of(kCases.begin(), kCases.end(), [&](const auto& c) { return c.file == file; }))
+            << file << " has no row in kCases";
+    }
+}
+
+// --- Made here: too large to commit, or not a file ------------------------------------
+
+TEST_F(HostileInput, OverOneMebibyteIsRefusedBeforeParsing) {
+    std::string text = "[job]\nname = \"big\"\n# ";
+    text += std::string(2u << 20, 'x');
+    expect_refused(write("big.toml", text + "\n"), "a manifest may be at most 1048576 bytes");
+}
+
+TEST_F(HostileInput, EndlessDeviceIsNotReadWhole) {
+    // /dev/zero never ends: reading it whole would exhaust memory.
+    expect_refused("/dev/zero", "a manifest may be at most 1048576 bytes");
+}
+
+TEST_F(HostileInput, MebibyteDottedKeyIsRefusedWithoutStackOverflow) {
+    // 500 000 levels: TOML++ alone overflows the stack at ~30 000.
+    std::string key = "a";
+    for (int i = 1; i < 500'000; ++i) key += ".a";
+    expect_refused(write("deep.toml", "[job]\nname = \"deep\"\n" + key + " = 1\n"), "nested more than 64 levels deep");
+}
+
+TEST_F(HostileInput, LongKeyGetsAShortMessage) {
+    expect_refused(write("long_key.toml", "[job]\nname = \"x\"\n[" + std::string(200'000, 'k') + "]\n"),
+                   "(200000 bytes): unknown table");
+}
+
+TEST_F(HostileInput, LongJobNameGetsAShortMessage) {
+    expect_refused(write("long_name.toml", "[job]\nname = \"" + std::string(200'000, 'n') + " \"\n"),
+                   "job.name: \"nnnn");
+}
+
+TEST_F(HostileInput, DeepSetValueIsRefused) {
+    std::string value;
+    for (int i = 0; i < 20'000; ++i) value += "{a=";
+    value += "1" + std::string(20'000, '}');
+    expect_refused(kHostileDir / "empty.toml", "the value nests more than 64 levels deep",
+                   " --set job.name=x --set " + quoted("output.tags.x=" + value));
+}
+
+TEST_F(HostileInput, DeepSetKeyIsRefused) {
+    std::string key = "output.tags";
+    for (int i = 0; i < 20'000; ++i) key += ".a";
+    expect_refused(kHostileDir / "empty.toml", "nests more than 64 levels deep",
+                   " --set job.name=x --set " + quoted(key + "=1"));
+}
+
+TEST_F(HostileInput, HugeSetIntegerIsRefused) {
+    expect_refused(kHostileDir / "empty.toml", "job.partitions: expected an integer",
+                   " --set job.name=x --set job.partitions=99999999999999999999");
+}
+
+// --- Valid manifests that need more memory than any machine has -----------------------
+
+TEST_F(HostileInput, MemoryHungryRunIsRefusedUpFront) {
+    for (const char* file : {"memory_buffer_sets.toml", "memory_replay.toml"}) {
+        SCOPED_TRACE(file);
+        const fs::path db = dir_ / "runs.db";
+        const Outcome run = zkbatch("run " + (kHostileDir / file).string() + " --backend cpu-ref --db " + db.string());
+        EXPECT_EQ(run.exit_code, 2) << run.err;
+        EXPECT_NE(run.err.find("this run needs about"), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find("GiB is available ("), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find("Lower circuit.log_n"), std::string::npos) << run.err;
+        EXPECT_FALSE(fs::exists(db));
+    }
+}
+
+TEST_F(HostileInput, MemoryHungryManifestStillValidates) {
+    // Valid wherever it may run; validate says that this machine is too small.
+    const Outcome validate = zkbatch("validate " + (kHostileDir / "memory_buffer_sets.toml").string());
+    EXPECT_EQ(validate.exit_code, 0) << validate.err;
+    EXPECT_NE(validate.out.find("note: `zkbatch run` would refuse it on this machine"), std::string::npos)
+        << validate.out;
+}
+
+}  // namespace

@@ -1,0 +1,95 @@
+// runner/limits: the host-memory estimate (known answers from the README formula),
+// /proc/meminfo parsing, and the refusal message.
+#include "limits.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace {
+
+using zkbatch::AvailableMemory;
+using zkbatch::estimate_host_memory;
+using zkbatch::host_memory_shortfall;
+using zkbatch::Manifest;
+using zkbatch::parse_mem_available_bytes;
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+Manifest shape(uint32_t log_n, uint32_t synthesis, uint32_t queue, uint32_t prove, uint32_t replay) {
+    Manifest m;
+    m.job.name = "limits";
+    m.circuit.log_n = log_n;
+    m.pipeline.synthesis_workers = synthesis;
+    m.pipeline.queue_depth = queue;
+    m.pipeline.prove_workers = prove;
+    m.pipeline.replay_inputs = replay;
+    return m;
+}
+
+TEST(HostMemoryEstimate, KnownAnswerForCpuRef) {
+    // V = 2^20 × 32 B = 32 MiB. Sets: 2 + 2 + 2 + 1 = 7 → 7 × 4 × 32 = 896 MiB; witnesses
+    // 2 × 32 = 64; replay 1 × 3 × 32 = 96; scratch 2 × 2 × 32 = 128; NTT tables 32.
+    const auto e = estimate_host_memory(shape(20, 2, 2, 2, 1), "cpu-ref");
+    EXPECT_EQ(e.vector_bytes, 32 * kMiB);
+    EXPECT_EQ(e.buffer_sets, 7u);
+    EXPECT_EQ(e.buffer_bytes, 896 * kMiB);
+    EXPECT_EQ(e.witness_bytes, 64 * kMiB);
+    EXPECT_EQ(e.replay_bytes, 96 * kMiB);
+    EXPECT_EQ(e.scratch_bytes, 128 * kMiB);
+    EXPECT_EQ(e.ntt_table_bytes, 32 * kMiB);
+    EXPECT_EQ(e.total_bytes, 1216 * kMiB);
+}
+
+TEST(HostMemoryEstimate, ScratchOnlyForCpuRef) {
+    const Manifest m = shape(20, 1, 2, 3, 0);
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").scratch_bytes, 0u);
+    EXPECT_EQ(estimate_host_memory(m, "cpu-ref").scratch_bytes, 6 * 32 * kMiB);
+    EXPECT_EQ(estimate_host_memory(m, "/opt/zkbatch/plugins/libzkbatch-cpu-ref.so").scratch_bytes, 6 * 32 * kMiB);
+    // "auto" may pick cpu-ref: counted, so the estimate errs on the large side.
+    EXPECT_EQ(estimate_host_memory(m, "auto").scratch_bytes, 6 * 32 * kMiB);
+}
+
+TEST(HostMemoryEstimate, LargestManifestDoesNotOverflow) {
+    // Every key at its maximum: (256 + 1024 + 64 + 1) × 4 × 8 GiB + ... is about 23 PiB.
+    const auto e = estimate_host_memory(shape(28, 256, 1024, 64, 1'000'000), "cpu-ref");
+    EXPECT_EQ(e.buffer_bytes, 1345ull * 4 * (8ull << 30));
+    EXPECT_EQ(e.replay_bytes, 3'000'000ull * (8ull << 30));
+    EXPECT_GT(e.total_bytes, e.replay_bytes);
+    EXPECT_LT(e.total_bytes, std::numeric_limits<uint64_t>::max());
+    // Beyond any manifest's range the sum saturates instead of wrapping to something small.
+    EXPECT_EQ(estimate_host_memory(shape(63, 256, 1024, 64, 1'000'000), "cpu-ref").total_bytes,
+              std::numeric_limits<uint64_t>::max());
+}
+
+TEST(MemAvailable, ParsesTheKernelsFormat) {
+    const char* meminfo =
+        "MemTotal:       24542036 kB\n"
+        "MemFree:        21870408 kB\n"
+        "MemAvailable:   22905488 kB\n"
+        "Buffers:          113704 kB\n";
+    EXPECT_EQ(parse_mem_available_bytes(meminfo), 22905488ull * 1024);
+}
+
+TEST(MemAvailable, MissingOrMalformedIsUnknown) {
+    EXPECT_EQ(parse_mem_available_bytes(""), std::nullopt);
+    EXPECT_EQ(parse_mem_available_bytes("MemTotal: 1000 kB\n"), std::nullopt);  // kernels before 3.14
+    EXPECT_EQ(parse_mem_available_bytes("MemAvailable: lots kB\n"), std::nullopt);
+    EXPECT_EQ(parse_mem_available_bytes("MemAvailable: 1000 MB\n"), std::nullopt);
+    EXPECT_EQ(parse_mem_available_bytes("MemAvailable: 99999999999999999999 kB\n"), std::nullopt);
+}
+
+TEST(HostMemoryShortfall, FitsOrSaysBothNumbersAndWhatToLower) {
+    const Manifest m = shape(20, 2, 2, 2, 1);  // 1216 MiB with cpu-ref
+    const auto e = estimate_host_memory(m, "cpu-ref");
+    EXPECT_EQ(host_memory_shortfall(m, e, AvailableMemory{1216 * kMiB, "test"}), std::nullopt);
+    const auto message = host_memory_shortfall(m, e, AvailableMemory{1024 * kMiB, "MemAvailable in /proc/meminfo"});
+    ASSERT_TRUE(message);
+    EXPECT_NE(message->find("needs about 1.19 GiB"), std::string::npos) << *message;
+    EXPECT_NE(message->find("only 1.00 GiB is available (MemAvailable in /proc/meminfo)"), std::string::npos)
+        << *message;
+    EXPECT_NE(message->find("7 buffer sets"), std::string::npos) << *message;
+    EXPECT_NE(message->find("Lower circuit.log_n"), std::string::npos) << *message;
+}
+
+}  // namespace

@@ -1,0 +1,75 @@
+// Fuzz target: run selectors (`zkbatch show SELECTOR`: an id, "latest", "latest~K")
+// through Store::resolve_run, on a database of five runs made once per process. A
+// selector either resolves to one of those runs or is refused with a StoreError.
+#include "store.hpp"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Fixture {
+    std::filesystem::path dir;
+    std::unique_ptr<zkbatch::Store> store;
+    std::vector<int64_t> run_ids;
+};
+
+Fixture* fixture = nullptr;
+
+void remove_fixture() {
+    if (!fixture) return;
+    fixture->store.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(fixture->dir, ec);
+    delete fixture;
+    fixture = nullptr;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "zkbatch-fuzz-selector-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+        std::perror("mkdtemp");
+        std::abort();
+    }
+    fixture = new Fixture{pattern, nullptr, {}};
+    fixture->store = std::make_unique<zkbatch::Store>(fixture->dir / "runs.db");
+    for (int i = 0; i < 5; ++i) {
+        zkbatch::RunRecord run;
+        run.job_name = i % 2 ? "nightly" : "smoke";
+        run.backend_name = "cpu-ref";
+        run.log_n = 10;
+        run.partitions = 1;
+        run.verify_mode = "identity";
+        run.started_unix_ns = 1'700'000'000'000'000'000 + i;
+        fixture->run_ids.push_back(fixture->store->begin_run(run));
+    }
+    std::atexit(remove_fixture);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string selector(reinterpret_cast<const char*>(data), size);
+    try {
+        const int64_t id = fixture->store->resolve_run(selector);
+        const auto& ids = fixture->run_ids;
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            std::fprintf(stderr, "resolve_run('%s') = %lld, which is not a run\n", selector.c_str(),
+                         static_cast<long long>(id));
+            std::abort();
+        }
+        if (selector == "latest" && id != ids.back()) std::abort();
+    } catch (const zkbatch::StoreError&) {
+        // Refused with a message.
+    }
+    return 0;
+}
