@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <tuple>
 #include <thread>
 
 namespace zkbatch {
@@ -57,6 +59,13 @@ std::string describe(const Manifest& m) {
                        to_string(m.verify.mode));
 }
 
+// Names what was run: the file and the overrides applied to it.
+std::string manifest_hash(const Manifest& m) {
+    std::string overrides;
+    for (const auto& o : m.overrides) overrides += o + "\n";
+    return sha256_hex(m.source_text + "\n--set\n" + overrides);
+}
+
 RunRecord make_run_record(const Manifest& m, const Plugin& plugin, const Backend& backend) {
     const HostEnvironment host = capture_host_environment();
     RunRecord run;
@@ -73,8 +82,7 @@ RunRecord make_run_record(const Manifest& m, const Plugin& plugin, const Backend
     std::string overrides;
     for (const auto& o : m.overrides) overrides += o + "\n";
     run.overrides = overrides;
-    // The hash names what was run: the file and the overrides applied to it.
-    run.manifest_sha256 = sha256_hex(m.source_text + "\n--set\n" + overrides);
+    run.manifest_sha256 = manifest_hash(m);
     run.log_n = m.circuit.log_n;
     run.partitions = m.job.partitions;
     run.seed = m.job.seed;
@@ -123,37 +131,118 @@ int command_validate(const std::string& manifest_path, const std::vector<std::st
     return exit_code::ok;
 }
 
-int command_run(const RunOptions& options) {
-    Manifest manifest = load_manifest(options.manifest_path, options.overrides);
-    if (options.backend_name) manifest.backend.name = *options.backend_name;
-    if (options.db_path) manifest.output.db = *options.db_path;
-    spdlog::info("{}", describe(manifest));
+namespace {
 
-    std::string backend_name = manifest.backend.name;
-    if (backend_name == "auto") {
-        std::string why;
-        backend_name = resolve_auto_backend(options.plugin_path, &why);
-        spdlog::info("backend auto: {}", why);
+// One arm of a `zkbatch run`: its manifest, its backend, its run row, and what its
+// blocks of partitions added up to. A plain job is a single arm in a single block.
+struct ArmRun {
+    Arm arm;
+    std::shared_ptr<Plugin> plugin;
+    std::unique_ptr<Backend> backend;
+    const ReplayInputs* replay = nullptr;
+    int64_t run_id = 0;
+    std::optional<std::filesystem::path> dump_dir;
+    bool stopped = false;  // a partition failed with on_error = "stop", or the run was cancelled
+    RunSummary total;      // summed over blocks
+    double busy_ms = 0;    // device-busy time summed over blocks
+    bool saw_device = false;
+};
+
+void add_block(ArmRun& arm, const RunSummary& block) {
+    RunSummary& total = arm.total;
+    total.wall_ms += block.wall_ms;
+    total.partitions_ok += block.partitions_ok;
+    total.partitions_failed += block.partitions_failed;
+    total.peak_rss_bytes = std::max(total.peak_rss_bytes, block.peak_rss_bytes);
+    total.ended_unix_ns = block.ended_unix_ns;
+    if (block.gpu_busy_fraction) {
+        arm.busy_ms += *block.gpu_busy_fraction * block.wall_ms;
+        arm.saw_device = true;
     }
-    // Before the store or the backend allocates anything: too little memory is a usage error.
-    require_host_memory(manifest, backend_name);
+    if (total.error.empty()) total.error = block.error;
+    if (block.status == RunStatus::cancelled) total.status = RunStatus::cancelled;
+    if (block.status != RunStatus::ok) arm.stopped = true;
+}
+
+RunSummary finished_summary(const ArmRun& arm) {
+    RunSummary summary = arm.total;
+    if (arm.saw_device && summary.wall_ms > 0) summary.gpu_busy_fraction = arm.busy_ms / summary.wall_ms;
+    if (summary.status != RunStatus::cancelled) {
+        const bool all_ok = summary.partitions_failed == 0 &&
+                            summary.partitions_ok == arm.arm.manifest.job.partitions;
+        summary.status = all_ok ? RunStatus::ok : RunStatus::failed;
+    }
+    return summary;
+}
+
+// Partitions per block when arms are interleaved: enough blocks that slow drifts of
+// the machine (thermal, other load) hit every arm alike, few enough that each block
+// keeps the pipeline full.
+constexpr uint64_t kExperimentBlocks = 8;
+
+// The order of the arms in each block: a Fisher-Yates shuffle driven by SplitMix64 of
+// (job seed, block), so it is random but the same on every machine for a manifest.
+std::vector<size_t> block_order(size_t arms, uint64_t seed, uint64_t block) {
+    std::vector<size_t> order(arms);
+    for (size_t i = 0; i < arms; ++i) order[i] = i;
+    uint64_t state = seed ^ (0x9e3779b97f4a7c15ULL * (block + 1));
+    auto next = [&state] {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    };
+    for (size_t i = arms; i > 1; --i) std::swap(order[i - 1], order[next() % i]);
+    return order;
+}
+
+}  // namespace
+
+int command_run(const RunOptions& options) {
+    // --backend and --db act as overrides, so they also replace a list (an axis).
+    std::vector<std::string> overrides = options.overrides;
+    if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
+    if (options.db_path) overrides.push_back("output.db=" + toml_quoted(*options.db_path));
+    const Manifest manifest = load_manifest(options.manifest_path, overrides);
+    std::vector<ArmRun> arms;
+    for (Arm& arm : expand_arms(manifest)) {
+        arms.emplace_back();
+        arms.back().arm = std::move(arm);
+    }
+    const bool experiment = arms.size() > 1;
+    spdlog::info("{}{}", describe(manifest),
+                 experiment ? fmt::format(", an experiment of {} arms", arms.size()) : "");
 
     // Open the store first: a bad database path should fail before a GPU pool is pinned.
     Store store(manifest.output.db);
 
-    auto plugin = load_plugin(backend_name, options.plugin_path);
-    plugin->require_usable();
-    const int64_t setup_start_ns = steady_now_ns();
-    Backend backend(plugin, manifest.backend.options, manifest.circuit.log_n,
-                    manifest.pipeline.prove_workers);
-    spdlog::info("backend {} {} ready in {:.1f} ms ({})", plugin->api().name, plugin->api().version,
-                 ns_to_ms(steady_now_ns() - setup_start_ns), plugin->file().string());
-
-    std::optional<ReplayInputs> replay;
-    if (manifest.pipeline.replay_inputs > 0) {
-        replay.emplace(manifest, std::max(1u, std::thread::hardware_concurrency()));
-        spdlog::info("replay: {} input set(s) synthesized in {:.1f} ms", replay->set_count(),
-                     replay->setup_ms());
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<ReplayInputs>> replays;
+    for (ArmRun& arm : arms) {
+        const Manifest& m = arm.arm.manifest;
+        std::string backend_name = m.backend.name;
+        if (backend_name == "auto") {
+            std::string why;
+            backend_name = resolve_auto_backend(options.plugin_path, &why);
+            spdlog::info("backend auto: {}", why);
+        }
+        arm.plugin = load_plugin(backend_name, options.plugin_path);
+        arm.plugin->require_usable();
+        const int64_t setup_start_ns = steady_now_ns();
+        arm.backend = std::make_unique<Backend>(arm.plugin, m.backend.options, m.circuit.log_n,
+                                                m.pipeline.prove_workers);
+        spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name,
+                     arm.plugin->api().version, ns_to_ms(steady_now_ns() - setup_start_ns),
+                     arm.plugin->file().string(), experiment ? " for arm " + arm.arm.label : "");
+        if (m.pipeline.replay_inputs > 0) {
+            // Arms that prove the same circuit share the same replayed inputs.
+            auto& replay = replays[{m.circuit.log_n, m.circuit.terms_per_row, m.pipeline.replay_inputs}];
+            if (!replay) {
+                replay = std::make_unique<ReplayInputs>(m, std::max(1u, std::thread::hardware_concurrency()));
+                spdlog::info("replay: {} input set(s) of 2^{} synthesized in {:.1f} ms", replay->set_count(),
+                             m.circuit.log_n, replay->setup_ms());
+            }
+            arm.replay = replay.get();
+        }
     }
 
     std::optional<std::filesystem::path> dump_dir;
@@ -166,56 +255,99 @@ int command_run(const RunOptions& options) {
         dump_dir = *options.dump_dir;
     }
 
-    RunRecord run = make_run_record(manifest, *plugin, backend);
-    if (replay) run.facts["replay.setup_ms"] = fmt::format("{:.3f}", replay->setup_ms());
-    run.started_unix_ns = unix_now_ns();
-    run.started_steady_ns = steady_now_ns();
-    const int64_t run_id = store.begin_run(run);
-    spdlog::info("run {} started, recording to {}", run_id, manifest.output.db);
+    const uint64_t partitions = manifest.job.partitions;
+    const uint64_t block_size = experiment ? std::max<uint64_t>(1, (partitions + kExperimentBlocks - 1) / kExperimentBlocks)
+                                           : std::max<uint64_t>(1, partitions);
+    std::optional<int64_t> experiment_id;
+    if (experiment) {
+        ExperimentRecord record;
+        record.name = manifest.job.name;
+        record.order_method = "randomized-blocks";
+        record.block_partitions = static_cast<uint32_t>(block_size);
+        record.arm_count = static_cast<uint32_t>(arms.size());
+        record.manifest_sha256 = manifest_hash(manifest);
+        record.created_unix_ns = unix_now_ns();
+        experiment_id = store.begin_experiment(record);
+        spdlog::info("experiment {}: {} arms, blocks of {} partitions in randomized order", *experiment_id,
+                     arms.size(), block_size);
+    }
+    for (ArmRun& arm : arms) {
+        RunRecord run = make_run_record(arm.arm.manifest, *arm.plugin, *arm.backend);
+        if (arm.replay) run.facts["replay.setup_ms"] = fmt::format("{:.3f}", arm.replay->setup_ms());
+        run.experiment_id = experiment_id;
+        run.arm = arm.arm.label;
+        run.started_unix_ns = unix_now_ns();
+        run.started_steady_ns = steady_now_ns();
+        arm.run_id = store.begin_run(run);
+        if (dump_dir) {  // arms prove the same partitions: each gets its own folder
+            arm.dump_dir = experiment ? *dump_dir / fmt::format("run{}", arm.run_id) : *dump_dir;
+            std::filesystem::create_directories(*arm.dump_dir);
+        }
+        spdlog::info("run {} started{}, recording to {}", arm.run_id,
+                     experiment ? " (arm " + arm.arm.label + ")" : "", manifest.output.db);
+    }
 
     StopSignals signals;
-    PipelineSettings settings;
-    settings.manifest = &manifest;
-    settings.backend = &backend;
-    settings.store = &store;
-    settings.run_id = run_id;
-    settings.partitions = all_partitions(manifest);
-    settings.replay = replay ? &*replay : nullptr;
-    settings.dump_dir = dump_dir;
-    settings.stop_signal = signals.counter();
-    settings.show_progress_line = isatty(STDERR_FILENO) && spdlog::get_level() <= spdlog::level::info;
-
-    RunSummary summary;
-    try {
-        summary = run_pipeline(settings);
-    } catch (const StoreError& e) {
-        RunSummary failed;
-        failed.status = RunStatus::failed;
-        failed.ended_unix_ns = unix_now_ns();
-        failed.error = e.what();
-        try {
-            store.finish_run(run_id, failed);
-        } catch (const StoreError&) {
-            // The database is unwritable; the run stays "running" and the error below says why.
+    const bool live_line = isatty(STDERR_FILENO) && spdlog::get_level() <= spdlog::level::info;
+    for (uint64_t block = 0, first = 0; first < partitions; ++block, first += block_size) {
+        std::vector<uint64_t> indices;
+        for (uint64_t p = first; p < std::min(partitions, first + block_size); ++p) indices.push_back(p);
+        for (size_t which : block_order(arms.size(), manifest.job.seed, block)) {
+            ArmRun& arm = arms[which];
+            if (arm.stopped || signals.counter()->load() > 0) continue;
+            PipelineSettings settings;
+            settings.manifest = &arm.arm.manifest;
+            settings.backend = arm.backend.get();
+            settings.store = &store;
+            settings.run_id = arm.run_id;
+            settings.partitions = indices;
+            settings.replay = arm.replay;
+            settings.dump_dir = arm.dump_dir;
+            settings.stop_signal = signals.counter();
+            settings.show_progress_line = live_line;
+            try {
+                add_block(arm, run_pipeline(settings));
+            } catch (const StoreError& e) {
+                for (ArmRun& each : arms) {
+                    RunSummary failed = finished_summary(each);
+                    failed.status = RunStatus::failed;
+                    failed.ended_unix_ns = unix_now_ns();
+                    failed.error = e.what();
+                    try {
+                        store.finish_run(each.run_id, failed);
+                    } catch (const StoreError&) {
+                        // The database is unwritable; the runs become 'interrupted' when it is next opened.
+                    }
+                }
+                throw;
+            }
         }
-        throw;
     }
-    store.finish_run(run_id, summary);
+    if (signals.counter()->load() > 0)
+        for (ArmRun& arm : arms) arm.total.status = RunStatus::cancelled;
 
-    const double per_hour = summary.wall_ms > 0 ? summary.partitions_ok * 3.6e6 / summary.wall_ms : 0;
-    fmt::print("run {}: {}: {} ok, {} failed of {} partitions in {:.2f} s ({:.0f} partitions/h)\n",
-               run_id, to_string(summary.status), summary.partitions_ok, summary.partitions_failed,
-               manifest.job.partitions, summary.wall_ms / 1e3, per_hour);
-    if (summary.gpu_busy_fraction)
-        fmt::print("GPU busy {:.1f}% of wall time\n", *summary.gpu_busy_fraction * 100);
-    if (!summary.error.empty()) fmt::print("stopped because: {}\n", summary.error);
-    fmt::print("details: zkbatch show {} --db {}\n", run_id, manifest.output.db);
-
-    switch (summary.status) {
-        case RunStatus::ok: return exit_code::ok;
-        case RunStatus::cancelled: return exit_code::cancelled;
-        default: return exit_code::partition_failed;
+    int exit = exit_code::ok;
+    for (ArmRun& arm : arms) {
+        const RunSummary summary = finished_summary(arm);
+        store.finish_run(arm.run_id, summary);
+        const double per_hour = summary.wall_ms > 0 ? summary.partitions_ok * 3.6e6 / summary.wall_ms : 0;
+        fmt::print("run {}{}: {}: {} ok, {} failed of {} partitions in {:.2f} s ({:.0f} partitions/h)\n",
+                   arm.run_id, experiment ? " [" + arm.arm.label + "]" : "", to_string(summary.status),
+                   summary.partitions_ok, summary.partitions_failed, partitions, summary.wall_ms / 1e3, per_hour);
+        if (summary.gpu_busy_fraction)
+            fmt::print("GPU busy {:.1f}% of wall time\n", *summary.gpu_busy_fraction * 100);
+        if (!summary.error.empty()) fmt::print("stopped because: {}\n", summary.error);
+        if (summary.status == RunStatus::cancelled)
+            exit = exit_code::cancelled;
+        else if (summary.status != RunStatus::ok && exit == exit_code::ok)
+            exit = exit_code::partition_failed;
     }
+    if (experiment)
+        fmt::print("details: zkbatch show RUN --db {} for runs {}..{} (experiment {})\n", manifest.output.db,
+                   arms.front().run_id, arms.back().run_id, *experiment_id);
+    else
+        fmt::print("details: zkbatch show {} --db {}\n", arms.front().run_id, manifest.output.db);
+    return exit;
 }
 
 int command_backends(const std::string& plugin_path) {

@@ -287,8 +287,6 @@ std::optional<std::string> scalar_text(const toml::node& node) {
     return std::nullopt;
 }
 
-std::string toml_quoted(std::string_view text);
-
 // Walks the parsed (and overridden) tree, fills a Manifest, and throws on the first
 // problem with the position of the node it is about.
 class Validator {
@@ -561,7 +559,8 @@ private:
     std::string file_path_;
 };
 
-// TOML basic-string escaping, for turning a bare --set value into a TOML string.
+}  // namespace
+
 std::string toml_quoted(std::string_view text) {
     std::string out = "\"";
     for (char c : text) {
@@ -577,6 +576,8 @@ std::string toml_quoted(std::string_view text) {
     }
     return out + '"';
 }
+
+namespace {
 
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t");

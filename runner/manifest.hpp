@@ -100,6 +100,9 @@ struct Arm {
 // Every combination of the manifest's axes, first axis slowest; one arm for a plain job.
 std::vector<Arm> expand_arms(const Manifest& manifest);
 
+// `text` as a TOML basic string ("..." with escapes): for building --set values.
+std::string toml_quoted(std::string_view text);
+
 const char* to_string(VerifyMode mode);        // "identity", "sampled", "none"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)
 

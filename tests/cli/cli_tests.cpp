@@ -178,6 +178,55 @@ TEST_F(CliTest, ReplayRunsProveTheReplayedInputs) {
     EXPECT_EQ(replayed[3], fresh[1]);
 }
 
+TEST_F(CliTest, ListsMakeAnExperimentOfInterleavedArmsOnTheSameInputs) {
+    const auto manifest = write_manifest("ab.toml", R"(
+[job]
+name = "ab"
+partitions = 6
+seed = 3
+[circuit]
+log_n = [8, 9]
+[pipeline]
+prove_workers = [1, 2]
+[backend]
+name = "cpu-ref"
+)");
+    const auto result = zkbatch("--log-level warn run " + manifest.string() + " --db " + db_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto runs = query("SELECT id, experiment_id, arm, status, partitions_ok FROM run ORDER BY id");
+    ASSERT_EQ(runs.size(), 4u);
+    for (const auto& run : runs) {
+        EXPECT_EQ(run[1], runs[0][1]) << "one experiment";
+        EXPECT_EQ(run[3], "ok");
+        EXPECT_EQ(run[4], "6");
+    }
+    EXPECT_EQ(runs[0][2], "circuit.log_n=8 pipeline.prove_workers=1");
+    EXPECT_EQ(runs[3][2], "circuit.log_n=9 pipeline.prove_workers=2");
+    EXPECT_EQ(scalar("SELECT arm_count || ' ' || order_method FROM experiment"), "4 randomized-blocks");
+    // Arms of one circuit prove the same inputs: identical digests, whatever the workers.
+    EXPECT_EQ(digests(runs[0][0]), digests(runs[1][0]));
+    EXPECT_EQ(digests(runs[2][0]), digests(runs[3][0]));
+    EXPECT_NE(digests(runs[0][0]), digests(runs[2][0]));
+    // Interleaved: the arms' partition intervals alternate in time rather than running
+    // one arm to completion first (blocks of one partition here: 6 / 8 rounds up to 1).
+    auto synth_starts = [&](const std::string& run, const char* aggregate) {
+        return std::stod(scalar(std::string("SELECT ") + aggregate +
+                                "(r.started_steady_ns + i.start_ns) FROM phase_interval AS i "
+                                "JOIN partition AS p ON p.id = i.partition_id JOIN run AS r ON r.id = p.run_id "
+                                "WHERE r.id = " + run + " AND i.phase = 'synth'"));
+    };
+    EXPECT_LT(synth_starts(runs[3][0], "min"), synth_starts(runs[0][0], "max"));
+    EXPECT_LT(synth_starts(runs[0][0], "min"), synth_starts(runs[3][0], "max"));
+}
+
+TEST_F(CliTest, BackendOptionReplacesAnAxis) {
+    const auto manifest = write_manifest("axis.toml", "[job]\nname = \"x\"\npartitions = 1\n[circuit]\nlog_n = 4\n"
+                                                      "[backend]\nname = [\"cpu-ref\", \"auto\"]\n");
+    ASSERT_EQ(zkbatch("--log-level warn run " + manifest.string() + " --backend cpu-ref --db " + db_).exit_code, 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM run"), "1");
+    EXPECT_EQ(scalar("SELECT count(*) FROM experiment"), "0");
+}
+
 TEST_F(CliTest, ShowAgreesWithTheDatabase) {
     ASSERT_EQ(run_smoke("--set job.partitions=5").exit_code, 0);
     const std::string run = latest_run();
