@@ -137,6 +137,7 @@ namespace {
 // blocks of partitions added up to. A plain job is a single arm in a single block.
 struct ArmRun {
     Arm arm;
+    std::string backend_name;  // backend.name with "auto" resolved
     std::shared_ptr<Plugin> plugin;
     std::unique_ptr<Backend> backend;
     const ReplayInputs* replay = nullptr;
@@ -213,19 +214,24 @@ int command_run(const RunOptions& options) {
     spdlog::info("{}{}", describe(manifest),
                  experiment ? fmt::format(", an experiment of {} arms", arms.size()) : "");
 
+    // Before the store or any backend allocates anything: too little memory is a usage error.
+    for (ArmRun& arm : arms) {
+        arm.backend_name = arm.arm.manifest.backend.name;
+        if (arm.backend_name == "auto") {
+            std::string why;
+            arm.backend_name = resolve_auto_backend(options.plugin_path, &why);
+            spdlog::info("backend auto: {}", why);
+        }
+        require_host_memory(arm.arm.manifest, arm.backend_name);
+    }
+
     // Open the store first: a bad database path should fail before a GPU pool is pinned.
     Store store(manifest.output.db);
 
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<ReplayInputs>> replays;
     for (ArmRun& arm : arms) {
         const Manifest& m = arm.arm.manifest;
-        std::string backend_name = m.backend.name;
-        if (backend_name == "auto") {
-            std::string why;
-            backend_name = resolve_auto_backend(options.plugin_path, &why);
-            spdlog::info("backend auto: {}", why);
-        }
-        arm.plugin = load_plugin(backend_name, options.plugin_path);
+        arm.plugin = load_plugin(arm.backend_name, options.plugin_path);
         arm.plugin->require_usable();
         const int64_t setup_start_ns = steady_now_ns();
         arm.backend = std::make_unique<Backend>(arm.plugin, m.backend.options, m.circuit.log_n,
