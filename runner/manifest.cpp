@@ -74,34 +74,46 @@ constexpr std::string_view kOverrideLabelPrefix = "--set ";
 constexpr size_t kMaxManifestBytes = size_t{1} << 20;
 constexpr size_t kMaxNestingLevels = 64;
 
-struct NestingProblem {
+// A reason to refuse text before TOML++ parses it, and where.
+struct PrescanProblem {
     uint32_t line = 0, column = 0;
-    size_t levels = 0;
+    bool too_deep = false;  // nesting; otherwise a character TOML++ 3.3 mishandles
+    std::string message;
 };
 
-// The first place where `text` nests tables or arrays more than kMaxNestingLevels
-// deep, counting [header] and dotted-key segments and the arrays and inline tables
-// around a value ([a.b] then c.d = [1] is 5 levels). TOML++ builds and frees nested
-// tables recursively, so ~30 000 levels of "a.a.a..." (60 KB) overflow the stack before
-// any check could run; this scan is iterative. It knows just enough TOML to skip strings
-// and comments and to tell keys from values; TOML++ still reports every syntax error.
-std::optional<NestingProblem> find_deep_nesting(std::string_view text) {
+// Refuses, before TOML++ sees it, text that TOML++ 3.3 cannot parse safely:
+// - tables or arrays nested more than kMaxNestingLevels deep, counting [header] and
+//   dotted-key segments and the arrays and inline tables around a value ([a.b] then
+//   c.d = [1] is 5 levels). TOML++ builds and frees nested tables recursively, so
+//   ~30 000 levels of "a.a.a..." (60 KB) overflow the stack.
+// - a character outside ASCII where TOML++ tests it for whitespace: outside strings and
+//   comments (never valid TOML there), after a '\' in a basic string (never a valid
+//   escape), or first after a line-ending backslash in a multi-line string (valid, but
+//   rare). TOML++ 3.3's is_non_ascii_horizontal_whitespace reaches __builtin_unreachable
+//   for most such characters: undefined behaviour, found by fuzzing.
+// It knows just enough TOML to skip strings and comments and to tell keys from values;
+// TOML++ still reports every syntax error, and stops at the first, so text past a place
+// where the two readings could differ is never parsed.
+std::optional<PrescanProblem> prescan_toml(std::string_view text) {
     struct Container {
         char bracket;  // '[' an array value, '{' an inline table
         size_t depth;  // of the array or table itself
     };
     std::vector<Container> open;
-    size_t header_depth = 0;  // of the table the last [header] or [[header]] opened
-    size_t depth = 1;         // of the key segment or value being read
-    bool in_key = true;       // reading a key: at a line start, after '{', or after ',' in one
-    bool key_started = false; // the key has a character already (a '[' then is not a header)
+    size_t header_depth = 0;   // of the table the last [header] or [[header]] opened
+    size_t depth = 1;          // of the key segment or value being read
+    bool in_key = true;        // reading a key: at a line start, after '{', or after ',' in one
+    bool key_started = false;  // the key has a character already (a '[' then is not a header)
     bool in_header = false;
-    uint32_t line = 1, column = 0;
+    uint32_t line = 1;
+    size_t line_start = 0;  // index of the current line's first byte
+    auto new_line = [&](size_t newline_index) { ++line, line_start = newline_index + 1; };
+    auto column = [&](size_t index) { return static_cast<uint32_t>(index - line_start + 1); };
+    auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        ++column;
         if (c == '\n') {
-            ++line, column = 0;
+            new_line(i);
             if (open.empty()) in_key = true, key_started = false, in_header = false, depth = header_depth + 1;
             continue;
         }
@@ -110,21 +122,54 @@ std::optional<NestingProblem> find_deep_nesting(std::string_view text) {
             continue;
         }
         if (c == '"' || c == '\'') {  // a string or quoted key segment: skip it whole
-            const std::string_view quote = text.substr(i, 3) == std::string(3, c) ? text.substr(i, 3) : text.substr(i, 1);
-            for (i += quote.size(); i < text.size() && !text.substr(i).starts_with(quote); ++i) {
-                if (c == '"' && text[i] == '\\') ++i;  // an escape: the next character is content
-                if (i < text.size() && text[i] == '\n') {
-                    if (quote.size() == 1) {  // unterminated (TOML++ reports it); count the newline
-                        --i;
+            const bool multi_line = text.substr(i, 3) == std::string_view(c == '"' ? "\"\"\"" : "'''");
+            const size_t quotes = multi_line ? 3 : 1;
+            for (i += quotes; i < text.size(); ++i) {
+                if (text[i] == c && (!multi_line || text.substr(i, 3) == std::string(3, c))) {
+                    // A multi-line string may end with one or two quotes of content.
+                    i += quotes - 1;
+                    for (int extra = 0; multi_line && extra < 2 && i + 1 < text.size() && text[i + 1] == c; ++extra)
+                        ++i;
+                    break;
+                }
+                if (text[i] == '\n') {
+                    if (!multi_line) {  // unterminated: TOML++ stops here
+                        --i;            // the newline is the outer loop's
                         break;
                     }
-                    ++line, column = 0;
+                    new_line(i);
+                    continue;
                 }
+                if (c != '"' || text[i] != '\\') continue;
+                // An escape in a basic string.
+                if (i + 1 < text.size() && non_ascii(text[i + 1]))
+                    return PrescanProblem{line, column(i), false,
+                                          "'\\' followed by a character outside ASCII is not a TOML escape"};
+                size_t next = i + 1;
+                while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r')) ++next;
+                if (!multi_line || next >= text.size() || text[next] != '\n') {
+                    ++i;  // the escaped character
+                    continue;
+                }
+                // A line-ending backslash: TOML++ skips the whitespace after it.
+                while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' ||
+                                              text[next] == '\n')) {
+                    if (text[next] == '\n') new_line(next);
+                    ++next;
+                }
+                if (next < text.size() && non_ascii(text[next]))
+                    return PrescanProblem{line, column(next), false,
+                                          "a character outside ASCII right after a line-ending backslash; TOML++ "
+                                          "3.3 misreads it there: put it on the line before, or write it as \\uXXXX"};
+                i = next - 1;
             }
-            i += quote.size() - 1;
             key_started = true;
             continue;
         }
+        if (non_ascii(c))
+            return PrescanProblem{line, column(i), false,
+                                  "a character outside ASCII outside quotes; TOML allows them only in strings and "
+                                  "comments (quote the key or value)"};
         size_t deeper = 0;  // the depth reached by this character, if it opens a level
         if (in_header) {
             if (c == '.') deeper = ++header_depth;
@@ -159,7 +204,10 @@ std::optional<NestingProblem> find_deep_nesting(std::string_view text) {
             depth = open.back().depth;
             open.pop_back();
         }
-        if (deeper > kMaxNestingLevels) return NestingProblem{line, column, deeper};
+        if (deeper > kMaxNestingLevels)
+            return PrescanProblem{line, column(i), true,
+                                  fmt::format("tables or arrays nested more than {} levels deep; a manifest needs 3 "
+                                              "(backend.options.X)", kMaxNestingLevels)};
     }
     return std::nullopt;
 }
@@ -173,7 +221,7 @@ struct SchemaTable {
 const std::array<SchemaTable, 7> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
     {"circuit", {"log_n", "terms_per_row"}},
-    {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "on_error", "replay_inputs"}},
+    {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs"}},
     {"backend", {"name", "options"}},
     {"output", {"db", "tags"}},
     {"verify", {"mode", "every"}},
@@ -322,6 +370,7 @@ public:
             read_int_axis(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
             read_int_axis(*pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers, m.axes);
             read_int_axis(*pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth, m.axes);
+            read_int(*pipeline, "pipeline", "finalize_workers", 1, 64, m.pipeline.finalize_workers);
             static constexpr std::array<std::pair<std::string_view, OnPartitionError>, 2> kOnError = {
                 {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
             read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
@@ -641,15 +690,20 @@ void apply_override(toml::table& root, const std::string& text) {
         start = dot + 1;
     }
     const std::string label = fmt::format("{}{}", kOverrideLabelPrefix, text);
-    if (find_deep_nesting(key + " = " + value_text))
+    // A value TOML++ could not parse safely is not TOML: it is taken as a bare string,
+    // unless it nests too deep (no one means that as a string).
+    const auto problem = prescan_toml(key + " = " + value_text);
+    if (problem && problem->too_deep)
         throw ManifestError(std::string(kOverridePath), 0, 0, key,
                             fmt::format("the value nests more than {} levels deep (from {})", kMaxNestingLevels,
                                         shown_text(label)));
-    std::optional<toml::table> doc = parse_assignment(key, value_text, label, segments);
-    if (!doc) doc = parse_assignment(key, toml_quoted(value_text), label, segments);  // a bare string
+    std::optional<toml::table> doc;
+    if (!problem) doc = parse_assignment(key, value_text, label, segments);
+    const std::string quoted = toml_quoted(value_text);
+    if (!doc && !prescan_toml(key + " = " + quoted)) doc = parse_assignment(key, quoted, label, segments);
     if (!doc)
         throw ManifestError(std::string(kOverridePath), 0, 0, key,
-                            fmt::format("cannot use '{}' as a value; is it valid UTF-8?", value_text));
+                            fmt::format("cannot use '{}' as a value; is it valid UTF-8?", shown_text(value_text)));
     merge(root, *doc);
 }
 
@@ -660,10 +714,7 @@ Manifest parse_manifest(std::string_view text, const std::string& path, const st
         throw ManifestError(path, 0, 0, "",
                             fmt::format("is {} bytes; a manifest may be at most {} bytes (1 MiB): is this the "
                                         "right file?", text.size(), kMaxManifestBytes));
-    if (const auto deep = find_deep_nesting(text))
-        throw ManifestError(path, deep->line, deep->column, "",
-                            fmt::format("tables or arrays nested more than {} levels deep; a manifest needs 3 "
-                                        "(backend.options.X)", kMaxNestingLevels));
+    if (const auto problem = prescan_toml(text)) throw ManifestError(path, problem->line, problem->column, "", problem->message);
     toml::table root;
     try {
         root = toml::parse(text, std::string(path));
@@ -739,6 +790,7 @@ std::string to_toml(const Manifest& m) {
         {"pipeline", toml::table{{"synthesis_workers", as_int(m.pipeline.synthesis_workers)},
                                  {"prove_workers", as_int(m.pipeline.prove_workers)},
                                  {"queue_depth", as_int(m.pipeline.queue_depth)},
+                                 {"finalize_workers", as_int(m.pipeline.finalize_workers)},
                                  {"on_error", to_string(m.pipeline.on_error)},
                                  {"replay_inputs", as_int(m.pipeline.replay_inputs)}}},
         {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},

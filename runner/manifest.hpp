@@ -32,6 +32,7 @@ struct Manifest {
         uint32_t synthesis_workers = 1;
         uint32_t prove_workers = 1;
         uint32_t queue_depth = 2;     // synthesized partitions waiting for a prove worker
+        uint32_t finalize_workers = 2; // threads verifying, digesting and recording proved partitions
         OnPartitionError on_error = OnPartitionError::stop;  // key: on_error = "stop" | "continue"
         uint32_t replay_inputs = 0;   // 0: synthesize every partition; k>0: synthesize k input sets once, replay them
     } pipeline;

@@ -95,9 +95,9 @@ public:
           log_n_(manifest_.circuit.log_n),
           n_(uint64_t{1} << log_n_),
           prove_queue_(manifest_.pipeline.queue_depth),
-          // Every item holds buffers (or none, after a failure), so the number alive is
-          // already bounded upstream; this queue only needs room for all of them.
-          finalize_queue_(settings.partitions.size() + 1),
+          // Bounded too: when finalizers lag, provers wait, and the back-pressure reaches
+          // synthesis instead of proved buffers piling up here.
+          finalize_queue_(manifest_.pipeline.finalize_workers),
           progress_(settings.partitions.size(), settings.show_progress_line) {}
 
     RunSummary run() {
@@ -107,7 +107,9 @@ public:
             synthesis.emplace_back([this, i] { synthesis_worker(i); });
         for (uint32_t i = 0; i < manifest_.pipeline.prove_workers; ++i)
             provers.emplace_back([this, i] { prove_worker(i); });
-        std::thread finalizer([this] { finalize_loop(); });
+        std::vector<std::thread> finalizers;
+        for (uint32_t i = 0; i < manifest_.pipeline.finalize_workers; ++i)
+            finalizers.emplace_back([this] { finalize_loop(); });
         std::thread watcher([this] { watch_signals(); });
 
         for (auto& t : synthesis) t.join();
@@ -116,7 +118,7 @@ public:
         // Items nobody proved (every prove worker failed to start) still hold buffers.
         while (auto item = prove_queue_.pop()) release(*item);
         finalize_queue_.close();
-        finalizer.join();
+        for (auto& t : finalizers) t.join();
         finished_ = true;
         watcher.join();
         progress_.finish();
@@ -299,19 +301,22 @@ private:
                 record.malloc_trim_ms = ns_to_ms(trim_end - trim_start);
                 record.intervals.push_back(interval("malloc_trim", "finalize", trim_start, trim_end));
             }
-            for (const auto& piece : record.intervals)
-                if (piece.on_device) device_intervals_.emplace_back(piece.start_ns, piece.end_ns);
-
             const bool ok = record.status == PartitionStatus::ok;
-            if (!store_error_) {
-                try {
-                    settings_.store->record_partition(settings_.run_id, record);
-                } catch (...) {
-                    store_error_ = std::current_exception();
-                    request_stop("the database could not be written", true);
+            {
+                // One connection, several finalizers: writes and the run's tallies take turns.
+                std::lock_guard lock(record_mutex_);
+                for (const auto& piece : record.intervals)
+                    if (piece.on_device) device_intervals_.emplace_back(piece.start_ns, piece.end_ns);
+                if (!store_error_) {
+                    try {
+                        settings_.store->record_partition(settings_.run_id, record);
+                    } catch (...) {
+                        store_error_ = std::current_exception();
+                        request_stop("the database could not be written", true);
+                    }
                 }
+                (ok ? partitions_ok_ : partitions_failed_)++;
             }
-            (ok ? partitions_ok_ : partitions_failed_)++;
             progress_.partition_done(record.partition_index, ok, record.error);
             if (!ok && manifest_.pipeline.on_error == OnPartitionError::stop)
                 request_stop("partition " + std::to_string(record.partition_index) +
@@ -393,7 +398,8 @@ private:
     std::mutex error_mutex_;
     std::string run_error_;
 
-    // Owned by the finalizer thread until run() joins it.
+    // Shared by the finalizers, under record_mutex_, until run() joins them.
+    std::mutex record_mutex_;
     uint64_t partitions_ok_ = 0, partitions_failed_ = 0;
     std::vector<std::pair<int64_t, int64_t>> device_intervals_;
     std::exception_ptr store_error_;

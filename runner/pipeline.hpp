@@ -2,9 +2,10 @@
 //
 // One Pipeline exists per run. Synthesis writes straight into host buffers that the
 // backend owns; a full queue or an exhausted buffer pool blocks synthesis (that wait
-// is recorded), so memory never grows without bound. The finalizer verifies, digests,
-// dumps, releases the buffers, optionally trims the heap, and writes each partition
-// to the store in its own transaction.
+// is recorded), so memory never grows without bound. The finalizers (several, since
+// verification and the digest are O(n) CPU work that can outlast a GPU prove) verify,
+// digest, dump, release the buffers, optionally trim the heap, and write each
+// partition to the store in its own transaction.
 #pragma once
 
 #include "manifest.hpp"
