@@ -234,7 +234,7 @@ int command_run(const RunOptions& options) {
         arm.plugin = load_plugin(arm.backend_name, options.plugin_path);
         arm.plugin->require_usable();
         const int64_t setup_start_ns = steady_now_ns();
-        arm.backend = std::make_unique<Backend>(arm.plugin, m.backend.options, m.circuit.log_n,
+        arm.backend = std::make_unique<Backend>(arm.plugin, m.backend.options_for(arm.backend_name), m.circuit.log_n,
                                                 m.pipeline.prove_workers);
         spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name,
                      arm.plugin->api().version, ns_to_ms(steady_now_ns() - setup_start_ns),

@@ -105,12 +105,14 @@ std::optional<PrescanProblem> prescan_toml(std::string_view text) {
     bool in_key = true;        // reading a key: at a line start, after '{', or after ',' in one
     bool key_started = false;  // the key has a character already (a '[' then is not a header)
     bool in_header = false;
+    // A UTF-8 byte order mark may open the text; TOML++ skips it.
+    const size_t first = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
     uint32_t line = 1;
-    size_t line_start = 0;  // index of the current line's first byte
+    size_t line_start = first;  // index of the current line's first byte
     auto new_line = [&](size_t newline_index) { ++line, line_start = newline_index + 1; };
     auto column = [&](size_t index) { return static_cast<uint32_t>(index - line_start + 1); };
     auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
-    for (size_t i = 0; i < text.size(); ++i) {
+    for (size_t i = first; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '\n') {
             new_line(i);
@@ -335,6 +337,16 @@ std::optional<std::string> scalar_text(const toml::node& node) {
     return std::nullopt;
 }
 
+// Options as the plugin receives them: "key=value" lines, sorted by key.
+std::string option_lines(const std::map<std::string, std::string>& options) {
+    std::string lines;
+    for (const auto& [key, value] : options) {
+        if (!lines.empty()) lines += '\n';
+        lines += key + '=' + value;
+    }
+    return lines;
+}
+
 // Walks the parsed (and overridden) tree, fills a Manifest, and throws on the first
 // problem with the position of the node it is about.
 class Validator {
@@ -382,12 +394,21 @@ public:
                             "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
                 return toml_quoted(m.backend.name);
             });
-            std::string lines;
-            for (const auto& [key, value] : read_scalars(*backend, "backend", "options", /*bare_keys=*/true)) {
-                if (!lines.empty()) lines += '\n';
-                lines += key + '=' + value;
+            // [backend.options.<plugin>] tables hold options for that backend alone (an A/B
+            // of cuda-pinned and cuda-pageable can size the pinned pool); the scalars
+            // directly in [backend.options] go to every backend.
+            m.backend.options = option_lines(
+                read_scalars(*backend, "backend", "options", /*bare_keys=*/true, /*backend_tables=*/true));
+            if (const toml::node* node = backend->get("options"); node && node->is_table()) {
+                for (const auto& [key, value] : *node->as_table()) {
+                    if (!value.is_table()) continue;
+                    if (!is_bare_key(key.str()))
+                        fail(key_region(key, value), fmt::format("backend.options.{}", key.str()),
+                             "a backend name may use only letters, digits, '_' and '-'");
+                    m.backend.options_by_backend[std::string(key.str())] = option_lines(
+                        read_scalars(*node->as_table(), "backend.options", key.str(), /*bare_keys=*/true));
+                }
             }
-            m.backend.options = std::move(lines);
         }
         if (const toml::table* output = table(root, "output")) {
             read_string(*output, "output", "db", m.output.db, "give a file path such as \"results/zkbatch.db\"");
@@ -580,8 +601,10 @@ private:
 
     // A free-form table of scalars (backend.options, output.tags), values as text.
     // Option keys must be bare keys and values single-line: they travel as "key=value" lines.
+    // With backend_tables, entries that are tables are skipped: [backend.options.<name>].
     std::map<std::string, std::string> read_scalars(const toml::table& t, std::string_view table_name,
-                                                    std::string_view key, bool bare_keys) const {
+                                                    std::string_view key, bool bare_keys,
+                                                    bool backend_tables = false) const {
         std::map<std::string, std::string> out;
         const toml::node* node = t.get(key);
         if (!node) return out;
@@ -589,6 +612,7 @@ private:
         if (!entries)
             fail(node->source(), dotted(table_name, key), fmt::format("expected a table, found {}", describe(node->type())));
         for (const auto& [entry_key, entry] : *entries) {
+            if (backend_tables && entry.is_table()) continue;
             const std::string full = fmt::format("{}.{}.{}", table_name, key, entry_key.str());
             if (bare_keys && !is_bare_key(entry_key.str()))
                 fail(key_region(entry_key, entry), full, "option names may use only letters, digits, '_' and '-'");
@@ -750,6 +774,20 @@ Manifest load_manifest(const std::filesystem::path& path, const std::vector<std:
     return parse_manifest(bytes, shown, overrides);
 }
 
+std::string Manifest::Backend::options_for(const std::string& backend_name) const {
+    const auto specific = options_by_backend.find(backend_name);
+    if (specific == options_by_backend.end()) return options;
+    std::map<std::string, std::string> merged;
+    for (const std::string* lines : {&options, &specific->second}) {
+        std::istringstream in(*lines);
+        for (std::string line; std::getline(in, line);) {
+            const size_t equals = line.find('=');
+            if (equals != std::string::npos) merged[line.substr(0, equals)] = line.substr(equals + 1);
+        }
+    }
+    return option_lines(merged);
+}
+
 std::vector<Arm> expand_arms(const Manifest& manifest) {
     std::vector<Arm> arms(1);
     // The Cartesian product of the axes, first axis slowest: each arm is the manifest
@@ -780,6 +818,15 @@ std::string to_toml(const Manifest& m) {
     for (std::string line; std::getline(lines, line);) {
         const size_t equals = line.find('=');
         if (equals != std::string::npos) options.insert_or_assign(line.substr(0, equals), line.substr(equals + 1));
+    }
+    for (const auto& [backend, lines_of_backend] : m.backend.options_by_backend) {
+        toml::table specific;
+        std::istringstream backend_lines(lines_of_backend);
+        for (std::string line; std::getline(backend_lines, line);) {
+            const size_t equals = line.find('=');
+            if (equals != std::string::npos) specific.insert_or_assign(line.substr(0, equals), line.substr(equals + 1));
+        }
+        options.insert_or_assign(backend, std::move(specific));
     }
     toml::table tags;
     for (const auto& [key, value] : m.output.tags) tags.insert_or_assign(key, value);

@@ -41,6 +41,11 @@ struct Manifest {
         // [backend.options] as newline-separated "key=value" lines, keys sorted,
         // strings unquoted; passed through to the plugin untouched.
         std::string options;
+        // [backend.options.<name>] tables: options for the backend of that name only,
+        // in the same form. They add to (and override) `options` for that backend.
+        std::map<std::string, std::string> options_by_backend;
+        // What the plugin `backend_name` is created with.
+        std::string options_for(const std::string& backend_name) const;
     } backend;
     struct Output {
         std::string db = "results/zkbatch.db";

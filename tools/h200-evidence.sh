@@ -11,6 +11,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/zkbatch-evidence}
+# Per-step logs go to a scratch folder and come back as one tarball: the device tool
+# returns at most 8 files.
+logs=$(mktemp -d)
 mkdir -p "$OUT"
 bundle=.bundle
 export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -24,9 +27,9 @@ log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$OUT/evidence.log"; }
 run_job() {  # run_job NAME ARGS...: one zkbatch run, its log in $OUT/NAME.log
   local name=$1; shift
   log "zkbatch run $*"
-  "$zkbatch" --log-level info run "$@" --db "$db" >"$OUT/$name.log" 2>&1
+  "$zkbatch" --log-level info run "$@" --db "$db" >"$logs/$name.log" 2>&1
   local status=$?
-  tail -n 4 "$OUT/$name.log" | tee -a "$OUT/evidence.log"
+  tail -n 4 "$logs/$name.log" | tee -a "$OUT/evidence.log"
   log "exit $status"
 }
 
@@ -39,19 +42,21 @@ for step in "${steps[@]}"; do
   case $step in
     tests)
       log "gpu_tests"
-      $bundle/tests/gpu_tests --gtest_brief=1 >"$OUT/gpu_tests.log" 2>&1
-      log "gpu_tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ')" ;;
+      $bundle/tests/gpu_tests --gtest_brief=1 >"$logs/gpu_tests.log" 2>&1
+      log "gpu_tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$logs/gpu_tests.log" | tr '\n' ' ')" ;;
     smoke)
       for backend in cuda-pinned cuda-pageable; do
         run_job "smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 --set circuit.log_n=16
       done ;;
-    ab20|ab24|ab26)
+    ab20|ab24)  # both arms interleaved in one experiment
+      run_job "$step" "jobs/ab-log${step#ab}.toml" ;;
+    ab26)  # one arm at a time: both alive at once would need ~100 GiB of host memory
       for arm in pinned pageable; do
-        run_job "$step-$arm" "jobs/ab-log${step#ab}.toml" --backend "cuda-$arm" --set "output.tags.arm=$arm"
+        run_job "$step-$arm" jobs/ab-log26.toml --backend "cuda-$arm"
       done ;;
     busy)  # GPU busy fraction: 20 replayed partitions of 2^24, cuda-pinned, 2 workers
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
-        --set job.partitions=20 --set pipeline.prove_workers=2 --set output.tags.arm=pinned ;;
+        --set job.partitions=20 --set pipeline.prove_workers=2 ;;
     *) log "unknown step $step" ;;
   esac
 done
@@ -67,4 +72,8 @@ done
     "$zkbatch" show "$id" --db "$db"
   done
 } >"$OUT/summary.txt" 2>&1
+# One self-contained database file: fold the WAL back in.
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||
+  log "could not checkpoint $db: fetch its -wal file too"
+tar -czf "$OUT/logs.tar.gz" -C "$logs" .
 "$zkbatch" runs --db "$db"

@@ -437,3 +437,41 @@ TEST(ToToml, RoundTripsEveryField) {
     EXPECT_EQ(b.verify.every, a.verify.every);
     EXPECT_EQ(b.finalize.malloc_trim, a.finalize.malloc_trim);
 }
+
+namespace zkbatch {
+namespace {
+
+TEST(BackendOptions, PerBackendTablesAddToTheCommonOptions) {
+    const Manifest m = parse_manifest(R"(
+[job]
+name = "ab"
+[backend]
+name = ["cuda-pinned", "cuda-pageable"]
+[backend.options]
+device = 1
+pool_sets = 2
+[backend.options.cuda-pinned]
+pool_sets = 6
+)", "ab.toml");
+    EXPECT_EQ(m.backend.options, "device=1\npool_sets=2");
+    EXPECT_EQ(m.backend.options_for("cuda-pinned"), "device=1\npool_sets=6");
+    EXPECT_EQ(m.backend.options_for("cuda-pageable"), "device=1\npool_sets=2");
+    // The arms keep the per-backend tables; to_toml writes them back.
+    const auto arms = expand_arms(m);
+    ASSERT_EQ(arms.size(), 2u);
+    EXPECT_EQ(arms[0].manifest.backend.options_for(arms[0].manifest.backend.name), "device=1\npool_sets=6");
+    EXPECT_EQ(parse_manifest(to_toml(m), "again.toml").backend.options_for("cuda-pinned"), "device=1\npool_sets=6");
+}
+
+TEST(BackendOptions, PerBackendValuesAreCheckedLikeCommonOnes) {
+    try {
+        parse_manifest("[job]\nname = \"x\"\n[backend.options.cuda-pinned]\npool_sets = [1]\n", "bad.toml");
+        FAIL() << "a list in a per-backend option table was accepted";
+    } catch (const ManifestError& e) {
+        EXPECT_EQ(e.key, "backend.options.cuda-pinned.pool_sets");
+        EXPECT_EQ(e.line, 4u);
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch
