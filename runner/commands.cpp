@@ -11,6 +11,7 @@
 #include "store.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -53,10 +54,20 @@ private:
 };
 
 std::string describe(const Manifest& m) {
-    return fmt::format("job '{}': {} partition{} of 2^{} ({} terms/row), backend {}, verify {}",
-                       m.job.name, m.job.partitions, m.job.partitions == 1 ? "" : "s",
-                       m.circuit.log_n, m.circuit.terms_per_row, m.backend.name,
-                       to_string(m.verify.mode));
+    std::string text = fmt::format("job '{}': {} partition{} of 2^{} ({} terms/row), backend {}, verify {}",
+                                   m.job.name, m.job.partitions, m.job.partitions == 1 ? "" : "s",
+                                   m.circuit.log_n, m.circuit.terms_per_row, m.backend.name,
+                                   to_string(m.verify.mode));
+    if (!m.axes.empty()) {
+        size_t arms = 1;
+        std::string axes;
+        for (const auto& axis : m.axes) {
+            arms *= axis.values.size();
+            axes += fmt::format("{}{} ({})", axes.empty() ? "" : ", ", axis.key, fmt::join(axis.values, ", "));
+        }
+        text += fmt::format("; an experiment of {} arms over {}", arms, axes);
+    }
+    return text;
 }
 
 // Names what was run: the file and the overrides applied to it.
@@ -211,8 +222,7 @@ int command_run(const RunOptions& options) {
         arms.back().arm = std::move(arm);
     }
     const bool experiment = arms.size() > 1;
-    spdlog::info("{}{}", describe(manifest),
-                 experiment ? fmt::format(", an experiment of {} arms", arms.size()) : "");
+    spdlog::info("{}", describe(manifest));
 
     // Before the store or any backend allocates anything: too little memory is a usage error.
     for (ArmRun& arm : arms) {
