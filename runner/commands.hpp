@@ -24,6 +24,38 @@ int command_backends(const std::string& plugin_path);
 int command_runs(const std::string& db_path);
 int command_show(const std::string& run_selector, const std::string& db_path);
 
+// `zkbatch compare A B` and the regression gate (compare.cpp).
+struct CompareOptions {
+    std::string a, b;                        // run selectors (selectors.hpp); b empty: split A's two arms
+    std::string db_path;
+    std::string format = "table";            // table, markdown, json, csv
+    std::optional<std::string> baseline;     // --baseline previous|RUN: gate mode, instead of A
+    std::optional<std::string> job;          // --job NAME: the job whose runs are gated
+    std::string candidate = "latest";        // --candidate RUN, among the job's runs
+    std::optional<double> fail_on_regression_pct;  // exit 7 on a significant slowdown beyond this
+    double min_change_ms = 1.0;              // ... that is also at least this many ms
+};
+int command_compare(const CompareOptions& options);
+
+// `zkbatch history --job NAME` (history.cpp).
+struct HistoryOptions {
+    std::string job;
+    std::string metric = "partition";        // a phase, wall_ms or partitions_per_hour
+    std::optional<std::string> backend;      // only runs on this backend
+    std::string db_path;
+    double min_step_pct = 5;                 // smaller steps are not marked
+};
+int command_history(const HistoryOptions& options);
+
+// `zkbatch export RUN...` (export.cpp).
+struct ExportOptions {
+    std::vector<std::string> runs;           // run selectors
+    std::string format = "json";             // json, csv
+    std::string db_path;
+    std::string output_path = "-";           // "-": stdout
+};
+int command_export(const ExportOptions& options);
+
 // Runs `body`, turning each kind of exception into its message on stderr and its
 // documented exit code.
 int run_guarded(const std::function<int()>& body);

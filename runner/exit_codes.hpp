@@ -10,5 +10,6 @@ inline constexpr int plugin_error = 3;      // backend not found, incompatible, 
 inline constexpr int storage_error = 4;     // database or dump directory cannot be opened or written
 inline constexpr int partition_failed = 5;  // the run finished but a partition failed or failed verification
 inline constexpr int cancelled = 6;         // stopped by SIGINT/SIGTERM before all partitions ran
+inline constexpr int regression = 7;        // compare --fail-on-regression: a phase got significantly slower
 
 }  // namespace zkbatch::exit_code

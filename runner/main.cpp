@@ -59,6 +59,61 @@ int main(int argc, char** argv) {
     show_cmd->add_option("run", run_selector, "Run id, 'latest' or 'latest~K'")->required();
     show_cmd->add_option("--db", db, "Database")->capture_default_str();
 
+    CompareOptions compare;
+    compare.db_path = default_db;
+    auto* compare_cmd = app.add_subcommand(
+        "compare", "Compare two runs phase by phase (medians, Mann-Whitney p, 95% CI, verdict) and "
+                   "check that they computed the same results; or gate a nightly run against its baseline");
+    compare_cmd->add_option("A", compare.a,
+                            "Baseline run: id, latest, latest~K, job=NAME, backend=NAME, experiment=ID, "
+                            "arm=ARM, status=S, joined by ','");
+    compare_cmd->add_option("B", compare.b, "Run compared with A (omit it to compare an experiment's two arms)");
+    compare_cmd->add_option("--db", compare.db_path, "Database")->capture_default_str();
+    compare_cmd->add_option("--format", compare.format, "Output format")
+        ->check(CLI::IsMember({"table", "markdown", "json", "csv"}))
+        ->capture_default_str();
+    compare_cmd->add_option("--baseline", compare.baseline,
+                            "Gate mode: 'previous' (the last ok run of the job with the same backend and "
+                            "parameters before the candidate) or a run selector");
+    compare_cmd->add_option("--job", compare.job, "Gate mode: the job whose runs are gated");
+    compare_cmd->add_option("--candidate", compare.candidate, "Gate mode: the run gated, among the job's runs")
+        ->capture_default_str();
+    compare_cmd->add_option("--fail-on-regression", compare.fail_on_regression_pct,
+                            "Exit 7 when a phase is significantly slower by more than PCT percent")
+        ->type_name("PCT")
+        ->check(CLI::NonNegativeNumber);
+    compare_cmd->add_option("--min-change-ms", compare.min_change_ms,
+                            "A regression must also grow the phase's median by at least this many ms")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+
+    HistoryOptions history;
+    history.db_path = default_db;
+    auto* history_cmd = app.add_subcommand(
+        "history", "A job's runs, oldest first, with one metric and the runs where it stepped marked");
+    history_cmd->add_option("--job", history.job, "Job name")->required();
+    history_cmd->add_option("--metric", history.metric,
+                            "A phase (median ms over the run's partitions), wall_ms or partitions_per_hour")
+        ->capture_default_str();
+    history_cmd->add_option("--backend", history.backend, "Only runs on this backend");
+    history_cmd->add_option("--min-step", history.min_step_pct,
+                            "Smallest change of the median, in percent, marked as a step")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    history_cmd->add_option("--db", history.db_path, "Database")->capture_default_str();
+
+    ExportOptions export_options;
+    export_options.db_path = default_db;
+    auto* export_cmd = app.add_subcommand(
+        "export", "Write runs (environment, tags, facts, every partition's timings) as JSON or CSV");
+    export_cmd->add_option("runs", export_options.runs, "Run selectors, as for compare")->required();
+    export_cmd->add_option("--format", export_options.format, "Output format")
+        ->check(CLI::IsMember({"json", "csv"}))
+        ->capture_default_str();
+    export_cmd->add_option("-o,--output", export_options.output_path, "File to write ('-': stdout)")
+        ->capture_default_str();
+    export_cmd->add_option("--db", export_options.db_path, "Database")->capture_default_str();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -78,6 +133,9 @@ int main(int argc, char** argv) {
         if (*backends_cmd) return command_backends(plugin_path);
         if (*runs_cmd) return command_runs(db);
         if (*show_cmd) return command_show(run_selector, db);
+        if (*compare_cmd) return command_compare(compare);
+        if (*history_cmd) return command_history(history);
+        if (*export_cmd) return command_export(export_options);
         return exit_code::usage_error;
     });
 }

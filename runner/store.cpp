@@ -1318,4 +1318,117 @@ std::vector<IdleGapStats> Store::idle_gap_stats(int64_t run_id) const {
     return stats;
 }
 
+// ---------------------------------------------------------------------------------
+// Read-only queries behind compare, history and export
+// ---------------------------------------------------------------------------------
+
+std::vector<int64_t> Store::find_runs(const RunFilter& filter) const {
+    // Each condition holds when its parameter is NULL.
+    static constexpr std::string_view kRuns = R"sql(
+        SELECT id FROM run
+        WHERE (?1 IS NULL OR job_name = ?1) AND (?2 IS NULL OR backend_name = ?2)
+          AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR id < ?4)
+          AND (?5 IS NULL OR log_n = ?5) AND (?6 IS NULL OR partitions = ?6)
+          AND (?7 IS NULL OR terms_per_row = ?7) AND (?8 IS NULL OR synthesis_workers = ?8)
+          AND (?9 IS NULL OR prove_workers = ?9)
+          AND (?10 IS NULL OR experiment_id = ?10)
+          AND (?11 IS NULL OR replace(arm, '"', '') = replace(?11, '"', ''))  -- quotes optional
+        ORDER BY id
+    )sql";
+    Query query(*statements_, db_, path_, kRuns);
+    const auto bind_text = [&](int i, const std::optional<std::string>& value) {
+        value ? query.bind_text(i, *value) : query.bind_null(i);
+    };
+    const auto bind_int = [&](int i, const std::optional<int64_t>& value) {
+        value ? query.bind_int(i, *value) : query.bind_null(i);
+    };
+    bind_text(1, filter.job_name);
+    bind_text(2, filter.backend_name);
+    bind_text(3, filter.status);
+    bind_int(4, filter.before_run_id);
+    bind_int(5, filter.log_n);
+    bind_int(6, filter.partitions);
+    bind_int(7, filter.terms_per_row);
+    bind_int(8, filter.synthesis_workers);
+    bind_int(9, filter.prove_workers);
+    bind_int(10, filter.experiment_id);
+    bind_text(11, filter.arm);
+    std::vector<int64_t> ids;
+    while (query.step("cannot look up runs")) ids.push_back(query.int_at(0));
+    return ids;
+}
+
+namespace {
+
+StoredValue stored_value(sqlite3_stmt* statement, int column) {
+    switch (sqlite3_column_type(statement, column)) {
+        case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(statement, column));
+        case SQLITE_FLOAT: return sqlite3_column_double(statement, column);
+        case SQLITE_NULL: return std::monostate{};
+        default: {
+            const auto* text = sqlite3_column_text(statement, column);
+            return std::string(reinterpret_cast<const char*>(text),
+                               static_cast<size_t>(sqlite3_column_bytes(statement, column)));
+        }
+    }
+}
+
+// Every row of `sql` (one parameter: the run id) with all its columns.
+std::vector<StoredRow> stored_rows(sqlite3* db, const fs::path& path, const char* sql,
+                                   int64_t run_id, std::string_view doing) {
+    Statement statement(db, path, sql, doing);
+    sqlite3_stmt* raw = statement.raw();
+    if (const int rc = sqlite3_bind_int64(raw, 1, run_id); rc != SQLITE_OK) fail(db, path, rc, doing);
+    std::vector<StoredRow> rows;
+    for (;;) {
+        const int rc = sqlite3_step(raw);
+        if (rc == SQLITE_DONE) break;
+        if (rc != SQLITE_ROW) fail(db, path, rc, doing);
+        StoredRow row;
+        for (int column = 0; column < sqlite3_column_count(raw); ++column)
+            row.emplace_back(sqlite3_column_name(raw, column), stored_value(raw, column));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+}  // namespace
+
+StoredRow Store::run_row(int64_t run_id) const {
+    const std::string doing = fmt::format("cannot read run {}", run_id);
+    auto rows = stored_rows(db_, path_, "SELECT * FROM run WHERE id = ?1", run_id, doing);
+    if (rows.empty()) {
+        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                     path_.string(), doing, run_id));
+    }
+    return std::move(rows.front());
+}
+
+std::vector<StoredRow> Store::partition_rows(int64_t run_id) const {
+    return stored_rows(db_, path_,
+                       "SELECT * FROM partition WHERE run_id = ?1 ORDER BY partition_index", run_id,
+                       fmt::format("cannot read the partitions of run {}", run_id));
+}
+
+std::vector<ExperimentRow> Store::find_experiments(const std::string& key) const {
+    static constexpr std::string_view kFind = R"sql(
+        SELECT id, uuid, name, created_at, arm_count FROM experiment
+        WHERE CAST(id AS TEXT) = ?1 OR uuid = ?1 OR name = ?1
+        ORDER BY id
+    )sql";
+    std::vector<ExperimentRow> experiments;
+    Query query(*statements_, db_, path_, kFind);
+    query.bind_text(1, key);
+    while (query.step(fmt::format("cannot look up experiment '{}'", key))) {
+        ExperimentRow row;
+        row.id = query.int_at(0);
+        row.uuid = query.text_at(1);
+        row.name = query.text_at(2);
+        row.created_at = query.text_at(3);
+        row.arm_count = query.int_at(4);
+        experiments.push_back(std::move(row));
+    }
+    return experiments;
+}
+
 }  // namespace zkbatch

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 struct sqlite3;
@@ -190,6 +191,28 @@ struct IdleGapStats {
     double total_ms = 0, median_ms = 0, p95_ms = 0, max_ms = 0;
 };
 
+// Which runs Store::find_runs returns (`zkbatch compare`, `history`, `export`): every
+// field that is set must match.
+struct RunFilter {
+    std::optional<std::string> job_name, backend_name, status;
+    std::optional<int64_t> experiment_id;
+    std::optional<std::string> arm;        // matched ignoring '"': arm=backend.name=cuda-pinned
+    std::optional<int64_t> before_run_id;  // only runs with a smaller id
+    std::optional<int64_t> log_n, partitions, terms_per_row, synthesis_workers, prove_workers;
+};
+
+// A value as SQLite stored it: NULL, integer, real or text.
+using StoredValue = std::variant<std::monostate, int64_t, double, std::string>;
+// A table row: (column name, value) in the table's column order.
+using StoredRow = std::vector<std::pair<std::string, StoredValue>>;
+
+// One row of the experiment table.
+struct ExperimentRow {
+    int64_t id = 0;
+    std::string uuid, name, created_at;
+    int64_t arm_count = 0;
+};
+
 class Store {
 public:
     static constexpr int kSchemaVersion = 2;
@@ -236,6 +259,15 @@ public:
     // Runs left 'running' by a zkbatch process on this host that has since died become
     // 'interrupted'. Done when a writer opens the store.
     void mark_interrupted_runs();
+
+    // Read-only queries behind compare, history and export.
+    std::vector<int64_t> find_runs(const RunFilter& filter) const;  // ids, oldest first
+    // Every column of the run row (SELECT *); throws StoreError for an unknown run.
+    StoredRow run_row(int64_t run_id) const;
+    // Every column of the run's partition rows, by partition index.
+    std::vector<StoredRow> partition_rows(int64_t run_id) const;
+    // Experiments whose id (all digits), uuid or name is `key`, oldest first.
+    std::vector<ExperimentRow> find_experiments(const std::string& key) const;
 
     struct Statements;  // prepared statements, kept for the connection's life
 

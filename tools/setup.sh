@@ -16,7 +16,7 @@ esac
 packages=(
   build-essential cmake ninja-build pkg-config git python3
   libsqlite3-dev sqlite3 libboost-dev libboost-filesystem-dev libtomlplusplus-dev
-  libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev libssl-dev
+  libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev libssl-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
 )
 

@@ -110,7 +110,7 @@ const std::vector<HostileCase> kCases = {
     {"deep_mixed.toml", "nested more than 64 levels deep"},
     {"invalid_utf8_string.toml", "utf-8"},
     {"invalid_utf8_comment.toml", "utf-8"},
-    {"invalid_utf8_key.toml", "utf-8"},
+    {"invalid_utf8_key.toml", "hostile/invalid_utf8_key.toml:4:2: a character outside ASCII outside quotes"},
     {"overlong_utf8.toml", "utf-8"},
     {"utf8_surrogate.toml", "utf-8"},
     {"escape_beyond_unicode.toml", "values greater than U+10FFFF are invalid"},
@@ -121,6 +121,12 @@ const std::vector<HostileCase> kCases = {
     {"empty.toml", "job.name: required key is missing"},
     {"only_bom.toml", "job.name: required key is missing"},
     {"binary_garbage.toml", "hostile/binary_garbage.toml:1:1: "},
+    {"non_ascii_bare_key.toml", "hostile/non_ascii_bare_key.toml:5:1: a character outside ASCII outside quotes"},
+    {"non_ascii_after_value.toml", "hostile/non_ascii_after_value.toml:4:15: a character outside ASCII outside quotes"},
+    {"non_ascii_escape.toml", "hostile/non_ascii_escape.toml:5:12: '\\' followed by a character outside ASCII"},
+    {"non_ascii_after_line_ending_backslash.toml",
+     "hostile/non_ascii_after_line_ending_backslash.toml:6:5: a character outside ASCII right after a line-ending"},
+    {"non_ascii_bom_lookalike.toml", "hostile/non_ascii_bom_lookalike.toml:1:1: a character outside ASCII"},
 };
 
 class HostileFile : public HostileInput, public ::testing::WithParamInterface<HostileCase> {};

@@ -1,0 +1,204 @@
+// End to end: the real zkbatch executable runs real jobs on cpu-ref (and the
+// fault-injecting test plugin), then compare, the gate, history and export read them.
+// Timing assertions are made only where the difference is work, not noise: an arm that
+// verifies every partition against one that verifies none. Doctoring is plain SQL.
+#include "fake_history.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+class CliCompareTest : public ::testing::Test {
+protected:
+    CommandResult zkbatch(const std::string& args) const {
+        const auto err_file = folder_.path() / "stderr.txt";
+        const std::string command = std::string(ZKBATCH_EXE) + " " + args + " 2>" + err_file.string();
+        CommandResult result;
+        FILE* pipe = popen(command.c_str(), "r");
+        if (!pipe) return result;
+        char buffer[4096];
+        size_t got;
+        while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
+        const int status = pclose(pipe);
+        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        std::ifstream in(err_file);
+        std::stringstream text;
+        text << in.rdbuf();
+        result.err = text.str();
+        return result;
+    }
+    // A smoke-job run on cpu-ref (or another backend) into this test's database.
+    void run(const std::string& settings, const std::string& backend = "cpu-ref") const {
+        const auto result = zkbatch("--log-level warn run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend " +
+                                    backend + " --db " + db_ + " " + settings);
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+    }
+    CommandResult tool(const std::string& args) const { return zkbatch(args + " --db " + db_); }
+    void sql(const std::string& statement) const {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+        char* error = nullptr;
+        EXPECT_EQ(sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+        sqlite3_free(error);
+        sqlite3_close(db);
+    }
+    static const nlohmann::json& phase(const nlohmann::json& comparison, const std::string& name) {
+        for (const auto& p : comparison["phases"])
+            if (p["phase"] == name) return p;
+        throw std::runtime_error("no phase " + name);
+    }
+
+    zkbatch::testing::TempFolder folder_;
+    std::string db_ = (folder_.path() / "runs.db").string();
+};
+
+TEST_F(CliCompareTest, ArmThatVerifiesIsSlowerInFinalizeWithTheSameResults) {
+    run("--set job.partitions=16 --set verify.mode=none");
+    run("--set job.partitions=16 --set verify.mode=identity");
+    const auto result = tool("compare 1 2 --format json");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out);
+    const auto& finalize = phase(json, "finalize");
+    std::printf("A/B finalize (verify none vs identity): median %.3f -> %.3f ms, change %+.1f%%, 95%% CI "
+                "[%+.1f%%, %+.1f%%], p = %.3g (%s)\n",
+                finalize["median_a_ms"].get<double>(), finalize["median_b_ms"].get<double>(),
+                100 * finalize["relative_change"].get<double>(), 100 * finalize["relative_change_ci_low"].get<double>(),
+                100 * finalize["relative_change_ci_high"].get<double>(), finalize["p_value"].get<double>(),
+                finalize["p_value_method"].get<std::string>().c_str());
+    EXPECT_EQ(finalize["verdict"], "slower");
+    EXPECT_LT(finalize["p_value"].get<double>(), 0.001);
+    EXPECT_EQ(finalize["count_a"], 16);
+    EXPECT_EQ(phase(json, "verify")["verdict"], "too_few_samples");  // A never verified
+    EXPECT_EQ(json["results"]["status"], "same");
+    EXPECT_EQ(json["results"]["partitions_compared"], 16);
+    // The reverse order calls it faster.
+    const auto reverse = nlohmann::json::parse(tool("compare 2 1 --format json").out);
+    EXPECT_EQ(phase(reverse, "finalize")["verdict"], "faster");
+}
+
+TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
+    run("--set job.partitions=6 --set circuit.log_n=10");
+    run("--set job.partitions=6 --set circuit.log_n=10");
+    const auto table = tool("compare latest~1 job=smoke");
+    ASSERT_EQ(table.exit_code, 0) << table.err;
+    EXPECT_NE(table.out.find("results: same results (6 partitions compared)"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("partition "), std::string::npos);
+    const auto csv = zkbatch::testing::parse_csv(tool("compare 1 2 --format csv").out);
+    ASSERT_GE(csv.size(), 2u);
+    EXPECT_EQ(csv[0].front(), "phase");
+    EXPECT_EQ(csv[0].back(), "results");
+    EXPECT_EQ(csv.back()[0], "partition");
+    EXPECT_NE(tool("compare 1 2 --format markdown").out.find("|---|"), std::string::npos);
+    // Timing noise on a shared machine decides these verdicts; only their vocabulary is fixed.
+    for (const auto& p : nlohmann::json::parse(tool("compare 1 2 --format json").out)["phases"]) {
+        const std::string verdict = p["verdict"];
+        EXPECT_TRUE(verdict == "no_difference" || verdict == "faster" || verdict == "slower" ||
+                    verdict == "too_few_samples") << verdict;
+    }
+}
+
+TEST_F(CliCompareTest, GatePassesOnHonestBaselineAndFailsOnDoctoredOne) {
+    const std::string gate = "compare --baseline previous --job smoke --fail-on-regression 1000";
+    run("--set job.partitions=12");
+    const auto first = tool(gate);
+    EXPECT_EQ(first.exit_code, 0) << first.err;
+    EXPECT_NE(first.err.find("no baseline yet"), std::string::npos) << first.err;
+
+    run("--set job.partitions=12");
+    // Another job and a failed-looking run must not become the baseline.
+    run("--set job.partitions=12 --set job.name=other");
+    const auto honest = tool(gate);
+    EXPECT_EQ(honest.exit_code, 0) << honest.out << honest.err;
+    EXPECT_NE(honest.out.find("A: run 1 (previous"), std::string::npos) << honest.out;
+    EXPECT_NE(honest.out.find("B: run 2 (latest"), std::string::npos) << honest.out;
+    EXPECT_NE(honest.out.find("gate: pass"), std::string::npos) << honest.out;
+
+    // The baseline made 1000 times faster at proving: the candidate is a regression.
+    sql("UPDATE partition SET prove_ms = prove_ms / 1000, compute_ms = compute_ms / 1000 WHERE run_id = 1");
+    const auto doctored = tool(gate);
+    EXPECT_EQ(doctored.exit_code, 7) << doctored.out << doctored.err;
+    EXPECT_NE(doctored.out.find("gate: FAIL"), std::string::npos) << doctored.out;
+    EXPECT_NE(doctored.out.find("prove +"), std::string::npos) << doctored.out;
+    EXPECT_NE(doctored.out.find("slower (REGRESSION)"), std::string::npos) << doctored.out;
+    // A pinned baseline, JSON on stdout and the verdict on stderr.
+    const auto pinned = tool("compare --baseline 1 --fail-on-regression 1000 --format json");
+    EXPECT_EQ(pinned.exit_code, 7);
+    EXPECT_FALSE(nlohmann::json::parse(pinned.out)["gate"]["passed"]);
+    EXPECT_NE(pinned.err.find("gate: FAIL"), std::string::npos) << pinned.err;
+    // Without --fail-on-regression nothing gates.
+    EXPECT_EQ(tool("compare 1 2").exit_code, 0);
+}
+
+TEST_F(CliCompareTest, FastWrongBackendStandsOut) {
+    run("--set verify.mode=none");
+    run("--set verify.mode=none --plugin-path " + std::string(FAULT_PLUGIN) + " --set backend.options.corrupt_h_partition=2",
+        "fault-inject");
+    const auto result = tool("compare 1 2");
+    EXPECT_EQ(result.exit_code, 5) << result.out << result.err;
+    EXPECT_NE(result.out.find("!!! DIFFERENT RESULTS in 1 of 4 partitions (first: partition 2) !!!"), std::string::npos)
+        << result.out;
+    const auto json = tool("compare 1 2 --format json");
+    EXPECT_EQ(json.exit_code, 5);
+    EXPECT_EQ(nlohmann::json::parse(json.out)["results"]["first_different_partition"], 2);
+    EXPECT_NE(json.err.find("DIFFERENT RESULTS"), std::string::npos);
+}
+
+TEST_F(CliCompareTest, ExportWritesParseableJsonAndCsv) {
+    run("--set circuit.log_n=10 --set output.tags.arm=a");
+    const auto file = folder_.path() / "export.json";
+    const auto written = tool("export latest -o " + file.string());
+    ASSERT_EQ(written.exit_code, 0) << written.err;
+    std::ifstream in(file);
+    const auto json = nlohmann::json::parse(in);
+    ASSERT_EQ(json["runs"].size(), 1u);
+    EXPECT_EQ(json["runs"][0]["run"]["job_name"], "smoke");
+    EXPECT_EQ(json["runs"][0]["run"]["tags"]["arm"], "a");
+    EXPECT_EQ(json["runs"][0]["run"]["facts"]["plugin.abi_version"].is_string(), true);
+    ASSERT_EQ(json["runs"][0]["partitions"].size(), 4u);
+    for (const auto& partition : json["runs"][0]["partitions"]) {
+        EXPECT_EQ(partition["status"], "ok");
+        EXPECT_GT(partition["synth_ms"].get<double>(), 0);
+        EXPECT_GT(partition["partition_ms"].get<double>(), 0);
+        EXPECT_EQ(partition["verified"], 1);
+    }
+    const auto csv = zkbatch::testing::parse_csv(tool("export 1 --format csv").out);
+    ASSERT_EQ(csv.size(), 5u);  // header + 4 partitions
+    EXPECT_EQ(csv[0][0], "run_id");
+    EXPECT_EQ(csv[0][1], "run_job_name");
+    EXPECT_NE(std::find(csv[0].begin(), csv[0].end(), "run_tag_arm"), csv[0].end());
+    EXPECT_NE(std::find(csv[0].begin(), csv[0].end(), "partition_ms"), csv[0].end());
+}
+
+TEST_F(CliCompareTest, HistoryAndErrorsHaveTheirExitCodes) {
+    run("--set circuit.log_n=10");
+    run("--set circuit.log_n=10");
+    const auto history = tool("history --job smoke");
+    EXPECT_EQ(history.exit_code, 0) << history.err;
+    EXPECT_NE(history.out.find("job smoke: partition (ms per run, median over the run's partitions)"), std::string::npos)
+        << history.out;
+    EXPECT_NE(history.out.find("0 step changes found"), std::string::npos) << history.out;
+    EXPECT_EQ(tool("history --job smoke --metric partitions_per_hour").exit_code, 0);
+    EXPECT_EQ(tool("history --job smoke --metric nope").exit_code, 2);
+    EXPECT_EQ(tool("history --job weekly").exit_code, 4);
+    const auto missing = tool("compare 1 99");
+    EXPECT_EQ(missing.exit_code, 4);
+    EXPECT_NE(missing.err.find("there is no run 99"), std::string::npos) << missing.err;
+    EXPECT_EQ(tool("compare").exit_code, 2);
+    EXPECT_EQ(tool("compare --baseline previous").exit_code, 2);  // which job?
+    EXPECT_EQ(tool("compare 1 2 --format yaml").exit_code, 2);
+    EXPECT_EQ(tool("export 1 --format xml").exit_code, 2);
+}
+
+}  // namespace
