@@ -169,8 +169,14 @@ History load_history(const Store& store, const std::string& job_name, const std:
 
     std::vector<double> values;
     std::vector<size_t> at;  // values[i] belongs to points[at[i]]
+    size_t usable = 0;
+    for (const HistoryPoint& point : history.points) usable += point.used;
     for (size_t i = 0; i < history.points.size(); ++i) {
         if (!history.points[i].used) continue;
+        if (usable-- > options.max_runs) {  // older than the search window
+            history.points[i].used = false;
+            continue;
+        }
         values.push_back(*history.points[i].value);
         at.push_back(i);
     }
@@ -194,7 +200,9 @@ std::string format_history(const History& history) {
                                value_text(point.step->median_before), value_text(point.step->median_after),
                                point.step->p_value);
         } else if (!point.used) {
-            note = point.value ? "(not used: status " + point.status + ")" : "(not measured)";
+            note = !point.value          ? "(not measured)"
+                   : point.status != "ok" ? "(not used: status " + point.status + ")"
+                                          : fmt::format("(before the latest {} runs searched)", history.options.max_runs);
         }
         rows.push_back({std::to_string(point.run_id), point.started_at, point.backend_name, point.status,
                         point.value ? value_text(*point.value) : "-", note});

@@ -29,6 +29,7 @@ struct ChangePointOptions {
     double alpha = 0.05;
     size_t min_segment = 3;           // runs on each side of a step
     double min_relative_step = 0.05;  // |median after / median before - 1|
+    size_t max_runs = 1000;           // only the latest runs are searched (the cost is O(N^3))
 };
 
 // A step between values[index - 1] and values[index].

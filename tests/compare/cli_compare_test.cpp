@@ -109,6 +109,25 @@ TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
     }
 }
 
+TEST_F(CliCompareTest, ExperimentArmsCompareWithOneArgument) {
+    // One run per arm, interleaved by `zkbatch run`; queue depth does not change the results.
+    run("--set job.partitions=6 --set circuit.log_n=10 --set 'pipeline.queue_depth=[2, 3]'");
+    const auto result = tool("compare experiment=1 --format json");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json["a"]["arm"], "pipeline.queue_depth=2");
+    EXPECT_EQ(json["b"]["arm"], "pipeline.queue_depth=3");
+    EXPECT_EQ(json["results"]["status"], "same");
+    EXPECT_EQ(json["results"]["partitions_compared"], 6);
+    EXPECT_EQ(phase(json, "partition")["count_b"], 6);
+    const auto chosen = nlohmann::json::parse(
+        tool("compare experiment=1,arm=pipeline.queue_depth=3 experiment=1,arm=pipeline.queue_depth=2 --format json").out);
+    EXPECT_EQ(chosen["a"]["run_ids"], json["b"]["run_ids"]);
+    const auto pooled = tool("compare experiment=1 latest");  // both arms on one side
+    EXPECT_EQ(pooled.exit_code, 4);
+    EXPECT_NE(pooled.err.find("selects runs that differ"), std::string::npos) << pooled.err;
+}
+
 TEST_F(CliCompareTest, GatePassesOnHonestBaselineAndFailsOnDoctoredOne) {
     const std::string gate = "compare --baseline previous --job smoke --fail-on-regression 1000";
     run("--set job.partitions=12");

@@ -108,6 +108,12 @@ TEST(History, MarksTheStepAndSkipsFailedRuns) {
     EXPECT_NE(text.find("<- step +"), std::string::npos) << text;
     EXPECT_NE(text.find("(not used: status failed)"), std::string::npos) << text;
 
+    ChangePointOptions window;
+    window.max_runs = 5;  // only the latest five usable runs are searched
+    const History latest = load_history(store, "nightly", "partition", std::nullopt, window);
+    for (size_t i = 0; i < 12; ++i) EXPECT_EQ(latest.points[i].used, i >= 7) << i;
+    EXPECT_NE(format_history(latest).find("(before the latest 5 runs searched)"), std::string::npos);
+
     const History synth = load_history(store, "nightly", "synth", std::nullopt, {});
     EXPECT_NEAR(*synth.points[0].value, 0.4 * *history.points[0].value, 1e-3);
     EXPECT_TRUE(load_history(store, "nightly", "wall_ms", std::nullopt, {}).points[0].value.has_value());
