@@ -23,6 +23,12 @@ int command_validate(const std::string& manifest_path, const std::vector<std::st
 int command_backends(const std::string& plugin_path);
 int command_runs(const std::string& db_path);
 int command_show(const std::string& run_selector, const std::string& db_path);
+// Chrome/Perfetto trace-event JSON of one run's timeline (trace.cpp); "-" is stdout.
+int command_trace(const std::string& run_selector, const std::string& db_path,
+                  const std::string& output_path);
+// One self-contained HTML page about one or more runs (report.cpp); "-" is stdout.
+int command_report(const std::vector<std::string>& run_selectors, const std::string& db_path,
+                   const std::string& output_path);
 
 // `zkbatch compare A B` and the regression gate (compare.cpp).
 struct CompareOptions {

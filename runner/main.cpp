@@ -59,6 +59,25 @@ int main(int argc, char** argv) {
     show_cmd->add_option("run", run_selector, "Run id, 'latest' or 'latest~K'")->required();
     show_cmd->add_option("--db", db, "Database")->capture_default_str();
 
+    std::string trace_selector, trace_output;
+    auto* trace_cmd = app.add_subcommand(
+        "trace", "Write a run's timeline as Chrome/Perfetto trace-event JSON (ui.perfetto.dev)");
+    trace_cmd->add_option("run", trace_selector, "Run: id, latest, latest~K, job=NAME, backend=NAME, ...")
+        ->required();
+    trace_cmd->add_option("-o,--output", trace_output, "Trace file to write ('-': stdout)")->required();
+    trace_cmd->add_option("--db", db, "Database")->capture_default_str();
+
+    std::vector<std::string> report_selectors;
+    std::string report_output;
+    auto* report_cmd = app.add_subcommand(
+        "report", "Write one self-contained HTML page: environment, timelines, phase "
+                  "distributions and, for several runs, an A/B comparison against the first");
+    report_cmd->add_option("runs", report_selectors,
+                           "Runs: ids, latest, latest~K, job=NAME, experiment=ID (all its runs), ...")
+        ->required();
+    report_cmd->add_option("-o,--output", report_output, "HTML file to write ('-': stdout)")->required();
+    report_cmd->add_option("--db", db, "Database")->capture_default_str();
+
     CompareOptions compare;
     compare.db_path = default_db;
     auto* compare_cmd = app.add_subcommand(
@@ -133,6 +152,8 @@ int main(int argc, char** argv) {
         if (*backends_cmd) return command_backends(plugin_path);
         if (*runs_cmd) return command_runs(db);
         if (*show_cmd) return command_show(run_selector, db);
+        if (*trace_cmd) return command_trace(trace_selector, db, trace_output);
+        if (*report_cmd) return command_report(report_selectors, db, report_output);
         if (*compare_cmd) return command_compare(compare);
         if (*history_cmd) return command_history(history);
         if (*export_cmd) return command_export(export_options);

@@ -63,6 +63,10 @@ std::string key_values(const std::vector<std::pair<std::string, std::string>>& p
     return table.render("  ", false);
 }
 
+std::string format_ms(double ms) { return fmt::format("{:.3f}", ms); }
+
+}  // namespace
+
 std::string format_bytes(uint64_t bytes) {
     constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double value = static_cast<double>(bytes);
@@ -73,10 +77,6 @@ std::string format_bytes(uint64_t bytes) {
     }
     return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
-
-std::string format_ms(double ms) { return fmt::format("{:.3f}", ms); }
-
-}  // namespace
 
 std::string format_duration_ms(double ms) {
     if (ms < 1000) return fmt::format("{:.0f} ms", ms);
@@ -159,6 +159,19 @@ std::string format_run_details(const Store& store, int64_t run_id) {
                                                       : "");
             }
             table.add(std::move(cells));
+        }
+        out += table.render("  ", true);
+    }
+
+    // Where a GPU sits idle: each prove worker's gaps between its partitions.
+    const auto idle_gaps = store.idle_gap_stats(run_id);
+    if (!idle_gaps.empty()) {
+        out += "\nidle gaps per prove worker (ms, before each partition but the worker's first)\n";
+        Table table({{"worker"}, {"gaps", true}, {"total", true}, {"median", true}, {"p95", true}, {"max", true}});
+        for (const IdleGapStats& gap : idle_gaps) {
+            table.add({fmt::format("prove.{}", gap.prove_worker), std::to_string(gap.count),
+                       format_ms(gap.total_ms), format_ms(gap.median_ms), format_ms(gap.p95_ms),
+                       format_ms(gap.max_ms)});
         }
         out += table.render("  ", true);
     }

@@ -23,4 +23,7 @@ std::string format_run_details(const Store& store, int64_t run_id);
 // "850 ms", "12.3 s", "4 min 05 s", "2 h 03 min": a duration a person reads at a glance.
 std::string format_duration_ms(double ms);
 
+// "512 B", "1.5 KiB", "16.0 GiB": a size in binary units.
+std::string format_bytes(uint64_t bytes);
+
 }  // namespace zkbatch

@@ -18,6 +18,8 @@ packages=(
   libsqlite3-dev sqlite3 libboost-dev libboost-filesystem-dev libtomlplusplus-dev
   libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev libssl-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
+  # tests/report opens `zkbatch report`'s page in a real headless browser
+  chromium
 )
 
 missing=()

@@ -1,0 +1,515 @@
+// End to end: a real database written by the zkbatch executable with the cpu-ref
+// backend (and the fault-injecting test plugin for failed partitions), then
+//  - `zkbatch trace`, checked as JSON against the database,
+//  - every saved query in results/queries/ through the stock sqlite3 shell, and the
+//    numbers of phase_medians.sql and gpu_idle.sql against `zkbatch show`,
+//  - `zkbatch report` opened in a headless Chromium: no console errors, figures there.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+std::string quoted(const std::string& text) {
+    std::string out = "'";
+    for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+// Runs a shell command line; stdout and stderr are captured through files.
+CommandResult shell(const std::string& command_line, const fs::path& scratch) {
+    const fs::path out_file = scratch / "stdout.txt", err_file = scratch / "stderr.txt";
+    const std::string command =
+        command_line + " >" + quoted(out_file.string()) + " 2>" + quoted(err_file.string());
+    const int status = std::system(command.c_str());
+    CommandResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_file(out_file);
+    result.err = read_file(err_file);
+    return result;
+}
+
+// An executable on PATH, or nothing.
+std::optional<fs::path> find_program(const std::vector<std::string>& names) {
+    const char* path = std::getenv("PATH");
+    if (!path) return std::nullopt;
+    std::stringstream folders(path);
+    std::string folder;
+    while (std::getline(folders, folder, ':')) {
+        for (const auto& name : names) {
+            const fs::path candidate = fs::path(folder) / name;
+            if (access(candidate.c_str(), X_OK) == 0) return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+    size_t count = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+    return count;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    std::string part;
+    while (std::getline(stream, part, separator)) parts.push_back(part);
+    return parts;
+}
+
+// One database for the whole suite: making it costs a few seconds of proving.
+class EndToEnd : public ::testing::Test {
+protected:
+    static fs::path dir_;
+    static fs::path db_;
+    static std::string setup_error_;
+
+    static void SetUpTestSuite() {
+        char pattern[] = "/tmp/zkbatch-report-XXXXXX";
+        if (!mkdtemp(pattern)) {
+            setup_error_ = "cannot create a temporary folder";
+            return;
+        }
+        dir_ = pattern;
+        db_ = dir_ / "history.db";
+        const std::string smoke = std::string(SOURCE_DIR) + "/jobs/smoke.toml";
+        const std::string common = std::string(ZKBATCH_EXE) + " --log-level warn run " + quoted(smoke) +
+                                   " --db " + quoted(db_.string()) + " --set job.name=nightly ";
+        struct Step {
+            std::string arguments;
+            int expected_exit;
+        };
+        const std::vector<Step> steps = {
+            // run 1: two synthesis and two prove workers; a tag full of HTML.
+            {"--backend cpu-ref --set job.partitions=6 --set pipeline.synthesis_workers=2 "
+             "--set pipeline.prove_workers=2 --set " +
+                 quoted("output.tags.note=\"<b>'A' & \\\"B\\\"</b>\""),
+             0},
+            // run 2: one prove worker.
+            {"--backend cpu-ref --set job.partitions=6", 0},
+            // runs 3 and 4: an experiment, one arm per prove_workers value.
+            {"--backend cpu-ref --set job.partitions=6 --set " + quoted("pipeline.prove_workers=[1, 2]"), 0},
+            // run 5: partition 2 fails to prove, the others go on.
+            {"--backend " + quoted(FAULT_PLUGIN) +
+                 " --set job.partitions=6 --set pipeline.prove_workers=2 "
+                 "--set pipeline.on_error=continue --set backend.options.fail_prove_partition=2",
+             5},
+        };
+        for (const Step& step : steps) {
+            const CommandResult result = shell(common + step.arguments, dir_);
+            if (result.exit_code != step.expected_exit) {
+                setup_error_ = "zkbatch run " + step.arguments + " exited " + std::to_string(result.exit_code) +
+                               " (expected " + std::to_string(step.expected_exit) + "): " + result.err;
+                return;
+            }
+        }
+    }
+    static void TearDownTestSuite() {
+        if (!dir_.empty()) fs::remove_all(dir_);
+    }
+    void SetUp() override { ASSERT_TRUE(setup_error_.empty()) << setup_error_; }
+
+    CommandResult zkbatch(const std::string& arguments) const {
+        return shell(std::string(ZKBATCH_EXE) + " " + arguments, dir_);
+    }
+
+    // Rows of a query on the database through the SQLite C library (not zkbatch).
+    std::vector<std::vector<std::string>> query(const std::string& sql) const {
+        sqlite3* db = nullptr;
+        std::vector<std::vector<std::string>> rows;
+        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << "cannot open " << db_;
+            sqlite3_close(db);
+            return rows;
+        }
+        sqlite3_stmt* statement = nullptr;
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << sqlite3_errmsg(db) << " in " << sql;
+        } else {
+            while (sqlite3_step(statement) == SQLITE_ROW) {
+                std::vector<std::string> row;
+                for (int c = 0; c < sqlite3_column_count(statement); ++c) {
+                    const auto* text = sqlite3_column_text(statement, c);
+                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+                }
+                rows.push_back(std::move(row));
+            }
+        }
+        sqlite3_finalize(statement);
+        sqlite3_close(db);
+        return rows;
+    }
+
+    // A saved query run by the stock sqlite3 shell, as CSV rows keyed by column name.
+    std::vector<std::map<std::string, std::string>> saved_query(const fs::path& file,
+                                                                CommandResult* raw = nullptr) const {
+        const auto sqlite3_shell = find_program({"sqlite3"});
+        if (!sqlite3_shell) return {};
+        const CommandResult result = shell(quoted(sqlite3_shell->string()) + " -bail -header -csv " +
+                                               quoted(db_.string()) + " < " + quoted(file.string()),
+                                           dir_);
+        if (raw) *raw = result;
+        std::vector<std::map<std::string, std::string>> rows;
+        const auto lines = split(result.out, '\n');
+        if (lines.empty()) return rows;
+        const auto header = split(lines[0], ',');
+        for (size_t i = 1; i < lines.size(); ++i) {
+            if (lines[i].empty()) continue;
+            auto cells = split(lines[i], ',');
+            cells.resize(header.size());
+            std::map<std::string, std::string> row;
+            for (size_t c = 0; c < header.size(); ++c) row[header[c]] = cells[c];
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    // `zkbatch show RUN`: the rows of the table under the line starting with `title`
+    // (first cell -> the other cells), up to the next blank line.
+    std::map<std::string, std::vector<std::string>> show_table(int64_t run_id, const std::string& title) const {
+        const CommandResult show = zkbatch("show " + std::to_string(run_id) + " --db " + quoted(db_.string()));
+        EXPECT_EQ(show.exit_code, 0) << show.err;
+        std::map<std::string, std::vector<std::string>> table;
+        const auto lines = split(show.out, '\n');
+        auto it = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with(title); });
+        if (it == lines.end()) return table;
+        for (it += 2; it != lines.end() && !it->empty(); ++it) {  // skip the title and the header
+            std::stringstream cells(*it);
+            std::string first, cell;
+            cells >> first;
+            while (cells >> cell) table[first].push_back(cell);
+        }
+        return table;
+    }
+};
+
+fs::path EndToEnd::dir_;
+fs::path EndToEnd::db_;
+std::string EndToEnd::setup_error_;
+
+const fs::path kQueries = fs::path(SOURCE_DIR) / "results" / "queries";
+
+// ---------------------------------------------------------------------------------
+// zkbatch trace
+// ---------------------------------------------------------------------------------
+
+TEST_F(EndToEnd, TraceOfARealRunIsWellNestedPerTrackAndComplete) {
+    for (const int run_id : {1, 5}) {
+        const fs::path file = dir_ / ("trace" + std::to_string(run_id) + ".json");
+        const CommandResult result =
+            zkbatch("trace " + std::to_string(run_id) + " -o " + quoted(file.string()) + " --db " + quoted(db_.string()));
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+        const auto trace = nlohmann::json::parse(read_file(file));  // throws on invalid JSON
+
+        std::map<int, std::string> thread_names;
+        std::string process_name;
+        struct Event {
+            int64_t start_ns, end_ns;
+            std::string name;
+        };
+        std::map<int, std::vector<Event>> by_tid;
+        size_t failed_events = 0;
+        for (const auto& event : trace.at("traceEvents")) {
+            ASSERT_EQ(event.at("pid"), run_id);
+            if (event.at("ph") == "M") {
+                if (event.at("name") == "process_name") process_name = event.at("args").at("name");
+                if (event.at("name") == "thread_name") thread_names[event.at("tid")] = event.at("args").at("name");
+                continue;
+            }
+            ASSERT_EQ(event.at("ph"), "X");
+            ASSERT_TRUE(event.at("args").contains("partition")) << event.dump();
+            if (event.at("args").value("status", "") == "failed") ++failed_events;
+            // Microseconds with 3 decimals are whole nanoseconds.
+            const auto start_ns = std::llround(event.at("ts").get<double>() * 1000);
+            const auto end_ns = start_ns + std::llround(event.at("dur").get<double>() * 1000);
+            by_tid[event.at("tid")].push_back({start_ns, end_ns, event.at("name")});
+        }
+        EXPECT_EQ(process_name, "nightly / " + std::string(run_id == 5 ? "fault-inject" : "cpu-ref") +
+                                    " / run " + std::to_string(run_id));
+
+        // Complete: one event per recorded interval.
+        size_t events = 0;
+        for (const auto& [tid, list] : by_tid) events += list.size();
+        const auto intervals = query("SELECT count(*) FROM phase_interval i JOIN partition p ON p.id = i.partition_id "
+                                     "WHERE p.run_id = " + std::to_string(run_id));
+        EXPECT_EQ(std::to_string(events), intervals.at(0).at(0));
+        if (run_id == 5) {
+            EXPECT_GT(failed_events, 0u);
+        }
+
+        // Every track named; the pipeline's lanes all there.
+        for (const auto& [tid, list] : by_tid) EXPECT_TRUE(thread_names.count(tid)) << "tid " << tid;
+        std::set<std::string> names;
+        for (const auto& [tid, name] : thread_names) names.insert(name);
+        for (const char* lane : {"synth.0", "prove.0", "prove.1", "finalize"}) EXPECT_TRUE(names.count(lane)) << lane;
+        if (run_id == 1) {  // cpu-ref reports its kernels on lanes of its own
+            EXPECT_TRUE(names.count("cpu.worker0"));
+        }
+
+        // Well nested per tid: sorted by start (longest first), each event ends before
+        // or with every open event that contains its start.
+        for (auto& [tid, list] : by_tid) {
+            std::sort(list.begin(), list.end(), [](const Event& a, const Event& b) {
+                return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+            });
+            std::vector<const Event*> open;
+            for (const Event& event : list) {
+                while (!open.empty() && open.back()->end_ns <= event.start_ns) open.pop_back();
+                ASSERT_TRUE(open.empty() || event.end_ns <= open.back()->end_ns)
+                    << thread_names[tid] << ": " << event.name << " [" << event.start_ns << ", " << event.end_ns
+                    << ") overlaps " << open.back()->name << " [" << open.back()->start_ns << ", "
+                    << open.back()->end_ns << ") partly";
+                open.push_back(&event);
+            }
+        }
+    }
+}
+
+TEST_F(EndToEnd, TraceOfAnUnknownRunSaysSoWithTheStorageExitCode) {
+    const CommandResult result = zkbatch("trace 99 -o " + quoted((dir_ / "x.json").string()) + " --db " + quoted(db_.string()));
+    EXPECT_EQ(result.exit_code, 4);
+    EXPECT_NE(result.err.find("no run 99"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir_ / "x.json"));
+}
+
+TEST_F(EndToEnd, TraceIntoAMissingFolderNamesTheFile) {
+    const std::string target = (dir_ / "no-such-folder" / "t.json").string();
+    const CommandResult result = zkbatch("trace 1 -o " + quoted(target) + " --db " + quoted(db_.string()));
+    EXPECT_EQ(result.exit_code, 4);
+    EXPECT_NE(result.err.find(target + ": cannot write the file"), std::string::npos) << result.err;
+}
+
+// ---------------------------------------------------------------------------------
+// zkbatch show: idle gaps per prove worker
+// ---------------------------------------------------------------------------------
+
+TEST_F(EndToEnd, ShowListsIdleGapsPerProveWorkerSummingToTheIdleGapPhase) {
+    const auto gaps = show_table(1, "idle gaps per prove worker");
+    const auto phases = show_table(1, "phases (ms");
+    ASSERT_FALSE(gaps.empty());
+    ASSERT_TRUE(phases.count("idle_gap"));
+    // Each worker's first partition has no gap: 6 partitions give 6 - (workers that
+    // proved) gaps in all.
+    int total_gaps = 0;
+    for (const auto& [worker, cells] : gaps) {
+        EXPECT_TRUE(worker == "prove.0" || worker == "prove.1") << worker;
+        total_gaps += std::stoi(cells.at(0));
+    }
+    EXPECT_EQ(std::to_string(total_gaps), phases.at("idle_gap").at(0));
+    const auto workers = query("SELECT count(DISTINCT prove_worker) FROM partition WHERE run_id = 1");
+    EXPECT_EQ(total_gaps, 6 - std::stoi(workers.at(0).at(0)));
+}
+
+// ---------------------------------------------------------------------------------
+// Saved queries
+// ---------------------------------------------------------------------------------
+
+TEST_F(EndToEnd, EverySavedQueryRunsInTheSqlite3ShellAndReturnsRows) {
+    if (!find_program({"sqlite3"})) GTEST_SKIP() << "the sqlite3 shell is not installed (apt-get install sqlite3)";
+    size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(kQueries)) {
+        if (entry.path().extension() != ".sql") continue;
+        ++files;
+        const std::string text = read_file(entry.path());
+        EXPECT_TRUE(text.starts_with("-- ")) << entry.path() << " must start with a comment saying what it answers";
+        EXPECT_NE(text.find("sqlite3 "), std::string::npos) << entry.path() << " must say how to run it";
+        CommandResult raw;
+        const auto rows = saved_query(entry.path(), &raw);
+        EXPECT_EQ(raw.exit_code, 0) << entry.path() << ": " << raw.err;
+        EXPECT_EQ(raw.err, "") << entry.path();
+        EXPECT_FALSE(rows.empty()) << entry.path() << " returned no rows";
+    }
+    EXPECT_GE(files, 7u);
+}
+
+TEST_F(EndToEnd, PhaseMediansQueryGivesTheNumbersOfZkbatchShow) {
+    if (!find_program({"sqlite3"})) GTEST_SKIP() << "the sqlite3 shell is not installed (apt-get install sqlite3)";
+    const auto rows = saved_query(kQueries / "phase_medians.sql");
+    ASSERT_EQ(rows.size(), 5u);
+    for (const auto& row : rows) {
+        const int64_t run_id = std::stoll(row.at("run_id"));
+        const auto phases = show_table(run_id, "phases (ms");
+        ASSERT_FALSE(phases.empty()) << "run " << run_id;
+        size_t compared = 0;
+        for (const auto& [column, value] : row) {
+            if (!column.ends_with("_ms")) continue;
+            const std::string phase = column.substr(0, column.size() - 3);
+            if (value.empty()) {
+                EXPECT_FALSE(phases.count(phase)) << "run " << run_id << " " << phase;
+                continue;
+            }
+            ASSERT_TRUE(phases.count(phase)) << "run " << run_id << " " << phase;
+            // show prints the median with 3 decimals, the query rounds to 3 decimals.
+            EXPECT_NEAR(std::stod(value), std::stod(phases.at(phase).at(1)), 1.0001e-3)
+                << "run " << run_id << " " << phase;
+            ++compared;
+        }
+        EXPECT_EQ(compared, phases.size()) << "run " << run_id;
+    }
+}
+
+TEST_F(EndToEnd, GpuIdleQueryGivesTheIdleGapsOfZkbatchShow) {
+    if (!find_program({"sqlite3"})) GTEST_SKIP() << "the sqlite3 shell is not installed (apt-get install sqlite3)";
+    const auto rows = saved_query(kQueries / "gpu_idle.sql");  // the latest run: 5
+    const auto gaps = show_table(5, "idle gaps per prove worker");
+    ASSERT_FALSE(rows.empty());
+    ASSERT_EQ(rows.size(), gaps.size());
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("run_id"), "5");
+        const auto& cells = gaps.at(row.at("worker"));
+        EXPECT_EQ(row.at("gaps"), cells.at(0));
+        const char* columns[] = {"total_ms", "median_ms", "p95_ms", "max_ms"};
+        for (size_t c = 0; c < 4; ++c)
+            EXPECT_NEAR(std::stod(row.at(columns[c])), std::stod(cells.at(c + 1)), 1.0001e-3) << columns[c];
+    }
+}
+
+TEST_F(EndToEnd, ExperimentQueryPutsTheArmsSideBySide) {
+    if (!find_program({"sqlite3"})) GTEST_SKIP() << "the sqlite3 shell is not installed (apt-get install sqlite3)";
+    const auto rows = saved_query(kQueries / "experiment_ab.sql");
+    const auto runs = query("SELECT id FROM run WHERE experiment_id = (SELECT max(id) FROM experiment) ORDER BY id");
+    ASSERT_EQ(runs.size(), 2u);
+    std::set<std::string> run_ids;
+    bool synth_change_present = false;
+    for (const auto& row : rows) {
+        run_ids.insert(row.at("run_id"));
+        if (row.at("phase") == "synth" && row.at("run_id") == runs[1][0]) {
+            synth_change_present = !row.at("change_vs_first_arm_pct").empty();
+        }
+        if (row.at("run_id") == runs[0][0]) {
+            EXPECT_EQ(row.at("change_vs_first_arm_pct"), "");
+        }
+    }
+    EXPECT_EQ(run_ids, (std::set<std::string>{runs[0][0], runs[1][0]}));
+    EXPECT_TRUE(synth_change_present);
+}
+
+// ---------------------------------------------------------------------------------
+// zkbatch report in a real browser
+// ---------------------------------------------------------------------------------
+
+// The attributes of an element's start tag, by name.
+std::map<std::string, std::string> attributes(const std::string& start_tag) {
+    std::map<std::string, std::string> out;
+    static const std::regex attribute(R"re(([a-zA-Z-]+)="([^"]*)")re");
+    for (std::sregex_iterator it(start_tag.begin(), start_tag.end(), attribute), end; it != end; ++it)
+        out[(*it)[1]] = (*it)[2];
+    return out;
+}
+
+double number_or_zero(const std::map<std::string, std::string>& attrs, const std::string& name) {
+    const auto it = attrs.find(name);
+    return it == attrs.end() ? 0.0 : std::atof(it->second.c_str());
+}
+
+TEST_F(EndToEnd, ReportOpensInHeadlessChromiumWithoutErrorsAndWithItsFigures) {
+    const auto chromium = find_program({"chromium", "chromium-browser"});
+    if (!chromium) GTEST_SKIP() << "Chromium is not installed (apt-get install chromium; tools/setup.sh installs it)";
+
+    const fs::path page = dir_ / "report.html";
+    const CommandResult report =
+        zkbatch("report 1 2 latest -o " + quoted(page.string()) + " --db " + quoted(db_.string()));
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+
+    const fs::path profile = dir_ / "chromium-profile";
+    const fs::path log = dir_ / "chromium.log";
+    const std::string flags =
+        " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
+        " --disable-component-update --disable-sync --user-data-dir=" + quoted(profile.string()) +
+        " --enable-logging=stderr --v=0";
+    const CommandResult browser = shell("timeout 120 " + quoted(chromium->string()) + flags + " --dump-dom " +
+                                            quoted("file://" + page.string()),
+                                        dir_);
+    ASSERT_EQ(browser.exit_code, 0) << browser.err;
+    const std::string& dom = browser.out;
+
+    // No console message at all (errors, blocked fetches, failed resources) ...
+    for (const auto& line : split(browser.err, '\n')) EXPECT_EQ(line.find("CONSOLE"), std::string::npos) << line;
+    // ... and the page's own check ran and saw no error.
+    EXPECT_NE(dom.find("data-page-status=\"ok\""), std::string::npos) << dom.substr(0, 400);
+    EXPECT_NE(dom.find("<title>zkbatch report: runs 1, 2, 5</title>"), std::string::npos);
+
+    // The figures: a timeline per run and the distributions, each with a size and
+    // drawn rectangles of non-zero size inside.
+    static const std::regex svg_element(R"(<svg[^>]*>([\s\S]*?)</svg>)");
+    static const std::regex rect_tag(R"(<rect[^>]*>)");
+    size_t timelines = 0, distributions = 0;
+    for (std::sregex_iterator it(dom.begin(), dom.end(), svg_element), end; it != end; ++it) {
+        const std::string whole = (*it)[0];
+        const std::string start_tag = whole.substr(0, whole.find('>') + 1);
+        const auto attrs = attributes(start_tag);
+        const std::string css_class = attrs.count("class") ? attrs.at("class") : "";
+        if (css_class == "figure timeline") ++timelines;
+        if (css_class == "figure distributions") ++distributions;
+        EXPECT_GT(number_or_zero(attrs, "width"), 0) << start_tag;
+        EXPECT_GT(number_or_zero(attrs, "height"), 0) << start_tag;
+        const std::string inner = (*it)[1];
+        size_t drawn = 0;
+        for (std::sregex_iterator r(inner.begin(), inner.end(), rect_tag), r_end; r != r_end; ++r) {
+            const auto rect = attributes((*r)[0]);
+            if (number_or_zero(rect, "width") > 0 && number_or_zero(rect, "height") > 0) ++drawn;
+        }
+        EXPECT_GT(drawn, 2u) << start_tag;
+    }
+    EXPECT_EQ(timelines, 3u);
+    EXPECT_EQ(distributions, 1u);
+
+    // The tag's HTML arrived as text, the comparison is there, the failed partition shows.
+    EXPECT_EQ(dom.find("<b>'A'"), std::string::npos);
+    EXPECT_NE(dom.find("&lt;b&gt;'A' &amp; \"B\"&lt;/b&gt;"), std::string::npos);
+    EXPECT_NE(dom.find("A/B comparison"), std::string::npos);
+    EXPECT_NE(dom.find("run 1 (A) against run 5 (B)"), std::string::npos);
+    EXPECT_NE(dom.find("class=\"failed\""), std::string::npos);
+}
+
+TEST_F(EndToEnd, ReportOfAnExperimentComparesItsArms) {
+    const auto runs = query("SELECT experiment_id, id FROM run WHERE experiment_id IS NOT NULL ORDER BY id");
+    ASSERT_EQ(runs.size(), 2u);
+    const fs::path page = dir_ / "experiment.html";
+    const CommandResult result = zkbatch("report experiment=" + runs[0][0] + " -o " + quoted(page.string()) +
+                                         " --db " + quoted(db_.string()));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string html = read_file(page);
+    EXPECT_NE(html.find("run " + runs[0][1] + " (A) against run " + runs[1][1] + " (B)"), std::string::npos);
+    EXPECT_EQ(count_of(html, "class=\"figure timeline\""), 2u);
+}
+
+TEST_F(EndToEnd, ReportOfAnUnknownRunWritesNothing) {
+    const fs::path page = dir_ / "none.html";
+    const CommandResult result = zkbatch("report 1 42 -o " + quoted(page.string()) + " --db " + quoted(db_.string()));
+    EXPECT_EQ(result.exit_code, 4);
+    EXPECT_NE(result.err.find("no run 42"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(page));
+}
+
+}  // namespace
