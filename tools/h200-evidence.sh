@@ -5,7 +5,7 @@
 #   here:      tools/make-bundle.sh
 #   GPU host:  tools/h200-evidence.sh [STEP...]     (device tool: carry .bundle, $OUT set)
 #
-# Steps (default: all): tests, smoke, ab20, ab24, ab26, busy. Each step's log and the
+# Steps (default: all, in this order): tests, smoke, ab20, ab24, busy, ab26. Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
 set -uo pipefail
@@ -21,7 +21,7 @@ export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
 zkbatch=$bundle/bin/zkbatch
 db=$OUT/h200.db
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(tests smoke ab20 ab24 ab26 busy)
+[ ${#steps[@]} -gt 0 ] || steps=(tests smoke ab20 ab24 busy ab26)
 
 log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$OUT/evidence.log"; }
 run_job() {  # run_job NAME ARGS...: one zkbatch run, its log in $OUT/NAME.log

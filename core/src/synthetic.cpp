@@ -12,6 +12,7 @@
 #include <zkbatch/circuit/synthetic.hpp>
 
 #include <zkbatch/ff/random.hpp>
+#include <zkbatch/util/parallel.hpp>
 #include <zkbatch/util/splitmix64.hpp>
 
 #include <cstddef>
@@ -30,7 +31,7 @@ constexpr uint64_t kRowStream = 1;
 }  // namespace
 
 void synthesize(const CircuitShape& shape, uint64_t job_seed, uint64_t partition_index, ff::Fr* a, ff::Fr* b,
-                ff::Fr* c) {
+                ff::Fr* c, unsigned threads) {
     using ff::Fr;
     if (shape.terms_per_row == 0) {
         throw std::invalid_argument("synthetic circuit: terms_per_row must be at least 1");
@@ -46,28 +47,32 @@ void synthesize(const CircuitShape& shape, uint64_t job_seed, uint64_t partition
     const uint64_t row_key = util::derive_key(partition_key, kRowStream);
 
     std::vector<Fr> witness(n);
-    for (size_t j = 0; j < n; ++j) {
-        util::SplitMix64 generator(util::derive_key(witness_key, j));
-        witness[j] = ff::uniform_fr(generator);
-    }
+    util::parallel_for(0, n, threads, [&](size_t begin, size_t end) {
+        for (size_t j = begin; j < end; ++j) {
+            util::SplitMix64 generator(util::derive_key(witness_key, j));
+            witness[j] = ff::uniform_fr(generator);
+        }
+    });
 
-    for (size_t i = 0; i < n; ++i) {
-        util::SplitMix64 generator(util::derive_key(row_key, i));
-        auto evaluate_linear_combination = [&] {
-            Fr sum = Fr::zero();
-            for (uint32_t term = 0; term < shape.terms_per_row; ++term) {
-                const uint64_t variable = generator.next() & index_mask;
-                const Fr coefficient = ff::uniform_fr(generator);
-                sum += coefficient * witness[variable];
-            }
-            return sum;
-        };
-        const Fr a_i = evaluate_linear_combination();
-        const Fr b_i = evaluate_linear_combination();
-        a[i] = a_i;
-        b[i] = b_i;
-        c[i] = a_i * b_i;
-    }
+    util::parallel_for(0, n, threads, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+            util::SplitMix64 generator(util::derive_key(row_key, i));
+            auto evaluate_linear_combination = [&] {
+                Fr sum = Fr::zero();
+                for (uint32_t term = 0; term < shape.terms_per_row; ++term) {
+                    const uint64_t variable = generator.next() & index_mask;
+                    const Fr coefficient = ff::uniform_fr(generator);
+                    sum += coefficient * witness[variable];
+                }
+                return sum;
+            };
+            const Fr a_i = evaluate_linear_combination();
+            const Fr b_i = evaluate_linear_combination();
+            a[i] = a_i;
+            b[i] = b_i;
+            c[i] = a_i * b_i;
+        }
+    });
 }
 
 }  // namespace zkbatch::circuit

@@ -77,4 +77,15 @@ TEST(Synthetic, KnownAnswers) {
 }
 
 }  // namespace
+TEST(Synthesis, ThreadCountDoesNotChangeTheBits) {
+    const uint32_t log_n = 12;
+    const size_t n = size_t{1} << log_n;
+    std::vector<ff::Fr> a1(n), b1(n), c1(n), a3(n), b3(n), c3(n);
+    circuit::synthesize({log_n, 3}, 21, 4, a1.data(), b1.data(), c1.data(), 1);
+    circuit::synthesize({log_n, 3}, 21, 4, a3.data(), b3.data(), c3.data(), 3);
+    EXPECT_EQ(a1, a3);
+    EXPECT_EQ(b1, b3);
+    EXPECT_EQ(c1, c3);
+}
+
 }  // namespace zkbatch

@@ -20,8 +20,9 @@ struct CircuitShape {
 
 // Writes n = 2^log_n elements (Montgomery form) to each of a, b, c. Deterministic in
 // (job_seed, partition_index, shape) alone: same inputs give the same bits on every
-// machine, independent of threads. Single-threaded: one synthesis worker per partition.
+// machine, whatever `threads` is. The pipeline runs one synthesis worker per partition
+// (threads = 1); replayed input sets, made once before a run, use every core.
 void synthesize(const CircuitShape& shape, uint64_t job_seed, uint64_t partition_index,
-                ff::Fr* a, ff::Fr* b, ff::Fr* c);
+                ff::Fr* a, ff::Fr* b, ff::Fr* c, unsigned threads = 1);
 
 }  // namespace zkbatch::circuit

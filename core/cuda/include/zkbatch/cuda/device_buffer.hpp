@@ -46,8 +46,13 @@ public:
 
     // Synchronous copies of `count` elements (set-up and tests; the prove path uses
     // Stream's asynchronous copies).
+    // Synchronous in full. cudaMemcpy from pageable memory may return once the bytes
+    // are staged, before the DMA lands, and our streams are non-blocking, so they do not
+    // wait for the legacy stream: without the sync, a kernel launched next could read
+    // the old contents (seen on the H200 as a rare NTT test failure).
     void copy_from_host(const T* host, size_t count) {
         ZKB_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+        ZKB_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     }
     void copy_to_host(T* host, size_t count) const {
         ZKB_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
