@@ -109,16 +109,19 @@ void read_link_from_nvml(Nvml& nvml, const std::string& bus_id, PcieLink& curren
     }
 }
 
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." -> "580.159.04".
+// The first token shaped like a version in "NVRM version: NVIDIA UNIX x86_64 Kernel
+// Module  580.159.04  Thu ..." -> "580.159.04". The open driver words it differently
+// ("... Open Kernel Module for x86_64  580.159.04 ..."; the H200 machine printed that),
+// so no fixed position is assumed.
 std::string driver_version_from_proc() {
-    const std::string line = read_first_line("/proc/driver/nvidia/version");
-    const std::string_view marker = "Kernel Module";
-    const size_t at = line.find(marker);
-    if (at == std::string::npos) return {};
-    std::istringstream rest(line.substr(at + marker.size()));
-    std::string version;
-    rest >> version;
-    return version;
+    std::istringstream words(read_first_line("/proc/driver/nvidia/version"));
+    for (std::string word; words >> word;) {
+        const bool version_shaped = std::isdigit(static_cast<unsigned char>(word.front())) &&
+                                    word.find('.') != std::string::npos &&
+                                    word.find_first_not_of("0123456789.") == std::string::npos;
+        if (version_shaped) return word;
+    }
+    return {};
 }
 
 // sysfs names a device "0000:3b:00.0" (4-digit domain, lower case); CUDA may print
