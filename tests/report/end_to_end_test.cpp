@@ -4,6 +4,8 @@
 //  - every saved query in results/queries/ through the stock sqlite3 shell, and the
 //    numbers of phase_medians.sql and gpu_idle.sql against `zkbatch show`,
 //  - `zkbatch report` opened in a headless Chromium: no console errors, figures there.
+#include "html_scan.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -17,7 +19,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -73,11 +74,7 @@ std::optional<fs::path> find_program(const std::vector<std::string>& names) {
     return std::nullopt;
 }
 
-size_t count_of(const std::string& text, const std::string& what) {
-    size_t count = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
-    return count;
-}
+using zkbatch::html_scan::count_of;
 
 std::vector<std::string> split(const std::string& text, char separator) {
     std::vector<std::string> parts;
@@ -418,15 +415,6 @@ TEST_F(EndToEnd, ExperimentQueryPutsTheArmsSideBySide) {
 // zkbatch report in a real browser
 // ---------------------------------------------------------------------------------
 
-// The attributes of an element's start tag, by name.
-std::map<std::string, std::string> attributes(const std::string& start_tag) {
-    std::map<std::string, std::string> out;
-    static const std::regex attribute(R"re(([a-zA-Z-]+)="([^"]*)")re");
-    for (std::sregex_iterator it(start_tag.begin(), start_tag.end(), attribute), end; it != end; ++it)
-        out[(*it)[1]] = (*it)[2];
-    return out;
-}
-
 double number_or_zero(const std::map<std::string, std::string>& attrs, const std::string& name) {
     const auto it = attrs.find(name);
     return it == attrs.end() ? 0.0 : std::atof(it->second.c_str());
@@ -461,23 +449,19 @@ TEST_F(EndToEnd, ReportOpensInHeadlessChromiumWithoutErrorsAndWithItsFigures) {
 
     // The figures: a timeline per run and the distributions, each with a size and
     // drawn rectangles of non-zero size inside.
-    static const std::regex svg_element(R"(<svg[^>]*>([\s\S]*?)</svg>)");
-    static const std::regex rect_tag(R"(<rect[^>]*>)");
     size_t timelines = 0, distributions = 0;
-    for (std::sregex_iterator it(dom.begin(), dom.end(), svg_element), end; it != end; ++it) {
-        const std::string whole = (*it)[0];
-        const std::string start_tag = whole.substr(0, whole.find('>') + 1);
-        const auto attrs = attributes(start_tag);
+    for (const std::string& svg : zkbatch::html_scan::elements(dom, "svg")) {
+        const std::string start_tag = svg.substr(0, svg.find('>') + 1);
+        const auto attrs = zkbatch::html_scan::attributes(start_tag);
         const std::string css_class = attrs.count("class") ? attrs.at("class") : "";
         if (css_class == "figure timeline") ++timelines;
         if (css_class == "figure distributions") ++distributions;
         EXPECT_GT(number_or_zero(attrs, "width"), 0) << start_tag;
         EXPECT_GT(number_or_zero(attrs, "height"), 0) << start_tag;
-        const std::string inner = (*it)[1];
         size_t drawn = 0;
-        for (std::sregex_iterator r(inner.begin(), inner.end(), rect_tag), r_end; r != r_end; ++r) {
-            const auto rect = attributes((*r)[0]);
-            if (number_or_zero(rect, "width") > 0 && number_or_zero(rect, "height") > 0) ++drawn;
+        for (const std::string& rect : zkbatch::html_scan::start_tags(svg, "rect")) {
+            const auto rect_attrs = zkbatch::html_scan::attributes(rect);
+            if (number_or_zero(rect_attrs, "width") > 0 && number_or_zero(rect_attrs, "height") > 0) ++drawn;
         }
         EXPECT_GT(drawn, 2u) << start_tag;
     }
