@@ -7,6 +7,7 @@
 #include "manifest.hpp"
 #include "pipeline.hpp"
 #include "plugin_host.hpp"
+#include "resume.hpp"
 #include "show.hpp"
 #include "store.hpp"
 
@@ -16,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -211,6 +213,14 @@ std::vector<size_t> block_order(size_t arms, uint64_t seed, uint64_t block) {
 }  // namespace
 
 int command_run(const RunOptions& options) {
+    if (options.resume_run) {
+        StopSignals signals;
+        return command_resume(options, signals.counter());
+    }
+    if (options.manifest_path.empty()) {
+        fmt::print(stderr, "error: zkbatch run needs a manifest (or --resume RUN)\n");
+        return exit_code::usage_error;
+    }
     // --backend and --db act as overrides, so they also replace a list (an axis).
     std::vector<std::string> overrides = options.overrides;
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
@@ -394,7 +404,16 @@ int command_backends(const std::string& plugin_path) {
 }
 
 int command_runs(const std::string& db_path) {
-    const Store store = Store::open_existing(db_path);
+    Store store = Store::open_existing(db_path);
+    // A reader cannot mark runs whose process died as 'interrupted'; a writer's open
+    // does, where the database can be written (else they keep showing 'running').
+    const auto rows = store.list_runs();
+    if (std::any_of(rows.begin(), rows.end(), [](const RunListRow& row) { return row.status == "running"; })) {
+        try {
+            store = Store(db_path);
+        } catch (const StoreError&) {
+        }
+    }
     fmt::print("{}", format_run_list(store.list_runs()));
     return exit_code::ok;
 }

@@ -16,6 +16,7 @@ struct RunOptions {
     std::vector<std::string> overrides;       // --set KEY=VALUE
     std::optional<std::string> dump_dir;      // --dump DIR
     std::string plugin_path;                  // --plugin-path (file or folder), searched first
+    std::optional<std::string> resume_run;    // --resume RUN: finish that run instead (resume.hpp)
 };
 
 int command_run(const RunOptions& options);

@@ -33,10 +33,18 @@ int main(int argc, char** argv) {
     const std::string default_db = "results/zkbatch.db";
     RunOptions run;
     auto* run_cmd = app.add_subcommand("run", "Run a job manifest and record its timings");
-    run_cmd->add_option("manifest", run.manifest_path, "Job manifest (TOML)")->required();
+    auto* manifest_opt = run_cmd->add_option("manifest", run.manifest_path, "Job manifest (TOML)");
+    auto* resume_opt = run_cmd->add_option("--resume", run.resume_run,
+                        "Finish an interrupted, cancelled or failed run (id or latest): prove only its "
+                        "partitions not yet ok, into the same run")
+        ->type_name("RUN")
+        ->excludes(manifest_opt);
     run_cmd->add_option("--db", run.db_path, "Database to record into (default: output.db)");
-    run_cmd->add_option("--backend", run.backend_name, "Backend to use instead of backend.name");
+    // A resumed run keeps the backend and overrides it was started with.
+    run_cmd->add_option("--backend", run.backend_name, "Backend to use instead of backend.name")
+        ->excludes(resume_opt);
     run_cmd->add_option("--set", run.overrides, "Override a manifest key, e.g. circuit.log_n=12")
+        ->excludes(resume_opt)
         ->type_name("KEY=VALUE");
     run_cmd->add_option("--dump", run.dump_dir,
                         "Write each partition's a, b, c and h to DIR (canonical little-endian)")

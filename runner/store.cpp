@@ -1431,4 +1431,79 @@ std::vector<ExperimentRow> Store::find_experiments(const std::string& key) const
     return experiments;
 }
 
+Store::ResumeSource Store::resume_source(int64_t run_id) const {
+    static constexpr std::string_view kSource = R"sql(
+        SELECT status, experiment_id, backend_name, manifest_path, manifest_text, overrides
+        FROM run WHERE id = ?1
+    )sql";
+    const std::string doing = fmt::format("cannot read run {}", run_id);
+    Query query(*statements_, db_, path_, kSource);
+    query.bind_int(1, run_id);
+    if (!query.step(doing)) {
+        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                     path_.string(), doing, run_id));
+    }
+    ResumeSource source;
+    source.status = query.text_at(0);
+    if (!query.is_null(1)) source.experiment_id = query.int_at(1);
+    source.backend_name = query.text_at(2);
+    source.manifest_path = query.text_at(3);
+    source.manifest_text = query.text_at(4);
+    std::istringstream lines(query.text_at(5));
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) source.overrides.push_back(line);
+    return source;
+}
+
+std::vector<uint64_t> Store::resume_run(int64_t run_id) {
+    static constexpr std::string_view kStatus = "SELECT status FROM run WHERE id = ?1";
+    static constexpr std::string_view kDeleteUnfinished =
+        "DELETE FROM partition WHERE run_id = ?1 AND status <> 'ok'";
+    static constexpr std::string_view kKept =
+        "SELECT partition_index FROM partition WHERE run_id = ?1 ORDER BY partition_index";
+    static constexpr std::string_view kReopen = R"sql(
+        UPDATE run SET status = 'running', resume_count = resume_count + 1, pid = ?2,
+            process_start_ticks = ?3, ended_at = NULL, ended_unix_ns = NULL, error = NULL
+        WHERE id = ?1
+    )sql";
+    const std::string doing = fmt::format("cannot resume run {}", run_id);
+    WriteTransaction transaction(db_, path_, doing);
+    {
+        Query status(*statements_, db_, path_, kStatus);
+        status.bind_int(1, run_id);
+        if (!status.step(doing)) {
+            throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
+                                         path_.string(), doing, run_id));
+        }
+        const std::string current = status.text_at(0);
+        if (current == "ok" || current == "running") {
+            throw StoreError(fmt::format(
+                "{}: {}: it is '{}'{}.", path_.string(), doing, current,
+                current == "ok" ? ": every partition is already proved"
+                                : ": a live zkbatch process is still recording it"));
+        }
+    }
+    {
+        Query remove(*statements_, db_, path_, kDeleteUnfinished);
+        remove.bind_int(1, run_id);
+        remove.step(doing);
+    }
+    std::vector<uint64_t> kept;
+    {
+        Query query(*statements_, db_, path_, kKept);
+        query.bind_int(1, run_id);
+        while (query.step(doing)) kept.push_back(static_cast<uint64_t>(query.int_at(0)));
+    }
+    {
+        const ProcessIdentity self = this_process();
+        Query reopen(*statements_, db_, path_, kReopen);
+        reopen.bind_int(1, run_id);
+        reopen.bind_int(2, self.pid);
+        reopen.bind_optional_int(3, self.start_ticks);
+        reopen.step(doing);
+    }
+    transaction.commit();
+    return kept;
+}
+
 }  // namespace zkbatch

@@ -269,6 +269,21 @@ public:
     // Experiments whose id (all digits), uuid or name is `key`, oldest first.
     std::vector<ExperimentRow> find_experiments(const std::string& key) const;
 
+    // `zkbatch run --resume` (resume.cpp): what a run was started from.
+    struct ResumeSource {
+        std::string status;           // run.status
+        std::optional<int64_t> experiment_id;
+        std::string backend_name;     // the backend that ran it ("auto" resolved)
+        std::string manifest_path, manifest_text;
+        std::vector<std::string> overrides;  // the --set arguments, in order
+    };
+    ResumeSource resume_source(int64_t run_id) const;
+    // Makes the run this process's again, in one transaction: deletes its partitions
+    // that did not end ok (their intervals go with them), sets it 'running', bumps
+    // resume_count and records this process as its writer. Refuses a run that is ok or
+    // still running. Returns the indices of the partitions kept (those that ended ok).
+    std::vector<uint64_t> resume_run(int64_t run_id);
+
     struct Statements;  // prepared statements, kept for the connection's life
 
 private:

@@ -4,6 +4,8 @@
 //   corrupt_h_partition  = P     partition P gets a wrong h (verification must catch it)
 //   fail_acquire_call    = K     the K-th acquire_buffers call (1-based) fails
 //   outstanding_report   = PATH  at destroy, write how many buffer sets were never released
+//   slow_partition_ms    = MS    prove sleeps MS ms first (a slow partition) ...
+//   slow_partition       = P     ... for partition P only (default: every partition)
 // Built into a test-only folder, never into build/plugins.
 #include <zkbatch/plugin/export.hpp>
 #include <zkbatch/plugin/heap_buffers.hpp>
@@ -16,6 +18,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -33,6 +36,8 @@ struct zkb_backend {
     uint64_t corrupt_h_partition = kNever;
     uint64_t fail_acquire_call = kNever;
     std::string outstanding_report;
+    uint64_t slow_partition_ms = 0;
+    uint64_t slow_partition = kNever;  // kNever: every partition
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
 };
@@ -55,6 +60,8 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->corrupt_h_partition = options.get_uint("corrupt_h_partition", kNever, 0, kNever);
         backend->fail_acquire_call = options.get_uint("fail_acquire_call", kNever, 1, kNever);
         backend->outstanding_report = options.get_string("outstanding_report", "");
+        backend->slow_partition_ms = options.get_uint("slow_partition_ms", 0, 0, 600'000);
+        backend->slow_partition = options.get_uint("slow_partition", kNever, 0, kNever);
         options.check_all_used();
         *out = backend.release();
     });
@@ -102,6 +109,10 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
         report->phase_count = 0;
         if (request->partition_index == worker->backend->fail_prove_partition)
             throw zkbatch::plugin::Error(ZKB_ERR_DEVICE, "injected prove failure");
+        const zkb_backend& backend = *worker->backend;
+        if (backend.slow_partition_ms > 0 &&
+            (backend.slow_partition == kNever || request->partition_index == backend.slow_partition))
+            std::this_thread::sleep_for(std::chrono::milliseconds(backend.slow_partition_ms));
         const auto& buffers = *request->buffers;
         auto* h = static_cast<zkbatch::ff::Fr*>(buffers.h);
         zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const zkbatch::ff::Fr*>(buffers.a),

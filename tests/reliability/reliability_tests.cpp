@@ -1,0 +1,390 @@
+// Reliability of the real zkbatch executable (issue 5): SIGKILL at random moments and
+// `run --resume`, SIGINT once and twice, several writers into one database, and a
+// backend fault next to a slow partition. The database is read back with plain SQL.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+struct CommandResult {
+    int exit_code = -1;  // -1: killed by a signal
+    std::string out, err;
+};
+
+// A zkbatch process started in the background, so the test can signal it.
+class Child {
+public:
+    Child(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) : out_(out), err_(err) {
+        pid_ = fork();
+        if (pid_ == 0) {
+            std::freopen(out.c_str(), "w", stdout);
+            std::freopen(err.c_str(), "w", stderr);
+            std::vector<char*> argv;
+            static std::string exe = ZKBATCH_EXE;
+            argv.push_back(exe.data());
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            execv(ZKBATCH_EXE, argv.data());
+            _exit(127);
+        }
+    }
+    ~Child() {
+        if (pid_ > 0 && !reaped_) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    pid_t pid() const { return pid_; }
+    void signal(int sig) const { kill(pid_, sig); }
+    bool running() {
+        if (reaped_) return false;
+        int status = 0;
+        if (waitpid(pid_, &status, WNOHANG) == pid_) {
+            reaped_ = true;
+            status_ = status;
+        }
+        return !reaped_;
+    }
+    // Waits at most `limit`; a process still running then is killed and reported as -2.
+    CommandResult wait(std::chrono::milliseconds limit = 60s) {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (running() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+        CommandResult result;
+        if (!reaped_) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+            reaped_ = true;
+            result.exit_code = -2;
+        } else {
+            result.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
+        }
+        result.out = read_file(out_);
+        result.err = read_file(err_);
+        return result;
+    }
+
+private:
+    pid_t pid_ = -1;
+    bool reaped_ = false;
+    int status_ = 0;
+    fs::path out_, err_;
+};
+
+class ReliabilityTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/zkbatch-reliability-XXXXXX";
+        ASSERT_NE(mkdtemp(pattern), nullptr);
+        dir_ = pattern;
+        db_ = (dir_ / "runs.db").string();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // A job manifest in the test folder. `backend`: cpu-ref or fault-inject.
+    fs::path manifest(const std::string& name, uint32_t partitions, uint32_t log_n, uint32_t queue_depth,
+                      const std::string& extra = "") const {
+        const fs::path path = dir_ / (name + ".toml");
+        std::ofstream(path) << "[job]\nname = \"" << name << "\"\npartitions = " << partitions
+                            << "\nseed = 11\n\n[circuit]\nlog_n = " << log_n
+                            << "\nterms_per_row = 4\n\n[pipeline]\nsynthesis_workers = 1\nprove_workers = 1\n"
+                            << "queue_depth = " << queue_depth << "\non_error = \"continue\"\n\n"
+                            << "[backend]\nname = \"cpu-ref\"\n\n[output]\ndb = \"" << db_
+                            << "\"\n\n[verify]\nmode = \"identity\"\n"
+                            << extra;
+        return path;
+    }
+
+    // `zkbatch ARGS` in the background; its output goes to files named after `tag`.
+    std::unique_ptr<Child> start(const std::vector<std::string>& args, const std::string& tag) const {
+        std::vector<std::string> all{"--log-level", "warn"};
+        all.insert(all.end(), args.begin(), args.end());
+        return std::make_unique<Child>(all, dir_ / (tag + ".out"), dir_ / (tag + ".err"));
+    }
+    CommandResult zkbatch(const std::vector<std::string>& args, const std::string& tag = "cmd") const {
+        return start(args, tag)->wait();
+    }
+
+    // Fault-plugin arguments: the backend by name, found through --plugin-path.
+    static std::vector<std::string> faulty(std::vector<std::string> options) {
+        std::vector<std::string> args{"--plugin-path", FAULT_PLUGIN, "--backend", "fault-inject"};
+        for (auto& option : options) {
+            args.push_back("--set");
+            args.push_back("backend.options." + option);
+        }
+        return args;
+    }
+
+    std::vector<std::vector<std::string>> query(const std::string& sql, const std::string& db = {}) const {
+        const std::string path = db.empty() ? db_ : db;
+        sqlite3* handle = nullptr;
+        std::vector<std::vector<std::string>> rows;
+        if (sqlite3_open_v2(path.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << "cannot open " << path;
+            sqlite3_close(handle);
+            return rows;
+        }
+        sqlite3_busy_timeout(handle, 5000);
+        sqlite3_stmt* statement = nullptr;
+        if (sqlite3_prepare_v2(handle, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
+            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(handle);
+        } else {
+            while (sqlite3_step(statement) == SQLITE_ROW) {
+                std::vector<std::string> row;
+                for (int i = 0; i < sqlite3_column_count(statement); ++i) {
+                    const auto* text = sqlite3_column_text(statement, i);
+                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+                }
+                rows.push_back(std::move(row));
+            }
+        }
+        sqlite3_finalize(statement);
+        sqlite3_close(handle);
+        return rows;
+    }
+    std::string scalar(const std::string& sql, const std::string& db = {}) const {
+        const auto rows = query(sql, db);
+        return rows.empty() || rows[0].empty() ? std::string("<no row>") : rows[0][0];
+    }
+    int count(const std::string& sql, const std::string& db = {}) const { return std::stoi(scalar(sql, db)); }
+
+    // h_digest by partition index ("" where failed).
+    std::vector<std::string> digests(const std::string& run_id, const std::string& db = {}) const {
+        std::vector<std::string> result;
+        for (const auto& row : query("SELECT h_digest FROM partition WHERE run_id = " + run_id +
+                                         " ORDER BY partition_index",
+                                     db))
+            result.push_back(row[0]);
+        return result;
+    }
+
+    // What a killed or stopped writer must never leave: a damaged file, a partition
+    // without its intervals, an ok partition without a digest.
+    void expect_consistent(const std::string& context) const {
+        EXPECT_EQ(scalar("PRAGMA integrity_check"), "ok") << context;
+        EXPECT_EQ(scalar("PRAGMA foreign_key_check"), "<no row>") << context;
+        EXPECT_EQ(count("SELECT count(*) FROM partition AS p WHERE NOT EXISTS "
+                        "(SELECT 1 FROM phase_interval AS i WHERE i.partition_id = p.id)"),
+                  0)
+            << context << ": a partition without intervals";
+        EXPECT_EQ(count("SELECT count(*) FROM partition WHERE status = 'ok' AND "
+                        "(h_digest IS NULL OR length(h_digest) <> 32)"),
+                  0)
+            << context << ": an ok partition without a digest";
+    }
+
+    // Polls until the run has at least `rows` partition rows (or `limit` passes).
+    int wait_for_partitions(int rows, std::chrono::milliseconds limit = 30s) const {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        int have = 0;
+        while (std::chrono::steady_clock::now() < deadline) {
+            if (fs::exists(db_) && count("SELECT count(*) FROM sqlite_schema WHERE name = 'partition'") > 0)
+                have = count("SELECT count(*) FROM partition");
+            if (have >= rows) break;
+            std::this_thread::sleep_for(10ms);
+        }
+        return have;
+    }
+
+    fs::path dir_;
+    std::string db_;
+};
+
+// Killed at random moments, the database stays whole, the run reads as interrupted,
+// and --resume finishes it with the digests of an uninterrupted run.
+TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun) {
+    const fs::path job = manifest("killed", 24, 13, 2);
+    const std::string reference_db = (dir_ / "reference.db").string();
+    const auto reference = zkbatch({"run", job.string(), "--db", reference_db}, "reference");
+    ASSERT_EQ(reference.exit_code, 0) << reference.err;
+    const std::vector<std::string> expected = digests("1", reference_db);
+    ASSERT_EQ(expected.size(), 24u);
+
+    std::mt19937 random(20261130);  // fixed: a failure can be replayed
+    std::uniform_int_distribution<int> delay_ms(50, 1500);
+    int resumed = 0;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        const std::string context = "attempt " + std::to_string(attempt);
+        const int delay = delay_ms(random);
+        auto child = start({"run", job.string(), "--db", db_}, "killed");
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        child->signal(SIGKILL);
+        const CommandResult killed = child->wait();
+        if (!fs::exists(db_)) continue;  // killed before the database was created
+        expect_consistent(context + " (killed after " + std::to_string(delay) + " ms)");
+        const std::string run_id = scalar("SELECT max(id) FROM run WHERE job_name = 'killed'");
+        if (run_id.empty() || run_id == "<no row>") continue;  // killed before the run began
+        if (killed.exit_code == 0) continue;                   // it finished first
+        ASSERT_EQ(killed.exit_code, -1) << context << ": " << killed.err;
+
+        // Every partition recorded before the kill is intact: it has the reference digest.
+        for (const auto& row : query("SELECT partition_index, h_digest FROM partition WHERE run_id = " + run_id))
+            EXPECT_EQ(row[1], expected.at(std::stoul(row[0]))) << context << ", partition " << row[0];
+
+        const auto runs = zkbatch({"runs", "--db", db_}, "runs");
+        EXPECT_EQ(runs.exit_code, 0) << runs.err;
+        EXPECT_NE(runs.out.find("interrupted"), std::string::npos) << context << ":\n" << runs.out;
+        EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run_id), "interrupted") << context;
+
+        const auto resume = zkbatch({"run", "--resume", run_id, "--db", db_}, "resume");
+        ASSERT_EQ(resume.exit_code, 0) << context << ": " << resume.err << resume.out;
+        EXPECT_EQ(digests(run_id), expected) << context;
+        EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed, resume_count FROM run WHERE id = " +
+                        run_id),
+                  (std::vector<std::vector<std::string>>{{"ok", "24", "0", "1"}}))
+            << context;
+        expect_consistent(context + " after resume");
+        ++resumed;
+    }
+    // The delays are drawn so that most kills land inside the run.
+    EXPECT_GE(resumed, 4);
+}
+
+// One SIGINT: no new partition starts, the one proving and those already queued
+// finish, the run is 'cancelled' and zkbatch exits 6. Resuming it completes the run
+// with the digests cpu-ref computes.
+TEST_F(ReliabilityTest, OneSigintFinishesInFlightPartitionsAndCancels) {
+    const fs::path job = manifest("interrupted", 12, 8, 3);
+    auto args = faulty({"slow_partition_ms=400"});
+    args.insert(args.begin(), {"run", job.string(), "--db", db_});
+    auto child = start(args, "sigint");
+    const int before = wait_for_partitions(1);
+    ASSERT_GE(before, 1);
+    child->signal(SIGINT);
+    const CommandResult result = child->wait();
+    EXPECT_EQ(result.exit_code, 6) << result.err;
+    EXPECT_NE(result.err.find("stopping"), std::string::npos) << result.err;
+    EXPECT_EQ(scalar("SELECT status FROM run"), "cancelled");
+    const int after = count("SELECT count(*) FROM partition");
+    // The partition proving at the signal and the 3 queued behind it finish ...
+    EXPECT_GE(after, before + 3);
+    // ... but no new one starts.
+    EXPECT_LT(after, 12);
+    EXPECT_EQ(count("SELECT count(*) FROM partition WHERE status <> 'ok'"), 0);
+    expect_consistent("after SIGINT");
+
+    const auto resume = zkbatch({"run", "--plugin-path", FAULT_PLUGIN, "--resume", "latest", "--db", db_}, "resume");
+    ASSERT_EQ(resume.exit_code, 0) << resume.err << resume.out;
+    EXPECT_EQ(query("SELECT status, partitions_ok, resume_count FROM run"),
+              (std::vector<std::vector<std::string>>{{"ok", "12", "1"}}));
+    const std::string reference_db = (dir_ / "reference.db").string();
+    ASSERT_EQ(zkbatch({"run", job.string(), "--db", reference_db}).exit_code, 0);
+    EXPECT_EQ(digests("1"), digests("1", reference_db));
+}
+
+// Two SIGINTs: queued partitions are abandoned; only the one proving is recorded.
+TEST_F(ReliabilityTest, SecondSigintAbandonsQueuedPartitions) {
+    const fs::path job = manifest("abandoned", 12, 8, 3);
+    auto args = faulty({"slow_partition_ms=1000"});
+    args.insert(args.begin(), {"run", job.string(), "--db", db_});
+    auto child = start(args, "sigint2");
+    const int before = wait_for_partitions(1);
+    ASSERT_GE(before, 1);
+    child->signal(SIGINT);
+    std::this_thread::sleep_for(5ms);
+    child->signal(SIGINT);
+    const CommandResult result = child->wait();
+    EXPECT_EQ(result.exit_code, 6) << result.err;
+    EXPECT_NE(result.err.find("abandoning"), std::string::npos) << result.err;
+    EXPECT_EQ(scalar("SELECT status FROM run"), "cancelled");
+    const int after = count("SELECT count(*) FROM partition");
+    EXPECT_GE(after, before);
+    EXPECT_LE(after, before + 1) << "queued partitions were proved after the second SIGINT";
+    expect_consistent("after two SIGINTs");
+}
+
+// A run that finished ok, or one arm of an experiment, is not resumed.
+TEST_F(ReliabilityTest, ResumeRefusesFinishedRunsAndExperimentArms) {
+    const fs::path job = manifest("small", 2, 8, 2);
+    ASSERT_EQ(zkbatch({"run", job.string(), "--db", db_}).exit_code, 0);
+    const auto finished = zkbatch({"run", "--resume", "1", "--db", db_});
+    EXPECT_EQ(finished.exit_code, 2);
+    EXPECT_NE(finished.err.find("nothing to resume"), std::string::npos) << finished.err;
+
+    const fs::path experiment = manifest("arms", 2, 8, 2);
+    const auto arms = zkbatch({"run", experiment.string(), "--db", db_, "--set", "pipeline.queue_depth=[1, 2]"});
+    ASSERT_EQ(arms.exit_code, 0) << arms.err;
+    const std::string arm = scalar("SELECT max(id) FROM run WHERE experiment_id IS NOT NULL");
+    const auto refused = zkbatch({"run", "--resume", arm, "--db", db_});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("experiment"), std::string::npos) << refused.err;
+
+    const auto unknown = zkbatch({"run", "--resume", "99", "--db", db_});
+    EXPECT_NE(unknown.exit_code, 0);
+    EXPECT_NE(unknown.err.find("99"), std::string::npos) << unknown.err;
+    EXPECT_EQ(count("SELECT sum(resume_count) FROM run"), 0);
+}
+
+// Four processes write one (new) database at once: no busy/locked error reaches the
+// user and every row is there.
+TEST_F(ReliabilityTest, FourConcurrentWritersLoseNothing) {
+    const fs::path job = manifest("concurrent", 6, 10, 2);
+    std::vector<std::unique_ptr<Child>> writers;
+    for (int i = 0; i < 4; ++i)
+        writers.push_back(start({"run", job.string(), "--db", db_}, "writer" + std::to_string(i)));
+    for (int i = 0; i < 4; ++i) {
+        const CommandResult result = writers[i]->wait();
+        EXPECT_EQ(result.exit_code, 0) << "writer " << i << ": " << result.err;
+        for (const char* word : {"busy", "locked", "BUSY", "LOCKED"})
+            EXPECT_EQ(result.err.find(word), std::string::npos) << "writer " << i << ": " << result.err;
+    }
+    EXPECT_EQ(query("SELECT count(*), sum(status = 'ok'), sum(partitions_ok) FROM run"),
+              (std::vector<std::vector<std::string>>{{"4", "4", "24"}}));
+    EXPECT_EQ(count("SELECT count(*) FROM partition WHERE status = 'ok'"), 24);
+    for (const char* run : {"2", "3", "4"}) EXPECT_EQ(digests(run), digests("1")) << "run " << run;
+    expect_consistent("after four writers");
+}
+
+// A prove failure next to a slow partition: recorded with its message, the run goes
+// on (on_error = continue) and ends; no buffer leaks. Resuming it retries only the
+// failed partition (which fails again: the fault is part of the recorded overrides).
+TEST_F(ReliabilityTest, BackendFaultBesideSlowPartitionIsRecordedAndResumable) {
+    const fs::path job = manifest("faulty", 8, 8, 2);
+    const std::string report = (dir_ / "outstanding.txt").string();
+    auto args = faulty({"slow_partition=3", "slow_partition_ms=500", "fail_prove_partition=5",
+                        "outstanding_report=" + report});
+    args.insert(args.begin(), {"run", job.string(), "--db", db_, "--set", "pipeline.prove_workers=2"});
+    const CommandResult result = zkbatch(args, "faulty");
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    EXPECT_EQ(query("SELECT partition_index, status, error FROM partition WHERE status <> 'ok'"),
+              (std::vector<std::vector<std::string>>{{"5", "failed", "fault-inject: injected prove failure"}}));
+    EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed FROM run"),
+              (std::vector<std::vector<std::string>>{{"failed", "7", "1"}}));
+    EXPECT_EQ(read_file(report), "0\n");
+    expect_consistent("after a fault");
+
+    const auto old_ids = query("SELECT id FROM partition WHERE status = 'ok' ORDER BY id");
+    const auto resume = zkbatch({"run", "--plugin-path", FAULT_PLUGIN, "--resume", "1", "--db", db_}, "resume");
+    EXPECT_EQ(resume.exit_code, 5) << resume.err << resume.out;
+    EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed, resume_count FROM run"),
+              (std::vector<std::vector<std::string>>{{"failed", "7", "1", "1"}}));
+    EXPECT_EQ(query("SELECT id FROM partition WHERE status = 'ok' ORDER BY id"), old_ids)
+        << "ok partitions must be kept, not proved again";
+    EXPECT_EQ(count("SELECT count(*) FROM partition WHERE partition_index = 5"), 1);
+    EXPECT_EQ(read_file(report), "0\n");
+    expect_consistent("after resuming a fault");
+}
+
+}  // namespace
