@@ -315,6 +315,25 @@ TEST_F(ReliabilityTest, SecondSigintAbandonsQueuedPartitions) {
     expect_consistent("after two SIGINTs");
 }
 
+// SIGTERM (what schedulers send) stops a run like SIGINT.
+TEST_F(ReliabilityTest, SigtermCancelsLikeSigint) {
+    const fs::path job = manifest("terminated", 12, 8, 1);
+    auto args = faulty({"slow_partition_ms=300"});
+    args.insert(args.begin(), {"run", job.string(), "--db", db_});
+    auto child = start(args, "sigterm");
+    const int before = wait_for_partitions(1);
+    ASSERT_GE(before, 1);
+    child->signal(SIGTERM);
+    const CommandResult result = child->wait();
+    EXPECT_EQ(result.exit_code, 6) << result.err;
+    EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed FROM run"),
+              (std::vector<std::vector<std::string>>{
+                  {"cancelled", std::to_string(count("SELECT count(*) FROM partition")), "0"}}));
+    EXPECT_GT(count("SELECT count(*) FROM partition"), before);
+    EXPECT_LT(count("SELECT count(*) FROM partition"), 12);
+    expect_consistent("after SIGTERM");
+}
+
 // A run that finished ok, or one arm of an experiment, is not resumed.
 TEST_F(ReliabilityTest, ResumeRefusesFinishedRunsAndExperimentArms) {
     const fs::path job = manifest("small", 2, 8, 2);
