@@ -37,16 +37,28 @@ ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
     setup_ms_ = ns_to_ms(steady_now_ns() - start_ns);
 }
 
-void ReplayInputs::copy_into(uint64_t partition_index, ff::Fr* a, ff::Fr* b, ff::Fr* c) const {
-    const auto& set = sets_[partition_index % sets_.size()];
+void ReplayInputs::copy_into(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+    const size_t which = partition_index % sets_.size();
+    if (buffers.keeps_contents) {
+        std::lock_guard lock(held_mutex_);
+        const auto held = held_.find(buffers.a);
+        if (held != held_.end() && held->second == which) return;
+        held_.erase(buffers.a);  // being overwritten: holds nothing known until the copy ends
+    }
+    const auto& set = sets_[which];
     // One thread copies ~10 GB/s: a 2^24 partition's first copy would hold back the
     // GPU for 150 ms, so large copies are split over a few threads.
     const size_t n = set.a.size();
     const unsigned threads = n >= (size_t{1} << 20) ? 4 : 1;
-    for (auto [to, from] : {std::pair{a, &set.a}, {b, &set.b}, {c, &set.c}}) {
-        util::parallel_for(0, n, threads, [&, to = to, from = from](size_t begin, size_t end) {
-            std::memcpy(to + begin, from->data() + begin, (end - begin) * sizeof(ff::Fr));
+    for (auto [to, from] : {std::pair{buffers.a, &set.a}, {buffers.b, &set.b}, {buffers.c, &set.c}}) {
+        auto* destination = static_cast<ff::Fr*>(to);
+        util::parallel_for(0, n, threads, [&, from = from](size_t begin, size_t end) {
+            std::memcpy(destination + begin, from->data() + begin, (end - begin) * sizeof(ff::Fr));
         });
+    }
+    if (buffers.keeps_contents) {
+        std::lock_guard lock(held_mutex_);
+        held_[buffers.a] = which;
     }
 }
 
@@ -189,7 +201,7 @@ private:
             auto* b = static_cast<ff::Fr*>(item.buffers.b);
             auto* c = static_cast<ff::Fr*>(item.buffers.c);
             if (settings_.replay)
-                settings_.replay->copy_into(index, a, b, c);
+                settings_.replay->copy_into(index, item.buffers);
             else
                 circuit::synthesize(shape, manifest_.job.seed, index, a, b, c);
             const int64_t synth_end = steady_now_ns();

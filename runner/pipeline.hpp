@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -30,8 +32,9 @@ class ReplayInputs {
 public:
     ReplayInputs(const Manifest& manifest, unsigned threads);
     uint32_t set_count() const { return static_cast<uint32_t>(sets_.size()); }
-    // Copies set (partition_index mod k) into a, b, c.
-    void copy_into(uint64_t partition_index, ff::Fr* a, ff::Fr* b, ff::Fr* c) const;
+    // Puts set (partition_index mod k) into the buffers' a, b, c: a copy, skipped when
+    // the backend kept the buffers' contents and they already hold that set.
+    void copy_into(uint64_t partition_index, const zkb_host_buffers& buffers) const;
     double setup_ms() const { return setup_ms_; }
 
 private:
@@ -40,6 +43,10 @@ private:
     };
     std::vector<InputSet> sets_;
     double setup_ms_ = 0;
+    // Which set a kept buffer set (by its `a` address) holds. Only buffers with
+    // keeps_contents are entered: heap memory may come back at a reused address.
+    mutable std::mutex held_mutex_;
+    mutable std::unordered_map<const void*, size_t> held_;
 };
 
 struct PipelineSettings {

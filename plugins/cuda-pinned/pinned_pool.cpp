@@ -82,6 +82,7 @@ zkb_host_buffers PinnedPool::acquire(uint32_t log_n) {
     buffers.c = base + 2 * vector_capacity_bytes_;
     buffers.h = base + 3 * vector_capacity_bytes_;
     buffers.token = reinterpret_cast<void*>(static_cast<uintptr_t>(set) + 1);  // never null
+    buffers.keeps_contents = 1;  // allocated once; nothing touches a/b/c between partitions
     return buffers;
 }
 

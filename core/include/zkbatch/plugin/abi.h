@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 1.
+/* zkbatch plugin ABI, version 2.
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 1u
+#define ZKB_ABI_VERSION 2u /* 2: zkb_host_buffers.keeps_contents */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -69,8 +69,12 @@ typedef struct zkb_facts {
 } zkb_facts;
 
 /* Host memory for one partition, owned by the backend. Synthesis writes a, b
- * and c directly; prove reads them and writes h. Each points to n elements of
- * 32 bytes, 64-byte aligned. `token` is the backend's own bookkeeping. */
+ * and c directly; prove reads them (never writes them) and writes h. Each points
+ * to n elements of 32 bytes, 64-byte aligned. `token` is the backend's own
+ * bookkeeping. `keeps_contents` is 1 when these are the same buffers, with the
+ * same a, b, c bytes, as the last time this set (same `a` address) was released:
+ * a preallocated pool. The runner then skips rewriting inputs it knows are there
+ * (replayed inputs). 0 for fresh memory. */
 typedef struct zkb_host_buffers {
     uint64_t n;
     void* a;
@@ -78,6 +82,8 @@ typedef struct zkb_host_buffers {
     void* c;
     void* h;
     void* token;
+    int32_t keeps_contents;
+    int32_t reserved;
 } zkb_host_buffers;
 
 /* One interval of work the backend did for a partition, on the runner's clock.

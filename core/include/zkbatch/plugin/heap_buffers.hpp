@@ -29,6 +29,8 @@ inline void acquire_heap_buffers(uint32_t log_n, zkb_host_buffers* out) {
     out->c = block + 2 * stride;
     out->h = block + 3 * stride;
     out->token = block;
+    out->keeps_contents = 0;  // fresh memory every time
+    out->reserved = 0;
 }
 
 inline void release_heap_buffers(zkb_host_buffers* buffers) {
