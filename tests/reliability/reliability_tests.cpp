@@ -356,6 +356,27 @@ TEST_F(ReliabilityTest, ResumeRefusesFinishedRunsAndExperimentArms) {
     EXPECT_EQ(count("SELECT sum(resume_count) FROM run"), 0);
 }
 
+// Killed after its last partition but before the run's end was written: resuming
+// proves nothing and only records the end, with the totals of the recorded rows.
+TEST_F(ReliabilityTest, ResumeOfRunKilledAfterLastPartitionOnlyFinishesIt) {
+    const fs::path job = manifest("almost", 3, 8, 2);
+    ASSERT_EQ(zkbatch({"run", job.string(), "--db", db_}).exit_code, 0);
+    const auto before = query("SELECT id, h_digest FROM partition ORDER BY id");
+    sqlite3* handle = nullptr;
+    ASSERT_EQ(sqlite3_open(db_.c_str(), &handle), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(handle,
+                           "UPDATE run SET status = 'interrupted', partitions_ok = NULL, partitions_failed = NULL",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(handle);
+    const auto resume = zkbatch({"run", "--resume", "latest", "--db", db_});
+    EXPECT_EQ(resume.exit_code, 0) << resume.err;
+    EXPECT_NE(resume.out.find("0 proved now"), std::string::npos) << resume.out;
+    EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed, resume_count FROM run"),
+              (std::vector<std::vector<std::string>>{{"ok", "3", "0", "1"}}));
+    EXPECT_EQ(query("SELECT id, h_digest FROM partition ORDER BY id"), before);
+}
+
 // Four processes write one (new) database at once: no busy/locked error reaches the
 // user and every row is there.
 TEST_F(ReliabilityTest, FourConcurrentWritersLoseNothing) {
