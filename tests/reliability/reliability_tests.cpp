@@ -224,7 +224,7 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
 
     std::mt19937 random(20261130);  // fixed: a failure can be replayed
     std::uniform_int_distribution<int> delay_ms(50, 1500);
-    int resumed = 0;
+    int resumed = 0, partial = 0;  // partial: killed with some but not all partitions recorded
     for (int attempt = 0; attempt < 8; ++attempt) {
         const std::string context = "attempt " + std::to_string(attempt);
         const int delay = delay_ms(random);
@@ -243,6 +243,10 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
         for (const auto& row : query("SELECT partition_index, h_digest FROM partition WHERE run_id = " + run_id))
             EXPECT_EQ(row[1], expected.at(std::stoul(row[0]))) << context << ", partition " << row[0];
 
+        const auto kept = query("SELECT id, partition_index, h_digest FROM partition WHERE status = 'ok' AND run_id = " +
+                                run_id + " ORDER BY id");
+        if (!kept.empty() && kept.size() < 24) ++partial;
+
         const auto runs = zkbatch({"runs", "--db", db_}, "runs");
         EXPECT_EQ(runs.exit_code, 0) << runs.err;
         EXPECT_NE(runs.out.find("interrupted"), std::string::npos) << context << ":\n" << runs.out;
@@ -251,6 +255,12 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
         const auto resume = zkbatch({"run", "--resume", run_id, "--db", db_}, "resume");
         ASSERT_EQ(resume.exit_code, 0) << context << ": " << resume.err << resume.out;
         EXPECT_EQ(digests(run_id), expected) << context;
+        // Partitions recorded before the kill were kept, not proved again.
+        for (const auto& row : kept)
+            EXPECT_EQ(count("SELECT count(*) FROM partition WHERE id = " + row[0] + " AND partition_index = " +
+                            row[1]),
+                      1)
+                << context << ", partition " << row[1];
         EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed, resume_count FROM run WHERE id = " +
                         run_id),
                   (std::vector<std::vector<std::string>>{{"ok", "24", "0", "1"}}))
@@ -260,6 +270,7 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
     }
     // The delays are drawn so that most kills land inside the run.
     EXPECT_GE(resumed, 4);
+    EXPECT_GE(partial, 2);
 }
 
 // One SIGINT: no new partition starts, the one proving and those already queued
