@@ -54,12 +54,11 @@ for step in "${steps[@]}"; do
       for arm in pinned pageable; do
         run_job "$step-$arm" jobs/ab-log26.toml --backend "cuda-$arm"
       done ;;
-    busy)  # GPU busy fraction: 20 replayed partitions of 2^24, cuda-pinned, 2 workers. A
-           # deeper pinned pool (16 sets, 32 GiB) keeps partitions flowing while earlier ones
-           # are still being digested and verified.
+    busy)  # GPU busy fraction: 20 replayed partitions of 2^24, cuda-pinned, 2 workers. One
+           # input set: once each of the 8 pinned sets holds it, no partition copies inputs
+           # (keeps_contents), so the host's memory bandwidth goes to digests and uploads.
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
-        --set job.partitions=20 --set pipeline.prove_workers=2 \
-        --set backend.options.cuda-pinned.pool_sets=16 ;;
+        --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
     *) log "unknown step $step" ;;
   esac
 done
