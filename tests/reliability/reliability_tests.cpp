@@ -278,7 +278,8 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
 // with the digests cpu-ref computes.
 TEST_F(ReliabilityTest, OneSigintFinishesInFlightPartitionsAndCancels) {
     const fs::path job = manifest("interrupted", 12, 8, 3);
-    auto args = faulty({"slow_partition_ms=400"});
+    const std::string report = (dir_ / "outstanding.txt").string();
+    auto args = faulty({"slow_partition_ms=400", "outstanding_report=" + report});
     args.insert(args.begin(), {"run", job.string(), "--db", db_});
     auto child = start(args, "sigint");
     const int before = wait_for_partitions(1);
@@ -294,6 +295,7 @@ TEST_F(ReliabilityTest, OneSigintFinishesInFlightPartitionsAndCancels) {
     // ... but no new one starts.
     EXPECT_LT(after, 12);
     EXPECT_EQ(count("SELECT count(*) FROM partition WHERE status <> 'ok'"), 0);
+    EXPECT_EQ(read_file(report), "0\n") << "buffer sets never released";
     expect_consistent("after SIGINT");
 
     const auto resume = zkbatch({"run", "--plugin-path", FAULT_PLUGIN, "--resume", "latest", "--db", db_}, "resume");
@@ -308,7 +310,8 @@ TEST_F(ReliabilityTest, OneSigintFinishesInFlightPartitionsAndCancels) {
 // Two SIGINTs: queued partitions are abandoned; only the one proving is recorded.
 TEST_F(ReliabilityTest, SecondSigintAbandonsQueuedPartitions) {
     const fs::path job = manifest("abandoned", 12, 8, 3);
-    auto args = faulty({"slow_partition_ms=1000"});
+    const std::string report = (dir_ / "outstanding.txt").string();
+    auto args = faulty({"slow_partition_ms=1000", "outstanding_report=" + report});
     args.insert(args.begin(), {"run", job.string(), "--db", db_});
     auto child = start(args, "sigint2");
     const int before = wait_for_partitions(1);
@@ -321,8 +324,11 @@ TEST_F(ReliabilityTest, SecondSigintAbandonsQueuedPartitions) {
     EXPECT_NE(result.err.find("abandoning"), std::string::npos) << result.err;
     EXPECT_EQ(scalar("SELECT status FROM run"), "cancelled");
     const int after = count("SELECT count(*) FROM partition");
-    EXPECT_GE(after, before);
-    EXPECT_LE(after, before + 1) << "queued partitions were proved after the second SIGINT";
+    // The partition proving at the signals finishes and is recorded; the queued ones
+    // are dropped and their buffers released.
+    EXPECT_EQ(after, before + 1) << "queued partitions were proved after the second SIGINT";
+    EXPECT_EQ(count("SELECT count(*) FROM partition WHERE status <> 'ok'"), 0);
+    EXPECT_EQ(read_file(report), "0\n") << "buffer sets never released";
     expect_consistent("after two SIGINTs");
 }
 
