@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include "clock.hpp"
+#include "compare.hpp"
 #include "environment.hpp"
 #include "exit_codes.hpp"
 #include "limits.hpp"
@@ -368,9 +369,16 @@ int command_run(const RunOptions& options) {
         else if (summary.status != RunStatus::ok && exit == exit_code::ok)
             exit = exit_code::partition_failed;
     }
-    if (experiment)
+    if (experiment) {
+        // Each arm against the first: the A/B the experiment was run for.
+        for (size_t i = 1; i < arms.size(); ++i) {
+            const RunSelection first{std::to_string(arms.front().run_id), {arms.front().run_id}};
+            const RunSelection other{std::to_string(arms[i].run_id), {arms[i].run_id}};
+            fmt::print("\n{}", format_comparison(compare_runs(store, first, other), CompareFormat::table));
+        }
         fmt::print("details: zkbatch show RUN --db {} for runs {}..{} (experiment {})\n", manifest.output.db,
                    arms.front().run_id, arms.back().run_id, *experiment_id);
+    }
     else
         fmt::print("details: zkbatch show {} --db {}\n", arms.front().run_id, manifest.output.db);
     return exit;
