@@ -99,7 +99,7 @@ HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view back
     HostMemoryEstimate e;
     const auto& p = m.pipeline;
     e.vector_bytes = saturating_mul(uint64_t{1} << std::min<uint32_t>(m.circuit.log_n, 63), kFieldElementBytes);
-    e.buffer_sets = uint64_t{p.synthesis_workers} + p.queue_depth + p.prove_workers + 1;
+    e.buffer_sets = uint64_t{p.synthesis_workers} + p.queue_depth + p.prove_workers + 2ull * p.finalize_workers;
     e.buffer_bytes = saturating_mul(saturating_mul(e.buffer_sets, 4), e.vector_bytes);
     e.witness_bytes = saturating_mul(p.synthesis_workers, e.vector_bytes);
     e.replay_bytes = saturating_mul(saturating_mul(p.replay_inputs, 3), e.vector_bytes);
@@ -144,16 +144,17 @@ std::optional<std::string> host_memory_shortfall(const Manifest& m, const HostMe
                                                  const AvailableMemory& available) {
     if (e.total_bytes <= available.bytes) return std::nullopt;
     std::string parts = fmt::format("{} buffer sets of a/b/c/h alive at once (synthesis_workers {} + queue_depth {} + "
-                                    "prove_workers {} + 1) × 4 × 2^{} × 32 B = {}",
+                                    "prove_workers {} + 2 × finalize_workers {}) × 4 × 2^{} × 32 B = {}",
                                     e.buffer_sets, m.pipeline.synthesis_workers, m.pipeline.queue_depth,
-                                    m.pipeline.prove_workers, m.circuit.log_n, gib(e.buffer_bytes));
+                                    m.pipeline.prove_workers, m.pipeline.finalize_workers, m.circuit.log_n,
+                                    gib(e.buffer_bytes));
     parts += fmt::format(", synthesis witnesses {}", gib(e.witness_bytes));
     if (e.replay_bytes > 0) parts += fmt::format(", replay inputs {}", gib(e.replay_bytes));
     if (e.scratch_bytes > 0) parts += fmt::format(", cpu-ref worker scratch {}", gib(e.scratch_bytes));
     parts += fmt::format(", NTT tables {}", gib(e.ntt_table_bytes));
     return fmt::format("this run needs about {} of host memory but only {} is available ({}): {}. Lower "
                        "circuit.log_n (each step down halves it), pipeline.queue_depth, synthesis_workers, "
-                       "prove_workers or replay_inputs, or run on a machine with more memory",
+                       "prove_workers, finalize_workers or replay_inputs, or run on a machine with more memory",
                        gib(e.total_bytes), gib(available.bytes), available.source, parts);
 }
 

@@ -4,11 +4,15 @@
 //
 // The estimate (README "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
 // field vector:
-//   buffer sets   (synthesis_workers + queue_depth + prove_workers + 1) × 4V   a, b, c, h
+//   buffer sets   (synthesis_workers + queue_depth + prove_workers          a, b, c, h
+//                  + 2 × finalize_workers) × 4V
 //   witness       synthesis_workers × V                                    one per synthesizer
 //   replay        replay_inputs × 3V                                       a, b, c per input set
 //   scratch       prove_workers × 2V                                       cpu-ref only
 //   NTT tables    V                                                        twiddles of the domain
+// A set is alive from synthesis to the end of finalize: one per synthesizer, per queue
+// slot, per prove worker, and per finalize worker and finalize-queue slot (as many as
+// finalize workers).
 #pragma once
 
 #include "manifest.hpp"

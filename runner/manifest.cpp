@@ -105,6 +105,7 @@ std::optional<PrescanProblem> prescan_toml(std::string_view text) {
     bool in_key = true;        // reading a key: at a line start, after '{', or after ',' in one
     bool key_started = false;  // the key has a character already (a '[' then is not a header)
     bool in_header = false;
+    size_t bare_value_checked = 0;  // bare values before this index were checked whole
     // A UTF-8 byte order mark may open the text; TOML++ skips it.
     const size_t first = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
     uint32_t line = 1;
@@ -172,6 +173,18 @@ std::optional<PrescanProblem> prescan_toml(std::string_view text) {
             return PrescanProblem{line, column(i), false,
                                   "a character outside ASCII outside quotes; TOML allows them only in strings and "
                                   "comments (quote the key or value)"};
+        // TOML++ reads a bare value (number, date, boolean) ahead up to whitespace, ',', ']',
+        // '}' or '#', through any quotes in it, before it refuses a malformed one. Check
+        // that run whole, up to the end of its line (valid TOML has nothing else there).
+        if (!in_key && !in_header && i >= bare_value_checked &&
+            std::string_view(" \t\r[]{},=").find(c) == std::string_view::npos) {
+            bare_value_checked = std::min(text.find_first_of("\n#,]}", i), text.size());
+            for (size_t j = i; j < bare_value_checked; ++j)
+                if (non_ascii(text[j]))
+                    return PrescanProblem{line, column(j), false,
+                                          "a character outside ASCII in or right after a value outside quotes; "
+                                          "TOML allows them only in strings and comments"};
+        }
         size_t deeper = 0;  // the depth reached by this character, if it opens a level
         if (in_header) {
             if (c == '.') deeper = ++header_depth;
@@ -846,7 +859,12 @@ std::string to_toml(const Manifest& m) {
         {"finalize", toml::table{{"malloc_trim", m.finalize.malloc_trim}}},
     };
     std::ostringstream out;
-    out << toml::toml_formatter(doc, toml::toml_formatter::default_flags & ~toml::format_flags::indent_sub_tables)
+    // Every string as a one-line basic string with escapes: TOML++ 3.3 writes a value
+    // holding a newline and three single quotes as a multi-line literal string that
+    // ends early (the manifest fuzzer's round trip found it).
+    constexpr auto flags = toml::toml_formatter::default_flags & ~toml::format_flags::indent_sub_tables &
+                           ~toml::format_flags::allow_literal_strings & ~toml::format_flags::allow_multi_line_strings;
+    out << toml::toml_formatter(doc, flags)
         << '\n';
     return out.str();
 }

@@ -102,7 +102,10 @@ TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
     EXPECT_EQ(csv.back()[0], "partition");
     EXPECT_NE(tool("compare 1 2 --format markdown").out.find("|---|"), std::string::npos);
     // Timing noise on a shared machine decides these verdicts; only their vocabulary is fixed.
-    for (const auto& p : nlohmann::json::parse(tool("compare 1 2 --format json").out)["phases"]) {
+    // The parsed document outlives the loop (a range-for over a temporary's member does
+    // not keep the temporary alive in C++20: ASan found a use after free).
+    const auto report = nlohmann::json::parse(tool("compare 1 2 --format json").out);
+    for (const auto& p : report.at("phases")) {
         const std::string verdict = p["verdict"];
         EXPECT_TRUE(verdict == "no_difference" || verdict == "faster" || verdict == "slower" ||
                     verdict == "too_few_samples") << verdict;

@@ -122,7 +122,7 @@ const std::vector<HostileCase> kCases = {
     {"only_bom.toml", "job.name: required key is missing"},
     {"binary_garbage.toml", "hostile/binary_garbage.toml:1:1: "},
     {"non_ascii_bare_key.toml", "hostile/non_ascii_bare_key.toml:5:1: a character outside ASCII outside quotes"},
-    {"non_ascii_after_value.toml", "hostile/non_ascii_after_value.toml:4:15: a character outside ASCII outside quotes"},
+    {"non_ascii_after_value.toml", "hostile/non_ascii_after_value.toml:4:15: a character outside ASCII in or right after a value"},
     {"non_ascii_escape.toml", "hostile/non_ascii_escape.toml:5:12: '\\' followed by a character outside ASCII"},
     {"non_ascii_after_line_ending_backslash.toml",
      "hostile/non_ascii_after_line_ending_backslash.toml:6:5: a character outside ASCII right after a line-ending"},

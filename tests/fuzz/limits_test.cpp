@@ -16,29 +16,33 @@ using zkbatch::parse_mem_available_bytes;
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
-Manifest shape(uint32_t log_n, uint32_t synthesis, uint32_t queue, uint32_t prove, uint32_t replay) {
+Manifest shape(uint32_t log_n, uint32_t synthesis, uint32_t queue, uint32_t prove, uint32_t replay,
+               uint32_t finalize = 1) {
     Manifest m;
     m.job.name = "limits";
     m.circuit.log_n = log_n;
     m.pipeline.synthesis_workers = synthesis;
     m.pipeline.queue_depth = queue;
     m.pipeline.prove_workers = prove;
+    m.pipeline.finalize_workers = finalize;
     m.pipeline.replay_inputs = replay;
     return m;
 }
 
 TEST(HostMemoryEstimate, KnownAnswerForCpuRef) {
-    // V = 2^20 × 32 B = 32 MiB. Sets: 2 + 2 + 2 + 1 = 7 → 7 × 4 × 32 = 896 MiB; witnesses
-    // 2 × 32 = 64; replay 1 × 3 × 32 = 96; scratch 2 × 2 × 32 = 128; NTT tables 32.
+    // V = 2^20 × 32 B = 32 MiB. Sets: 2 + 2 + 2 + 2 × 1 = 8 → 8 × 4 × 32 = 1024 MiB;
+    // witnesses 2 × 32 = 64; replay 1 × 3 × 32 = 96; scratch 2 × 2 × 32 = 128; NTT tables 32.
     const auto e = estimate_host_memory(shape(20, 2, 2, 2, 1), "cpu-ref");
     EXPECT_EQ(e.vector_bytes, 32 * kMiB);
-    EXPECT_EQ(e.buffer_sets, 7u);
-    EXPECT_EQ(e.buffer_bytes, 896 * kMiB);
+    EXPECT_EQ(e.buffer_sets, 8u);
+    EXPECT_EQ(e.buffer_bytes, 1024 * kMiB);
     EXPECT_EQ(e.witness_bytes, 64 * kMiB);
     EXPECT_EQ(e.replay_bytes, 96 * kMiB);
     EXPECT_EQ(e.scratch_bytes, 128 * kMiB);
     EXPECT_EQ(e.ntt_table_bytes, 32 * kMiB);
-    EXPECT_EQ(e.total_bytes, 1216 * kMiB);
+    EXPECT_EQ(e.total_bytes, 1344 * kMiB);
+    // Each finalize worker holds a set and has a queue slot for one more.
+    EXPECT_EQ(estimate_host_memory(shape(20, 2, 2, 2, 1, 4), "cpu-ref").buffer_sets, 14u);
 }
 
 TEST(HostMemoryEstimate, ScratchOnlyForCpuRef) {
@@ -51,9 +55,9 @@ TEST(HostMemoryEstimate, ScratchOnlyForCpuRef) {
 }
 
 TEST(HostMemoryEstimate, LargestManifestDoesNotOverflow) {
-    // Every key at its maximum: (256 + 1024 + 64 + 1) × 4 × 8 GiB + ... is about 23 PiB.
-    const auto e = estimate_host_memory(shape(28, 256, 1024, 64, 1'000'000), "cpu-ref");
-    EXPECT_EQ(e.buffer_bytes, 1345ull * 4 * (8ull << 30));
+    // Every key at its maximum: (256 + 1024 + 64 + 2 × 64) × 4 × 8 GiB + ... is about 23 PiB.
+    const auto e = estimate_host_memory(shape(28, 256, 1024, 64, 1'000'000, 64), "cpu-ref");
+    EXPECT_EQ(e.buffer_bytes, 1472ull * 4 * (8ull << 30));
     EXPECT_EQ(e.replay_bytes, 3'000'000ull * (8ull << 30));
     EXPECT_GT(e.total_bytes, e.replay_bytes);
     EXPECT_LT(e.total_bytes, std::numeric_limits<uint64_t>::max());
@@ -80,15 +84,21 @@ TEST(MemAvailable, MissingOrMalformedIsUnknown) {
 }
 
 TEST(HostMemoryShortfall, FitsOrSaysBothNumbersAndWhatToLower) {
-    const Manifest m = shape(20, 2, 2, 2, 1);  // 1216 MiB with cpu-ref
+    const Manifest m = shape(20, 2, 2, 2, 1);  // 1344 MiB with cpu-ref
     const auto e = estimate_host_memory(m, "cpu-ref");
-    EXPECT_EQ(host_memory_shortfall(m, e, AvailableMemory{1216 * kMiB, "test"}), std::nullopt);
+    EXPECT_EQ(host_memory_shortfall(m, e, AvailableMemory{1344 * kMiB, "test"}), std::nullopt);
     const auto message = host_memory_shortfall(m, e, AvailableMemory{1024 * kMiB, "MemAvailable in /proc/meminfo"});
     ASSERT_TRUE(message);
-    EXPECT_NE(message->find("needs about 1.19 GiB"), std::string::npos) << *message;
+    EXPECT_NE(message->find("needs about 1.31 GiB"), std::string::npos) << *message;
     EXPECT_NE(message->find("only 1.00 GiB is available (MemAvailable in /proc/meminfo)"), std::string::npos)
         << *message;
-    EXPECT_NE(message->find("7 buffer sets"), std::string::npos) << *message;
+    EXPECT_NE(message->find("8 buffer sets"), std::string::npos) << *message;
+    // What no machine has reads in TiB or PiB, not millions of GiB.
+    const Manifest huge = shape(28, 256, 1024, 64, 1'000'000, 64);
+    const auto huge_message =
+        host_memory_shortfall(huge, estimate_host_memory(huge, "cpu-ref"), AvailableMemory{16ull << 30, "test"});
+    ASSERT_TRUE(huge_message);
+    EXPECT_NE(huge_message->find("needs about 22.9 PiB"), std::string::npos) << *huge_message;
     EXPECT_NE(message->find("Lower circuit.log_n"), std::string::npos) << *message;
 }
 

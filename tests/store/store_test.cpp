@@ -292,7 +292,9 @@ TEST_F(StoreTest, NearestRankP95IsNotTheMaximumForTwentyOrMoreValues) {
             partition.compute_ms = compute_ms;
             store.record_partition(run_id, partition);
         }
-        const PhaseStats* compute = find_phase(store.phase_stats(run_id), "compute");
+        // Kept in a variable: find_phase points into it (ASan found a use after free).
+        const std::vector<PhaseStats> stats = store.phase_stats(run_id);
+        const PhaseStats* compute = find_phase(stats, "compute");
         ASSERT_NE(compute, nullptr);
         EXPECT_EQ(compute->count, count);
         EXPECT_DOUBLE_EQ(compute->median_ms, median_of(values)) << count << " values";
