@@ -1,6 +1,8 @@
-// Fuzz target: run selectors (`zkbatch show SELECTOR`: an id, "latest", "latest~K")
-// through Store::resolve_run, on a database of five runs made once per process. A
-// selector either resolves to one of those runs or is refused with a StoreError.
+// Fuzz target: run selectors, through Store::resolve_run (`zkbatch show`: an id,
+// "latest", "latest~K") and select_runs (compare/export: job=, backend=, status=,
+// experiment=, arm= terms joined by ','), on a database of five runs made once per
+// process. A selector either names some of those runs or is refused with a StoreError.
+#include "selectors.hpp"
 #include "store.hpp"
 
 #include <stdlib.h>
@@ -70,6 +72,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (selector == "latest" && id != ids.back()) std::abort();
     } catch (const zkbatch::StoreError&) {
         // Refused with a message.
+    }
+    try {
+        const zkbatch::RunSelection selection = zkbatch::select_runs(*fixture->store, selector);
+        const auto& ids = fixture->run_ids;
+        if (selection.run_ids.empty()) std::abort();
+        for (const int64_t id : selection.run_ids)
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+                std::fprintf(stderr, "select_runs('%s') names %lld, which is not a run\n", selector.c_str(),
+                             static_cast<long long>(id));
+                std::abort();
+            }
+    } catch (const zkbatch::StoreError&) {
     }
     return 0;
 }
