@@ -712,7 +712,7 @@ int64_t Store::begin_experiment(const ExperimentRecord& experiment) {
     WriteTransaction transaction(db_, path_, "cannot record an experiment");
     {
         Query insert(*statements_, db_, path_, kInsert);
-        insert.bind_text(1, random_uuid());
+        insert.bind_text(1, experiment.uuid.empty() ? random_uuid() : experiment.uuid);
         insert.bind_text(2, experiment.name);
         insert.bind_text(3, iso8601_utc(experiment.created_unix_ns));
         insert.bind_text(4, experiment.order_method);
