@@ -6,11 +6,12 @@
 // "Canonical" means the plain integer a < r, also as little-endian limbs/bytes; it is
 // what users see (dumps, digests, hex). Montgomery form never leaves a backend.
 //
-// Multiplication is CIOS Montgomery multiplication over 4x64-bit limbs. All 64x64->128
-// products go through detail::mul_wide, the one place a GPU-tuned path (PTX, 32-bit
-// limbs) would replace.
+// On the host, multiplication is CIOS Montgomery multiplication over 4x64-bit limbs.
+// Device code multiplies, adds and subtracts over 8x32-bit limbs in PTX carry chains
+// instead (fr32.hpp): the same R, so the same bits, in the GPU's native word size.
 #pragma once
 
+#include <zkbatch/ff/fr32.hpp>
 #include <zkbatch/util/host_device.hpp>
 
 #include <cstddef>
@@ -185,6 +186,9 @@ struct Fr {
 
     // ---- arithmetic ----------------------------------------------------------------
     ZKB_HOST_DEVICE Fr operator+(const Fr& other) const {
+#if defined(__CUDA_ARCH__)
+        return device_op<fr32::add<fr32::PtxChain>>(*this, other);
+#else
         Fr sum;
         uint64_t carry = 0;
         // r < 2^255, so the sum of two reduced values fits in 256 bits.
@@ -192,9 +196,13 @@ struct Fr {
         for (int i = 0; i < 4; ++i) sum.limbs[i] = detail::add_carry(limbs[i], other.limbs[i], carry);
         detail::subtract_modulus_if_needed(sum.limbs);
         return sum;
+#endif
     }
 
     ZKB_HOST_DEVICE Fr operator-(const Fr& other) const {
+#if defined(__CUDA_ARCH__)
+        return device_op<fr32::sub<fr32::PtxChain>>(*this, other);
+#else
         const uint64_t q[4] = {kModulus0, kModulus1, kModulus2, kModulus3};
         Fr diff;
         uint64_t borrow = 0;
@@ -206,6 +214,7 @@ struct Fr {
         ZKB_UNROLL
         for (int i = 0; i < 4; ++i) diff.limbs[i] = detail::add_carry(diff.limbs[i], q[i] & add_mask, carry);
         return diff;
+#endif
     }
 
     ZKB_HOST_DEVICE Fr operator-() const { return zero() - *this; }
@@ -253,6 +262,9 @@ struct Fr {
     // of r is below (2^64 - 1)/2 - 1, so the running value never needs a fifth limb.
     // Inputs < r give an output < r.
     ZKB_HOST_DEVICE static ZKB_FORCEINLINE Fr mont_mul(const Fr& x, const Fr& y) {
+#if defined(__CUDA_ARCH__)
+        return device_op<fr32::mont_mul<fr32::PtxChain>>(x, y);
+#else
         const uint64_t q[4] = {kModulus0, kModulus1, kModulus2, kModulus3};
         uint64_t t[4] = {0, 0, 0, 0};
         ZKB_UNROLL
@@ -271,6 +283,7 @@ struct Fr {
         }
         detail::subtract_modulus_if_needed(t);
         return Fr{{t[0], t[1], t[2], t[3]}};
+#endif
     }
 
     // ---- host-only conversions (canonical little-endian bytes, hex) -------------------
@@ -287,6 +300,19 @@ struct Fr {
     static Fr from_hex(std::string_view hex);
 
 private:
+#if defined(__CUDA_ARCH__)
+    // x op y through fr32's 32-bit limbs (splitting and joining are register moves).
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
+    __device__ static ZKB_FORCEINLINE Fr device_op(const Fr& x, const Fr& y) {
+        uint32_t a[8], b[8], out[8];
+        fr32::split(x.limbs, a);
+        fr32::split(y.limbs, b);
+        kOp(a, b, out);
+        Fr result;
+        fr32::join(out, result.limbs);
+        return result;
+    }
+#endif
     ZKB_HOST_DEVICE static constexpr Fr r_squared() {
         return Fr{{kRSquared0, kRSquared1, kRSquared2, kRSquared3}};
     }

@@ -1,0 +1,214 @@
+// Fr arithmetic over eight 32-bit limbs, the form the GPU's integer pipeline works in.
+//
+// A GPU multiplies 32x32 bits per instruction (IMAD), so fr.hpp's 64-bit limbs cost it
+// extra instructions per product plus compare-and-add carries. Here every step is one
+// PTX carry-chain instruction (mad.lo.cc, madc.hi.cc, addc.cc, ...). The algorithm is a
+// template over the chain: `PtxChain` emits the instructions on the device, and
+// `HostChain` models them exactly (a carry flag in a variable) so the host tests run the
+// very instruction sequence the GPU runs, against fr.hpp's 64-bit code and GMP.
+//
+// Montgomery multiplication (CIOS, R = 2^256 as in fr.hpp, so results are the same
+// bits) uses the shape of r's two low limbs, r0 = 1 and r1 = 2^32 - 1: with
+// -r^-1 = 2^32 - 1 (mod 2^32), the reduction factor of a round is m = -u for u = the
+// lowest limb, and m * (r1:r0) = (~u:u) << 32 | (-u) whenever u != 0 (all zero when
+// u = 0). So those two limbs cost adds instead of 4 IMADs and m costs a negation:
+// 28 IMADs per round instead of 33, 224 instead of 264 per product.
+#pragma once
+
+#include <zkbatch/util/host_device.hpp>
+
+#include <cstdint>
+
+namespace zkbatch::ff::fr32 {
+
+// r in 32-bit limbs, little-endian (fr.hpp's kModulus0..3 split in halves).
+inline constexpr uint32_t kP0 = 0x00000001u, kP1 = 0xffffffffu, kP2 = 0xfffe5bfeu, kP3 = 0x53bda402u,
+                          kP4 = 0x09a1d805u, kP5 = 0x3339d808u, kP6 = 0x299d7d48u, kP7 = 0x73eda753u;
+
+// The carry-chain instructions used below, modelled on the host. `carry` is PTX's CC.CF.
+// For subtraction CF is the borrow, as in PTX (sub.cc sets it, subc consumes it).
+struct HostChain {
+    uint32_t carry = 0;
+
+    static uint64_t wide(uint32_t a, uint32_t b) { return uint64_t{a} * b; }
+    uint32_t put(uint64_t sum, bool set_carry) {
+        if (set_carry) carry = static_cast<uint32_t>(sum >> 32);
+        return static_cast<uint32_t>(sum);
+    }
+    uint32_t add_cc(uint32_t a, uint32_t b) { return put(uint64_t{a} + b, true); }
+    uint32_t addc_cc(uint32_t a, uint32_t b) { return put(uint64_t{a} + b + carry, true); }
+    uint32_t addc(uint32_t a, uint32_t b) { return put(uint64_t{a} + b + carry, false); }
+    uint32_t sub_cc(uint32_t a, uint32_t b) {
+        const uint32_t difference = a - b;
+        carry = a < b;
+        return difference;
+    }
+    uint32_t subc_cc(uint32_t a, uint32_t b) {
+        const uint64_t subtrahend = uint64_t{b} + carry;
+        const uint32_t difference = static_cast<uint32_t>(uint64_t{a} - subtrahend);
+        carry = uint64_t{a} < subtrahend;
+        return difference;
+    }
+    uint32_t subc(uint32_t a, uint32_t b) { return static_cast<uint32_t>(uint64_t{a} - b - carry); }
+    uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) & 0xffffffffu) + c, true); }
+    uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+        return put((wide(a, b) & 0xffffffffu) + c + carry, true);
+    }
+    uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) >> 32) + c, true); }
+    uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) >> 32) + c + carry, true); }
+    uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) >> 32) + c + carry, false); }
+    static uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
+};
+
+#if defined(__CUDA_ARCH__)
+// The same instructions in PTX. Each is its own asm statement; `volatile` keeps the
+// compiler from reordering them, which would break the chain through the carry flag
+// (ptxas itself tracks CC as a dependency).
+struct PtxChain {
+#define ZKB_PTX2(name, op)                                                          \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) {               \
+        uint32_t d;                                                                  \
+        asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                  \
+        return d;                                                                    \
+    }
+#define ZKB_PTX3(name, op)                                                          \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) {   \
+        uint32_t d;                                                                  \
+        asm volatile(op " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));      \
+        return d;                                                                    \
+    }
+    ZKB_PTX2(add_cc, "add.cc.u32")
+    ZKB_PTX2(addc_cc, "addc.cc.u32")
+    ZKB_PTX2(addc, "addc.u32")
+    ZKB_PTX2(sub_cc, "sub.cc.u32")
+    ZKB_PTX2(subc_cc, "subc.cc.u32")
+    ZKB_PTX2(subc, "subc.u32")
+    ZKB_PTX3(mad_lo_cc, "mad.lo.cc.u32")
+    ZKB_PTX3(madc_lo_cc, "madc.lo.cc.u32")
+    ZKB_PTX3(mad_hi_cc, "mad.hi.cc.u32")
+    ZKB_PTX3(madc_hi_cc, "madc.hi.cc.u32")
+    ZKB_PTX3(madc_hi, "madc.hi.u32")
+#undef ZKB_PTX2
+#undef ZKB_PTX3
+    __device__ __forceinline__ static uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
+};
+using NativeChain = PtxChain;
+#else
+using NativeChain = HostChain;
+#endif
+
+// out = v - r if v >= r, else v (v < 2r).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_once(Chain& chain, const uint32_t v[8], uint32_t out[8]) {
+    uint32_t d[8];
+    d[0] = chain.sub_cc(v[0], kP0);
+    d[1] = chain.subc_cc(v[1], kP1);
+    d[2] = chain.subc_cc(v[2], kP2);
+    d[3] = chain.subc_cc(v[3], kP3);
+    d[4] = chain.subc_cc(v[4], kP4);
+    d[5] = chain.subc_cc(v[5], kP5);
+    d[6] = chain.subc_cc(v[6], kP6);
+    d[7] = chain.subc_cc(v[7], kP7);
+    const uint32_t keep = chain.subc(0, 0);  // all ones when v < r (the subtraction borrowed)
+    ZKB_UNROLL
+    for (int j = 0; j < 8; ++j) out[j] = (v[j] & keep) | (d[j] & ~keep);
+}
+
+// out = a * b / 2^256 mod r, fully reduced; a, b < r. `out` may alias a or b.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t t[9];
+    ZKB_UNROLL
+    for (int i = 0; i < 8; ++i) {
+        const uint32_t bi = b[i];
+        // t += a * b[i]: low halves into t[j], high halves into t[j+1] (two chains).
+        if (i == 0) {
+            ZKB_UNROLL
+            for (int j = 0; j < 8; ++j) t[j] = Chain::mul_lo(a[j], bi);
+            t[1] = chain.mad_hi_cc(a[0], bi, t[1]);
+            ZKB_UNROLL
+            for (int j = 1; j < 7; ++j) t[j + 1] = chain.madc_hi_cc(a[j], bi, t[j + 1]);
+            t[8] = chain.madc_hi(a[7], bi, 0);
+        } else {
+            t[0] = chain.mad_lo_cc(a[0], bi, t[0]);
+            ZKB_UNROLL
+            for (int j = 1; j < 8; ++j) t[j] = chain.madc_lo_cc(a[j], bi, t[j]);
+            t[8] = chain.addc(0, 0);  // t[8] was shifted out: only the carry is left
+            t[1] = chain.mad_hi_cc(a[0], bi, t[1]);
+            ZKB_UNROLL
+            for (int j = 1; j < 7; ++j) t[j + 1] = chain.madc_hi_cc(a[j], bi, t[j + 1]);
+            t[8] = chain.madc_hi(a[7], bi, t[8]);
+        }
+        // t += m * r with m = -t[0], which clears t[0]; then t /= 2^32.
+        const uint32_t u = t[0];
+        const uint32_t m = 0u - u;
+        const uint32_t high_of_m_r1 = u == 0 ? 0u : ~u;
+        (void)chain.add_cc(u, m);  // 0, with carry (u != 0)
+        t[1] = chain.addc_cc(t[1], u);  // low half of m * r1
+        t[2] = chain.madc_lo_cc(m, kP2, t[2]);
+        t[3] = chain.madc_lo_cc(m, kP3, t[3]);
+        t[4] = chain.madc_lo_cc(m, kP4, t[4]);
+        t[5] = chain.madc_lo_cc(m, kP5, t[5]);
+        t[6] = chain.madc_lo_cc(m, kP6, t[6]);
+        t[7] = chain.madc_lo_cc(m, kP7, t[7]);
+        t[8] = chain.addc(t[8], 0);
+        t[2] = chain.add_cc(t[2], high_of_m_r1);
+        t[3] = chain.madc_hi_cc(m, kP2, t[3]);
+        t[4] = chain.madc_hi_cc(m, kP3, t[4]);
+        t[5] = chain.madc_hi_cc(m, kP4, t[5]);
+        t[6] = chain.madc_hi_cc(m, kP5, t[6]);
+        t[7] = chain.madc_hi_cc(m, kP6, t[7]);
+        t[8] = chain.madc_hi(m, kP7, t[8]);
+        // Bound: t < 2r + 2r * 2^32 < 2^288 (r < 0.91 * 2^255), so t[8] never overflows.
+        ZKB_UNROLL
+        for (int j = 0; j < 8; ++j) t[j] = t[j + 1];
+    }
+    reduce_once(chain, t, out);  // t < 2r here
+}
+
+// out = a + b mod r; a, b < r, so a + b < 2r < 2^256 needs no ninth limb.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t s[8];
+    s[0] = chain.add_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < 7; ++j) s[j] = chain.addc_cc(a[j], b[j]);
+    s[7] = chain.addc(a[7], b[7]);
+    reduce_once(chain, s, out);
+}
+
+// out = a - b mod r; a, b < r.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t d[8];
+    d[0] = chain.sub_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < 8; ++j) d[j] = chain.subc_cc(a[j], b[j]);
+    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b: add r back
+    out[0] = chain.add_cc(d[0], kP0 & add_back);
+    out[1] = chain.addc_cc(d[1], kP1 & add_back);
+    out[2] = chain.addc_cc(d[2], kP2 & add_back);
+    out[3] = chain.addc_cc(d[3], kP3 & add_back);
+    out[4] = chain.addc_cc(d[4], kP4 & add_back);
+    out[5] = chain.addc_cc(d[5], kP5 & add_back);
+    out[6] = chain.addc_cc(d[6], kP6 & add_back);
+    out[7] = chain.addc(d[7], kP7 & add_back);
+}
+
+// The 64-bit limbs of fr.hpp <-> 32-bit limbs (register moves on the device).
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void split(const uint64_t in[4], uint32_t out[8]) {
+    ZKB_UNROLL
+    for (int i = 0; i < 4; ++i) {
+        out[2 * i] = static_cast<uint32_t>(in[i]);
+        out[2 * i + 1] = static_cast<uint32_t>(in[i] >> 32);
+    }
+}
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[8], uint64_t out[4]) {
+    ZKB_UNROLL
+    for (int i = 0; i < 4; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
+}
+
+}  // namespace zkbatch::ff::fr32
