@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (CUDA toolkit in /usr/local/cuda optional):
 #   tools/setup.sh run    install what is missing, build, run jobs/default.toml
-#   tools/setup.sh test   install what is missing, build, run every test
+#   tools/setup.sh test   install what is missing, build, run every test; then every test
+#                         (GPU ones aside) under ASan+UBSan, the threaded suites under
+#                         TSan, and each fuzz target for ZKBATCH_FUZZ_SECONDS (default 20)
 # Extra arguments after `run` go to `zkbatch run` (e.g. --set job.partitions=2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,8 @@ packages=(
   libsqlite3-dev sqlite3 libboost-dev libboost-filesystem-dev libtomlplusplus-dev
   libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev libssl-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
+  # the fuzzing tree (libFuzzer ships with clang's runtime libraries)
+  clang libclang-rt-14-dev
   # tests/report opens `zkbatch report`'s page in a real headless browser
   chromium
 )
@@ -39,11 +43,91 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${ZKBATCH_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_WERROR=ON
-cmake --build "$build_dir" --parallel "$(nproc)"
+jobs=$(nproc)
 
+# Each stage of `test` prints its wall time, the CPU time it used and the load average
+# at its end (CI's budget is 30 minutes on 2 cores; CPU time shows what a busy machine
+# stretched). Printed at the end, or where a stage failed.
+timings=()
+times_file=$(mktemp)
+children_cpu_s() {  # sets cpu_s: user + system seconds of every finished child so far
+  times >"$times_file"  # in this shell: `times` in a $(...) subshell counts other children
+  cpu_s=$(awk 'NR == 2 { for (i = 1; i <= 2; ++i) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
+                         printf "%d", total + 0.5 }' "$times_file")
+}
+stage() {  # NAME COMMAND...
+  local name=$1 start=$SECONDS cpu_before
+  shift
+  children_cpu_s
+  cpu_before=$cpu_s
+  "$@"
+  children_cpu_s
+  timings+=("$(printf '%-24s %5d s wall %6d s CPU   load %s' "$name" $((SECONDS - start)) \
+    $((cpu_s - cpu_before)) "$(cut -d' ' -f1-3 /proc/loadavg)")")
+}
+print_timings() {
+  rm -f "$times_file"
+  ((${#timings[@]})) || return 0
+  echo "setup: wall time per stage (total $SECONDS s):"
+  printf '  %s\n' "${timings[@]}"
+}
+
+release_build() {
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_WERROR=ON
+  cmake --build "$build_dir" --parallel "$jobs"
+}
 if [ "$mode" = run ]; then
+  release_build
   exec "$build_dir/zkbatch" run jobs/default.toml "$@"
-else
-  ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)"
 fi
+trap print_timings EXIT
+stage "Release build" release_build
+stage "Release tests" ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
+
+# Sanitizer trees (README "Sanitizers and fuzzing"): CPU-only, no benchmarks, -O1 with
+# line tables only (-g1): reports keep file:line and the trees build in about half the
+# time of -O2 -g. Their ctest sets ASAN/UBSAN/TSAN_OPTIONS (cmake/sanitizers.cmake) so
+# any report, in a test or in a zkbatch process it starts, fails the test.
+sanitizer_flags="-O1 -g1 -DNDEBUG"
+sanitizer_tree() {  # DIR CMAKE-ARGS...
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZKBATCH_WERROR=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitizer_flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitizer_flags" \
+    -DZKBATCH_CUDA=OFF -DZKBATCH_BENCHMARKS=OFF "$@"
+}
+
+# ASan + UBSan: every test (the GPU suite is not built without CUDA).
+asan_build() {
+  sanitizer_tree "$build_dir-asan" -DZKBATCH_SANITIZE=address,undefined
+  cmake --build "$build_dir-asan" --parallel "$jobs"
+}
+stage "ASan+UBSan build" asan_build
+stage "ASan+UBSan tests" ctest --test-dir "$build_dir-asan" --output-on-failure --parallel "$jobs"
+
+# TSan: the suites that run threads (the pipeline, the plugins, the zkbatch binary).
+tsan_suites=(pipeline plugins cli)
+tsan_build() {
+  sanitizer_tree "$build_dir-tsan" -DZKBATCH_SANITIZE=thread
+  cmake --build "$build_dir-tsan" --parallel "$jobs" --target pipeline_tests plugin_tests cli_tests
+}
+tsan_tests() {
+  local suite
+  for suite in "${tsan_suites[@]}"; do
+    ctest --test-dir "$build_dir-tsan/tests/$suite" --output-on-failure --parallel "$jobs"
+  done
+}
+stage "TSan build" tsan_build
+stage "TSan tests" tsan_tests
+
+# libFuzzer (clang): each target for a bounded time; a crash, hang, leak or broken
+# invariant fails, and the input is kept in $build_dir-fuzz/tests/fuzz/findings/.
+fuzz_build() {
+  sanitizer_tree "$build_dir-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DZKBATCH_FUZZ=ON \
+    -DZKBATCH_FUZZ_SECONDS="${ZKBATCH_FUZZ_SECONDS:-20}"
+  cmake --build "$build_dir-fuzz" --parallel "$jobs" \
+    --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector
+}
+stage "fuzz build" fuzz_build
+stage "fuzz runs" ctest --test-dir "$build_dir-fuzz/tests/fuzz" --output-on-failure --parallel "$jobs"
+echo "setup: every stage passed"
