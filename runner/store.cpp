@@ -297,7 +297,69 @@ ALTER TABLE run ADD COLUMN shard_index INTEGER;       -- with shard_count: this 
 ALTER TABLE run ADD COLUMN shard_count INTEGER;       -- shard_index, shard_index + shard_count, ...
 )sql";
 
-constexpr const char* kMigrations[] = {kSchemaV1, kSchemaV2};
+// v3: several GPUs of one host. A run proves on a list of devices, each partition on
+// one of them; per device the run keeps its name and busy fraction. run.gpu_busy_fraction
+// becomes the mean of the devices' busy fractions (the single device's, as before, for
+// one device).
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE run ADD COLUMN devices TEXT;             -- device indices proved on, '0,1'; NULL before v3 (one device)
+ALTER TABLE partition ADD COLUMN device_index INTEGER;  -- the device whose prove worker proved it; NULL before v3
+
+CREATE TABLE run_device (
+    run_id        INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    device_index  INTEGER NOT NULL,
+    name          TEXT,              -- fact device.name of that device's backend instance
+    prove_workers INTEGER NOT NULL,  -- prove workers on this device
+    busy_fraction REAL,              -- 0..1: union of this device's on-device intervals / run wall; NULL without a GPU or until the run ends
+    PRIMARY KEY (run_id, device_index)
+) STRICT, WITHOUT ROWID;
+
+-- One row per device of a run: partitions proved on it (those not failed, as
+-- phase_summary counts them), busy fraction, median compute and prove ms. Built like
+-- phase_summary (window functions, a UNION ALL for idle devices) so that
+-- "WHERE run_id = ?" reaches the indexes.
+CREATE VIEW device_summary AS
+WITH proved AS (
+    SELECT run_id, device_index, compute_ms, prove_ms
+    FROM partition WHERE device_index IS NOT NULL AND status <> 'failed'
+), ranked AS (
+    SELECT run_id, device_index, compute_ms, prove_ms,
+           COUNT(*) OVER per_device AS n,
+           COUNT(compute_ms) OVER per_device AS compute_n,
+           ROW_NUMBER() OVER (per_device ORDER BY compute_ms NULLS LAST) AS compute_rank,
+           COUNT(prove_ms) OVER per_device AS prove_n,
+           ROW_NUMBER() OVER (per_device ORDER BY prove_ms NULLS LAST) AS prove_rank
+    FROM proved
+    WINDOW per_device AS (PARTITION BY run_id, device_index)
+), summarized AS (
+    SELECT run_id, device_index, n, compute_rank,
+           AVG(compute_ms) FILTER (WHERE compute_ms IS NOT NULL
+                                     AND compute_rank IN ((compute_n + 1) / 2, (compute_n + 2) / 2))
+               OVER per_device AS median_compute_ms,
+           AVG(prove_ms) FILTER (WHERE prove_ms IS NOT NULL
+                                   AND prove_rank IN ((prove_n + 1) / 2, (prove_n + 2) / 2))
+               OVER per_device AS median_prove_ms
+    FROM ranked
+    WINDOW per_device AS (PARTITION BY run_id, device_index)
+)
+SELECT s.run_id, s.device_index,
+       (SELECT d.name FROM run_device AS d
+        WHERE d.run_id = s.run_id AND d.device_index = s.device_index) AS name,
+       s.n AS partitions,
+       (SELECT d.busy_fraction FROM run_device AS d
+        WHERE d.run_id = s.run_id AND d.device_index = s.device_index) AS busy_fraction,
+       s.median_compute_ms, s.median_prove_ms
+FROM summarized AS s
+WHERE s.compute_rank = 1  -- one row per (run, device)
+UNION ALL
+SELECT d.run_id, d.device_index, d.name, 0, d.busy_fraction, NULL, NULL
+FROM run_device AS d
+WHERE NOT EXISTS (SELECT 1 FROM partition AS p
+                  WHERE p.run_id = d.run_id AND p.device_index = d.device_index
+                    AND p.status <> 'failed');
+)sql";
+
+constexpr const char* kMigrations[] = {kSchemaV1, kSchemaV2, kSchemaV3};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion,
               "one migration per schema version");
 
@@ -849,10 +911,13 @@ int64_t Store::begin_run(const RunRecord& run) {
             log_n, partitions, seed, terms_per_row, synthesis_workers, prove_workers, queue_depth,
             verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
             started_unix_ns, started_steady_ns,
-            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count)
+            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices)
         VALUES (?1, 'running', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,
-                ?33, ?34, ?35, ?36, ?37, ?38, ?39)
+                ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)
+    )sql";
+    static constexpr std::string_view kInsertDevice = R"sql(
+        INSERT INTO run_device (run_id, device_index, name, prove_workers) VALUES (?1, ?2, ?3, ?4)
     )sql";
     static constexpr std::string_view kInsertTag =
         "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
@@ -915,6 +980,11 @@ int64_t Store::begin_run(const RunRecord& run) {
         insert.bind_optional_int(37, self.start_ticks);
         insert.bind_optional_int(38, run.shard_index);
         insert.bind_optional_int(39, run.shard_count);
+        std::string device_list;
+        for (const DeviceRecord& device : run.devices) {
+            device_list += (device_list.empty() ? "" : ",") + std::to_string(device.device_index);
+        }
+        insert.bind_text_or_null(40, device_list);
         insert.step("cannot record the start of a run");
     }
     const int64_t run_id = sqlite3_last_insert_rowid(db_);
@@ -930,6 +1000,14 @@ int64_t Store::begin_run(const RunRecord& run) {
     };
     insert_pairs(kInsertTag, run.tags, "cannot record the run's tags");
     insert_pairs(kInsertFact, run.facts, "cannot record the backend's facts");
+    for (const DeviceRecord& device : run.devices) {
+        Query insert(*statements_, db_, path_, kInsertDevice);
+        insert.bind_int(1, run_id);
+        insert.bind_int(2, device.device_index);
+        insert.bind_text_or_null(3, device.name);
+        insert.bind_int(4, device.prove_workers);
+        insert.step("cannot record the run's devices");
+    }
     transaction.commit();
     return run_id;
 }
@@ -943,9 +1021,9 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
         INSERT INTO partition (run_id, partition_index, status, error, synth_worker, prove_worker,
             synth_ms, pool_wait_ms, queue_wait_ms, h2d_ms, h2d_bytes, compute_ms, d2h_ms,
             d2h_bytes, prove_ms, finalize_ms, verify_ms, malloc_trim_ms, idle_gap_ms,
-            verified, h_digest)
+            verified, h_digest, device_index)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                ?18, ?19, ?20, ?21)
+                ?18, ?19, ?20, ?21, ?22)
     )sql";
     static constexpr std::string_view kInsertInterval = R"sql(
         INSERT INTO phase_interval (partition_id, phase, lane, start_ns, end_ns, bytes,
@@ -1009,6 +1087,7 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
         insert.bind_ms(19, partition.idle_gap_ms);
         partition.verified ? insert.bind_int(20, *partition.verified ? 1 : 0) : insert.bind_null(20);
         insert.bind_text_or_null(21, partition.h_digest);
+        partition.device_index < 0 ? insert.bind_null(22) : insert.bind_int(22, partition.device_index);
         insert.step(doing);
     }
     const int64_t partition_id = sqlite3_last_insert_rowid(db_);
@@ -1034,6 +1113,8 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
             peak_rss_bytes = ?9, error = ?10
         WHERE id = ?1
     )sql";
+    static constexpr std::string_view kDeviceBusy =
+        "UPDATE run_device SET busy_fraction = ?3 WHERE run_id = ?1 AND device_index = ?2";
     const std::string doing = fmt::format("cannot record the end of run {}", run_id);
     WriteTransaction transaction(db_, path_, doing);
     {
@@ -1053,6 +1134,13 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
     if (sqlite3_changes(db_) != 1) {
         throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
                                      path_.string(), doing, run_id));
+    }
+    for (const auto& [device_index, busy_fraction] : summary.device_busy_fraction) {
+        Query update(*statements_, db_, path_, kDeviceBusy);
+        update.bind_int(1, run_id);
+        update.bind_int(2, device_index);
+        update.bind_real(3, busy_fraction);
+        update.step(doing);
     }
     transaction.commit();
 }
@@ -1314,6 +1402,27 @@ std::vector<IdleGapStats> Store::idle_gap_stats(int64_t run_id) const {
         row.p95_ms = query.real_at(4);
         row.max_ms = query.real_at(5);
         stats.push_back(row);
+    }
+    return stats;
+}
+
+std::vector<DeviceStats> Store::device_stats(int64_t run_id) const {
+    static constexpr std::string_view kDevices = R"sql(
+        SELECT device_index, name, partitions, busy_fraction, median_compute_ms, median_prove_ms
+        FROM device_summary WHERE run_id = ?1 ORDER BY device_index
+    )sql";
+    std::vector<DeviceStats> stats;
+    Query query(*statements_, db_, path_, kDevices);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the devices of run {}", run_id))) {
+        DeviceStats row;
+        row.device_index = static_cast<int32_t>(query.int_at(0));
+        row.name = query.text_at(1);
+        row.partitions = static_cast<uint64_t>(query.int_at(2));
+        row.busy_fraction = query.optional_real_at(3);
+        row.median_compute_ms = query.optional_real_at(4);
+        row.median_prove_ms = query.optional_real_at(5);
+        stats.push_back(std::move(row));
     }
     return stats;
 }

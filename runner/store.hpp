@@ -32,6 +32,13 @@ enum class PartitionStatus { ok, failed, verify_failed };
 const char* to_string(RunStatus status);
 const char* to_string(PartitionStatus status);
 
+// One device a run proves on (pipeline.devices): its own backend instance and workers.
+struct DeviceRecord {
+    int32_t device_index = 0;
+    std::string name;            // fact device.name of its backend instance; empty if none
+    uint32_t prove_workers = 0;  // on this device
+};
+
 // Everything known about a run when it starts: enough to compare and explain it later.
 struct RunRecord {
     std::string job_name;
@@ -65,6 +72,7 @@ struct RunRecord {
     std::optional<int64_t> experiment_id;  // set when the run is one arm of an experiment
     std::string arm;               // that arm, e.g. "backend.name=cuda-pinned"
     std::optional<uint32_t> shard_index, shard_count;
+    std::vector<DeviceRecord> devices;  // in pipeline.devices order; empty: not recorded
 };
 
 // Several runs that prove the same inputs in an order that favours none of them.
@@ -95,7 +103,8 @@ struct PartitionRecord {
     PartitionStatus status = PartitionStatus::ok;
     std::string error;            // empty when ok
     uint32_t synth_worker = 0;
-    uint32_t prove_worker = 0;
+    uint32_t prove_worker = 0;    // run-wide index (device's position * per-device workers + k)
+    int32_t device_index = -1;    // the device that proved it; -1 when it never reached one
     double synth_ms = -1;
     double pool_wait_ms = -1;
     double queue_wait_ms = -1;
@@ -121,7 +130,10 @@ struct RunSummary {
     double wall_ms = 0;
     uint64_t partitions_ok = 0;
     uint64_t partitions_failed = 0;
-    std::optional<double> gpu_busy_fraction;  // union of device intervals / wall; empty without a GPU
+    // Mean over the run's devices of their busy fractions; empty without a GPU.
+    std::optional<double> gpu_busy_fraction;
+    // Per device: union of its on-device intervals / wall (only devices with any).
+    std::map<int32_t, double> device_busy_fraction;
     uint64_t peak_rss_bytes = 0;
     std::string error;  // why a run failed or stopped, if it did
 };
@@ -192,6 +204,15 @@ struct IdleGapStats {
     double total_ms = 0, median_ms = 0, p95_ms = 0, max_ms = 0;
 };
 
+// One row of the device_summary view: what one device of a run did.
+struct DeviceStats {
+    int32_t device_index = 0;
+    std::string name;                     // empty when the backend named no device
+    uint64_t partitions = 0;              // proved on it (status not failed)
+    std::optional<double> busy_fraction;  // empty without a GPU or before the run ended
+    std::optional<double> median_compute_ms, median_prove_ms;
+};
+
 // Which runs Store::find_runs returns (`zkbatch compare`, `history`, `export`): every
 // field that is set must match.
 struct RunFilter {
@@ -216,7 +237,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.
@@ -253,6 +274,9 @@ public:
     std::vector<PhaseSample> phase_samples(int64_t run_id) const;
     // Idle gaps of each prove worker that has any, by worker.
     std::vector<IdleGapStats> idle_gap_stats(int64_t run_id) const;
+    // The device_summary view's rows of the run, by device index; empty for a run
+    // recorded before schema v3.
+    std::vector<DeviceStats> device_stats(int64_t run_id) const;
 
     const std::filesystem::path& path() const { return path_; }
     sqlite3* handle() const { return db_; }

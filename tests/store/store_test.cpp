@@ -364,8 +364,9 @@ TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
                            "ORDER BY type, name"),
               (std::vector<std::vector<std::string>>{
                   {"table", "experiment"}, {"table", "partition"}, {"table", "phase_interval"},
-                  {"table", "phase_name"}, {"table", "run"}, {"table", "run_fact"},
-                  {"table", "run_tag"}, {"view", "partition_phase"}, {"view", "phase_summary"},
+                  {"table", "phase_name"}, {"table", "run"}, {"table", "run_device"},
+                  {"table", "run_fact"}, {"table", "run_tag"}, {"view", "device_summary"},
+                  {"view", "partition_phase"}, {"view", "phase_summary"},
                   {"view", "run_summary"}, {"view", "timeline"}}));
 
     // Reopening is not a second migration, and keeps the data.
@@ -393,6 +394,99 @@ TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM experiment"), "0");
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
     EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// fixtures/schema-v2.db was written by zkbatch with schema v2 (a 4-partition smoke run
+// on cpu-ref, before devices were recorded). Opening it adds the device columns and
+// tables empty: its partitions have no device, its run no device rows.
+TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
+    fs::create_directories(db.parent_path());
+    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v2.db", db);
+    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "2");
+    const auto rows_before =
+        sql_rows(db, "SELECT partition_index, status, h_digest, prove_ms FROM partition ORDER BY 1");
+    ASSERT_EQ(rows_before.size(), 4u);
+    const std::string uuid_before = sql_value(db, "SELECT uuid FROM run WHERE id = 1");
+    {
+        Store store(db);
+        EXPECT_EQ(store.partition_digests(1).size(), 4u);
+        EXPECT_TRUE(store.device_stats(1).empty());
+        EXPECT_EQ(store.run_overview(1).partitions_ok, 4u);
+    }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+    EXPECT_EQ(sql_rows(db, "SELECT partition_index, status, h_digest, prove_ms FROM partition ORDER BY 1"),
+              rows_before);
+    EXPECT_EQ(sql_value(db, "SELECT uuid FROM run WHERE id = 1"), uuid_before);
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition WHERE device_index IS NOT NULL"), "0");
+    EXPECT_EQ(sql_value(db, "SELECT devices IS NULL FROM run WHERE id = 1"), "1");
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM run_device"), "0");
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
+// per device, checked through device_stats and against plain SQL on the tables.
+TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
+    RunRecord run = sample_run();
+    run.devices = {{0, "GPU zero", 2}, {1, "GPU one", 2}, {2, "", 2}};
+    Store store(db);
+    const int64_t run_id = store.begin_run(run);
+    // device 0: compute 1, 2, 3 ms (median 2); device 1: 4, 10 (median 7) plus a
+    // failed partition that does not count.
+    const std::vector<std::pair<int32_t, double>> proved = {{0, 3}, {1, 10}, {0, 1}, {1, 4}, {0, 2}};
+    uint64_t index = 0;
+    for (const auto& [device, compute_ms] : proved) {
+        PartitionRecord partition = sample_partition(index++, run.started_steady_ns);
+        partition.device_index = device;
+        partition.compute_ms = compute_ms;
+        partition.prove_ms = compute_ms + 1;
+        store.record_partition(run_id, partition);
+    }
+    PartitionRecord failed = sample_partition(index++, run.started_steady_ns);
+    failed.device_index = 1;
+    failed.status = PartitionStatus::failed;
+    failed.error = "device lost";
+    failed.compute_ms = 1000;
+    store.record_partition(run_id, failed);
+    PartitionRecord unassigned = sample_partition(index++, run.started_steady_ns);
+    unassigned.status = PartitionStatus::failed;
+    unassigned.error = "synthesis failed";
+    store.record_partition(run_id, unassigned);  // device_index -1: never reached a device
+
+    RunSummary summary;
+    summary.ended_unix_ns = run.started_unix_ns + 1'000'000'000;
+    summary.wall_ms = 1000;
+    summary.partitions_ok = 5;
+    summary.partitions_failed = 2;
+    summary.device_busy_fraction = {{0, 0.75}, {1, 0.25}};
+    summary.gpu_busy_fraction = 0.5;
+    store.finish_run(run_id, summary);
+
+    const auto devices = store.device_stats(run_id);
+    ASSERT_EQ(devices.size(), 3u);
+    EXPECT_EQ(devices[0].device_index, 0);
+    EXPECT_EQ(devices[0].name, "GPU zero");
+    EXPECT_EQ(devices[0].partitions, 3u);
+    EXPECT_EQ(devices[0].busy_fraction, 0.75);
+    EXPECT_EQ(devices[0].median_compute_ms, 2.0);
+    EXPECT_EQ(devices[0].median_prove_ms, 3.0);
+    EXPECT_EQ(devices[1].partitions, 2u);
+    EXPECT_EQ(devices[1].median_compute_ms, 7.0);
+    EXPECT_EQ(devices[1].busy_fraction, 0.25);
+    EXPECT_EQ(devices[2].device_index, 2);
+    EXPECT_EQ(devices[2].name, "");
+    EXPECT_EQ(devices[2].partitions, 0u);
+    EXPECT_FALSE(devices[2].busy_fraction);
+    EXPECT_FALSE(devices[2].median_compute_ms);
+
+    // The oracle: the tables themselves.
+    EXPECT_EQ(sql_value(db, "SELECT devices FROM run WHERE id = " + std::to_string(run_id)), "0,1,2");
+    EXPECT_EQ(sql_rows(db, "SELECT device_index, count(*) FROM partition WHERE status <> 'failed' "
+                           "GROUP BY device_index ORDER BY 1"),
+              (std::vector<std::vector<std::string>>{{"0", "3"}, {"1", "2"}}));
+    EXPECT_EQ(sql_rows(db, "SELECT device_index, prove_workers, busy_fraction FROM run_device ORDER BY 1"),
+              (std::vector<std::vector<std::string>>{{"0", "2", "0.75"}, {"1", "2", "0.25"}, {"2", "2", "NULL"}}));
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition WHERE device_index IS NULL"), "1");
 }
 
 TEST_F(StoreTest, RunsOfADeadWriterAreMarkedInterrupted) {
