@@ -5,7 +5,7 @@
 #   here:      tools/make-bundle.sh
 #   GPU host:  tools/h200-evidence.sh [STEP...]     (device tool: carry .bundle, $OUT set)
 #
-# Steps (default: all, in this order): tests, smoke, ab20, ab24, busy, ab26. Each step's log and the
+# Steps (default: all, in this order): tests, kernels, smoke, ab20, ab24, busy, ab26. Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
 set -uo pipefail
@@ -21,7 +21,7 @@ export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
 zkbatch=$bundle/bin/zkbatch
 db=$OUT/h200.db
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(tests smoke ab20 ab24 busy ab26)
+[ ${#steps[@]} -gt 0 ] || steps=(tests kernels smoke ab20 ab24 busy ab26)
 
 log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$OUT/evidence.log"; }
 run_job() {  # run_job NAME ARGS...: one zkbatch run, its log in $OUT/NAME.log
@@ -44,6 +44,11 @@ for step in "${steps[@]}"; do
       log "gpu_tests"
       $bundle/tests/gpu_tests --gtest_brief=1 >"$logs/gpu_tests.log" 2>&1
       log "gpu_tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$logs/gpu_tests.log" | tr '\n' ' ')" ;;
+    kernels)  # issue 7's table: NTT and quotient kernels on device-resident data.
+              # KERNEL_PLANS adds pass plans to compare (STAGES:TILE_LOG,...).
+      log "ntt_kernel_bench"
+      $bundle/bin/ntt_kernel_bench --log-n "${KERNEL_LOG_NS:-20,22,24,26,27}" --repetitions 15 \
+        --plans "${KERNEL_PLANS:-10:11}" | tee "$OUT/kernels.md" | tee -a "$OUT/evidence.log" ;;
     smoke)
       for backend in cuda-pinned cuda-pageable; do
         run_job "smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 --set circuit.log_n=16

@@ -8,6 +8,7 @@
 #   .bundle/plugins/*.so            cpu-ref, cuda-pinned, cuda-pageable (cudart linked statically)
 #   .bundle/tests/gpu_tests         the GPU suite (finds ../plugins itself)
 #   .bundle/tests/math_tests        the field/NTT/quotient suite (needs nothing else)
+#   .bundle/bin/ntt_kernel_bench    the kernel benchmark (bench/ntt_kernel_bench.cu)
 #   .bundle/lib/                    the shared libraries those need (see below)
 #   .bundle/jobs/                   the example manifests
 #   .bundle/env.sh                  `source .bundle/env.sh` sets LD_LIBRARY_PATH and ZKBATCH_PLUGIN_PATH
@@ -32,14 +33,16 @@ jobs=${JOBS:-$(nproc)}
 # Warnings are not errors here: the warning-free gate is the CI build; GCC 12 at -O3
 # reports false positives (-Wrestrict in std::string) that -O2 does not.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_CUDA=ON -DZKBATCH_WERROR=OFF \
-  -DZKBATCH_BENCHMARKS=OFF >/dev/null
-ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests
+  -DZKBATCH_BENCHMARKS=ON >/dev/null
+ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
+  ntt_kernel_bench
 
 rm -rf "$bundle"
 mkdir -p "$bundle"/{bin,plugins,tests,lib}
 install -m 755 "$build/zkbatch" "$bundle/bin/"
 install -m 755 "$build"/plugins/libzkbatch-*.so "$bundle/plugins/"
 install -m 755 "$build/gpu_tests" "$build/math_tests" "$bundle/tests/"
+install -m 755 "$build/ntt_kernel_bench" "$bundle/bin/"
 cp -r jobs "$bundle/jobs"
 strip --strip-unneeded "$bundle"/bin/* "$bundle"/plugins/*.so "$bundle"/tests/*
 

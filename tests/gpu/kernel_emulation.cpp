@@ -43,7 +43,7 @@ void emulate_on_host(const cuda::ntt::LaunchSequence& sequence) {
                 break;
             case Launch::Kind::bit_reverse:
                 for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) {
-                    cuda::ntt::bit_reverse_swap(launch.pass.data, launch.pass.log_n, index);
+                    cuda::ntt::bit_reverse_swap(launch.pass.data, launch.pass.log_n, index, launch.pass.canonical_output);
                 }
                 break;
         }

@@ -24,6 +24,13 @@ inline std::vector<ff::Fr> random_vector(size_t count, uint64_t seed) {
     return values;
 }
 
+// The form h leaves a backend in (plugin ABI v3): each element's limbs hold its
+// canonical value instead of its Montgomery form.
+inline std::vector<ff::Fr> canonical_form(std::vector<ff::Fr> values) {
+    for (ff::Fr& value : values) value.to_canonical(value.limbs);
+    return values;
+}
+
 // Empty when CUDA device 0 can run this build's kernels; else the reason (cached).
 const std::string& gpu_unavailable_reason();
 

@@ -1,6 +1,7 @@
 #include <zkbatch/cuda/domain_tables.hpp>
 
 #include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/ntt_kernels.hpp>
 #include <zkbatch/plugin/error.hpp>
 
 #include <stdexcept>
@@ -39,15 +40,9 @@ uint32_t NttPlan::first_stage(uint32_t pass) const {
 
 namespace {
 
-// Storage layout: offsets (in elements) of each table in one allocation.
-struct Layout {
-    size_t roots_forward = 0, roots_inverse = 0;
-    size_t power_tables[4][2] = {};  // [twist_forward, twist_inverse, coset_scale, coset_unscale][lo, hi]
-    size_t total = 0;
-};
-
-// Fills lo[i] = base^i and hi[j] = scale * base^(j * 2^lo_bits) for exponents < 2^range_log.
-void fill_power_table(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& base, const Fr& scale) {
+// lo[i] = base^i (i < 2^lo_bits) and hi[j] = scale * base^(j * 2^lo_bits) for exponents
+// < 2^range_log: the seeds of power_from_seeds.
+void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& base, const Fr& scale) {
     Fr power = Fr::one();
     for (uint64_t i = 0; i < (uint64_t{1} << lo_bits); ++i) {
         lo[i] = power;
@@ -63,33 +58,29 @@ void fill_power_table(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, cons
 
 }  // namespace
 
-HostDomainTables::HostDomainTables(const NttPlan& plan) {
+DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     const uint32_t log_n = plan.log_n;
-    const uint32_t roots_log = plan.max_stage_count;
-    const uint32_t lo_bits = (log_n + 1) / 2;
+    roots_log = plan.max_stage_count;
+    lo_bits = (log_n + 1) / 2;
     const size_t roots_size = size_t{1} << (roots_log - 1);
     const size_t lo_size = size_t{1} << lo_bits;
     const size_t hi_size = size_t{1} << (log_n - lo_bits);
 
-    Layout layout;
     size_t offset = 0;
-    layout.roots_forward = offset;
+    roots_forward = offset;
     offset += roots_size;
-    layout.roots_inverse = offset;
+    roots_inverse = offset;
     offset += roots_size;
-    for (auto& table : layout.power_tables) {
-        table[0] = offset;
+    for (int table = 0; table < kPowerTables; ++table) {
+        seeds_lo[table] = offset;
         offset += lo_size;
-        table[1] = offset;
+        seeds_hi[table] = offset;
         offset += hi_size;
     }
-    layout.total = offset;
-    storage_.assign(layout.total, Fr::zero());
+    storage.assign(offset, Fr::zero());
 
     const Fr omega = ff::root_of_unity(log_n);
-    const Fr omega_inverse = omega.inverse();
     const Fr g = Fr::coset_shift();
-    const Fr g_inverse = g.inverse();
     const Fr n_inverse = Fr::from_u64(uint64_t{1} << log_n).inverse();
 
     // In-pass roots: w = omega^(2^(log_n - roots_log)), a primitive 2^roots_log-th root.
@@ -98,51 +89,67 @@ HostDomainTables::HostDomainTables(const NttPlan& plan) {
     Fr power = Fr::one();
     Fr power_inverse = Fr::one();
     for (size_t i = 0; i < roots_size; ++i) {
-        storage_[layout.roots_forward + i] = power;
-        storage_[layout.roots_inverse + i] = power_inverse;
+        storage[roots_forward + i] = power;
+        storage[roots_inverse + i] = power_inverse;
         power = power * stage_root;
         power_inverse = power_inverse * stage_root_inverse;
     }
 
-    const Fr bases[4] = {omega, omega_inverse, g, g_inverse};
-    const Fr scales[4] = {Fr::one(), Fr::one(), n_inverse, n_inverse};
-    for (int table = 0; table < 4; ++table) {
-        fill_power_table(&storage_[layout.power_tables[table][0]], &storage_[layout.power_tables[table][1]], lo_bits,
-                         log_n, bases[table], scales[table]);
-    }
-
-    view_.plan = plan;
-    view_.roots_log = roots_log;
-    const Fr* base = storage_.data();
-    view_.roots_forward = base + layout.roots_forward;
-    view_.roots_inverse = base + layout.roots_inverse;
-    PowerTableView* power_views[4] = {&view_.twist_forward, &view_.twist_inverse, &view_.coset_scale,
-                                      &view_.coset_unscale};
-    for (int table = 0; table < 4; ++table) {
-        *power_views[table] = PowerTableView{base + layout.power_tables[table][0],
-                                             base + layout.power_tables[table][1], lo_bits};
+    const Fr bases[kPowerTables] = {omega, g, g.inverse()};
+    const Fr scales[kPowerTables] = {Fr::one(), n_inverse, n_inverse};
+    for (int table = 0; table < kPowerTables; ++table) {
+        fill_seeds(&storage[seeds_lo[table]], &storage[seeds_hi[table]], lo_bits, log_n, bases[table], scales[table]);
     }
     // g^n - 1 != 0 because g = 7 is not in the domain (it is not a 2^32-th root of unity).
-    view_.vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
+    vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
 }
 
-DomainTablesView HostDomainTables::view_at(const Fr* base) const {
-    DomainTablesView moved = view_;
-    const Fr* old_base = storage_.data();
-    auto move = [&](const Fr* pointer) { return base + (pointer - old_base); };
-    moved.roots_forward = move(view_.roots_forward);
-    moved.roots_inverse = move(view_.roots_inverse);
-    for (PowerTableView* table : {&moved.twist_forward, &moved.twist_inverse, &moved.coset_scale, &moved.coset_unscale}) {
-        table->lo = move(table->lo);
-        table->hi = move(table->hi);
+DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) const {
+    DomainTablesView view;
+    view.plan = plan;
+    view.roots_log = roots_log;
+    view.roots_forward = seeds_base + roots_forward;
+    view.roots_inverse = seeds_base + roots_inverse;
+    const uint32_t log_n = plan.log_n;
+    const Fr* omega_powers = powers_base;
+    view.twist_forward = PowerTableView{omega_powers, log_n, false};
+    view.twist_inverse = PowerTableView{omega_powers, log_n, true};
+    view.coset_scale = PowerTableView{powers_base + table_size(), log_n, false};
+    view.coset_unscale = PowerTableView{powers_base + 2 * table_size(), log_n, false};
+    view.vanishing_inverse = vanishing_inverse;
+    return view;
+}
+
+HostDomainTables::HostDomainTables(const NttPlan& plan) : seeds_(plan) {
+    const size_t n = seeds_.table_size();
+    powers_.resize(DomainSeeds::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+        const Fr* lo = &seeds_.storage[seeds_.seeds_lo[table]];
+        const Fr* hi = &seeds_.storage[seeds_.seeds_hi[table]];
+        for (size_t e = 0; e < n; ++e) {
+            powers_[table * n + e] = power_from_seeds(lo, hi, seeds_.lo_bits, static_cast<uint32_t>(e));
+        }
     }
-    return moved;
+    view_ = seeds_.view(seeds_.storage.data(), powers_.data());
 }
 
-DeviceDomainTables::DeviceDomainTables(const HostDomainTables& host) {
-    storage_ = DeviceBuffer<Fr>(host.storage().size());
-    storage_.copy_from_host(host.storage().data(), host.storage().size());
-    view_ = host.view_at(storage_.data());
+DeviceDomainTables::DeviceDomainTables(const NttPlan& plan) {
+    const DomainSeeds seeds(plan);
+    const size_t n = seeds.table_size();
+    seeds_ = DeviceBuffer<Fr>(seeds.storage.size());
+    seeds_.copy_from_host(seeds.storage.data(), seeds.storage.size());
+    powers_ = DeviceBuffer<Fr>(DomainSeeds::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+        expand_power_table(seeds_.data() + seeds.seeds_lo[table], seeds_.data() + seeds.seeds_hi[table], seeds.lo_bits,
+                           powers_.data() + table * n, plan.log_n);
+    }
+    ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+    view_ = seeds.view(seeds_.data(), powers_.data());
+}
+
+uint64_t DeviceDomainTables::device_bytes(uint32_t log_n) {
+    const DomainSeeds seeds(NttPlan::for_log_n(log_n));
+    return (seeds.storage.size() + DomainSeeds::kPowerTables * seeds.table_size()) * sizeof(Fr);
 }
 
 const DomainTablesView& DomainTablesCache::get(uint32_t log_n) {

@@ -29,9 +29,14 @@ __global__ void __launch_bounds__(kThreadsPerBlock) ntt_pass_kernel(const PassPa
     pass_store<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
 }
 
-__global__ void bit_reverse_kernel(Fr* data, uint32_t log_n) {
+__global__ void bit_reverse_kernel(Fr* data, uint32_t log_n, bool to_canonical) {
     const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-    if (index < (1u << log_n)) bit_reverse_swap(data, log_n, index);
+    if (index < (1u << log_n)) bit_reverse_swap(data, log_n, index, to_canonical);
+}
+
+__global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
+    const uint32_t exponent = blockIdx.x * blockDim.x + threadIdx.x;
+    if (exponent < size) store_element(out + exponent, power_from_seeds(lo, hi, lo_bits, exponent));
 }
 
 constexpr uint32_t kBitReverseThreads = 256;
@@ -56,12 +61,20 @@ void enqueue(const LaunchSequence& sequence, const Stream& stream) {
             case Launch::Kind::bit_reverse: {
                 const uint32_t n = 1u << params.log_n;
                 const uint32_t blocks = (n + kBitReverseThreads - 1) / kBitReverseThreads;
-                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params.data, params.log_n);
+                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params.data, params.log_n,
+                                                                                      params.canonical_output);
                 ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
                 break;
             }
         }
     }
+}
+
+void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t log_size) {
+    const uint32_t size = 1u << log_size;
+    expand_power_table_kernel<<<(size + kBitReverseThreads - 1) / kBitReverseThreads, kBitReverseThreads>>>(
+        lo, hi, lo_bits, out, size);
+    ZKB_CUDA_CHECK_LAUNCH("expand_power_table_kernel");
 }
 
 void prepare_device(int device) {

@@ -52,11 +52,12 @@ void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* da
     }
 }
 
-void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n) {
+void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, bool to_canonical) {
     Launch launch;
     launch.kind = Launch::Kind::bit_reverse;
     launch.pass.data = data;
     launch.pass.log_n = log_n;
+    launch.pass.canonical_output = to_canonical;
     sequence.push(launch);
 }
 
@@ -77,7 +78,7 @@ LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, cons
     fusion.quotient_c = c;
     fusion.quotient_factor = tables.vanishing_inverse;
     append_dif(sequence, tables, a, Direction::inverse, fusion);
-    append_bit_reverse(sequence, a, tables.log_n());
+    append_bit_reverse(sequence, a, tables.log_n(), /*to_canonical=*/true);
     return sequence;
 }
 

@@ -1,7 +1,9 @@
 // DomainTables: the precomputed constants of all NTTs of one size n = 2^log_n — the
 // pass plan, the in-pass roots, the twist and coset power tables and (g^n - 1)^-1.
-// Built once per (device, log_n) and cached (DomainTablesCache); a few hundred KiB even
-// at 2^28, because powers come from two small tables (PowerTableView), not n entries.
+// Built once per (device, log_n) and cached (DomainTablesCache). The power tables hold
+// one entry per exponent (omega^e, g^e/n, g^-e/n: 3 x 32 bytes x n, 1.5 GiB at 2^24,
+// 12 GiB at 2^27) so the passes look powers up instead of multiplying two seeds; the
+// device expands them from seed tables of 2 x sqrt(n) entries in a kernel.
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
@@ -45,7 +47,7 @@ struct DomainTablesView {
     const Fr* roots_inverse = nullptr;  // the inverses
     uint32_t roots_log = 0;
     PowerTableView twist_forward;   // omega^e
-    PowerTableView twist_inverse;   // omega^-e
+    PowerTableView twist_inverse;   // omega^-e (the same table, read backwards)
     PowerTableView coset_scale;     // g^e / n: inverse NTT output -> coefficients ready for the coset
     PowerTableView coset_unscale;   // g^-e / n: coset inverse NTT output -> coefficients
     Fr vanishing_inverse = Fr::zero();  // (g^n - 1)^-1, the quotient's pointwise factor
@@ -59,31 +61,53 @@ struct DomainTablesView {
     }
 };
 
-// The tables in host memory: what the device copy is uploaded from, and what the host
-// emulation of the kernels (tests) runs with.
+// Everything small, computed on the host: the in-pass roots and, for each of the three
+// power tables, its seeds (ntt_pass.hpp: power_from_seeds). `storage` holds them all;
+// the offsets say where.
+struct DomainSeeds {
+    static constexpr int kPowerTables = 3;  // omega^e, g^e/n, g^-e/n
+    NttPlan plan;
+    uint32_t roots_log = 0;
+    uint32_t lo_bits = 0;
+    std::vector<Fr> storage;
+    size_t roots_forward = 0, roots_inverse = 0;
+    size_t seeds_lo[kPowerTables] = {}, seeds_hi[kPowerTables] = {};
+    Fr vanishing_inverse = Fr::zero();
+
+    explicit DomainSeeds(const NttPlan& plan);
+    // The view of tables laid out as: storage's contents at `seeds_base`, and the three
+    // power tables of n entries each at `powers_base`.
+    DomainTablesView view(const Fr* seeds_base, const Fr* powers_base) const;
+    size_t table_size() const { return size_t{1} << plan.log_n; }
+};
+
+// The tables in host memory, power tables filled from the seeds on the host: what the
+// host emulation of the kernels (tests) runs with.
 class HostDomainTables {
 public:
     explicit HostDomainTables(uint32_t log_n) : HostDomainTables(NttPlan::for_log_n(log_n)) {}
     explicit HostDomainTables(const NttPlan& plan);
     const DomainTablesView& view() const { return view_; }
-    const std::vector<Fr>& storage() const { return storage_; }
-    // The same view with every table pointer moved from storage().data() to `base`.
-    DomainTablesView view_at(const Fr* base) const;
 
 private:
-    std::vector<Fr> storage_;
+    DomainSeeds seeds_;
+    std::vector<Fr> powers_;
     DomainTablesView view_;
 };
 
-// The tables in device memory of the current device.
+// The tables in device memory of the current device: the seeds are uploaded and the
+// power tables expanded from them on the device (ntt_kernels.hpp: expand_power_tables).
 class DeviceDomainTables {
 public:
-    explicit DeviceDomainTables(uint32_t log_n) : DeviceDomainTables(HostDomainTables(log_n)) {}
-    explicit DeviceDomainTables(const HostDomainTables& host);
+    explicit DeviceDomainTables(uint32_t log_n) : DeviceDomainTables(NttPlan::for_log_n(log_n)) {}
+    explicit DeviceDomainTables(const NttPlan& plan);
     const DomainTablesView& view() const { return view_; }
+    // Device memory the tables of a domain of 2^log_n take.
+    static uint64_t device_bytes(uint32_t log_n);
 
 private:
-    DeviceBuffer<Fr> storage_;
+    DeviceBuffer<Fr> seeds_;
+    DeviceBuffer<Fr> powers_;
     DomainTablesView view_;
 };
 

@@ -69,18 +69,27 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_element(Fr* element, const Fr& value)
 #endif
 }
 
-// scale * base^e for 0 <= e < 2^range_log, from two small tables:
-// lo[i] = base^i (i < 2^lo_bits) and hi[j] = scale * base^(j * 2^lo_bits), so one
-// multiplication gives any power without a table of n entries.
+// scale * base^e for every exponent e < 2^log_size, one table entry each: a lookup, not a
+// multiplication, in the passes (the tables live once per domain and device).
+// `negate` reads base^-e as base^((2^log_size - e) mod 2^log_size), which is right only
+// when base is a root of unity of order 2^log_size: the forward and inverse twists
+// share one table that way.
 struct PowerTableView {
-    const Fr* lo = nullptr;
-    const Fr* hi = nullptr;
-    uint32_t lo_bits = 0;
+    const Fr* powers = nullptr;
+    uint32_t log_size = 0;
+    bool negate = false;
 
     ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr at(uint32_t exponent) const {
-        return load_element(lo + (exponent & ((1u << lo_bits) - 1))) * load_element(hi + (exponent >> lo_bits));
+        const uint32_t mask = (1u << log_size) - 1;
+        return load_element(powers + ((negate ? 0u - exponent : exponent) & mask));
     }
 };
+
+// scale * base^e from two small seed tables, lo[i] = base^i (i < 2^lo_bits) and
+// hi[j] = scale * base^(j * 2^lo_bits): how a PowerTableView's entries are made.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr power_from_seeds(const Fr* lo, const Fr* hi, uint32_t lo_bits, uint32_t exponent) {
+    return load_element(lo + (exponent & ((1u << lo_bits) - 1))) * load_element(hi + (exponent >> lo_bits));
+}
 
 enum class PassKind : uint32_t { dit, dif };
 
@@ -106,6 +115,8 @@ struct PassParams {
     const Fr* quotient_b = nullptr;
     const Fr* quotient_c = nullptr;
     Fr quotient_factor = Fr::zero();
+    // For a bit-reversal launch: also convert to canonical form (bit_reverse_swap).
+    bool canonical_output = false;
 
     ZKB_HOST_DEVICE uint32_t tile_log() const { return group_log + stage_count; }
     ZKB_HOST_DEVICE uint32_t block_count() const { return 1u << (log_n - tile_log()); }
@@ -219,14 +230,22 @@ ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint
 }
 
 // The bit-reversal permutation, in place: the thread for index i swaps i and
-// bitrev(i) when i < bitrev(i), so each pair is swapped exactly once.
-ZKB_HOST_DEVICE inline void bit_reverse_swap(Fr* data, uint32_t log_n, uint32_t index) {
+// bitrev(i) when i <= bitrev(i), so each pair is handled exactly once. With
+// `to_canonical`, each element also leaves Montgomery form on the way (the limbs then
+// hold the plain integer), so a result can leave the device as users see it.
+ZKB_HOST_DEVICE inline void bit_reverse_swap(Fr* data, uint32_t log_n, uint32_t index, bool to_canonical) {
     const uint32_t partner = reverse_bits(index, log_n);
-    if (index < partner) {
-        const Fr value = load_element(data + index);
-        store_element(data + index, load_element(data + partner));
-        store_element(data + partner, value);
+    if (index > partner) return;
+    Fr value = load_element(data + index);
+    if (to_canonical) value.to_canonical(value.limbs);
+    if (partner == index) {
+        if (to_canonical) store_element(data + index, value);
+        return;
     }
+    Fr other = load_element(data + partner);
+    if (to_canonical) other.to_canonical(other.limbs);
+    store_element(data + index, other);
+    store_element(data + partner, value);
 }
 
 }  // namespace zkbatch::cuda::ntt

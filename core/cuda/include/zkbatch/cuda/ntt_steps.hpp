@@ -10,7 +10,8 @@
 //                    (bit-reversed -> natural).
 //   quotient_output: (A*B - C) * (g^n - 1)^-1 fused into the first pass of an inverse
 //                    DIF, g^-i/n fused into its last pass, then one bit-reversal pass
-//                    to natural-order coefficients of h.
+//                    to natural-order coefficients of h, which also converts them to
+//                    canonical form (the plugin ABI's form of h).
 #pragma once
 
 #include <zkbatch/cuda/domain_tables.hpp>
@@ -51,11 +52,11 @@ struct DifFusion {
 void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction);
 void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction,
                 const DifFusion& fusion = {});
-void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n);
+void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, bool to_canonical = false);
 
 // The two halves of the quotient computation (header comment).
 LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector);
-// h is written over `a`; b and c are read.
+// h is written over `a`, in canonical form; b and c are read.
 LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c);
 
 }  // namespace zkbatch::cuda::ntt

@@ -1,0 +1,183 @@
+// ntt_kernel_bench: the CUDA backends' NTT and quotient kernels on device-resident data,
+// timed with CUDA events: the figures of issue 7, in the layout of
+// ../shared/REFERENCE-NUMBERS.md's sppark table so the two compare line by line.
+//
+//   ntt_kernel_bench [--log-n 20,22,24,26,27] [--repetitions 15] [--plans 10:11,8:10]
+//
+// Inputs are random field elements (never zeros), filled on the device once per size;
+// every transform runs in place on the previous one's output, which stays uniformly
+// random. Each figure is the median of --repetitions runs after two warm-up runs.
+// Table set-up (DeviceDomainTables) is timed separately and excluded, as in sppark's.
+// --plans lists max_stages_per_pass:max_tile_log pairs to compare pass plans (the
+// first is the backends' default, NttPlan::for_log_n's defaults).
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/device_info.hpp>
+#include <zkbatch/cuda/domain_tables.hpp>
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/ntt_kernels.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/util/splitmix64.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using cuda::ntt::Direction;
+using cuda::ntt::LaunchSequence;
+using cuda::ntt::NttPlan;
+using ff::Fr;
+
+// Element i: four SplitMix64 words of (seed, i), top two bits cleared (< 2^254 < r), read
+// as a Montgomery representation: a uniform-enough random field element.
+__global__ void fill_random_kernel(Fr* data, uint32_t n, uint64_t seed) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    util::SplitMix64 generator(seed * 0x9e3779b97f4a7c15ULL + i);
+    Fr value;
+    for (uint64_t& limb : value.limbs) limb = generator.next();
+    value.limbs[3] >>= 2;
+    data[i] = value;
+}
+
+void fill_random(Fr* data, uint32_t log_n, uint64_t seed) {
+    const uint32_t n = 1u << log_n;
+    fill_random_kernel<<<(n + 255) / 256, 256>>>(data, n, seed);
+    ZKB_CUDA_CHECK_LAUNCH("fill_random_kernel");
+    ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+struct Options {
+    std::vector<uint32_t> log_ns = {20, 22, 24, 26};
+    int repetitions = 15;
+    std::vector<std::pair<uint32_t, uint32_t>> plans = {{cuda::ntt::kMaxStagesPerPass, cuda::ntt::kTileLog}};
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t end = std::min(text.find(separator, start), text.size());
+        parts.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return parts;
+}
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
+        const std::string value = argv[++i];
+        if (flag == "--log-n") {
+            options.log_ns.clear();
+            for (const std::string& part : split(value, ',')) options.log_ns.push_back(std::stoul(part));
+        } else if (flag == "--repetitions") {
+            options.repetitions = std::max(1, std::stoi(value));
+        } else if (flag == "--plans") {
+            options.plans.clear();
+            for (const std::string& part : split(value, ',')) {
+                const std::vector<std::string> pair = split(part, ':');
+                if (pair.size() != 2) throw std::invalid_argument("--plans wants STAGES:TILE_LOG pairs, got " + part);
+                options.plans.emplace_back(std::stoul(pair[0]), std::stoul(pair[1]));
+            }
+        } else {
+            throw std::invalid_argument("unknown option " + flag +
+                                        " (known: --log-n LIST, --repetitions N, --plans STAGES:TILE_LOG,...)");
+        }
+    }
+    return options;
+}
+
+// Median device milliseconds of `enqueue` over the repetitions, after two warm-ups.
+double median_ms(const cuda::Stream& stream, int repetitions, const std::function<void()>& enqueue) {
+    const cuda::Event start, stop;
+    std::vector<double> samples;
+    for (int i = -2; i < repetitions; ++i) {
+        start.record(stream);
+        enqueue();
+        stop.record(stream);
+        stop.synchronize();
+        if (i >= 0) samples.push_back(stop.milliseconds_since(start));
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
+void run(const Options& options) {
+    ZKB_CUDA_CHECK(cudaSetDevice(0));
+    cuda::ntt::prepare_device(0);
+    const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
+    std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, data on the device\n\n",
+                device.name.c_str(), device.sm_count, device.driver_version.c_str(), options.repetitions);
+    std::printf("| log n | plan | forward NN ms | forward RN ms | inverse NR ms | quotient input ms | "
+                "quotient output ms | quotient (7 NTTs + pointwise) ms | tables set-up ms |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    const cuda::Stream stream;
+    for (uint32_t log_n : options.log_ns) {
+        const size_t n = size_t{1} << log_n;
+        cuda::DeviceBuffer<Fr> a(n), b(n), c(n);
+        fill_random(a.data(), log_n, 1);
+        fill_random(b.data(), log_n, 2);
+        fill_random(c.data(), log_n, 3);
+        for (const auto& [max_stages, max_tile_log] : options.plans) {
+            const NttPlan plan = NttPlan::for_log_n(log_n, max_stages, max_tile_log);
+            const auto setup_start = std::chrono::steady_clock::now();
+            const cuda::ntt::DeviceDomainTables tables(plan);
+            const double setup_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
+            const cuda::ntt::DomainTablesView& view = tables.view();
+            auto timed = [&](auto&& build) {
+                return median_ms(stream, options.repetitions, [&] {
+                    LaunchSequence sequence;
+                    build(sequence);
+                    cuda::ntt::enqueue(sequence, stream);
+                });
+            };
+            const double forward_nn = timed([&](LaunchSequence& s) {
+                cuda::ntt::append_dif(s, view, a.data(), Direction::forward);
+                cuda::ntt::append_bit_reverse(s, a.data(), log_n);
+            });
+            const double forward_rn =
+                timed([&](LaunchSequence& s) { cuda::ntt::append_dit(s, view, a.data(), Direction::forward); });
+            const double inverse_nr =
+                timed([&](LaunchSequence& s) { cuda::ntt::append_dif(s, view, a.data(), Direction::inverse); });
+            const double input =
+                timed([&](LaunchSequence& s) { s = cuda::ntt::quotient_input_steps(view, a.data()); });
+            const double output = timed(
+                [&](LaunchSequence& s) { s = cuda::ntt::quotient_output_steps(view, a.data(), b.data(), c.data()); });
+            const double quotient = median_ms(stream, options.repetitions, [&] {
+                for (Fr* vector : {a.data(), b.data(), c.data()}) {
+                    cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(view, vector), stream);
+                }
+                cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(view, a.data(), b.data(), c.data()), stream);
+            });
+            std::printf("| %u | %u passes, <= %u stages, tiles 2^%u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
+                        log_n, plan.pass_count, max_stages, plan.tile_log, forward_nn, forward_rn, inverse_nr, input,
+                        output, quotient, setup_ms);
+            std::fflush(stdout);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch
+
+int main(int argc, char** argv) {
+    try {
+        zkbatch::run(zkbatch::parse(argc, argv));
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ntt_kernel_bench: %s\n", e.what());
+        return 1;
+    }
+}
