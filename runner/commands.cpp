@@ -9,6 +9,7 @@
 #include "pipeline.hpp"
 #include "plugin_host.hpp"
 #include "resume.hpp"
+#include "shard.hpp"
 #include "show.hpp"
 #include "store.hpp"
 
@@ -107,6 +108,7 @@ RunRecord make_run_record(const Manifest& m, const Plugin& plugin, const Backend
     run.verify_mode = to_string(m.verify.mode);
     run.tags = m.output.tags;
     for (auto& [key, value] : backend.facts()) run.facts[key] = value;
+    run.devices = device_records(backend, m.pipeline.prove_workers);
     run.facts["plugin.file"] = plugin.file().string();
     run.facts["plugin.abi_version"] = std::to_string(plugin.api().abi_version);
     return run;
@@ -156,6 +158,7 @@ struct ArmRun {
     std::unique_ptr<Backend> backend;
     const ReplayInputs* replay = nullptr;
     int64_t run_id = 0;
+    uint64_t partitions = 0;   // this run proves: the job's, or one shard's
     std::optional<std::filesystem::path> dump_dir;
     bool stopped = false;  // a partition failed with on_error = "stop", or the run was cancelled
     RunSummary total;      // summed over blocks
@@ -183,8 +186,7 @@ RunSummary finished_summary(const ArmRun& arm) {
     RunSummary summary = arm.total;
     if (arm.saw_device && summary.wall_ms > 0) summary.gpu_busy_fraction = arm.busy_ms / summary.wall_ms;
     if (summary.status != RunStatus::cancelled) {
-        const bool all_ok = summary.partitions_failed == 0 &&
-                            summary.partitions_ok == arm.arm.manifest.job.partitions;
+        const bool all_ok = summary.partitions_failed == 0 && summary.partitions_ok == arm.partitions;
         summary.status = all_ok ? RunStatus::ok : RunStatus::failed;
     }
     return summary;
@@ -226,7 +228,28 @@ int command_run(const RunOptions& options) {
     std::vector<std::string> overrides = options.overrides;
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
     if (options.db_path) overrides.push_back("output.db=" + toml_quoted(*options.db_path));
+    // A shard (shard.hpp) and the experiment all shards of its submission record.
+    std::optional<ShardSpec> shard;
+    std::string experiment_key;
+    try {
+        if (options.shard) shard = parse_shard(*options.shard, process_environment());
+        if (options.experiment_key && !shard) throw ShardError("--experiment-key only applies to a sharded run (--shard)");
+        if (shard) {
+            if (options.experiment_key) experiment_key = *options.experiment_key;
+            else if (auto key = default_experiment_key(process_environment())) experiment_key = *key;
+            else
+                throw ShardError(fmt::format(
+                    "--shard {}: give --experiment-key KEY, the same on every shard of this job (e.g. "
+                    "nightly-2025-03-01), so the merged shards form one experiment", *options.shard));
+            if (experiment_key.empty()) throw ShardError("--experiment-key: the key must not be empty");
+        }
+    } catch (const ShardError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::usage_error;
+    }
     const Manifest manifest = load_manifest(options.manifest_path, overrides);
+    const std::vector<uint64_t> run_partitions =
+        shard ? shard_partitions(*shard, manifest.job.partitions) : all_partitions(manifest);
     std::vector<ArmRun> arms;
     for (Arm& arm : expand_arms(manifest)) {
         arms.emplace_back();
@@ -234,6 +257,9 @@ int command_run(const RunOptions& options) {
     }
     const bool experiment = arms.size() > 1;
     spdlog::info("{}", describe(manifest));
+    if (shard)
+        spdlog::info("shard {}: {} of the job's {} partitions (those with index mod {} = {})", shard->text(),
+                     run_partitions.size(), manifest.job.partitions, shard->count, shard->index);
 
     // Before the store or any backend allocates anything: too little memory is a usage error.
     for (ArmRun& arm : arms) {
@@ -256,7 +282,7 @@ int command_run(const RunOptions& options) {
         arm.plugin->require_usable();
         const int64_t setup_start_ns = steady_now_ns();
         arm.backend = std::make_unique<Backend>(arm.plugin, m.backend.options_for(arm.backend_name), m.circuit.log_n,
-                                                m.pipeline.prove_workers);
+                                                m.pipeline.prove_workers, m.pipeline.devices);
         spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name,
                      arm.plugin->api().version, ns_to_ms(steady_now_ns() - setup_start_ns),
                      arm.plugin->file().string(), experiment ? " for arm " + arm.arm.label : "");
@@ -282,27 +308,45 @@ int command_run(const RunOptions& options) {
         dump_dir = *options.dump_dir;
     }
 
-    const uint64_t partitions = manifest.job.partitions;
+    const uint64_t partitions = run_partitions.size();
     const uint64_t block_size = experiment ? std::max<uint64_t>(1, (partitions + kExperimentBlocks - 1) / kExperimentBlocks)
                                            : std::max<uint64_t>(1, partitions);
     std::optional<int64_t> experiment_id;
-    if (experiment) {
+    if (experiment || shard) {
         ExperimentRecord record;
         record.name = manifest.job.name;
-        record.order_method = "randomized-blocks";
+        record.order_method = experiment ? "randomized-blocks" : "single-arm";
         record.block_partitions = static_cast<uint32_t>(block_size);
         record.arm_count = static_cast<uint32_t>(arms.size());
         record.manifest_sha256 = manifest_hash(manifest);
         record.created_unix_ns = unix_now_ns();
-        experiment_id = store.begin_experiment(record);
-        spdlog::info("experiment {}: {} arms, blocks of {} partitions in randomized order", *experiment_id,
-                     arms.size(), block_size);
+        if (shard) {
+            // Every shard of the submission records the same uuid; shards sharing one
+            // database (on one host) share its row.
+            std::vector<std::string> identity = options.overrides;
+            if (options.backend_name) identity.push_back("backend.name=" + toml_quoted(*options.backend_name));
+            record.uuid = shard_experiment_uuid(manifest.source_text, identity, shard->count, experiment_key);
+            for (const ExperimentRow& row : store.find_experiments(record.uuid))
+                if (row.uuid == record.uuid) experiment_id = row.id;
+        }
+        if (!experiment_id) experiment_id = store.begin_experiment(record);
+        if (experiment)
+            spdlog::info("experiment {}: {} arms, blocks of {} partitions in randomized order", *experiment_id,
+                         arms.size(), block_size);
+        if (shard)
+            spdlog::info("experiment {} (uuid {}, key '{}') holds every shard of this job", *experiment_id,
+                         record.uuid, experiment_key);
     }
     for (ArmRun& arm : arms) {
         RunRecord run = make_run_record(arm.arm.manifest, *arm.plugin, *arm.backend);
         if (arm.replay) run.facts["replay.setup_ms"] = fmt::format("{:.3f}", arm.replay->setup_ms());
         run.experiment_id = experiment_id;
         run.arm = arm.arm.label;
+        if (shard) {
+            run.shard_index = shard->index;
+            run.shard_count = shard->count;
+        }
+        arm.partitions = partitions;
         run.started_unix_ns = unix_now_ns();
         run.started_steady_ns = steady_now_ns();
         arm.run_id = store.begin_run(run);
@@ -317,8 +361,8 @@ int command_run(const RunOptions& options) {
     StopSignals signals;
     const bool live_line = isatty(STDERR_FILENO) && spdlog::get_level() <= spdlog::level::info;
     for (uint64_t block = 0, first = 0; first < partitions; ++block, first += block_size) {
-        std::vector<uint64_t> indices;
-        for (uint64_t p = first; p < std::min(partitions, first + block_size); ++p) indices.push_back(p);
+        std::vector<uint64_t> indices(run_partitions.begin() + static_cast<ptrdiff_t>(first),
+                                      run_partitions.begin() + static_cast<ptrdiff_t>(std::min(partitions, first + block_size)));
         for (size_t which : block_order(arms.size(), manifest.job.seed, block)) {
             ArmRun& arm = arms[which];
             if (arm.stopped || signals.counter()->load() > 0) continue;

@@ -17,6 +17,8 @@ struct RunOptions {
     std::optional<std::string> dump_dir;      // --dump DIR
     std::string plugin_path;                  // --plugin-path (file or folder), searched first
     std::optional<std::string> resume_run;    // --resume RUN: finish that run instead (resume.hpp)
+    std::optional<std::string> shard;         // --shard I/N or auto (shard.hpp)
+    std::optional<std::string> experiment_key;  // --experiment-key: one submission of a sharded job
 };
 
 int command_run(const RunOptions& options);

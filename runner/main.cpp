@@ -1,6 +1,8 @@
 // zkbatch: the command line. Parsing only; the work is in commands.cpp.
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "merge.hpp"
+#include "slurm.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -49,6 +51,16 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--dump", run.dump_dir,
                         "Write each partition's a, b, c and h to DIR (canonical little-endian)")
         ->type_name("DIR");
+    auto* shard_opt = run_cmd->add_option("--shard", run.shard,
+                        "Prove only partitions I, I+N, I+2N, ... (shard I of N); 'auto': the Slurm "
+                        "job-array task (SLURM_ARRAY_TASK_ID/COUNT)")
+        ->type_name("I/N|auto")
+        ->excludes(resume_opt);
+    run_cmd->add_option("--experiment-key", run.experiment_key,
+                        "With --shard: names this submission of the job, the same on every shard, so "
+                        "they record one experiment (default under Slurm: the array job id)")
+        ->type_name("KEY")
+        ->needs(shard_opt);
 
     std::string validate_path;
     std::vector<std::string> validate_overrides;
@@ -141,6 +153,36 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     export_cmd->add_option("--db", export_options.db_path, "Database")->capture_default_str();
 
+    std::vector<std::string> merge_shards;
+    std::string merge_into;
+    auto* merge_cmd = app.add_subcommand(
+        "merge", "Fold shard databases into one history (idempotent: a run already there is kept, or "
+                 "replaced when the shard's copy changed)");
+    merge_cmd->add_option("shards", merge_shards, "Shard databases")->required()->check(CLI::ExistingFile);
+    merge_cmd->add_option("--into", merge_into, "History database to merge into (created if missing)")
+        ->required()
+        ->type_name("HISTORY.db");
+
+    SlurmOptions slurm;
+    auto* slurm_cmd = app.add_subcommand(
+        "slurm", "Write (or --submit) a Slurm job array of N shards of a job and a merge job that runs "
+                 "after all of them succeeded; sbatch options go after '--'");
+    slurm_cmd->add_option("manifest", slurm.manifest_path, "Job manifest (TOML)")->required();
+    slurm_cmd->add_option("--shards", slurm.shards, "Number of shards (array tasks)")
+        ->required()
+        ->check(CLI::Range(1u, 1'000'000u));
+    slurm_cmd->add_option("--gpus-per-task", slurm.gpus_per_task, "GPUs per shard (--gres=gpu:K); 0: none")
+        ->capture_default_str();
+    slurm_cmd->add_option("--out", slurm.out_dir,
+                          "Folder for the scripts, shard databases and logs (default results/slurm/JOB-TIME)")
+        ->type_name("DIR");
+    slurm_cmd->add_option("--into", slurm.history_path, "History database the merge job writes (default output.db)")
+        ->type_name("HISTORY.db");
+    slurm_cmd->add_option("--backend", slurm.backend_name, "Backend for every shard instead of backend.name");
+    slurm_cmd->add_option("--set", slurm.overrides, "Override a manifest key in every shard")->type_name("KEY=VALUE");
+    slurm_cmd->add_flag("--submit", slurm.submit, "Submit both jobs with sbatch and print their ids");
+    slurm_cmd->add_option("sbatch_options", slurm.sbatch_options, "sbatch options for both jobs, after '--'");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -154,6 +196,7 @@ int main(int argc, char** argv) {
     spdlog::set_level(levels.at(log_level));
 
     run.plugin_path = plugin_path;
+    slurm.plugin_path = plugin_path;
     return run_guarded([&]() -> int {
         if (*run_cmd) return command_run(run);
         if (*validate_cmd) return command_validate(validate_path, validate_overrides);
@@ -165,6 +208,8 @@ int main(int argc, char** argv) {
         if (*compare_cmd) return command_compare(compare);
         if (*history_cmd) return command_history(history);
         if (*export_cmd) return command_export(export_options);
+        if (*merge_cmd) return command_merge(merge_shards, merge_into);
+        if (*slurm_cmd) return command_slurm(slurm);
         return exit_code::usage_error;
     });
 }
