@@ -20,8 +20,8 @@ namespace {
 
 // Converts block by block, so a 2^27-element vector never needs a second 4 GiB copy.
 // Leaving Montgomery form costs a multiplication per element (seconds at 2^27 on one
-// core, longer than the GPU takes to prove), so each block is converted on every core;
-// the sink (a hash, a file) still sees the bytes in order.
+// core), so each block is converted on every core; the file still gets the bytes in
+// order. Only dumps of a, b, c pay it: h arrives canonical.
 template <typename Sink>
 void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
     constexpr uint64_t kElementsPerThread = 1u << 16;
@@ -39,16 +39,9 @@ void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
 
 }  // namespace
 
-std::string canonical_digest_hex(const ff::Fr* elements, uint64_t n) {
-    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(),
-                                                                     &XXH3_freeState);
-    if (!state || XXH3_128bits_reset(state.get()) != XXH_OK)
-        throw std::runtime_error("cannot initialise an XXH3 state");
-    for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
-        XXH3_128bits_update(state.get(), bytes, size);
-    });
+std::string digest_hex(const void* bytes, size_t size) {
     XXH128_canonical_t canonical;
-    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state.get()));
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits(bytes, size));
     static constexpr char kHex[] = "0123456789abcdef";
     std::string hex;
     for (unsigned char byte : canonical.digest) {
@@ -58,8 +51,11 @@ std::string canonical_digest_hex(const ff::Fr* elements, uint64_t n) {
     return hex;
 }
 
-void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
-                 const ff::Fr* elements, uint64_t n) {
+namespace {
+
+// Writes dir/p<index>.<name>.bin through `write_all(file, fail)`.
+template <typename WriteAll>
+void write_dump(const std::filesystem::path& dir, uint64_t partition_index, const char* name, WriteAll&& write_all) {
     const auto path = dir / fmt::format("p{}.{}.bin", partition_index, name);
     auto fail = [&](const char* what) {
         throw std::runtime_error("cannot " + std::string(what) + " dump file " + path.string() +
@@ -67,10 +63,26 @@ void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, con
     };
     std::unique_ptr<FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
     if (!file) fail("create");
-    for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
-        if (std::fwrite(bytes, 1, size, file.get()) != size) fail("write");
-    });
+    write_all(file.get(), fail);
     if (std::fclose(file.release()) != 0) fail("close");
+}
+
+}  // namespace
+
+void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                 const ff::Fr* elements, uint64_t n) {
+    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
+        for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
+            if (std::fwrite(bytes, 1, size, file) != size) fail("write");
+        });
+    });
+}
+
+void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                const void* bytes, size_t size) {
+    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
+        if (std::fwrite(bytes, 1, size, file) != size) fail("write");
+    });
 }
 
 }  // namespace zkbatch

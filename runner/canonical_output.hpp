@@ -1,23 +1,31 @@
 // Everything a user can see of field elements leaves here: canonical little-endian,
-// 32 bytes per element (ARCHITECTURE.md). Digests and dumps share one conversion.
+// 32 bytes per element (ARCHITECTURE.md). h arrives from backends in that form
+// already (plugin ABI v3) and is digested and dumped as it is; a, b, c are in
+// Montgomery form and converted for dumps.
 #pragma once
 
 #include <zkbatch/ff/fr.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 
 namespace zkbatch {
 
-// XXH3-128 of the n elements of `h` in canonical little-endian form, as 32 lowercase
-// hex digits of XXH128's canonical (big-endian) representation — what `xxhsum -H2`
-// prints for the same bytes.
-std::string canonical_digest_hex(const ff::Fr* elements, uint64_t n);
+// XXH3-128 of `size` bytes, as 32 lowercase hex digits of XXH128's canonical
+// (big-endian) representation — what `xxhsum -H2` prints for the same bytes. Of h's
+// canonical bytes, it is a partition's h_digest.
+std::string digest_hex(const void* bytes, size_t size);
 
-// Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, canonical little-endian.
-// Throws std::runtime_error naming the file and the OS error on failure.
+// Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, the Montgomery-form elements
+// converted to canonical little-endian. Throws std::runtime_error naming the file and
+// the OS error on failure.
 void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                  const ff::Fr* elements, uint64_t n);
+
+// Writes `dir/p<index>.<name>.bin` holding `size` bytes as they are (canonical h).
+void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                const void* bytes, size_t size);
 
 }  // namespace zkbatch

@@ -236,7 +236,7 @@ struct SchemaTable {
 const std::array<SchemaTable, 7> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
     {"circuit", {"log_n", "terms_per_row"}},
-    {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs"}},
+    {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs", "devices"}},
     {"backend", {"name", "options"}},
     {"output", {"db", "tags"}},
     {"verify", {"mode", "every"}},
@@ -400,6 +400,7 @@ public:
                 {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
             read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
             read_int(*pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
+            read_devices(*pipeline, m.pipeline.devices);
         }
         if (const toml::table* backend = table(root, "backend")) {
             for_each_axis_value(*backend, "backend", "name", m.axes, [&](const toml::table& one) {
@@ -436,6 +437,7 @@ public:
         if (const toml::table* finalize = table(root, "finalize")) {
             read_bool(*finalize, "finalize", "malloc_trim", m.finalize.malloc_trim);
         }
+        if (m.pipeline.devices.given()) refuse_device_option(root, m);
         return m;
     }
 
@@ -563,6 +565,52 @@ private:
             read_int(one, table_name, key, min, max, out);
             return std::to_string(out);
         });
+    }
+
+    // With pipeline.devices the runner gives each backend its `device` option; one in
+    // the manifest as well would be ambiguous.
+    void refuse_device_option(const toml::table& root, const Manifest& m) const {
+        std::vector<std::string> paths = {"backend.options.device"};
+        for (const auto& [name, lines] : m.backend.options_by_backend) paths.push_back("backend.options." + name + ".device");
+        for (const std::string& path : paths) {
+            const toml::node* node = root.at_path(path).node();
+            if (!node) continue;
+            fail(node->source(), path,
+                 "conflicts with pipeline.devices, which creates one backend per listed device with "
+                 "device=<index>; remove one of the two");
+        }
+    }
+
+    // pipeline.devices: "all", or a list of distinct device indices.
+    void read_devices(const toml::table& pipeline, DeviceChoice& out) const {
+        constexpr int64_t kMaxDevice = 1023;
+        constexpr size_t kMaxDevices = 64;
+        const toml::node* node = pipeline.get("devices");
+        if (!node) return;
+        const std::string key = "pipeline.devices";
+        const std::string what_to_use = "use \"all\" or a list of device indices such as [0, 1]";
+        if (const auto* text = node->as_string()) {
+            if (text->get() != "all")
+                fail(node->source(), key, fmt::format("\"{}\" is not a device choice; {}", shown_text(text->get()), what_to_use));
+            out.all = true;
+            return;
+        }
+        const toml::array* list = node->as_array();
+        if (!list) fail(node->source(), key, fmt::format("expected \"all\" or a list, found {}; {}", describe(node->type()), what_to_use));
+        if (list->empty()) fail(node->source(), key, "an empty list; " + what_to_use);
+        if (list->size() > kMaxDevices)
+            fail(node->source(), key, fmt::format("lists {} devices; at most {} are supported", list->size(), kMaxDevices));
+        for (const toml::node& element : *list) {
+            const auto* index = element.as_integer();
+            if (!index)
+                fail(element.source(), key, fmt::format("expected a device index (an integer), found {}", describe(element.type())));
+            if (index->get() < 0 || index->get() > kMaxDevice)
+                fail(element.source(), key, fmt::format("device index must be in 0..{}, found {}", kMaxDevice, index->get()));
+            const auto device = static_cast<uint32_t>(index->get());
+            if (std::find(out.indices.begin(), out.indices.end(), device) != out.indices.end())
+                fail(element.source(), key, fmt::format("device {} is listed twice", device));
+            out.indices.push_back(device);
+        }
     }
 
     void read_bool(const toml::table& t, std::string_view table_name, std::string_view key, bool& out) const {
@@ -843,16 +891,24 @@ std::string to_toml(const Manifest& m) {
     }
     toml::table tags;
     for (const auto& [key, value] : m.output.tags) tags.insert_or_assign(key, value);
+    toml::table pipeline{{"synthesis_workers", static_cast<int64_t>(m.pipeline.synthesis_workers)},
+                         {"prove_workers", static_cast<int64_t>(m.pipeline.prove_workers)},
+                         {"queue_depth", static_cast<int64_t>(m.pipeline.queue_depth)},
+                         {"finalize_workers", static_cast<int64_t>(m.pipeline.finalize_workers)},
+                         {"on_error", to_string(m.pipeline.on_error)},
+                         {"replay_inputs", static_cast<int64_t>(m.pipeline.replay_inputs)}};
+    if (m.pipeline.devices.all) {
+        pipeline.insert_or_assign("devices", "all");
+    } else if (!m.pipeline.devices.indices.empty()) {
+        toml::array devices;
+        for (uint32_t device : m.pipeline.devices.indices) devices.push_back(static_cast<int64_t>(device));
+        pipeline.insert_or_assign("devices", std::move(devices));
+    }
     auto as_int = [](auto n) { return static_cast<int64_t>(n); };
     const toml::table doc{
         {"job", toml::table{{"name", m.job.name}, {"partitions", as_int(m.job.partitions)}, {"seed", as_int(m.job.seed)}}},
         {"circuit", toml::table{{"log_n", as_int(m.circuit.log_n)}, {"terms_per_row", as_int(m.circuit.terms_per_row)}}},
-        {"pipeline", toml::table{{"synthesis_workers", as_int(m.pipeline.synthesis_workers)},
-                                 {"prove_workers", as_int(m.pipeline.prove_workers)},
-                                 {"queue_depth", as_int(m.pipeline.queue_depth)},
-                                 {"finalize_workers", as_int(m.pipeline.finalize_workers)},
-                                 {"on_error", to_string(m.pipeline.on_error)},
-                                 {"replay_inputs", as_int(m.pipeline.replay_inputs)}}},
+        {"pipeline", std::move(pipeline)},
         {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},
         {"output", toml::table{{"db", m.output.db}, {"tags", std::move(tags)}}},
         {"verify", toml::table{{"mode", to_string(m.verify.mode)}, {"every", as_int(m.verify.every)}}},

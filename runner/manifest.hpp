@@ -16,6 +16,15 @@
 namespace zkbatch {
 
 enum class VerifyMode { identity, sampled, none };
+
+// pipeline.devices: the devices a run proves on. Each gets its own backend instance
+// (created with the option device=<index>) and pipeline.prove_workers workers.
+struct DeviceChoice {
+    bool all = false;               // "all": every device the backend reports (device_count)
+    std::vector<uint32_t> indices;  // a list; empty and !all: key not given, one backend
+                                    // created with the options as they are
+    bool given() const { return all || !indices.empty(); }
+};
 enum class OnPartitionError { stop, continue_run };
 
 struct Manifest {
@@ -30,7 +39,8 @@ struct Manifest {
     } circuit;
     struct Pipeline {
         uint32_t synthesis_workers = 1;
-        uint32_t prove_workers = 1;
+        uint32_t prove_workers = 1;   // per device
+        DeviceChoice devices;
         uint32_t queue_depth = 2;     // synthesized partitions waiting for a prove worker
         uint32_t finalize_workers = 2; // threads verifying, digesting and recording proved partitions
         OnPartitionError on_error = OnPartitionError::stop;  // key: on_error = "stop" | "continue"

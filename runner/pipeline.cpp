@@ -7,6 +7,7 @@
 #include "progress.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/plugin/facts.hpp>
 #include <zkbatch/util/parallel.hpp>
 #include <zkbatch/verify/identity.hpp>
 
@@ -14,8 +15,11 @@
 
 #include <malloc.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -68,6 +72,17 @@ std::vector<uint64_t> all_partitions(const Manifest& manifest) {
     return indices;
 }
 
+std::vector<DeviceRecord> device_records(const Backend& backend, uint32_t prove_workers_per_device) {
+    std::vector<DeviceRecord> devices;
+    for (size_t slot = 0; slot < backend.device_count(); ++slot) {
+        DeviceRecord device{backend.device_index(slot), "", prove_workers_per_device};
+        for (const auto& [key, value] : backend.facts(slot))
+            if (key == plugin::fact::device_name) device.name = value;
+        devices.push_back(std::move(device));
+    }
+    return devices;
+}
+
 int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals) {
     std::sort(intervals.begin(), intervals.end());
     int64_t total = 0, covered_until = INT64_MIN;
@@ -87,6 +102,7 @@ namespace {
 struct WorkItem {
     zkb_host_buffers buffers{};
     bool has_buffers = false;
+    size_t buffer_slot = 0;  // the backend (device slot) the buffers came from and go back to
     bool proved = false;  // prove returned ZKB_OK
     int64_t enqueued_ns = 0;
     PartitionRecord record;
@@ -120,8 +136,15 @@ public:
         std::vector<std::thread> synthesis, provers;
         for (uint32_t i = 0; i < manifest_.pipeline.synthesis_workers; ++i)
             synthesis.emplace_back([this, i] { synthesis_worker(i); });
-        for (uint32_t i = 0; i < manifest_.pipeline.prove_workers; ++i)
-            provers.emplace_back([this, i] { prove_worker(i); });
+        // pipeline.prove_workers per device, all taking from the one prove queue: a
+        // device whose worker is free takes the next partition, so none idles while
+        // work is queued, and a slower device simply takes fewer.
+        const uint32_t per_device = manifest_.pipeline.prove_workers;
+        for (size_t slot = 0; slot < backend_.device_count(); ++slot)
+            for (uint32_t k = 0; k < per_device; ++k)
+                provers.emplace_back([this, slot, k, per_device] {
+                    prove_worker(static_cast<uint32_t>(slot) * per_device + k, k, slot);
+                });
         std::vector<std::thread> finalizers;
         for (uint32_t i = 0; i < manifest_.pipeline.finalize_workers; ++i)
             finalizers.emplace_back([this] { finalize_loop(); });
@@ -144,9 +167,14 @@ public:
         summary.wall_ms = ns_to_ms(wall_ns);
         summary.partitions_ok = partitions_ok_;
         summary.partitions_failed = partitions_failed_;
-        if (!device_intervals_.empty() && wall_ns > 0)
+        // The mean over the run's devices of each one's busy fraction (a device that
+        // proved nothing counts as idle); for one device, its busy fraction.
+        if (!device_intervals_.empty() && wall_ns > 0) {
+            int64_t busy_ns = 0;
+            for (auto& [device, intervals] : device_intervals_) busy_ns += union_length_ns(std::move(intervals));
             summary.gpu_busy_fraction =
-                static_cast<double>(union_length_ns(std::move(device_intervals_))) / wall_ns;
+                static_cast<double>(busy_ns) / (static_cast<double>(wall_ns) * static_cast<double>(backend_.device_count()));
+        }
         summary.peak_rss_bytes = peak_rss_bytes();
         summary.error = run_error_;
         if (store_error_) std::rethrow_exception(store_error_);
@@ -185,7 +213,11 @@ private:
 
             const int64_t wait_start = steady_now_ns();
             try {
-                item.buffers = backend_.acquire_buffers(log_n_);
+                // Round-robin over the devices' backends: each device's pinned pool
+                // serves its share. Pinned memory is visible to every device, so any
+                // device's worker may prove these buffers.
+                item.buffer_slot = next_buffer_slot_++ % backend_.device_count();
+                item.buffers = backend_.acquire_buffers(log_n_, item.buffer_slot);
                 item.has_buffers = true;
             } catch (const std::exception& e) {
                 item.record.status = PartitionStatus::failed;
@@ -216,13 +248,16 @@ private:
         }
     }
 
-    void prove_worker(uint32_t worker_index) {
+    // `worker_index` counts the run's prove workers; `device_worker` those of the
+    // device in `slot`.
+    void prove_worker(uint32_t worker_index, uint32_t device_worker, size_t slot) {
         const std::string lane = "prove." + std::to_string(worker_index);
+        const int32_t device_index = backend_.device_index(slot);
         std::unique_ptr<Worker> worker;
         try {
-            worker = backend_.create_worker(worker_index);
+            worker = backend_.create_worker(device_worker, slot);
         } catch (const std::exception& e) {
-            request_stop("prove worker " + std::to_string(worker_index) + ": " + e.what(), true);
+            request_stop(fmt::format("prove worker {} (device {}): {}", worker_index, device_index, e.what()), true);
             return;
         }
         int64_t previous_end_ns = -1;
@@ -233,6 +268,7 @@ private:
             }
             auto& record = item->record;
             record.prove_worker = worker_index;
+            record.device_index = device_index;
             const int64_t start_ns = steady_now_ns();
             record.queue_wait_ms = ns_to_ms(start_ns - item->enqueued_ns);
             record.intervals.push_back(interval("queue_wait", lane, item->enqueued_ns, start_ns));
@@ -321,7 +357,7 @@ private:
                 // One connection, several finalizers: writes and the run's tallies take turns.
                 std::lock_guard lock(record_mutex_);
                 for (const auto& piece : record.intervals)
-                    if (piece.on_device) device_intervals_.emplace_back(piece.start_ns, piece.end_ns);
+                    if (piece.on_device) device_intervals_[record.device_index].emplace_back(piece.start_ns, piece.end_ns);
                 if (!store_error_) {
                     try {
                         settings_.store->record_partition(settings_.run_id, record);
@@ -346,9 +382,10 @@ private:
         const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
         const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
         const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
-        const auto* h = static_cast<const ff::Fr*>(item.buffers.h);
+        // h arrives canonical (plugin ABI v3): digested and dumped as it is.
+        const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
         if (should_verify(record.partition_index)) {
-            const auto result = verify::check_quotient(log_n_, a, b, c, h, x_seed, verify_threads_);
+            const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
             const int64_t verify_end = steady_now_ns();
             record.verify_ms = ns_to_ms(verify_end - start_ns);
             record.intervals.push_back(interval("verify", "finalize", start_ns, verify_end));
@@ -358,10 +395,11 @@ private:
                 record.error = "verification failed: " + result.detail;
             }
         }
-        record.h_digest = canonical_digest_hex(h, n_);
+        record.h_digest = digest_hex(h_bytes, n_ * 32);
         if (settings_.dump_dir) {
-            for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}, {"h", h}})
+            for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}})
                 dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);
+            dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
         }
         const int64_t end_ns = steady_now_ns();
         record.finalize_ms = ns_to_ms(end_ns - start_ns);
@@ -370,7 +408,7 @@ private:
 
     void release(WorkItem& item) {
         if (item.has_buffers) {
-            backend_.release_buffers(item.buffers);
+            backend_.release_buffers(item.buffers, item.buffer_slot);
             item.has_buffers = false;
         }
     }
@@ -409,6 +447,7 @@ private:
     Progress progress_;
 
     std::atomic<uint64_t> next_position_{0};  // into settings_.partitions
+    std::atomic<uint64_t> next_buffer_slot_{0};
     std::atomic<bool> stop_{false}, abandon_{false}, cancelled_{false}, finished_{false};
     std::mutex error_mutex_;
     std::string run_error_;
@@ -416,7 +455,7 @@ private:
     // Shared by the finalizers, under record_mutex_, until run() joins them.
     std::mutex record_mutex_;
     uint64_t partitions_ok_ = 0, partitions_failed_ = 0;
-    std::vector<std::pair<int64_t, int64_t>> device_intervals_;
+    std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> device_intervals_;  // by device index
     std::exception_ptr store_error_;
 };
 

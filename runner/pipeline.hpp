@@ -70,6 +70,10 @@ struct PipelineSettings {
 // stay intact.
 RunSummary run_pipeline(const PipelineSettings& settings);
 
+// The devices of a run as the store records them: index, name (the device.name fact
+// of its backend), prove workers on it.
+std::vector<DeviceRecord> device_records(const Backend& backend, uint32_t prove_workers_per_device);
+
 // Every partition index of the job: 0 .. job.partitions - 1.
 std::vector<uint64_t> all_partitions(const Manifest& manifest);
 

@@ -8,10 +8,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -329,32 +331,94 @@ struct Backend::Handle {
     Handle& operator=(const Handle&) = delete;
 };
 
-Backend::Backend(std::shared_ptr<Plugin> plugin, const std::string& options, uint32_t max_log_n,
-                 uint32_t prove_workers) {
+namespace {
+
+// The value of the `device` option in backend options text, if any.
+std::optional<int32_t> device_option(const std::string& options) {
+    std::istringstream lines(options);
+    for (std::string line; std::getline(lines, line);) {
+        if (!line.starts_with("device=")) continue;
+        int32_t value = 0;
+        const char* first = line.data() + 7;
+        const char* last = line.data() + line.size();
+        const auto [end, ec] = std::from_chars(first, last, value);
+        if (ec == std::errc() && end == last && value >= 0) return value;
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<Backend::Handle> create_backend(const std::shared_ptr<Plugin>& plugin, const std::string& options,
+                                                uint32_t max_log_n, uint32_t prove_workers,
+                                                const std::string& context) {
     zkb_error error{};
     zkb_backend* raw = nullptr;
     const int code = plugin->api().create(options.c_str(), max_log_n, prove_workers, &raw, &error);
     if (code != ZKB_OK) {
-        throw PluginError(PluginError::Kind::create_failed, plugin_message(plugin->name(), error, code));
+        throw PluginError(PluginError::Kind::create_failed, context + plugin_message(plugin->name(), error, code));
     }
     if (raw == nullptr) {
         throw PluginError(PluginError::Kind::create_failed,
-                          fmt::format("{}: create() reported success but returned no backend (a bug in {})",
-                                      plugin->name(), plugin->file().string()));
+                          fmt::format("{}{}: create() reported success but returned no backend (a bug in {})",
+                                      context, plugin->name(), plugin->file().string()));
     }
-    handle_ = std::make_shared<Handle>(std::move(plugin), raw);
+    return std::make_shared<Backend::Handle>(plugin, raw);
+}
+
+}  // namespace
+
+std::vector<int32_t> resolve_devices(const Plugin& plugin, const std::string& options,
+                                     const DeviceChoice& choice) {
+    if (!choice.given()) return {device_option(options).value_or(0)};
+    if (!choice.all) return {choice.indices.begin(), choice.indices.end()};
+    if (plugin.api().device_count == nullptr) {
+        throw PluginError(PluginError::Kind::create_failed,
+                          fmt::format("{}: pipeline.devices = \"all\" needs the plugin's device_count, which "
+                                      "{} does not provide; list the devices instead (pipeline.devices = [0, 1])",
+                                      plugin.name(), plugin.file().string()));
+    }
+    zkb_error error{};
+    uint32_t count = 0;
+    const int code = plugin.api().device_count(options.c_str(), &count, &error);
+    if (code != ZKB_OK) {
+        throw PluginError(PluginError::Kind::create_failed,
+                          "pipeline.devices = \"all\": " + plugin_message(plugin.name(), error, code));
+    }
+    if (count == 0) {
+        throw PluginError(PluginError::Kind::create_failed,
+                          fmt::format("pipeline.devices = \"all\": {} reports no devices here; `zkbatch "
+                                      "backends` says whether it can run here",
+                                      plugin.name()));
+    }
+    std::vector<int32_t> indices(count);
+    for (uint32_t i = 0; i < count; ++i) indices[i] = static_cast<int32_t>(i);
+    return indices;
+}
+
+Backend::Backend(std::shared_ptr<Plugin> plugin, const std::string& options, uint32_t max_log_n,
+                 uint32_t prove_workers, const DeviceChoice& devices)
+    : device_indices_(resolve_devices(*plugin, options, devices)) {
+    if (!devices.given()) {
+        handles_.push_back(create_backend(plugin, options, max_log_n, prove_workers, ""));
+        return;
+    }
+    std::string prefix = options;
+    if (!prefix.empty() && !prefix.ends_with('\n')) prefix += '\n';
+    for (const int32_t device : device_indices_) {
+        handles_.push_back(create_backend(plugin, prefix + "device=" + std::to_string(device), max_log_n,
+                                          prove_workers, fmt::format("device {}: ", device)));
+    }
 }
 
 Backend::~Backend() = default;
 
-const zkb_plugin_api& Backend::api() const { return handle_->plugin->api(); }
-const Plugin& Backend::plugin() const { return *handle_->plugin; }
-zkb_backend* Backend::raw() const { return handle_->raw; }
+const zkb_plugin_api& Backend::api() const { return handles_.front()->plugin->api(); }
+const Plugin& Backend::plugin() const { return *handles_.front()->plugin; }
+zkb_backend* Backend::raw(size_t slot) const { return handles_.at(slot)->raw; }
 
-std::vector<std::pair<std::string, std::string>> Backend::facts() const {
+std::vector<std::pair<std::string, std::string>> Backend::facts(size_t slot) const {
     auto facts = std::make_unique<zkb_facts>();  // ~12 KiB: not on the stack
     zkb_error error{};
-    const int code = api().describe(raw(), facts.get(), &error);
+    const int code = api().describe(raw(slot), facts.get(), &error);
     if (code != ZKB_OK) {
         throw PluginError(PluginError::Kind::call_failed, plugin_message(plugin().name(), error, code));
     }
@@ -366,10 +430,10 @@ std::vector<std::pair<std::string, std::string>> Backend::facts() const {
     return out;
 }
 
-zkb_host_buffers Backend::acquire_buffers(uint32_t log_n) const {
+zkb_host_buffers Backend::acquire_buffers(uint32_t log_n, size_t slot) const {
     zkb_host_buffers buffers{};
     zkb_error error{};
-    const int code = api().acquire_buffers(raw(), log_n, &buffers, &error);
+    const int code = api().acquire_buffers(raw(slot), log_n, &buffers, &error);
     if (code != ZKB_OK) {
         throw PluginError(PluginError::Kind::call_failed, plugin_message(plugin().name(), error, code));
     }
@@ -380,21 +444,21 @@ zkb_host_buffers Backend::acquire_buffers(uint32_t log_n) const {
             "{}: acquire_buffers(log_n = {}) returned n = {} and a/b/c/h = {}/{}/{}/{}; expected n = 2^log_n and "
             "four 64-byte-aligned buffers (a bug in {})",
             plugin().name(), log_n, buffers.n, buffers.a, buffers.b, buffers.c, buffers.h, plugin().file().string());
-        api().release_buffers(raw(), &buffers);
+        api().release_buffers(raw(slot), &buffers);
         throw PluginError(PluginError::Kind::call_failed, problem);
     }
     return buffers;
 }
 
-void Backend::release_buffers(zkb_host_buffers& buffers) const {
-    api().release_buffers(raw(), &buffers);
+void Backend::release_buffers(zkb_host_buffers& buffers, size_t slot) const {
+    api().release_buffers(raw(slot), &buffers);
     buffers = zkb_host_buffers{};
 }
 
-std::unique_ptr<Worker> Backend::create_worker(uint32_t worker_index) const {
+std::unique_ptr<Worker> Backend::create_worker(uint32_t worker_index, size_t slot) const {
     zkb_error error{};
     zkb_worker* raw_worker = nullptr;
-    const int code = api().create_worker(raw(), worker_index, &raw_worker, &error);
+    const int code = api().create_worker(raw(slot), worker_index, &raw_worker, &error);
     if (code != ZKB_OK || raw_worker == nullptr) {
         throw PluginError(PluginError::Kind::call_failed,
                           code != ZKB_OK ? plugin_message(plugin().name(), error, code)
@@ -402,7 +466,7 @@ std::unique_ptr<Worker> Backend::create_worker(uint32_t worker_index) const {
                                                        "worker (a bug in {})",
                                                        plugin().name(), plugin().file().string()));
     }
-    return std::make_unique<Worker>(handle_, raw_worker);
+    return std::make_unique<Worker>(handles_.at(slot), raw_worker);
 }
 
 // ---------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 // Worker also keeps its backend's zkb_backend alive, so destruction order is free.
 #pragma once
 
+#include "manifest.hpp"
+
 #include <zkbatch/plugin/abi.h>
 
 #include <filesystem>
@@ -83,33 +85,49 @@ private:
 
 class Worker;
 
-// One created backend (zkb_backend), for one run.
+// The device indices a run proves on: `choice` resolved ("all" asks the plugin's
+// device_count with `options`). Not given: the backend's own `device` option, else 0.
+// Throws PluginError(create_failed) when the plugin cannot say how many devices exist.
+std::vector<int32_t> resolve_devices(const Plugin& plugin, const std::string& options,
+                                     const DeviceChoice& choice);
+
+// The backend of one run: one created zkb_backend per device the run proves on (a
+// "slot": 0 .. device_count()-1, in pipeline.devices order). Calls without a slot use
+// slot 0, the only one of a run that names no devices.
 class Backend {
 public:
-    // Throws PluginError(create_failed, "<name>: <plugin's own message>").
+    // Creates one backend per device of `devices` (resolve_devices), each with
+    // "device=<index>" added to `options` and `prove_workers` workers; with devices not
+    // given, one backend with `options` as they are. Throws
+    // PluginError(create_failed, "<name>: <plugin's own message>").
     Backend(std::shared_ptr<Plugin> plugin, const std::string& options, uint32_t max_log_n,
-            uint32_t prove_workers);
+            uint32_t prove_workers, const DeviceChoice& devices = {});
     ~Backend();
     Backend(const Backend&) = delete;
     Backend& operator=(const Backend&) = delete;
 
     const zkb_plugin_api& api() const;
     const Plugin& plugin() const;
-    zkb_backend* raw() const;
+    zkb_backend* raw(size_t slot = 0) const;
+    size_t device_count() const { return device_indices_.size(); }
+    int32_t device_index(size_t slot) const { return device_indices_.at(slot); }
     // describe(), as (key, value) pairs in the plugin's order. Throws PluginError(call_failed).
-    std::vector<std::pair<std::string, std::string>> facts() const;
+    std::vector<std::pair<std::string, std::string>> facts(size_t slot = 0) const;
 
     // Blocking; throws PluginError(call_failed, ...) with the plugin's message. The
-    // buffers are checked: n == 2^log_n and a, b, c, h present.
-    zkb_host_buffers acquire_buffers(uint32_t log_n) const;
-    void release_buffers(zkb_host_buffers& buffers) const;
-    // Throws PluginError(call_failed, ...) with the plugin's message.
-    std::unique_ptr<Worker> create_worker(uint32_t worker_index) const;
+    // buffers are checked: n == 2^log_n and a, b, c, h present. Buffers go back to the
+    // slot they came from.
+    zkb_host_buffers acquire_buffers(uint32_t log_n, size_t slot = 0) const;
+    void release_buffers(zkb_host_buffers& buffers, size_t slot = 0) const;
+    // Throws PluginError(call_failed, ...) with the plugin's message. `worker_index`
+    // counts the workers of that slot's backend.
+    std::unique_ptr<Worker> create_worker(uint32_t worker_index, size_t slot = 0) const;
 
     struct Handle;  // the zkb_backend and its plugin, shared with the workers
 
 private:
-    std::shared_ptr<Handle> handle_;
+    std::vector<std::shared_ptr<Handle>> handles_;  // one per slot
+    std::vector<int32_t> device_indices_;           // one per slot
 };
 
 class Worker {

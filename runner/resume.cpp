@@ -49,7 +49,7 @@ int command_resume(const RunOptions& options, const std::atomic<int>* stop_signa
     auto plugin = load_plugin(source.backend_name, options.plugin_path);
     plugin->require_usable();
     Backend backend(plugin, manifest.backend.options_for(source.backend_name), manifest.circuit.log_n,
-                    manifest.pipeline.prove_workers);
+                    manifest.pipeline.prove_workers, manifest.pipeline.devices);
     std::unique_ptr<ReplayInputs> replay;
     if (manifest.pipeline.replay_inputs > 0)
         replay = std::make_unique<ReplayInputs>(manifest, std::max(1u, std::thread::hardware_concurrency()));

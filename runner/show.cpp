@@ -129,6 +129,7 @@ std::string format_run_details(const Store& store, int64_t run_id) {
                              fmt::format("{:.1f}", *overview.partitions_per_hour));
     }
     if (overview.gpu_busy_fraction) {
+        // With several devices: the mean of the devices' busy fractions.
         outcome.emplace_back("GPU busy", fmt::format("{:.1f} %", *overview.gpu_busy_fraction * 100));
     }
     if (overview.median_h2d_gb_per_s) {
@@ -159,6 +160,21 @@ std::string format_run_details(const Store& store, int64_t run_id) {
                                                       : "");
             }
             table.add(std::move(cells));
+        }
+        out += table.render("  ", true);
+    }
+
+    // Several devices: what each one did. (One device says no more than the above.)
+    const auto devices = store.device_stats(run_id);
+    if (devices.size() > 1) {
+        out += "\ndevices (partitions proved, busy % of wall, medians in ms)\n";
+        Table table({{"device"}, {"name"}, {"partitions", true}, {"busy %", true}, {"compute", true}, {"prove", true}});
+        for (const DeviceStats& device : devices) {
+            table.add({std::to_string(device.device_index), device.name.empty() ? "-" : device.name,
+                       std::to_string(device.partitions),
+                       device.busy_fraction ? fmt::format("{:.1f}", *device.busy_fraction * 100) : "-",
+                       device.median_compute_ms ? format_ms(*device.median_compute_ms) : "-",
+                       device.median_prove_ms ? format_ms(*device.median_prove_ms) : "-"});
         }
         out += table.render("  ", true);
     }

@@ -1113,8 +1113,26 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
             peak_rss_bytes = ?9, error = ?10
         WHERE id = ?1
     )sql";
-    static constexpr std::string_view kDeviceBusy =
-        "UPDATE run_device SET busy_fraction = ?3 WHERE run_id = ?1 AND device_index = ?2";
+    // Union length per device: intervals in start order, each adding what reaches past
+    // the furthest end before it.
+    static constexpr std::string_view kDeviceBusy = R"sql(
+        WITH device_interval AS (
+            SELECT p.device_index, i.start_ns, i.end_ns,
+                   MAX(i.end_ns) OVER (PARTITION BY p.device_index ORDER BY i.start_ns, i.end_ns
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS covered_until
+            FROM partition AS p JOIN phase_interval AS i ON i.partition_id = p.id
+            WHERE p.run_id = ?1 AND i.on_device = 1 AND p.device_index IS NOT NULL
+        ), busy AS (
+            SELECT device_index,
+                   SUM(MAX(0, end_ns - MAX(start_ns, COALESCE(covered_until, start_ns)))) AS busy_ns
+            FROM device_interval GROUP BY device_index
+        )
+        UPDATE run_device
+        SET busy_fraction = CASE WHEN (SELECT count(*) FROM busy) = 0 OR ?2 <= 0 THEN NULL
+                                 ELSE COALESCE((SELECT busy_ns FROM busy AS b
+                                                WHERE b.device_index = run_device.device_index), 0) / 1e6 / ?2 END
+        WHERE run_id = ?1
+    )sql";
     const std::string doing = fmt::format("cannot record the end of run {}", run_id);
     WriteTransaction transaction(db_, path_, doing);
     {
@@ -1135,11 +1153,10 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
         throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
                                      path_.string(), doing, run_id));
     }
-    for (const auto& [device_index, busy_fraction] : summary.device_busy_fraction) {
+    {
         Query update(*statements_, db_, path_, kDeviceBusy);
         update.bind_int(1, run_id);
-        update.bind_int(2, device_index);
-        update.bind_real(3, busy_fraction);
+        update.bind_real(2, summary.wall_ms);
         update.step(doing);
     }
     transaction.commit();

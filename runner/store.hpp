@@ -131,9 +131,8 @@ struct RunSummary {
     uint64_t partitions_ok = 0;
     uint64_t partitions_failed = 0;
     // Mean over the run's devices of their busy fractions; empty without a GPU.
+    // (finish_run computes each device's own from the recorded intervals.)
     std::optional<double> gpu_busy_fraction;
-    // Per device: union of its on-device intervals / wall (only devices with any).
-    std::map<int32_t, double> device_busy_fraction;
     uint64_t peak_rss_bytes = 0;
     std::string error;  // why a run failed or stopped, if it did
 };
@@ -254,6 +253,9 @@ public:
     // whose process died can be recognised as interrupted.
     int64_t begin_run(const RunRecord& run);
     void record_partition(int64_t run_id, const PartitionRecord& partition);  // one transaction
+    // Also sets each run_device row's busy_fraction: the union of the on-device
+    // intervals of the partitions that device proved, over summary.wall_ms (0 for a
+    // device that did nothing while another did; NULL when no device did anything).
     void finish_run(int64_t run_id, const RunSummary& summary);
 
     std::vector<RunListRow> list_runs() const;  // oldest first

@@ -11,7 +11,9 @@
 #include <zkbatch/util/splitmix64.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,17 +23,18 @@ namespace {
 
 constexpr uint64_t kVerifyTag = 0x7a6b622d76657269ULL;  // "zkb-veri"
 
-}  // namespace
-
-IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                              const ff::Fr* h, uint64_t x_seed, unsigned threads) {
+// The check, with h read through `h_at(i)` (Montgomery in memory, or canonical bytes
+// converted per element: the Horner step then costs one more multiplication).
+template <typename HAt>
+IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
+                          const HAt& h_at, uint64_t x_seed, unsigned threads) {
     using ff::Fr;
     if (log_n > ff::kTwoAdicity) {
         return {false, "log_n = " + std::to_string(log_n) + " exceeds the field's largest domain (log_n <= 32)"};
     }
     const size_t n = size_t{1} << log_n;
-    if (!h[n - 1].is_zero()) {
-        return {false, "h[n-1] != 0 (h[" + std::to_string(n - 1) + "] = " + h[n - 1].to_hex() +
+    if (const Fr last = h_at(n - 1); !last.is_zero()) {
+        return {false, "h[n-1] != 0 (h[" + std::to_string(n - 1) + "] = " + last.to_hex() +
                            "): the quotient has degree n-1, so A*B - C is not divisible by X^n - 1"};
     }
 
@@ -75,7 +78,7 @@ IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, 
                 partial.sum_a += a[begin + i] * weight;
                 partial.sum_b += b[begin + i] * weight;
                 partial.sum_c += c[begin + i] * weight;
-                partial.h_at_x = partial.h_at_x * x + h[begin + i];  // Horner within the block
+                partial.h_at_x = partial.h_at_x * x + h_at(begin + i);  // Horner within the block
             }
             partial.h_at_x *= x.pow(begin);
         }
@@ -97,6 +100,37 @@ IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, 
                            " (n = " + std::to_string(n) + "): h is not the quotient of these a, b, c"};
     }
     return {true, ""};
+}
+
+}  // namespace
+
+IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
+                              const ff::Fr* h, uint64_t x_seed, unsigned threads) {
+    return check_with(log_n, a, b, c, [h](size_t i) { return h[i]; }, x_seed, threads);
+}
+
+IdentityResult check_quotient_canonical_h(uint32_t log_n, const ff::Fr* a, const ff::Fr* b,
+                                          const ff::Fr* c, const uint8_t* h_canonical_le,
+                                          uint64_t x_seed, unsigned threads) {
+    // A value >= r is no field element: remember the first one and fail after the sums.
+    std::atomic<size_t> first_bad{SIZE_MAX};
+    const auto h_at = [&](size_t i) {
+        ff::Fr value;
+        if (!ff::Fr::try_from_canonical_le_bytes(h_canonical_le + 32 * i, value)) {
+            size_t expected = first_bad.load();
+            while (i < expected && !first_bad.compare_exchange_weak(expected, i)) {
+            }
+            return ff::Fr::zero();
+        }
+        return value;
+    };
+    IdentityResult result = check_with(log_n, a, b, c, h_at, x_seed, threads);
+    if (const size_t bad = first_bad.load(); bad != SIZE_MAX) {
+        return {false, "h[" + std::to_string(bad) + "] is not a canonical field element (its 32 "
+                       "little-endian bytes encode a value >= r): the backend did not return h "
+                       "in canonical form (ABI v3)"};
+    }
+    return result;
 }
 
 }  // namespace zkbatch::verify

@@ -3,8 +3,14 @@
 // the ordinary heap (zkbatch/plugin/heap_buffers.hpp, shared with cuda-pageable), one
 // allocation per acquire: the runner's bounded queue already limits how many exist.
 //
+// h is returned in canonical form (ABI v3), converted on the prove call's threads.
+//
 // Options ([backend.options] in a manifest):
-//   threads   CPU threads per prove (default: hardware threads / prove workers, >= 1)
+//   threads       CPU threads per prove (default: hardware threads / prove workers, >= 1)
+//   device        a label only (default 0): which "device" of pipeline.devices this
+//                 backend stands for; it names lanes and facts, no hardware is involved,
+//                 so a multi-device run can be tested without GPUs
+//   device_count  how many devices pipeline.devices = "all" means (default 1)
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/plugin/abi.h>
 #include <zkbatch/plugin/export.hpp>
@@ -12,6 +18,7 @@
 #include <zkbatch/plugin/heap_buffers.hpp>
 #include <zkbatch/plugin/options.hpp>
 #include <zkbatch/prove/quotient.hpp>
+#include <zkbatch/util/parallel.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +34,7 @@ namespace {
 constexpr const char* kName = "cpu-ref";
 constexpr std::align_val_t kScratchAlignment{64};
 constexpr uint32_t kMaxThreads = 1024;
+constexpr uint32_t kMaxDevices = 1024;
 
 uint64_t now_ns() {
     return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -65,6 +73,7 @@ AlignedElements allocate_elements(uint64_t count, const char* purpose) {
 struct zkb_backend {
     uint32_t max_log_n = 0;
     uint32_t threads = 1;  // per prove call
+    uint32_t device = 0;   // a label: lanes and facts
 };
 
 struct zkb_worker {
@@ -86,6 +95,8 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t prove_workers,
         const uint32_t hardware_threads = std::max(1u, std::thread::hardware_concurrency());
         const uint32_t default_threads = std::max(1u, hardware_threads / std::max(1u, prove_workers));
         const auto threads = static_cast<uint32_t>(options.get_uint("threads", default_threads, 1, kMaxThreads));
+        const auto device = static_cast<uint32_t>(options.get_uint("device", 0, 0, kMaxDevices - 1));
+        options.get_uint("device_count", 1, 1, kMaxDevices);  // read by device_count only
         options.check_all_used();
 
         if (max_log_n < 1 || max_log_n > zkbatch::ff::kTwoAdicity) {
@@ -101,6 +112,7 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t prove_workers,
         auto backend = std::make_unique<zkb_backend>();
         backend->max_log_n = max_log_n;
         backend->threads = threads;
+        backend->device = device;
         *out = backend.release();
     });
 }
@@ -111,6 +123,7 @@ int describe(zkb_backend* backend, zkb_facts* out, zkb_error* err) {
     return zkbatch::plugin::guarded(err, kName, [&] {
         out->count = 0;
         zkbatch::plugin::add_fact(out, zkbatch::plugin::fact::backend_threads, backend->threads);
+        zkbatch::plugin::add_fact(out, "backend.device", backend->device);
     });
 }
 
@@ -153,18 +166,35 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                                              static_cast<const Fr*>(buffers->b), static_cast<const Fr*>(buffers->c),
                                              static_cast<Fr*>(buffers->h), worker->scratch.get(),
                                              worker->backend->threads);
+        const uint64_t compute_end_ns = now_ns();
+        // In place: each element is read whole before its 32 bytes are written.
+        auto* h = static_cast<Fr*>(buffers->h);
+        zkbatch::util::parallel_for(0, buffers->n, worker->backend->threads, [h](size_t begin, size_t end) {
+            for (size_t i = begin; i < end; ++i) h[i].to_canonical_le_bytes(reinterpret_cast<uint8_t*>(h + i));
+        });
         const uint64_t end_ns = now_ns();
 
-        report->phase_count = 1;
-        zkb_phase& compute = report->phases[0];
-        compute = zkb_phase{};
-        zkbatch::plugin::copy_text(compute.name, "compute");
-        zkbatch::plugin::copy_text(compute.lane, zkbatch::plugin::concat("cpu.worker", worker->index));
-        compute.start_ns = start_ns;
-        compute.end_ns = end_ns;
-        compute.bytes = 0;
-        compute.on_device = 0;
-        compute.device_index = -1;  // no device: the work ran on the CPU
+        const std::string lane = zkbatch::plugin::concat("cpu", worker->backend->device, ".worker", worker->index);
+        report->phase_count = 2;
+        const std::pair<const char*, std::pair<uint64_t, uint64_t>> phases[] = {
+            {"compute", {start_ns, compute_end_ns}}, {"canonical_h", {compute_end_ns, end_ns}}};
+        for (uint32_t i = 0; i < 2; ++i) {
+            zkb_phase& phase = report->phases[i];
+            phase = zkb_phase{};
+            zkbatch::plugin::copy_text(phase.name, phases[i].first);
+            zkbatch::plugin::copy_text(phase.lane, lane);
+            phase.start_ns = phases[i].second.first;
+            phase.end_ns = phases[i].second.second;
+            phase.on_device = 0;        // the work ran on the CPU: no device time
+            phase.device_index = -1;
+        }
+    });
+}
+
+int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
+    return zkbatch::plugin::guarded(err, kName, [&] {
+        zkbatch::plugin::PluginOptions options(options_text != nullptr ? options_text : "");
+        *count = static_cast<uint32_t>(options.get_uint("device_count", 1, 1, kMaxDevices));
     });
 }
 
@@ -182,6 +212,7 @@ constexpr zkb_plugin_api kApi = {
     create_worker,
     destroy_worker,
     prove,
+    device_count,
 };
 
 }  // namespace

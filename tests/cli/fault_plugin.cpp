@@ -6,6 +6,10 @@
 //   outstanding_report   = PATH  at destroy, write how many buffer sets were never released
 //   slow_partition_ms    = MS    prove sleeps MS ms first (a slow partition) ...
 //   slow_partition       = P     ... for partition P only (default: every partition)
+//   slow_device          = D     ... only on the backend created with device = D
+//   device               = D     the device this backend stands for (a label, default 0)
+//   device_count         = N     what pipeline.devices = "all" means (default 1)
+// h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
 #include <zkbatch/plugin/export.hpp>
 #include <zkbatch/plugin/heap_buffers.hpp>
@@ -38,6 +42,8 @@ struct zkb_backend {
     std::string outstanding_report;
     uint64_t slow_partition_ms = 0;
     uint64_t slow_partition = kNever;  // kNever: every partition
+    uint64_t slow_device = kNever;     // kNever: every device
+    uint64_t device = 0;
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
 };
@@ -62,6 +68,9 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->outstanding_report = options.get_string("outstanding_report", "");
         backend->slow_partition_ms = options.get_uint("slow_partition_ms", 0, 0, 600'000);
         backend->slow_partition = options.get_uint("slow_partition", kNever, 0, kNever);
+        backend->slow_device = options.get_uint("slow_device", kNever, 0, kNever);
+        backend->device = options.get_uint("device", 0, 0, 1023);
+        options.get_uint("device_count", 1, 1, 1024);  // read by device_count only
         options.check_all_used();
         *out = backend.release();
     });
@@ -111,7 +120,8 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
             throw zkbatch::plugin::Error(ZKB_ERR_DEVICE, "injected prove failure");
         const zkb_backend& backend = *worker->backend;
         if (backend.slow_partition_ms > 0 &&
-            (backend.slow_partition == kNever || request->partition_index == backend.slow_partition))
+            (backend.slow_partition == kNever || request->partition_index == backend.slow_partition) &&
+            (backend.slow_device == kNever || backend.device == backend.slow_device))
             std::this_thread::sleep_for(std::chrono::milliseconds(backend.slow_partition_ms));
         const auto& buffers = *request->buffers;
         auto* h = static_cast<zkbatch::ff::Fr*>(buffers.h);
@@ -121,13 +131,21 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                                              worker->scratch.data(), 1);
         if (request->partition_index == worker->backend->corrupt_h_partition)
             h[0] += zkbatch::ff::Fr::one();
+        for (uint64_t i = 0; i < buffers.n; ++i) h[i].to_canonical_le_bytes(reinterpret_cast<uint8_t*>(h + i));
+    });
+}
+
+int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        zkbatch::plugin::PluginOptions options(options_text ? options_text : "");
+        *count = static_cast<uint32_t>(options.get_uint("device_count", 1, 1, 1024));
     });
 }
 
 const zkb_plugin_api kApi = {
     ZKB_ABI_VERSION, kName, "0.1.0", "test-only backend that injects failures",
     probe, create, destroy, describe, acquire_buffers, release_buffers,
-    create_worker, destroy_worker, prove,
+    create_worker, destroy_worker, prove, device_count,
 };
 
 }  // namespace

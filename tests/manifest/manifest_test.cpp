@@ -475,3 +475,62 @@ TEST(BackendOptions, PerBackendValuesAreCheckedLikeCommonOnes) {
 
 }  // namespace
 }  // namespace zkbatch
+
+// ---- pipeline.devices ---------------------------------------------------------------
+
+TEST(Devices, NotGivenListAllAndOverride) {
+    const std::string base = "[job]\nname = \"x\"\n";
+    const auto none = parse_manifest(base, "x.toml");
+    EXPECT_FALSE(none.pipeline.devices.given());
+    const auto listed = parse_manifest(base + "[pipeline]\ndevices = [1, 0, 3]\n", "x.toml");
+    EXPECT_FALSE(listed.pipeline.devices.all);
+    EXPECT_EQ(listed.pipeline.devices.indices, (std::vector<uint32_t>{1, 0, 3}));
+    const auto all = parse_manifest(base + "[pipeline]\ndevices = \"all\"\n", "x.toml");
+    EXPECT_TRUE(all.pipeline.devices.all);
+    EXPECT_TRUE(all.pipeline.devices.indices.empty());
+    // --set: a bare word is a string, a list is TOML.
+    EXPECT_TRUE(parse_manifest(base, "x.toml", {"pipeline.devices=all"}).pipeline.devices.all);
+    EXPECT_EQ(parse_manifest(base, "x.toml", {"pipeline.devices=[0,1]"}).pipeline.devices.indices,
+              (std::vector<uint32_t>{0, 1}));
+    // to_toml round-trips both forms.
+    EXPECT_EQ(parse_manifest(zkbatch::to_toml(listed), "y.toml").pipeline.devices.indices, listed.pipeline.devices.indices);
+    EXPECT_TRUE(parse_manifest(zkbatch::to_toml(all), "y.toml").pipeline.devices.all);
+    EXPECT_FALSE(parse_manifest(zkbatch::to_toml(none), "y.toml").pipeline.devices.given());
+}
+
+TEST(Devices, BadValuesNameTheKeyAndThePosition) {
+    const std::string base = "[job]\nname = \"x\"\n[pipeline]\n";
+    struct Case {
+        std::string line, key, message;
+        uint32_t column;
+    };
+    const std::vector<Case> cases = {
+        {"devices = \"every\"", "pipeline.devices", "\"every\" is not a device choice; use \"all\" or a list", 11},
+        {"devices = []", "pipeline.devices", "an empty list", 11},
+        {"devices = [0, -1]", "pipeline.devices", "device index must be in 0..1023, found -1", 15},
+        {"devices = [0, 1, 0]", "pipeline.devices", "device 0 is listed twice", 18},
+        {"devices = [0, \"1\"]", "pipeline.devices", "expected a device index (an integer), found a string", 15},
+        {"devices = 2", "pipeline.devices", "expected \"all\" or a list, found an integer", 11},
+        {"device = [0]", "pipeline.device", "unknown key; did you mean 'pipeline.devices'?", 1},
+    };
+    for (const Case& c : cases) {
+        const ManifestError e = expect_error([&] { parse_manifest(base + c.line + "\n", "x.toml"); });
+        EXPECT_EQ(e.key, c.key) << c.line;
+        EXPECT_EQ(e.line, 4u) << c.line;
+        EXPECT_EQ(e.column, c.column) << c.line << ": " << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+}
+
+TEST(Devices, ABackendDeviceOptionConflictsWithTheList) {
+    const std::string base = "[job]\nname = \"x\"\n[pipeline]\ndevices = [0, 1]\n";
+    const ManifestError common = expect_error([&] { parse_manifest(base + "[backend.options]\ndevice = 1\n", "x.toml"); });
+    EXPECT_EQ(common.key, "backend.options.device");
+    EXPECT_EQ(common.line, 6u);
+    EXPECT_NE(std::string(common.what()).find("conflicts with pipeline.devices"), std::string::npos) << common.what();
+    const ManifestError specific = expect_error(
+        [&] { parse_manifest(base + "[backend.options.cuda-pinned]\ndevice = 1\n", "x.toml"); });
+    EXPECT_EQ(specific.key, "backend.options.cuda-pinned.device");
+    // Without pipeline.devices the backend's own option stays allowed.
+    EXPECT_NO_THROW(parse_manifest("[job]\nname = \"x\"\n[backend.options]\ndevice = 1\n", "x.toml"));
+}

@@ -4,6 +4,7 @@
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>
+#include <zkbatch/prove/quotient.hpp>
 #include <zkbatch/verify/identity.hpp>
 
 #include <gtest/gtest.h>
@@ -57,7 +58,15 @@ Proved prove_partition(const std::string& options, uint32_t log_n, uint64_t part
     std::string error;
     EXPECT_EQ(worker->prove(request, &proved.report, &error), ZKB_OK) << error;
 
-    const auto check = zkbatch::verify::check_quotient(log_n, a, b, c, h, /*x_seed=*/partition + 1);
+    // h comes back canonical (ABI v3): the quotient computed here, in Montgomery form,
+    // converted to canonical bytes, must be exactly what the plugin wrote.
+    std::vector<Fr> expected(n), scratch(2 * n);
+    zkbatch::prove::compute_quotient_cpu(log_n, a, b, c, expected.data(), scratch.data(), 1);
+    std::vector<uint8_t> expected_bytes(n * 32);
+    zkbatch::ff::to_canonical_le(expected.data(), n, expected_bytes.data());
+    EXPECT_EQ(std::memcmp(h, expected_bytes.data(), n * 32), 0);
+    const auto check = zkbatch::verify::check_quotient_canonical_h(log_n, a, b, c, reinterpret_cast<const uint8_t*>(h),
+                                                                   /*x_seed=*/partition + 1);
     EXPECT_TRUE(check.ok) << check.detail;
     proved.h.assign(h, h + n);
     backend.release_buffers(buffers);
@@ -72,17 +81,56 @@ TEST(CpuRef, DescribesItself) {
     EXPECT_NO_THROW(plugin->require_usable());
     Backend backend(plugin, "threads=3", 8, 2);
     const auto facts = backend.facts();
-    ASSERT_EQ(facts.size(), 1u);
+    ASSERT_EQ(facts.size(), 2u);
     EXPECT_EQ(facts[0].first, "backend.threads");
     EXPECT_EQ(facts[0].second, "3");
+    EXPECT_EQ(facts[1].first, "backend.device");
+    EXPECT_EQ(facts[1].second, "0");
 }
 
-TEST(CpuRef, ProvesASatisfiedCircuitAndReportsOneComputePhase) {
+// cpu-ref has no hardware devices: `device` labels the backend, device_count says what
+// pipeline.devices = "all" means.
+TEST(CpuRef, DeviceOptionLabelsTheBackendAndDeviceCountComesFromAnOption) {
+    const auto plugin = cpu_ref();
+    ASSERT_NE(plugin->api().device_count, nullptr);
+    zkb_error error{};
+    uint32_t count = 0;
+    EXPECT_EQ(plugin->api().device_count("threads=2", &count, &error), ZKB_OK);
+    EXPECT_EQ(count, 1u);
+    EXPECT_EQ(plugin->api().device_count("device_count=3\nthreads=2", &count, &error), ZKB_OK);
+    EXPECT_EQ(count, 3u);
+    EXPECT_NE(plugin->api().device_count("device_count=0", &count, &error), ZKB_OK);
+    EXPECT_NE(std::string(error.message).find("device_count"), std::string::npos);
+
+    zkbatch::DeviceChoice all;
+    all.all = true;
+    Backend backend(plugin, "device_count=3\nthreads=1", 8, 1, all);
+    ASSERT_EQ(backend.device_count(), 3u);
+    for (size_t slot = 0; slot < 3; ++slot) {
+        EXPECT_EQ(backend.device_index(slot), static_cast<int32_t>(slot));
+        const auto facts = backend.facts(slot);
+        EXPECT_EQ(facts[1], (std::pair<std::string, std::string>{"backend.device", std::to_string(slot)}));
+    }
+    zkbatch::DeviceChoice listed;
+    listed.indices = {5, 2};
+    Backend two(plugin, "threads=1", 8, 1, listed);
+    ASSERT_EQ(two.device_count(), 2u);
+    EXPECT_EQ(two.device_index(0), 5);
+    EXPECT_EQ(two.device_index(1), 2);
+    // Not given: one backend, its device from the options.
+    Backend own(plugin, "device=4\nthreads=1", 8, 1);
+    ASSERT_EQ(own.device_count(), 1u);
+    EXPECT_EQ(own.device_index(0), 4);
+}
+
+TEST(CpuRef, ProvesASatisfiedCircuitAndReportsComputeAndCanonicalPhases) {
     const Proved proved = prove_partition("threads=2", 10, 4);
-    ASSERT_EQ(proved.report.phase_count, 1u);
+    ASSERT_EQ(proved.report.phase_count, 2u);
     const zkb_phase& phase = proved.report.phases[0];
     EXPECT_STREQ(phase.name, "compute");
-    EXPECT_STREQ(phase.lane, "cpu.worker0");
+    EXPECT_STREQ(phase.lane, "cpu0.worker0");
+    EXPECT_STREQ(proved.report.phases[1].name, "canonical_h");
+    EXPECT_EQ(proved.report.phases[1].start_ns, phase.end_ns);
     EXPECT_EQ(phase.on_device, 0);
     EXPECT_EQ(phase.bytes, 0u);
     EXPECT_LE(phase.start_ns, phase.end_ns);
@@ -106,7 +154,7 @@ TEST(CpuRef, DefaultThreadsIsAtLeastOne) {
 }
 
 TEST(CpuRef, RefusesUnknownAndOutOfRangeOptions) {
-    EXPECT_EQ(create_error("thredas=4"), "cpu-ref: option 'thredas' is unknown (known: threads)");
+    EXPECT_EQ(create_error("thredas=4"), "cpu-ref: option 'thredas' is unknown (known: threads, device, device_count)");
     EXPECT_EQ(create_error("threads=0"), "cpu-ref: option 'threads' = 0 is out of range: it must be in [1, 1024]");
     EXPECT_EQ(create_error("threads"), "cpu-ref: options line 1 ('threads') has no '=': write each option as key=value");
 }

@@ -208,6 +208,30 @@ TEST(PluginErrors, CallFailureIsPrefixedWithThePluginName) {
     EXPECT_STREQ(e.what(), "stub: test plugins have no buffers");
 }
 
+// The stub plugins leave device_count out (null): "all" cannot be resolved, a list can;
+// a failing device's create names the device.
+TEST(PluginErrors, DevicesAllNeedsTheDeviceCountFunction) {
+    const auto plugin = zkbatch::load_plugin("stub", kFirst);
+    ASSERT_EQ(plugin->api().device_count, nullptr);
+    zkbatch::DeviceChoice all;
+    all.all = true;
+    const PluginError e = plugin_error([&] { Backend backend(plugin, "", 10, 1, all); });
+    EXPECT_EQ(e.kind, PluginError::Kind::create_failed);
+    EXPECT_TRUE(contains(e.what(), "pipeline.devices = \"all\" needs the plugin's device_count")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "pipeline.devices = [0, 1]")) << e.what();
+    zkbatch::DeviceChoice listed;
+    listed.indices = {0, 1};
+    // The stub knows no options, so the runner's device=<index> is refused, per device.
+    const PluginError unknown = plugin_error([&] { Backend backend(plugin, "", 10, 1, listed); });
+    EXPECT_TRUE(contains(unknown.what(), "device 0: stub: ")) << unknown.what();
+    EXPECT_TRUE(contains(unknown.what(), "'device'")) << unknown.what();
+
+    const auto failing = zkbatch::load_plugin("create-fails", kBroken);
+    listed.indices = {3};
+    const PluginError failed = plugin_error([&] { Backend backend(failing, "", 10, 1, listed); });
+    EXPECT_STREQ(failed.what(), "device 3: create-fails: the test frobnicator is out of frobs");
+}
+
 // ---- Listing -----------------------------------------------------------------------
 
 TEST(PluginListing, ListsBrokenPluginsWithTheirReasons) {

@@ -433,13 +433,28 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     const int64_t run_id = store.begin_run(run);
     // device 0: compute 1, 2, 3 ms (median 2); device 1: 4, 10 (median 7) plus a
     // failed partition that does not count.
-    const std::vector<std::pair<int32_t, double>> proved = {{0, 3}, {1, 10}, {0, 1}, {1, 4}, {0, 2}};
+    // On-device intervals (ms since the start): device 0 [0,300) [100,200) [250,450) [600,650)
+    // -> union 500 ms; device 1 [0,100) [100,150) -> 150 ms; intervals off the device
+    // do not count.
+    struct Proved {
+        int32_t device;
+        double compute_ms;
+        std::vector<std::pair<int64_t, int64_t>> busy_ms;
+    };
+    const std::vector<Proved> proved = {{0, 3, {{0, 300}, {100, 200}}}, {1, 10, {{0, 100}}},
+                                        {0, 1, {{250, 450}}}, {1, 4, {{100, 150}}}, {0, 2, {{600, 650}}}};
     uint64_t index = 0;
-    for (const auto& [device, compute_ms] : proved) {
+    for (const Proved& one : proved) {
         PartitionRecord partition = sample_partition(index++, run.started_steady_ns);
-        partition.device_index = device;
-        partition.compute_ms = compute_ms;
-        partition.prove_ms = compute_ms + 1;
+        partition.device_index = one.device;
+        partition.compute_ms = one.compute_ms;
+        partition.prove_ms = one.compute_ms + 1;
+        partition.intervals.clear();
+        for (auto [start_ms, end_ms] : one.busy_ms)
+            partition.intervals.push_back({"compute", "gpu.compute", run.started_steady_ns + start_ms * 1'000'000,
+                                           run.started_steady_ns + end_ms * 1'000'000, 0, true, one.device});
+        partition.intervals.push_back({"finalize", "finalize", run.started_steady_ns,
+                                       run.started_steady_ns + 900'000'000, 0, false, -1});
         store.record_partition(run_id, partition);
     }
     PartitionRecord failed = sample_partition(index++, run.started_steady_ns);
@@ -447,6 +462,7 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     failed.status = PartitionStatus::failed;
     failed.error = "device lost";
     failed.compute_ms = 1000;
+    failed.intervals.clear();
     store.record_partition(run_id, failed);
     PartitionRecord unassigned = sample_partition(index++, run.started_steady_ns);
     unassigned.status = PartitionStatus::failed;
@@ -458,7 +474,6 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     summary.wall_ms = 1000;
     summary.partitions_ok = 5;
     summary.partitions_failed = 2;
-    summary.device_busy_fraction = {{0, 0.75}, {1, 0.25}};
     summary.gpu_busy_fraction = 0.5;
     store.finish_run(run_id, summary);
 
@@ -467,16 +482,18 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     EXPECT_EQ(devices[0].device_index, 0);
     EXPECT_EQ(devices[0].name, "GPU zero");
     EXPECT_EQ(devices[0].partitions, 3u);
-    EXPECT_EQ(devices[0].busy_fraction, 0.75);
+    ASSERT_TRUE(devices[0].busy_fraction);
+    EXPECT_NEAR(*devices[0].busy_fraction, 0.5, 1e-12);
     EXPECT_EQ(devices[0].median_compute_ms, 2.0);
     EXPECT_EQ(devices[0].median_prove_ms, 3.0);
     EXPECT_EQ(devices[1].partitions, 2u);
     EXPECT_EQ(devices[1].median_compute_ms, 7.0);
-    EXPECT_EQ(devices[1].busy_fraction, 0.25);
+    ASSERT_TRUE(devices[1].busy_fraction);
+    EXPECT_NEAR(*devices[1].busy_fraction, 0.15, 1e-12);
     EXPECT_EQ(devices[2].device_index, 2);
     EXPECT_EQ(devices[2].name, "");
     EXPECT_EQ(devices[2].partitions, 0u);
-    EXPECT_FALSE(devices[2].busy_fraction);
+    EXPECT_EQ(devices[2].busy_fraction, 0.0);  // idle while the others worked
     EXPECT_FALSE(devices[2].median_compute_ms);
 
     // The oracle: the tables themselves.
@@ -484,9 +501,29 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     EXPECT_EQ(sql_rows(db, "SELECT device_index, count(*) FROM partition WHERE status <> 'failed' "
                            "GROUP BY device_index ORDER BY 1"),
               (std::vector<std::vector<std::string>>{{"0", "3"}, {"1", "2"}}));
-    EXPECT_EQ(sql_rows(db, "SELECT device_index, prove_workers, busy_fraction FROM run_device ORDER BY 1"),
-              (std::vector<std::vector<std::string>>{{"0", "2", "0.75"}, {"1", "2", "0.25"}, {"2", "2", "NULL"}}));
+    EXPECT_EQ(sql_rows(db, "SELECT device_index, prove_workers, round(busy_fraction, 6) FROM run_device ORDER BY 1"),
+              (std::vector<std::vector<std::string>>{{"0", "2", "0.5"}, {"1", "2", "0.15"}, {"2", "2", "0.0"}}));
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition WHERE device_index IS NULL"), "1");
+}
+
+TEST_F(StoreTest, DeviceBusyIsNullWithoutDeviceActivity) {
+    RunRecord run = sample_run();
+    run.devices = {{0, "", 1}, {1, "", 1}};
+    Store store(db);
+    const int64_t run_id = store.begin_run(run);
+    PartitionRecord partition = sample_partition(0, run.started_steady_ns);
+    partition.device_index = 1;
+    for (auto& piece : partition.intervals) piece.on_device = false;  // a CPU backend
+    store.record_partition(run_id, partition);
+    RunSummary summary;
+    summary.wall_ms = 100;
+    store.finish_run(run_id, summary);
+    const auto devices = store.device_stats(run_id);
+    ASSERT_EQ(devices.size(), 2u);
+    EXPECT_EQ(devices[0].partitions, 0u);
+    EXPECT_EQ(devices[1].partitions, 1u);
+    EXPECT_FALSE(devices[0].busy_fraction);
+    EXPECT_FALSE(devices[1].busy_fraction);
 }
 
 TEST_F(StoreTest, RunsOfADeadWriterAreMarkedInterrupted) {

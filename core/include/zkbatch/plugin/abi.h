@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 2.
+/* zkbatch plugin ABI, version 3.
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -14,9 +14,18 @@
  * the plugin (naming both numbers) when they differ. Any change to a struct or
  * a function signature below bumps ZKB_ABI_VERSION.
  *
- * Field elements in host buffers are BLS12-381 Fr in Montgomery form: four
- * little-endian uint64 limbs, 32 bytes each (zkbatch/ff/fr.hpp). Canonical form
- * is produced by the runner only where a user can see it (dumps, digests).
+ * Field elements are BLS12-381 Fr, 32 bytes each (zkbatch/ff/fr.hpp). The inputs
+ * a, b, c are in Montgomery form (four little-endian uint64 limbs), as synthesis
+ * writes them. The output h is in CANONICAL form: the value itself as 32
+ * little-endian bytes, below r. The backend converts it (on the GPU it is one more
+ * pass over data already there), so the runner digests and dumps h's bytes as they
+ * are; converting on the host cost a multiplication per element on the CPU and made
+ * a fast GPU wait for the host (version 3).
+ *
+ * Devices: a run may prove on several devices of a host. The runner then creates one
+ * backend per device, adding the option "device=<index>" to each one's options, and
+ * calls device_count to resolve pipeline.devices = "all". A backend without
+ * hardware devices (cpu-ref) accepts "device" as a label only.
  *
  * Timestamps are nanoseconds of CLOCK_MONOTONIC (std::chrono::steady_clock on
  * Linux), the runner's clock, so backend phases line up with runner phases.
@@ -31,7 +40,7 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 2u /* 2: zkb_host_buffers.keeps_contents */
+#define ZKB_ABI_VERSION 3u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -69,7 +78,8 @@ typedef struct zkb_facts {
 } zkb_facts;
 
 /* Host memory for one partition, owned by the backend. Synthesis writes a, b
- * and c directly; prove reads them (never writes them) and writes h. Each points
+ * and c directly (Montgomery form); prove reads them (never writes them) and writes
+ * h (canonical form). Each points
  * to n elements of 32 bytes, 64-byte aligned. `token` is the backend's own
  * bookkeeping. `keeps_contents` is 1 when these are the same buffers, with the
  * same a, b, c bytes, as the last time this set (same `a` address) was released:
@@ -125,11 +135,14 @@ typedef struct zkb_plugin_api {
      * allocates nothing that outlives the call. */
     int (*probe)(zkb_error* why);
 
-    /* Create a backend. `options` is newline-separated "key=value" lines, the
-     * [backend.options] table of the manifest (zkbatch/plugin/options.hpp
-     * parses it). `max_log_n` is the largest domain any partition will use and
-     * `prove_workers` how many workers will be created, so a backend can
-     * allocate everything up front. Unknown options are an error. */
+    /* Create a backend, for one device. `options` is newline-separated
+     * "key=value" lines, the [backend.options] table of the manifest
+     * (zkbatch/plugin/options.hpp parses it), plus "device=<index>" when the run
+     * names its devices. `max_log_n` is the largest domain any partition will use
+     * and `prove_workers` how many workers will be created on this backend, so it
+     * can allocate everything up front. Unknown options are an error. Buffers of
+     * one backend may be proved by the workers of another backend of the same
+     * plugin in the same process (pinned host memory is visible to every device). */
     int (*create)(const char* options, uint32_t max_log_n, uint32_t prove_workers,
                   zkb_backend** out, zkb_error* err);
     void (*destroy)(zkb_backend* backend);
@@ -152,10 +165,17 @@ typedef struct zkb_plugin_api {
     void (*destroy_worker)(zkb_worker* worker);
 
     /* Compute h for one partition (the 7-NTT quotient of ARCHITECTURE.md),
-     * synchronously: when it returns, h is in the host buffer and every phase
-     * is in the report. */
+     * synchronously: when it returns, h is in the host buffer in canonical form
+     * and every phase is in the report. */
     int (*prove)(zkb_worker* worker, const zkb_prove_request* request,
                  zkb_prove_report* report, zkb_error* err);
+
+    /* How many devices this backend can prove on here (pipeline.devices = "all"
+     * proves on 0 .. count-1). `options` are the manifest's backend options, as
+     * create gets them (without "device"), so a backend without hardware devices
+     * can take the count from an option. Returns ZKB_OK and *count >= 1, or an
+     * error (no device: ZKB_ERR_UNAVAILABLE). */
+    int (*device_count)(const char* options, uint32_t* count, zkb_error* err);
 } zkb_plugin_api;
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);

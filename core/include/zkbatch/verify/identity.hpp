@@ -20,4 +20,10 @@ struct IdentityResult {
 IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
                               const ff::Fr* h, uint64_t x_seed, unsigned threads = 1);
 
+// The same check with h as backends return it (plugin ABI v3): n elements of 32
+// canonical little-endian bytes; a, b, c in Montgomery form. An element >= r fails.
+IdentityResult check_quotient_canonical_h(uint32_t log_n, const ff::Fr* a, const ff::Fr* b,
+                                          const ff::Fr* c, const uint8_t* h_canonical_le,
+                                          uint64_t x_seed, unsigned threads = 1);
+
 }  // namespace zkbatch::verify

@@ -30,7 +30,7 @@ public:
             ZKB_ABI_VERSION, Policy::kName,    backend_version(), Policy::kDescription,
             &probe,          &create,          &destroy,          &describe,
             &acquire_buffers, &release_buffers, &create_worker,   &destroy_worker,
-            &prove,
+            &prove,          &device_count,
         };
         return &table;
     }
@@ -85,6 +85,16 @@ private:
     }
 
     static void destroy_worker(zkb_worker* worker) { delete worker_of(worker); }
+
+    // pipeline.devices = "all": every CUDA device visible to this process
+    // (CUDA_VISIBLE_DEVICES narrows it).
+    static int device_count(const char* /*options*/, uint32_t* count, zkb_error* err) {
+        return plugin::guarded(err, Policy::kName, [&] {
+            if (const std::string why = cuda_unavailable_reason(0); !why.empty())
+                throw plugin::Error(ZKB_ERR_UNAVAILABLE, why);
+            *count = static_cast<uint32_t>(DeviceInfo::query(0).device_count);
+        });
+    }
 
     static int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report* report, zkb_error* err) {
         return plugin::guarded(err, Policy::kName, [&] { worker_of(worker)->prove(*request, report); });

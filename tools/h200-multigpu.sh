@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Every GPU of a host (issue 6 item 1): throughput of one replay job on 2 GPUs against 1,
+# executed ON a 2-GPU machine from the repository root with the bundle made by
+# tools/make-bundle.sh:
+#
+#   here:      tools/make-bundle.sh
+#   GPU host:  tools/h200-multigpu.sh [PARTITIONS] [ROUNDS]   (device tool: carry .bundle, $OUT set)
+#
+# Runs the same job with pipeline.devices = [0] (arm A) and [0, 1] (arm B), ROUNDS times
+# each, interleaved A B A B so drifts of the machine hit both, into one database
+# $OUT/multigpu.db; prints `zkbatch show` of the last pair, `zkbatch compare` of the arms and
+# the throughput ratio (target >= 1.9). Commit $OUT/multigpu.db under results/.
+#
+# The job keeps the host out of the way, so the ratio measures the GPUs:
+# - replay_inputs = 1 and a pinned pool per device: each pinned set keeps the one input
+#   set (keeps_contents), so no partition copies inputs on the host;
+# - h comes back canonical (ABI v3): finalize is one XXH3 pass over 512 MiB (~20-40 ms
+#   on one core) and 4 finalizers, well under half of one GPU's ~100 ms per partition;
+# - verification sampled (every 64th partition: a 2^24 check is ~1 s of CPU on all cores,
+#   so more would make the host the bottleneck), malloc_trim off.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/zkbatch-multigpu}
+PARTITIONS=${1:-192}   # ~20 s on one H200, ~10 s on two
+ROUNDS=${2:-2}
+mkdir -p "$OUT"
+bundle=.bundle
+export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
+zkbatch=$bundle/bin/zkbatch
+db=$OUT/multigpu.db
+log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$OUT/multigpu.log"; }
+
+log "host $(hostname), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current \
+  --format=csv,noheader | tee -a "$OUT/multigpu.log"
+gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+[ "$gpus" -ge 2 ] || { log "needs 2 GPUs, found $gpus"; exit 1; }
+
+common=(jobs/gpu-replay.toml --backend cuda-pinned --db "$db"
+        --set job.name=multigpu-log24 --set "job.partitions=$PARTITIONS" --set circuit.log_n=24
+        --set pipeline.prove_workers=2 --set pipeline.queue_depth=4 --set pipeline.finalize_workers=4
+        --set pipeline.replay_inputs=1 --set backend.options.pool_sets=6
+        --set verify.mode=sampled --set verify.every=64 --set finalize.malloc_trim=false)
+one=() two=()
+for round in $(seq 1 "$ROUNDS"); do
+  for arm in 1gpu 2gpu; do
+    devices='[0]'; [ $arm = 2gpu ] && devices='[0,1]'
+    log "round $round: $arm, pipeline.devices = $devices"
+    "$zkbatch" --log-level info run "${common[@]}" --set "pipeline.devices=$devices" \
+      --set "output.tags.arm=$arm" >"$OUT/run-$round-$arm.log" 2>&1
+    log "exit $?: $(tail -n 3 "$OUT/run-$round-$arm.log" | tr '\n' ' ')"
+    id=$("$zkbatch" runs --db "$db" | awk 'NR>1 {id=$1} END {print id}')
+    if [ $arm = 1gpu ]; then one+=("$id"); else two+=("$id"); fi
+  done
+done
+
+{
+  echo "# zkbatch on $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
+  echo; echo '$ zkbatch runs'; "$zkbatch" runs --db "$db"
+  for id in "${one[-1]}" "${two[-1]}"; do
+    echo; echo "\$ zkbatch show $id"; "$zkbatch" show "$id" --db "$db"
+  done
+  echo; echo "\$ zkbatch compare ${one[-1]} ${two[-1]}"; "$zkbatch" compare "${one[-1]}" "${two[-1]}" --db "$db"
+  # Throughput = ok partitions / wall time, summed over the rounds of each arm.
+  python3 - "$db" "${one[*]}" "${two[*]}" <<'PY'
+import sqlite3, sys
+db, one, two = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+c = sqlite3.connect(db)
+def rate(ids):
+    ok, wall = c.execute(f"SELECT sum(partitions_ok), sum(wall_ms) FROM run WHERE id IN ({','.join(ids)})").fetchone()
+    return ok * 3.6e6 / wall
+for label, ids in (("1 GPU", one), ("2 GPUs", two)):
+    busy = c.execute(f"SELECT group_concat(device_index || ': ' || printf('%.1f%%', 100 * busy_fraction), ', ') "
+                     f"FROM run_device WHERE run_id = {ids[-1]}").fetchone()[0]
+    print(f"{label}: runs {','.join(ids)}: {rate(ids):.0f} partitions/h; device busy (last run) {busy}")
+print(f"throughput ratio 2 GPUs / 1 GPU: {rate(two) / rate(one):.3f} (target >= 1.9)")
+PY
+} 2>&1 | tee "$OUT/summary.txt"
+# One self-contained database file: fold the WAL back in.
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||
+  log "could not checkpoint $db: fetch its -wal file too"
