@@ -179,7 +179,10 @@ int main(int argc, char** argv) {
     slurm_cmd->add_option("--into", slurm.history_path, "History database the merge job writes (default output.db)")
         ->type_name("HISTORY.db");
     slurm_cmd->add_option("--backend", slurm.backend_name, "Backend for every shard instead of backend.name");
-    slurm_cmd->add_option("--set", slurm.overrides, "Override a manifest key in every shard")->type_name("KEY=VALUE");
+    // One value per --set, so that a '--' right after it still starts the sbatch options.
+    slurm_cmd->add_option("--set", slurm.overrides, "Override a manifest key in every shard")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
     slurm_cmd->add_flag("--submit", slurm.submit, "Submit both jobs with sbatch and print their ids");
     slurm_cmd->add_option("sbatch_options", slurm.sbatch_options, "sbatch options for both jobs, after '--'");
 

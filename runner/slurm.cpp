@@ -194,6 +194,12 @@ int command_slurm(const SlurmOptions& options) {
         fmt::print(stderr, "error: --shards must be at least 1\n");
         return exit_code::usage_error;
     }
+    if (!options.sbatch_options.empty() && !options.sbatch_options.front().starts_with("-")) {
+        fmt::print(stderr, "error: '{}' is not an sbatch option: sbatch options go after '--' "
+                           "(zkbatch slurm MANIFEST --shards N -- --partition=gpu --time=30)\n",
+                   options.sbatch_options.front());
+        return exit_code::usage_error;
+    }
     std::vector<std::string> overrides = options.overrides;
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
     const Manifest manifest = load_manifest(options.manifest_path, overrides);  // refuse a bad one now
