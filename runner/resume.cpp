@@ -6,6 +6,7 @@
 #include "manifest.hpp"
 #include "pipeline.hpp"
 #include "plugin_host.hpp"
+#include "shard.hpp"
 #include "store.hpp"
 
 #include <fmt/format.h>
@@ -24,7 +25,10 @@ int command_resume(const RunOptions& options, const std::atomic<int>* stop_signa
     Store store(db_path);
     const int64_t run_id = store.resolve_run(*options.resume_run);
     const Store::ResumeSource source = store.resume_source(run_id);
-    if (source.experiment_id) {
+    // A shard (shard.hpp) resumes its own partitions; one arm of it has no order to break.
+    const std::optional<ShardSpec> shard = shard_of_run(store, run_id);
+    const bool one_arm = source.experiment_id && store.find_experiments(std::to_string(*source.experiment_id)).at(0).arm_count == 1;
+    if (source.experiment_id && !(shard && one_arm)) {
         fmt::print(stderr,
                    "error: run {} is one arm of experiment {}: resuming one arm would break the "
                    "experiment's randomized order. Run the experiment's manifest again instead.\n",
@@ -65,10 +69,12 @@ int command_resume(const RunOptions& options, const std::atomic<int>* stop_signa
 
     const std::vector<uint64_t> kept = store.resume_run(run_id);
     std::vector<uint64_t> missing;
-    for (uint64_t index : all_partitions(manifest))
+    const std::vector<uint64_t> run_partitions =
+        shard ? shard_partitions(*shard, manifest.job.partitions) : all_partitions(manifest);
+    for (uint64_t index : run_partitions)
         if (!std::binary_search(kept.begin(), kept.end(), index)) missing.push_back(index);
     spdlog::info("resuming run {}: {} of {} partitions already ok, proving {}", run_id, kept.size(),
-                 manifest.job.partitions, missing.size());
+                 run_partitions.size(), missing.size());
 
     PipelineSettings settings;
     settings.manifest = &manifest;
@@ -100,13 +106,13 @@ int command_resume(const RunOptions& options, const std::atomic<int>* stop_signa
     if (stop_signal && stop_signal->load() > 0) {
         summary.status = RunStatus::cancelled;
     } else {
-        const bool all_ok = summary.partitions_failed == 0 && summary.partitions_ok == manifest.job.partitions;
+        const bool all_ok = summary.partitions_failed == 0 && summary.partitions_ok == run_partitions.size();
         summary.status = all_ok ? RunStatus::ok : RunStatus::failed;
     }
     store.finish_run(run_id, summary);
     fmt::print("run {} (resumed): {}: {} ok, {} failed of {} partitions; {} proved now in {:.2f} s\n", run_id,
                to_string(summary.status), summary.partitions_ok, summary.partitions_failed,
-               manifest.job.partitions, missing.size(), summary.wall_ms / 1e3);
+               run_partitions.size(), missing.size(), summary.wall_ms / 1e3);
     if (!summary.error.empty()) fmt::print("stopped because: {}\n", summary.error);
     fmt::print("details: zkbatch show {} --db {}\n", run_id, db_path);
     if (summary.status == RunStatus::cancelled) return exit_code::cancelled;

@@ -1,6 +1,7 @@
 #include "shard.hpp"
 
 #include "environment.hpp"
+#include "store.hpp"
 
 #include <fmt/format.h>
 
@@ -78,6 +79,18 @@ ShardSpec parse_shard(const std::string& text, const EnvLookup& env) {
         throw ShardError(fmt::format("--shard '{}': expected I/N (shard I of N, e.g. 0/4) or auto "
                                      "(from the Slurm job array)", text));
     return checked(*index, *count, text);
+}
+
+std::optional<ShardSpec> shard_of_run(const Store& store, int64_t run_id) {
+    std::optional<int64_t> index, count;
+    for (const auto& [column, value] : store.run_row(run_id)) {
+        if (const auto* number = std::get_if<int64_t>(&value)) {
+            if (column == "shard_index") index = *number;
+            if (column == "shard_count") count = *number;
+        }
+    }
+    if (!index || !count || *count < 1 || *index < 0 || *index >= *count) return std::nullopt;
+    return ShardSpec{static_cast<uint32_t>(*index), static_cast<uint32_t>(*count)};
 }
 
 std::vector<uint64_t> shard_partitions(const ShardSpec& shard, uint64_t partitions) {

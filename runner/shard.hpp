@@ -40,6 +40,11 @@ EnvLookup process_environment();
 // (--array=A-B, SLURM_ARRAY_TASK_MAX - MIN + 1 = COUNT). Throws ShardError.
 ShardSpec parse_shard(const std::string& text, const EnvLookup& env);
 
+// The shard a recorded run proved (its shard_index/shard_count columns); none for a
+// run of a whole job. Throws StoreError for an unknown run.
+class Store;
+std::optional<ShardSpec> shard_of_run(const Store& store, int64_t run_id);
+
 // The partitions shard `shard` proves of a job of `partitions`: index, index + count, ...
 std::vector<uint64_t> shard_partitions(const ShardSpec& shard, uint64_t partitions);
 

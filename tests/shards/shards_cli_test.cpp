@@ -127,6 +127,31 @@ TEST_F(ShardsCli, MergedShardsAreTheSingleRun) {
     }
 }
 
+TEST_F(ShardsCli, AResumedShardProvesOnlyItsPartitionsAndMergesAgain) {
+    ASSERT_EQ(zkbatch({"run", manifest.string(), "--db", path("single.db")}).exit_code, 0);
+    const std::string shard = path("s1.db"), history = path("history.db");
+    ASSERT_EQ(zkbatch({"run", manifest.string(), "--shard", "1/2", "--experiment-key", "k", "--db", shard}).exit_code, 0);
+    // As if partition 3 had failed: the run ends failed and is merged like that.
+    ASSERT_EQ(run_program({"/bin/sh", "-c", "sqlite3 '" + shard + "' \"UPDATE partition SET status = 'failed', "
+                                            "h_digest = NULL, error = 'x' WHERE partition_index = 3; "
+                                            "UPDATE run SET status = 'failed'\""},
+                          dir.path())
+                  .exit_code,
+              0);
+    ASSERT_EQ(zkbatch({"merge", shard, "--into", history}).exit_code, 0);
+    const auto resumed = zkbatch({"run", "--resume", "1", "--db", shard});
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find("ok: 3 ok, 0 failed of 3 partitions; 1 proved now"), std::string::npos) << resumed.out;
+    const auto merged = zkbatch({"merge", shard, "--into", history});
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    EXPECT_NE(merged.out.find("0 runs added, 1 replaced"), std::string::npos) << merged.out;
+    EXPECT_EQ(scalar(history, "SELECT id || ' ' || status || ' ' || resume_count FROM run"), "1 ok 1");
+    EXPECT_EQ(scalar(history, "SELECT group_concat(partition_index || ':' || h_digest, ' ') FROM "
+                              "(SELECT * FROM partition ORDER BY partition_index)"),
+              scalar(path("single.db"), "SELECT group_concat(partition_index || ':' || h_digest, ' ') FROM "
+                                        "(SELECT * FROM partition WHERE partition_index % 2 = 1 ORDER BY partition_index)"));
+}
+
 TEST_F(ShardsCli, EachShardRunsEveryArmOfAnExperiment) {
     const auto shard_manifest = write_file(dir.path() / "ab.toml", std::string(kManifest) +
                                                                         "[pipeline]\nprove_workers = [1, 2]\n");
