@@ -24,6 +24,8 @@ packages=(
   clang libclang-rt-14-dev
   # tests/report opens `zkbatch report`'s page in a real headless browser
   chromium
+  # tests/slurm starts a one-node Slurm cluster (slurmctld, slurmd, munged) for zkbatch slurm
+  slurm-wlm munge
 )
 
 missing=()
