@@ -10,7 +10,7 @@ namespace {
 // One block = one tile of 2^tile_log elements (ntt_pass.hpp): load, k stages with a
 // barrier after each, store.
 template <PassKind kKind>
-__global__ void __launch_bounds__(kThreadsPerBlock) ntt_pass_kernel(const PassParams params) {
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
     extern __shared__ uint64_t shared_words[];
     const Tile tile{shared_words, 1u << params.tile_log()};
     pass_load<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);

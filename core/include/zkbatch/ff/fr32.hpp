@@ -13,6 +13,7 @@
 // lowest limb, and m * (r1:r0) = (~u:u) << 32 | (-u) whenever u != 0 (all zero when
 // u = 0). So those two limbs cost adds instead of 4 IMADs and m costs a negation:
 // 28 IMADs per round instead of 33, 224 instead of 264 per product.
+// (Measured on the H200: core/cuda/KERNEL-NOTES.md.)
 #pragma once
 
 #include <zkbatch/util/host_device.hpp>
@@ -58,6 +59,7 @@ struct HostChain {
     uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) >> 32) + c + carry, true); }
     uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return put((wide(a, b) >> 32) + c + carry, false); }
     static uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
+    static uint32_t mul_hi(uint32_t a, uint32_t b) { return static_cast<uint32_t>(wide(a, b) >> 32); }
 };
 
 #if defined(__CUDA_ARCH__)
@@ -91,6 +93,7 @@ struct PtxChain {
 #undef ZKB_PTX2
 #undef ZKB_PTX3
     __device__ __forceinline__ static uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
+    __device__ __forceinline__ static uint32_t mul_hi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
 };
 using NativeChain = PtxChain;
 #else
@@ -114,57 +117,93 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_once(Chain& chain, const uint32_t v[
     for (int j = 0; j < 8; ++j) out[j] = (v[j] & keep) | (d[j] & ~keep);
 }
 
+namespace detail {
+
+// One CIOS round on two accumulators: `even` holds limbs at positions 0..7 and `odd`
+// at positions 1..8, so the 64-bit products a[j] * bi of even j land on even's aligned
+// limb pairs and those of odd j on odd's (ptxas needs aligned register pairs for its
+// wide multiply-add; one shifting accumulator cost a register move per limb).
+// After the round, value * 2^32 = even + odd * 2^32 with even[0] = 0; mont_mul then
+// swaps the roles for the next round.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[8], uint32_t odd[8],
+                                                      const uint32_t a[8], uint32_t bi, bool first) {
+    if (first) {  // both start at zero: the products of one parity are disjoint
+        ZKB_UNROLL
+        for (int j = 0; j < 8; j += 2) {
+            odd[j] = Chain::mul_lo(a[j + 1], bi);
+            odd[j + 1] = Chain::mul_hi(a[j + 1], bi);
+            even[j] = Chain::mul_lo(a[j], bi);
+            even[j + 1] = Chain::mul_hi(a[j], bi);
+        }
+    } else {
+        // `odd` was the previous round's reduced even accumulator: its limb 1 moves to
+        // position 0 (into even[0]) and the rest shift down two limbs (odd[j] <- odd[j+2]),
+        // all inside the chain that adds the odd products.
+        even[0] = chain.add_cc(even[0], odd[1]);
+        ZKB_UNROLL
+        for (int j = 0; j < 6; j += 2) {
+            odd[j] = chain.madc_lo_cc(a[j + 1], bi, odd[j + 2]);
+            odd[j + 1] = chain.madc_hi_cc(a[j + 1], bi, odd[j + 3]);
+        }
+        odd[6] = chain.madc_lo_cc(a[7], bi, 0);
+        odd[7] = chain.madc_hi(a[7], bi, 0);
+        even[0] = chain.mad_lo_cc(a[0], bi, even[0]);
+        even[1] = chain.madc_hi_cc(a[0], bi, even[1]);
+        ZKB_UNROLL
+        for (int j = 2; j < 8; j += 2) {
+            even[j] = chain.madc_lo_cc(a[j], bi, even[j]);
+            even[j + 1] = chain.madc_hi_cc(a[j], bi, even[j + 1]);
+        }
+        odd[7] = chain.addc(odd[7], 0);  // even's carry out of position 7 is position 8
+    }
+    // Add m * r with m = -u, u = even[0], which clears even[0]. m * r0 = (0 : m) and
+    // m * r1 = (~u : u) for u != 0 (both zero for u = 0): adds, not multiplications.
+    const uint32_t u = even[0];
+    const uint32_t m = 0u - u;
+    const uint32_t high_of_m_r1 = u == 0 ? 0u : ~u;
+    odd[0] = chain.add_cc(odd[0], u);
+    odd[1] = chain.addc_cc(odd[1], high_of_m_r1);
+    odd[2] = chain.madc_lo_cc(m, kP3, odd[2]);
+    odd[3] = chain.madc_hi_cc(m, kP3, odd[3]);
+    odd[4] = chain.madc_lo_cc(m, kP5, odd[4]);
+    odd[5] = chain.madc_hi_cc(m, kP5, odd[5]);
+    odd[6] = chain.madc_lo_cc(m, kP7, odd[6]);
+    odd[7] = chain.madc_hi(m, kP7, odd[7]);  // no carry out: value < 2^288 (r < 0.91 * 2^255)
+    (void)chain.add_cc(u, m);                // 0, with carry (u != 0)
+    even[1] = chain.addc_cc(even[1], 0);
+    even[2] = chain.madc_lo_cc(m, kP2, even[2]);
+    even[3] = chain.madc_hi_cc(m, kP2, even[3]);
+    even[4] = chain.madc_lo_cc(m, kP4, even[4]);
+    even[5] = chain.madc_hi_cc(m, kP4, even[5]);
+    even[6] = chain.madc_lo_cc(m, kP6, even[6]);
+    even[7] = chain.madc_hi_cc(m, kP6, even[7]);
+    odd[7] = chain.addc(odd[7], 0);
+    even[0] = 0;
+}
+
+}  // namespace detail
+
 // out = a * b / 2^256 mod r, fully reduced; a, b < r. `out` may alias a or b.
+// Rounds alternate which array is the even accumulator: after a round the odd one is
+// aligned to position 0 once the value is divided by 2^32, so it becomes the next
+// round's even one, and the reduced even one (shifted) the next odd one.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
     Chain chain;
-    uint32_t t[9];
+    uint32_t first[8], second[8];
     ZKB_UNROLL
-    for (int i = 0; i < 8; ++i) {
-        const uint32_t bi = b[i];
-        // t += a * b[i]: low halves into t[j], high halves into t[j+1] (two chains).
-        if (i == 0) {
-            ZKB_UNROLL
-            for (int j = 0; j < 8; ++j) t[j] = Chain::mul_lo(a[j], bi);
-            t[1] = chain.mad_hi_cc(a[0], bi, t[1]);
-            ZKB_UNROLL
-            for (int j = 1; j < 7; ++j) t[j + 1] = chain.madc_hi_cc(a[j], bi, t[j + 1]);
-            t[8] = chain.madc_hi(a[7], bi, 0);
-        } else {
-            t[0] = chain.mad_lo_cc(a[0], bi, t[0]);
-            ZKB_UNROLL
-            for (int j = 1; j < 8; ++j) t[j] = chain.madc_lo_cc(a[j], bi, t[j]);
-            t[8] = chain.addc(0, 0);  // t[8] was shifted out: only the carry is left
-            t[1] = chain.mad_hi_cc(a[0], bi, t[1]);
-            ZKB_UNROLL
-            for (int j = 1; j < 7; ++j) t[j + 1] = chain.madc_hi_cc(a[j], bi, t[j + 1]);
-            t[8] = chain.madc_hi(a[7], bi, t[8]);
-        }
-        // t += m * r with m = -t[0], which clears t[0]; then t /= 2^32.
-        const uint32_t u = t[0];
-        const uint32_t m = 0u - u;
-        const uint32_t high_of_m_r1 = u == 0 ? 0u : ~u;
-        (void)chain.add_cc(u, m);  // 0, with carry (u != 0)
-        t[1] = chain.addc_cc(t[1], u);  // low half of m * r1
-        t[2] = chain.madc_lo_cc(m, kP2, t[2]);
-        t[3] = chain.madc_lo_cc(m, kP3, t[3]);
-        t[4] = chain.madc_lo_cc(m, kP4, t[4]);
-        t[5] = chain.madc_lo_cc(m, kP5, t[5]);
-        t[6] = chain.madc_lo_cc(m, kP6, t[6]);
-        t[7] = chain.madc_lo_cc(m, kP7, t[7]);
-        t[8] = chain.addc(t[8], 0);
-        t[2] = chain.add_cc(t[2], high_of_m_r1);
-        t[3] = chain.madc_hi_cc(m, kP2, t[3]);
-        t[4] = chain.madc_hi_cc(m, kP3, t[4]);
-        t[5] = chain.madc_hi_cc(m, kP4, t[5]);
-        t[6] = chain.madc_hi_cc(m, kP5, t[6]);
-        t[7] = chain.madc_hi_cc(m, kP6, t[7]);
-        t[8] = chain.madc_hi(m, kP7, t[8]);
-        // Bound: t < 2r + 2r * 2^32 < 2^288 (r < 0.91 * 2^255), so t[8] never overflows.
-        ZKB_UNROLL
-        for (int j = 0; j < 8; ++j) t[j] = t[j + 1];
+    for (int i = 0; i < 8; i += 2) {
+        detail::mul_reduce_round(chain, first, second, a, b[i], i == 0);
+        detail::mul_reduce_round(chain, second, first, a, b[i + 1], false);
     }
-    reduce_once(chain, t, out);  // t < 2r here
+    // value = second / 2^32 + first, second[0] = 0; the sum is < 2r < 2^256.
+    uint32_t t[8];
+    t[0] = chain.add_cc(first[0], second[1]);
+    ZKB_UNROLL
+    for (int j = 1; j < 7; ++j) t[j] = chain.addc_cc(first[j], second[j + 1]);
+    t[7] = chain.addc(first[7], 0);
+    reduce_once(chain, t, out);
 }
 
 // out = a + b mod r; a, b < r, so a + b < 2r < 2^256 needs no ninth limb.

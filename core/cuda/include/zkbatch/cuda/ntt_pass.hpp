@@ -34,6 +34,10 @@ using ff::Fr;
 inline constexpr uint32_t kMaxStagesPerPass = 10;
 inline constexpr uint32_t kTileLog = 11;  // a block holds 2^11 elements: 64 KiB of shared memory
 inline constexpr uint32_t kThreadsPerBlock = 256;
+// Register budget: 4 blocks of 256 threads per SM means at most 64 registers per thread
+// (the field multiplication wants ~66 unconstrained; 64 does not spill). Measured in
+// core/cuda/KERNEL-NOTES.md.
+inline constexpr uint32_t kMinBlocksPerSm = 4;
 inline constexpr uint32_t kMaxLogN = 30;  // indices are 32-bit
 
 ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t reverse_bits(uint32_t value, uint32_t bits) {
