@@ -107,6 +107,18 @@ std::string outcome_table(const std::vector<ReportRun>& runs) {
                         ? fmt::format("{:.1f} %", *r.overview.gpu_busy_fraction * 100)
                         : std::string("not measured (no GPU)");
          }},
+        {"GPU busy per device",  // several devices: GPU busy above is their mean
+         [](const ReportRun& r) {
+             if (r.devices.size() < 2) return std::string("-");
+             std::string text;
+             for (const DeviceStats& device : r.devices) {
+                 text += fmt::format("{}device {}: {} ({} partitions)", text.empty() ? "" : "; ", device.device_index,
+                                     device.busy_fraction ? fmt::format("{:.1f} %", *device.busy_fraction * 100)
+                                                          : std::string("not measured"),
+                                     device.partitions);
+             }
+             return text;
+         }},
         {"h2d median",
          [](const ReportRun& r) {
              return r.overview.median_h2d_gb_per_s ? fmt::format("{:.2f} GB/s", *r.overview.median_h2d_gb_per_s)
@@ -255,6 +267,7 @@ ReportRun read_report_run(const Store& store, int64_t run_id) {
     run.overview = store.run_overview(run_id);
     run.samples = store.phase_samples(run_id);
     run.idle_gaps = store.idle_gap_stats(run_id);
+    run.devices = store.device_stats(run_id);
     run.timeline = layout_timeline(store.run_timeline(run_id));
     return run;
 }

@@ -24,6 +24,7 @@ struct ReportRun {
     RunOverview overview;
     std::vector<PhaseSample> samples;   // partition_phase: distributions and the A/B table
     std::vector<IdleGapStats> idle_gaps;
+    std::vector<DeviceStats> devices;   // device_summary; empty before schema v3
     TimelineLayout timeline;
 };
 

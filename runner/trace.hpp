@@ -17,7 +17,7 @@ namespace zkbatch {
 enum class LaneKind { synthesis, prove, backend, finalize };
 
 // "synth.N" -> synthesis, "prove.N" -> prove, "finalize[.N]" -> finalize; any other lane
-// was reported by the backend (device streams such as "gpu0.w1.copy", "cpu.worker0").
+// was reported by the backend (device streams such as "gpu0.w1.copy", "cpu0.worker0").
 LaneKind lane_kind(std::string_view lane);
 const char* to_string(LaneKind kind);
 

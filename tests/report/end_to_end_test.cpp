@@ -270,7 +270,7 @@ TEST_F(EndToEnd, TraceOfARealRunIsWellNestedPerTrackAndComplete) {
         for (const auto& [tid, name] : thread_names) names.insert(name);
         for (const char* lane : {"synth.0", "prove.0", "prove.1", "finalize"}) EXPECT_TRUE(names.count(lane)) << lane;
         if (run_id == 1) {  // cpu-ref reports its kernels on lanes of its own
-            EXPECT_TRUE(names.count("cpu.worker0"));
+            EXPECT_TRUE(names.count("cpu0.worker0"));  // cpu<device>.worker<k>
         }
 
         // Well nested per tid: sorted by start (longest first), each event ends before
