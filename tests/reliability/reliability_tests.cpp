@@ -3,7 +3,6 @@
 // backend fault next to a slow partition. The database is read back with plain SQL.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,97 +11,22 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/zkbatch_process.hpp"
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using zkbatch::test::CommandResult;
+using zkbatch::test::Process;
+using zkbatch::test::read_file;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
-struct CommandResult {
-    int exit_code = -1;  // -1: killed by a signal
-    std::string out, err;
-};
-
-// A zkbatch process started in the background, so the test can signal it.
-class Child {
-public:
-    Child(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) : out_(out), err_(err) {
-        pid_ = fork();
-        if (pid_ == 0) {
-            std::freopen(out.c_str(), "w", stdout);
-            std::freopen(err.c_str(), "w", stderr);
-            std::vector<char*> argv;
-            static std::string exe = ZKBATCH_EXE;
-            argv.push_back(exe.data());
-            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            execv(ZKBATCH_EXE, argv.data());
-            _exit(127);
-        }
-    }
-    ~Child() {
-        if (pid_ > 0 && !reaped_) {
-            kill(pid_, SIGKILL);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-    pid_t pid() const { return pid_; }
-    void signal(int sig) const { kill(pid_, sig); }
-    bool running() {
-        if (reaped_) return false;
-        int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) == pid_) {
-            reaped_ = true;
-            status_ = status;
-        }
-        return !reaped_;
-    }
-    // Waits at most `limit`; a process still running then is killed and reported as -2.
-    CommandResult wait(std::chrono::milliseconds limit = 60s) {
-        const auto deadline = std::chrono::steady_clock::now() + limit;
-        while (running() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
-        CommandResult result;
-        if (!reaped_) {
-            kill(pid_, SIGKILL);
-            waitpid(pid_, nullptr, 0);
-            reaped_ = true;
-            result.exit_code = -2;
-        } else {
-            result.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
-        }
-        result.out = read_file(out_);
-        result.err = read_file(err_);
-        return result;
-    }
-
-private:
-    pid_t pid_ = -1;
-    bool reaped_ = false;
-    int status_ = 0;
-    fs::path out_, err_;
-};
-
 class ReliabilityTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char pattern[] = "/tmp/zkbatch-reliability-XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        dir_ = pattern;
-        db_ = (dir_ / "runs.db").string();
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
     // A job manifest in the test folder. `backend`: cpu-ref or fault-inject.
     fs::path manifest(const std::string& name, uint32_t partitions, uint32_t log_n, uint32_t queue_depth,
                       const std::string& extra = "") const {
@@ -118,13 +42,13 @@ protected:
     }
 
     // `zkbatch ARGS` in the background; its output goes to files named after `tag`.
-    std::unique_ptr<Child> start(const std::vector<std::string>& args, const std::string& tag) const {
+    std::unique_ptr<Process> start(const std::vector<std::string>& args, const std::string& tag) const {
         std::vector<std::string> all{"--log-level", "warn"};
         all.insert(all.end(), args.begin(), args.end());
-        return std::make_unique<Child>(all, dir_ / (tag + ".out"), dir_ / (tag + ".err"));
+        return zkbatch::test::start_zkbatch(all, dir_, tag);
     }
     CommandResult zkbatch(const std::vector<std::string>& args, const std::string& tag = "cmd") const {
-        return start(args, tag)->wait();
+        return start(args, tag)->wait(60s);
     }
 
     // Fault-plugin arguments: the backend by name, found through --plugin-path.
@@ -137,32 +61,8 @@ protected:
         return args;
     }
 
-    std::vector<std::vector<std::string>> query(const std::string& sql, const std::string& db = {}) const {
-        const std::string path = db.empty() ? db_ : db;
-        sqlite3* handle = nullptr;
-        std::vector<std::vector<std::string>> rows;
-        if (sqlite3_open_v2(path.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << "cannot open " << path;
-            sqlite3_close(handle);
-            return rows;
-        }
-        sqlite3_busy_timeout(handle, 5000);
-        sqlite3_stmt* statement = nullptr;
-        if (sqlite3_prepare_v2(handle, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(handle);
-        } else {
-            while (sqlite3_step(statement) == SQLITE_ROW) {
-                std::vector<std::string> row;
-                for (int i = 0; i < sqlite3_column_count(statement); ++i) {
-                    const auto* text = sqlite3_column_text(statement, i);
-                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-                }
-                rows.push_back(std::move(row));
-            }
-        }
-        sqlite3_finalize(statement);
-        sqlite3_close(handle);
-        return rows;
+    zkbatch::test::Rows query(const std::string& sql, const std::string& db = {}) const {
+        return zkbatch::test::query(db.empty() ? db_ : db, sql);
     }
     std::string scalar(const std::string& sql, const std::string& db = {}) const {
         const auto rows = query(sql, db);
@@ -208,8 +108,9 @@ protected:
         return have;
     }
 
-    fs::path dir_;
-    std::string db_;
+    zkbatch::test::TempDir scratch_{"zkbatch-reliability"};
+    const fs::path dir_ = scratch_.path();
+    const std::string db_ = (dir_ / "runs.db").string();
 };
 
 // Killed at random moments, the database stays whole, the run reads as interrupted,
@@ -408,7 +309,7 @@ TEST_F(ReliabilityTest, ResumeOfRunKilledAfterLastPartitionOnlyFinishesIt) {
 // user and every row is there.
 TEST_F(ReliabilityTest, FourConcurrentWritersLoseNothing) {
     const fs::path job = manifest("concurrent", 6, 10, 2);
-    std::vector<std::unique_ptr<Child>> writers;
+    std::vector<std::unique_ptr<Process>> writers;
     for (int i = 0; i < 4; ++i)
         writers.push_back(start({"run", job.string(), "--db", db_}, "writer" + std::to_string(i)));
     for (int i = 0; i < 4; ++i) {
