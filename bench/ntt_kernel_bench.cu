@@ -58,7 +58,7 @@ void fill_random(Fr* data, uint32_t log_n, uint64_t seed) {
 struct Options {
     std::vector<uint32_t> log_ns = {20, 22, 24, 26};
     int repetitions = 15;
-    std::vector<std::pair<uint32_t, uint32_t>> plans = {{cuda::ntt::kMaxStagesPerPass, cuda::ntt::kTileLog}};
+    std::vector<std::pair<uint32_t, uint32_t>> plans = {{cuda::ntt::kMaxStagesPerPass, cuda::ntt::kDefaultTileLog}};
 };
 
 std::vector<std::string> split(const std::string& text, char separator) {

@@ -5,7 +5,9 @@
 #   here:      tools/make-bundle.sh
 #   GPU host:  tools/h200-evidence.sh [STEP...]     (device tool: carry .bundle, $OUT set)
 #
-# Steps (default: all, in this order): tests, kernels, smoke, ab20, ab24, busy, ab26. Each step's log and the
+# Steps (default: all, in this order): tests, kernels, smoke, ab20, ab24, busy, ab26.
+# Also: e2e24, e2e26, e2e27 (issue 7: replayed partitions, pinned and pageable arms, each
+# arm's throughput against its bound). Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
 set -uo pipefail
@@ -64,6 +66,18 @@ for step in "${steps[@]}"; do
            # (keeps_contents), so the host's memory bandwidth goes to digests and uploads.
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
         --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
+    e2e24|e2e26|e2e27)  # one input set replayed (keeps_contents: no host copies into pinned
+                        # sets), 2 workers, one arm at a time (both at 2^27 would not fit in
+                        # host memory); only partition 0 verified: a 2^27 check is ~10 s of CPU.
+      log_n=${step#e2e}
+      case $log_n in 24) partitions=48 ;; 26) partitions=12 ;; *) partitions=8 ;; esac
+      for arm in pinned pageable; do
+        run_job "$step-$arm" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
+          --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
+          --set pipeline.prove_workers=2 --set pipeline.queue_depth=2 --set pipeline.finalize_workers=4 \
+          --set backend.options.cuda-pinned.pool_sets=3 --set verify.every=1000 --set finalize.malloc_trim=false \
+          --set output.tags.experiment=kernels-v3-e2e --set output.tags.arm="$arm"
+      done ;;
     *) log "unknown step $step" ;;
   esac
 done

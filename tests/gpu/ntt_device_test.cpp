@@ -112,6 +112,10 @@ TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithTheBackendPlan) {
     for (uint32_t log_n : {1u, 2u, 3u, 5u, 8u, 10u, 11u, 12u, 15u, 20u, 21u, 22u}) {
         check_orders(NttPlan::for_log_n(log_n), 40 + log_n);
     }
+    // The largest tiles the kernel supports (the backends use kDefaultTileLog).
+    for (uint32_t log_n : {11u, 15u, 21u}) {
+        check_orders(NttPlan::for_log_n(log_n, cuda::ntt::kMaxStagesPerPass, cuda::ntt::kTileLog), 60 + log_n);
+    }
 }
 
 TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithSmallPassPlans) {

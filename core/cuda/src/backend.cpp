@@ -54,12 +54,14 @@ CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_
     size_t free_bytes = 0;
     size_t total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n);
+    const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n) +
+                                  ntt::DeviceDomainTables::device_bytes(config.max_log_n);
     if (needed_bytes > free_bytes) {
         throw plugin::Error(
             ZKB_ERR_OUT_OF_MEMORY,
             plugin::concat(config.prove_workers, " prove worker(s) at 2^", config.max_log_n, " need ",
-                           format_gib(needed_bytes), " of device memory (a, b and c each) but ",
+                           format_gib(needed_bytes), " of device memory (a, b and c each, plus the domain's "
+                           "power tables, 3 x 32 bytes x n) but ",
                            device_info_.name, " (device ", config.device, ") has ", format_gib(free_bytes),
                            " free of ", format_gib(total_bytes), "; lower pipeline.prove_workers or circuit.log_n"));
     }

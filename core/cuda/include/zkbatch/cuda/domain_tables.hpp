@@ -33,7 +33,7 @@ struct NttPlan {
     // several groups per block) at sizes the host can emulate quickly. Throws
     // std::invalid_argument unless 1 <= log_n <= kMaxLogN and the limits are usable.
     static NttPlan for_log_n(uint32_t log_n, uint32_t max_stages_per_pass = kMaxStagesPerPass,
-                             uint32_t max_tile_log = kTileLog);
+                             uint32_t max_tile_log = kDefaultTileLog);
     // The first stage of pass i (DIT order).
     uint32_t first_stage(uint32_t pass) const;
 };
