@@ -9,6 +9,8 @@
 //   slow_device          = D     ... only on the backend created with device = D
 //   device               = D     the device this backend stands for (a label, default 0)
 //   device_count         = N     what pipeline.devices = "all" means (default 1)
+//   report_device_time   = 1     report each prove's compute as device time (on_device,
+//                                device_index = device), as a GPU backend would
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
 #include <zkbatch/plugin/export.hpp>
@@ -44,6 +46,7 @@ struct zkb_backend {
     uint64_t slow_partition = kNever;  // kNever: every partition
     uint64_t slow_device = kNever;     // kNever: every device
     uint64_t device = 0;
+    bool report_device_time = false;
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
 };
@@ -70,6 +73,7 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->slow_partition = options.get_uint("slow_partition", kNever, 0, kNever);
         backend->slow_device = options.get_uint("slow_device", kNever, 0, kNever);
         backend->device = options.get_uint("device", 0, 0, 1023);
+        backend->report_device_time = options.get_uint("report_device_time", 0, 0, 1) == 1;
         options.get_uint("device_count", 1, 1, 1024);  // read by device_count only
         options.check_all_used();
         *out = backend.release();
@@ -125,6 +129,12 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
             std::this_thread::sleep_for(std::chrono::milliseconds(backend.slow_partition_ms));
         const auto& buffers = *request->buffers;
         auto* h = static_cast<zkbatch::ff::Fr*>(buffers.h);
+        const auto now_ns = [] {
+            return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::steady_clock::now().time_since_epoch())
+                                             .count());
+        };
+        const uint64_t compute_start_ns = now_ns();
         zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const zkbatch::ff::Fr*>(buffers.a),
                                              static_cast<const zkbatch::ff::Fr*>(buffers.b),
                                              static_cast<const zkbatch::ff::Fr*>(buffers.c), h,
@@ -132,6 +142,16 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
         if (request->partition_index == worker->backend->corrupt_h_partition)
             h[0] += zkbatch::ff::Fr::one();
         for (uint64_t i = 0; i < buffers.n; ++i) h[i].to_canonical_le_bytes(reinterpret_cast<uint8_t*>(h + i));
+        if (backend.report_device_time) {
+            zkb_phase& phase = report->phases[report->phase_count++];
+            phase = zkb_phase{};
+            zkbatch::plugin::copy_text(phase.name, "compute");
+            zkbatch::plugin::copy_text(phase.lane, zkbatch::plugin::concat("fault", backend.device, ".compute"));
+            phase.start_ns = compute_start_ns;
+            phase.end_ns = now_ns();
+            phase.on_device = 1;
+            phase.device_index = static_cast<int32_t>(backend.device);
+        }
     });
 }
 

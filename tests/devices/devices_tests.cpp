@@ -180,6 +180,37 @@ TEST_F(DevicesTest, ASlowDeviceTakesFewerPartitions) {
     EXPECT_GE(fast, 5) << "device 0 proved " << fast << ", the slow device 1 " << slow;
 }
 
+// With device time reported (as a GPU backend does), each device's busy fraction is
+// computed by the store from the recorded intervals, and the run's GPU busy by the
+// pipeline as the mean over devices: two computations that must agree.
+TEST_F(DevicesTest, RunBusyIsTheMeanOfTheDevicesBusyFractions) {
+    const auto run = run_faulty("--set 'pipeline.devices=[0,1]' --set job.partitions=8 "
+                                "--set backend.options.report_device_time=1 --set backend.options.slow_partition_ms=20");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string id = latest_run();
+    const Rows devices = query("SELECT device_index, busy_fraction FROM run_device WHERE run_id = " + id + " ORDER BY 1");
+    ASSERT_EQ(devices.size(), 2u);
+    double sum = 0;
+    for (const auto& row : devices) {
+        ASSERT_FALSE(row[1].empty()) << "device " << row[0] << " has no busy fraction";
+        const double busy = std::stod(row[1]);
+        EXPECT_GE(busy, 0.0);
+        EXPECT_LE(busy, 1.0);
+        sum += busy;
+    }
+    const double run_busy = std::stod(scalar("SELECT gpu_busy_fraction FROM run WHERE id = " + id));
+    EXPECT_NEAR(run_busy, sum / 2, 1e-9);
+    // Each device's busy time is at most the compute it reported (a union of them).
+    for (const auto& row : devices) {
+        const double compute_ms = std::stod(scalar("SELECT coalesce(sum(compute_ms), 0) FROM partition WHERE run_id = " +
+                                                   id + " AND device_index = " + row[0]));
+        const double wall_ms = std::stod(scalar("SELECT wall_ms FROM run WHERE id = " + id));
+        EXPECT_LE(std::stod(row[1]) * wall_ms, compute_ms + 1e-6) << "device " << row[0];
+    }
+    const auto shown = zkbatch("show " + id + " --db " + db_);
+    EXPECT_NE(shown.out.find("GPU busy"), std::string::npos) << shown.out;
+}
+
 TEST_F(DevicesTest, AllAsksTheBackendHowManyDevicesThereAre) {
     ASSERT_EQ(run_smoke("--set pipeline.devices=all --set backend.options.device_count=2").exit_code, 0);
     EXPECT_EQ(scalar("SELECT devices FROM run WHERE id = " + latest_run()), "0,1");
