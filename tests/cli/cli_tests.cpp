@@ -1,8 +1,6 @@
 // End-to-end tests: the real zkbatch executable, the real cpu-ref plugin, a real
 // SQLite file, read back here with plain SQL (not through zkbatch's Store).
 #include <gtest/gtest.h>
-#include <sqlite3.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,47 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "support/zkbatch_process.hpp"
+
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using zkbatch::test::CommandResult;
+using zkbatch::test::read_file;
 
 namespace {
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 class CliTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char pattern[] = "/tmp/zkbatch-cli-XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        dir_ = pattern;
-        db_ = (dir_ / "runs.db").string();
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
     // Runs zkbatch with `args` (already shell-quoted where needed).
-    CommandResult zkbatch(const std::string& args) const {
-        const fs::path err_file = dir_ / "stderr.txt";
-        const std::string command = std::string(ZKBATCH_EXE) + " " + args + " 2>" + err_file.string();
-        CommandResult result;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return result;
-        char buffer[4096];
-        size_t got;
-        while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
-        const int status = pclose(pipe);
-        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        result.err = read_file(err_file);
-        return result;
-    }
+    CommandResult zkbatch(const std::string& args) const { return zkbatch::test::run_zkbatch_shell(args, dir_, 300s); }
 
     // A cpu-ref run of the smoke job with extra arguments, into this test's database.
     CommandResult run_smoke(const std::string& extra = "", const std::string& backend = "cpu-ref") const {
@@ -69,36 +39,8 @@ protected:
     }
 
     // Rows of a query on the test database, each row's columns as text ("" for NULL).
-    std::vector<std::vector<std::string>> query(const std::string& sql) const {
-        sqlite3* db = nullptr;
-        std::vector<std::vector<std::string>> rows;
-        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << "cannot open " << db_;
-            sqlite3_close(db);
-            return rows;
-        }
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db);
-        } else {
-            while (sqlite3_step(stmt) == SQLITE_ROW) {
-                std::vector<std::string> row;
-                for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
-                    const auto* text = sqlite3_column_text(stmt, i);
-                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-                }
-                rows.push_back(std::move(row));
-            }
-        }
-        sqlite3_finalize(stmt);
-        sqlite3_close(db);
-        return rows;
-    }
-
-    std::string scalar(const std::string& sql) const {
-        const auto rows = query(sql);
-        return rows.empty() || rows[0].empty() ? std::string("<no row>") : rows[0][0];
-    }
+    zkbatch::test::Rows query(const std::string& sql) const { return zkbatch::test::query(db_, sql); }
+    std::string scalar(const std::string& sql) const { return zkbatch::test::scalar(db_, sql); }
 
     // Partition digests of one run, by partition index.
     std::vector<std::string> digests(const std::string& run_id) const {
@@ -119,8 +61,9 @@ protected:
     }
     std::string outstanding_buffers() const { return read_file(dir_ / "outstanding.txt"); }
 
-    fs::path dir_;
-    std::string db_;
+    zkbatch::test::TempDir scratch_{"zkbatch-cli"};
+    const fs::path dir_ = scratch_.path();
+    const std::string db_ = (dir_ / "runs.db").string();
 };
 
 TEST_F(CliTest, SmokeRunRecordsEveryPartitionVerified) {

@@ -7,37 +7,23 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include "support/zkbatch_process.hpp"
+
 namespace {
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string out, err;
-};
+using namespace std::chrono_literals;
+using zkbatch::test::CommandResult;
 
 class CliCompareTest : public ::testing::Test {
 protected:
+    // zkbatch with `args` (shell-quoted where needed).
     CommandResult zkbatch(const std::string& args) const {
-        const auto err_file = folder_.path() / "stderr.txt";
-        const std::string command = std::string(ZKBATCH_EXE) + " " + args + " 2>" + err_file.string();
-        CommandResult result;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return result;
-        char buffer[4096];
-        size_t got;
-        while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
-        const int status = pclose(pipe);
-        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        std::ifstream in(err_file);
-        std::stringstream text;
-        text << in.rdbuf();
-        result.err = text.str();
-        return result;
+        return zkbatch::test::run_zkbatch_shell(args, folder_.path(), 120s);
     }
     // A smoke-job run on cpu-ref (or another backend) into this test's database.
     void run(const std::string& settings, const std::string& backend = "cpu-ref") const {

@@ -3,7 +3,6 @@
 // hostile/ (each with its expected message below) plus inputs too large to commit,
 // made here: over-sized files, /dev/zero, a 1 MiB dotted key, hostile --set values.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,52 +13,25 @@
 #include <string>
 #include <vector>
 
+#include "support/zkbatch_process.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
+using namespace std::chrono_literals;
+using Outcome = zkbatch::test::CommandResult;
+using zkbatch::test::read_file;
+
 const fs::path kHostileDir = HOSTILE_DIR;
 
-struct Outcome {
-    int exit_code = -1;  // -1: killed by a signal (a crash)
-    int signal = 0;
-    std::string out, err;
-};
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
-std::string quoted(const std::string& text) {
-    std::string out = "'";
-    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
+std::string quoted(const std::string& text) { return zkbatch::test::shell_quoted(text); }
 
 class HostileInput : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char pattern[] = "/tmp/zkbatch-hostile-XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
     // zkbatch with `args` (shell-quoted by the caller); stdout and stderr captured.
     Outcome zkbatch(const std::string& args) const {
-        const fs::path out_file = dir_ / "stdout.txt", err_file = dir_ / "stderr.txt";
-        const std::string command = std::string(ZKBATCH_EXE) + " --log-level warn " + args + " >" +
-                                    out_file.string() + " 2>" + err_file.string() + " </dev/null";
-        const int status = std::system(command.c_str());
-        Outcome outcome;
-        if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
-        if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
-        outcome.out = read_file(out_file);
-        outcome.err = read_file(err_file);
-        return outcome;
+        return zkbatch::test::run_zkbatch_shell("--log-level warn " + args, dir_, 120s);
     }
 
     // `validate` and `run` both refuse `manifest` (plus `extra` arguments) with exit
@@ -88,7 +60,8 @@ protected:
         return path;
     }
 
-    fs::path dir_;
+    zkbatch::test::TempDir scratch_{"zkbatch-hostile"};
+    const fs::path dir_ = scratch_.path();
 };
 
 // Each committed hostile manifest and a piece of the message it must be refused with.

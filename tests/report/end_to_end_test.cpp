@@ -5,11 +5,11 @@
 //    numbers of phase_medians.sql and gpu_idle.sql against `zkbatch show`,
 //  - `zkbatch report` opened in a headless Chromium: no console errors, figures there.
 #include "html_scan.hpp"
+#include "support/zkbatch_process.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,35 +28,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using zkbatch::test::CommandResult;
+using zkbatch::test::read_file;
 
-std::string quoted(const std::string& text) {
-    std::string out = "'";
-    for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-struct CommandResult {
-    int exit_code = -1;
-    std::string out, err;
-};
+std::string quoted(const std::string& text) { return zkbatch::test::shell_quoted(text); }
 
 // Runs a shell command line; stdout and stderr are captured through files.
 CommandResult shell(const std::string& command_line, const fs::path& scratch) {
-    const fs::path out_file = scratch / "stdout.txt", err_file = scratch / "stderr.txt";
-    const std::string command =
-        command_line + " >" + quoted(out_file.string()) + " 2>" + quoted(err_file.string());
-    const int status = std::system(command.c_str());
-    CommandResult result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read_file(out_file);
-    result.err = read_file(err_file);
-    return result;
+    return zkbatch::test::run_shell(command_line, scratch, std::chrono::minutes(5));
 }
 
 // An executable on PATH, or nothing.
@@ -87,20 +66,17 @@ std::vector<std::string> split(const std::string& text, char separator) {
 // One database for the whole suite: making it costs a few seconds of proving.
 class EndToEnd : public ::testing::Test {
 protected:
+    static std::unique_ptr<zkbatch::test::TempDir> scratch_;
     static fs::path dir_;
     static fs::path db_;
     static std::string setup_error_;
 
     static void SetUpTestSuite() {
-        char pattern[] = "/tmp/zkbatch-report-XXXXXX";
-        if (!mkdtemp(pattern)) {
-            setup_error_ = "cannot create a temporary folder";
-            return;
-        }
-        dir_ = pattern;
+        scratch_ = std::make_unique<zkbatch::test::TempDir>("zkbatch-report");
+        dir_ = scratch_->path();
         db_ = dir_ / "history.db";
         const std::string smoke = std::string(SOURCE_DIR) + "/jobs/smoke.toml";
-        const std::string common = std::string(ZKBATCH_EXE) + " --log-level warn run " + quoted(smoke) +
+        const std::string common = quoted(zkbatch::test::zkbatch_exe()) + " --log-level warn run " + quoted(smoke) +
                                    " --db " + quoted(db_.string()) + " --set job.name=nightly ";
         struct Step {
             std::string arguments;
@@ -132,40 +108,16 @@ protected:
         }
     }
     static void TearDownTestSuite() {
-        if (!dir_.empty()) fs::remove_all(dir_);
+        scratch_.reset();
     }
     void SetUp() override { ASSERT_TRUE(setup_error_.empty()) << setup_error_; }
 
     CommandResult zkbatch(const std::string& arguments) const {
-        return shell(std::string(ZKBATCH_EXE) + " " + arguments, dir_);
+        return zkbatch::test::run_zkbatch_shell(arguments, dir_, std::chrono::minutes(5));
     }
 
     // Rows of a query on the database through the SQLite C library (not zkbatch).
-    std::vector<std::vector<std::string>> query(const std::string& sql) const {
-        sqlite3* db = nullptr;
-        std::vector<std::vector<std::string>> rows;
-        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << "cannot open " << db_;
-            sqlite3_close(db);
-            return rows;
-        }
-        sqlite3_stmt* statement = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << sqlite3_errmsg(db) << " in " << sql;
-        } else {
-            while (sqlite3_step(statement) == SQLITE_ROW) {
-                std::vector<std::string> row;
-                for (int c = 0; c < sqlite3_column_count(statement); ++c) {
-                    const auto* text = sqlite3_column_text(statement, c);
-                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-                }
-                rows.push_back(std::move(row));
-            }
-        }
-        sqlite3_finalize(statement);
-        sqlite3_close(db);
-        return rows;
-    }
+    zkbatch::test::Rows query(const std::string& sql) const { return zkbatch::test::query(db_.string(), sql); }
 
     // A saved query run by the stock sqlite3 shell, as CSV rows keyed by column name.
     std::vector<std::map<std::string, std::string>> saved_query(const fs::path& file,
@@ -210,6 +162,7 @@ protected:
     }
 };
 
+std::unique_ptr<zkbatch::test::TempDir> EndToEnd::scratch_;
 fs::path EndToEnd::dir_;
 fs::path EndToEnd::db_;
 std::string EndToEnd::setup_error_;

@@ -38,7 +38,8 @@ Process::Process(const std::vector<std::string>& argv, fs::path out_file, fs::pa
     std::fflush(nullptr);  // or the child's exit would flush our buffered output twice
     pid_ = fork();
     if (pid_ == 0) {
-        if (!std::freopen(out_file_.c_str(), "w", stdout) || !std::freopen(err_file_.c_str(), "w", stderr))
+        if (!std::freopen("/dev/null", "r", stdin) || !std::freopen(out_file_.c_str(), "w", stdout) ||
+            !std::freopen(err_file_.c_str(), "w", stderr))
             _exit(126);
         execv(raw[0], raw.data());
         std::fprintf(stderr, "cannot start %s\n", raw[0]);
@@ -75,6 +76,7 @@ CommandResult Process::wait(std::chrono::milliseconds limit) {
         result.exit_code = CommandResult::kTimedOut;
     } else if (pid_ > 0) {
         result.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : CommandResult::kKilledBySignal;
+        if (WIFSIGNALED(status_)) result.signal = WTERMSIG(status_);
     }
     result.out = read_file(out_file_);
     result.err = read_file(err_file_);
@@ -112,9 +114,20 @@ CommandResult run_zkbatch(const std::vector<std::string>& args, const fs::path& 
     return run_program(argv, scratch_dir, limit);
 }
 
+CommandResult run_shell(const std::string& command_line, const fs::path& scratch_dir,
+                        std::chrono::milliseconds limit) {
+    return run_program({"/bin/sh", "-c", command_line}, scratch_dir, limit);
+}
+
 CommandResult run_zkbatch_shell(const std::string& args, const fs::path& scratch_dir,
                                 std::chrono::milliseconds limit) {
-    return run_program({"/bin/sh", "-c", std::string(zkbatch_exe()) + " " + args}, scratch_dir, limit);
+    return run_shell(shell_quoted(zkbatch_exe()) + " " + args, scratch_dir, limit);
+}
+
+std::string shell_quoted(std::string_view text) {
+    std::string quoted = "'";
+    for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
 }
 
 std::string read_file(const fs::path& path) {

@@ -28,6 +28,7 @@ struct CommandResult {
     static constexpr int kKilledBySignal = -1;
     static constexpr int kTimedOut = -2;  // still running at the time limit, then killed
     int exit_code = kKilledBySignal;
+    int signal = 0;  // the signal that ended it, or 0
     std::string out, err;
 };
 
@@ -48,7 +49,7 @@ private:
 const char* zkbatch_exe();
 
 // A process started in the background (so a test can signal it), its stdout and
-// stderr going to files. Destroying a running one kills it.
+// stderr going to files, stdin from /dev/null. Destroying a running one kills it.
 class Process {
 public:
     Process(const std::vector<std::string>& argv, fs::path out_file, fs::path err_file);
@@ -79,9 +80,15 @@ CommandResult run_zkbatch(const std::vector<std::string>& args, const fs::path& 
 // redirect): `sh -c 'ZKBATCH ARGS'`.
 CommandResult run_zkbatch_shell(const std::string& args, const fs::path& scratch_dir,
                                 std::chrono::milliseconds limit = 120s);
+// A shell command line (`sh -c`; quote with shell_quoted), run to its end.
+CommandResult run_shell(const std::string& command_line, const fs::path& scratch_dir,
+                        std::chrono::milliseconds limit = 120s);
 // Any program (argv[0] a path), run to its end.
 CommandResult run_program(const std::vector<std::string>& argv, const fs::path& scratch_dir,
                           std::chrono::milliseconds limit = 120s);
+
+// `text` in single quotes for sh, safe whatever it contains.
+std::string shell_quoted(std::string_view text);
 
 std::string read_file(const fs::path& path);
 // Writes `text` to `path` (a manifest, say) and returns the path.
