@@ -21,7 +21,7 @@ bundle=.bundle
 export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
 zkbatch=$bundle/bin/zkbatch
-db=$OUT/h200.db
+db=${EVIDENCE_DB:-$OUT/h200.db}  # an existing database is added to
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(tests kernels smoke ab20 ab24 busy ab26)
 
@@ -50,7 +50,7 @@ for step in "${steps[@]}"; do
               # KERNEL_PLANS adds pass plans to compare (STAGES:TILE_LOG,...).
       log "ntt_kernel_bench"
       $bundle/bin/ntt_kernel_bench --log-n "${KERNEL_LOG_NS:-20,22,24,26,27}" --repetitions 15 \
-        --plans "${KERNEL_PLANS:-10:11}" | tee "$OUT/kernels.md" | tee -a "$OUT/evidence.log" ;;
+        --plans "${KERNEL_PLANS:-10:10}" | tee "$OUT/kernels.md" | tee -a "$OUT/evidence.log" ;;
     smoke)
       for backend in cuda-pinned cuda-pageable; do
         run_job "smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 --set circuit.log_n=16
@@ -69,13 +69,20 @@ for step in "${steps[@]}"; do
     e2e24|e2e26|e2e27)  # one input set replayed (keeps_contents: no host copies into pinned
                         # sets), 2 workers, one arm at a time (both at 2^27 would not fit in
                         # host memory); only partition 0 verified: a 2^27 check is ~10 s of CPU.
+                        # Enough pinned sets that the two provers never wait for a free one
+                        # while others are being digested. E2E_ARMS picks the arms.
       log_n=${step#e2e}
-      case $log_n in 24) partitions=48 ;; 26) partitions=12 ;; *) partitions=8 ;; esac
-      for arm in pinned pageable; do
+      case $log_n in
+        24) partitions=96 pool_sets=10 finalizers=8 queue=2 ;;
+        26) partitions=12 pool_sets=6 finalizers=4 queue=2 ;;
+        *) partitions=8 pool_sets=4 finalizers=1 queue=1 ;;  # host memory: 16 GiB per set
+      esac
+      for arm in ${E2E_ARMS:-pinned pageable}; do
         run_job "$step-$arm" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
           --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
-          --set pipeline.prove_workers=2 --set pipeline.queue_depth=2 --set pipeline.finalize_workers=4 \
-          --set backend.options.cuda-pinned.pool_sets=3 --set verify.every=1000 --set finalize.malloc_trim=false \
+          --set pipeline.prove_workers=2 --set pipeline.queue_depth="$queue" \
+          --set pipeline.finalize_workers="$finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
+          --set verify.every=1000 --set finalize.malloc_trim=false \
           --set output.tags.experiment=kernels-v3-e2e --set output.tags.arm="$arm"
       done ;;
     *) log "unknown step $step" ;;

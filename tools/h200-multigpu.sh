@@ -23,6 +23,9 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/zkbatch-multigpu}
 PARTITIONS=${1:-192}   # ~20 s on one H200, ~10 s on two
 ROUNDS=${2:-2}
+# Finalizers (XXH3 of 512 MiB of h each): measured 4 per GPU too few on the 2 x H200
+# host (finalize 118 ms median, the run host-bound at 1.2x); half the cores by default.
+FINALIZERS=${FINALIZERS:-$(( $(nproc) / 2 ))}
 mkdir -p "$OUT"
 bundle=.bundle
 export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -39,8 +42,8 @@ gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 
 common=(jobs/gpu-replay.toml --backend cuda-pinned --db "$db"
         --set job.name=multigpu-log24 --set "job.partitions=$PARTITIONS" --set circuit.log_n=24
-        --set pipeline.prove_workers=2 --set pipeline.queue_depth=4 --set pipeline.finalize_workers=4
-        --set pipeline.replay_inputs=1 --set backend.options.pool_sets=6
+        --set pipeline.prove_workers=2 --set pipeline.queue_depth=4 --set "pipeline.finalize_workers=$FINALIZERS"
+        --set pipeline.replay_inputs=1 --set backend.options.pool_sets=10
         --set verify.mode=sampled --set verify.every=64 --set finalize.malloc_trim=false)
 one=() two=()
 for round in $(seq 1 "$ROUNDS"); do

@@ -251,7 +251,8 @@ TEST(CudaPlugins, TwoWorkersProveConcurrently) {
                     zkb_prove_report report{};
                     std::string error;
                     EXPECT_EQ(worker->prove({partition, 16, &buffers}, &report, &error), ZKB_OK) << error;
-                    const auto check = verify::check_quotient(16, a, b, c, static_cast<const Fr*>(buffers.h), partition);
+                    const auto check = verify::check_quotient_canonical_h(16, a, b, c,
+                                                                          static_cast<const uint8_t*>(buffers.h), partition);
                     EXPECT_TRUE(check.ok) << name << " worker " << w << ": " << check.detail;
                     backend.release_buffers(buffers);
                 }
