@@ -2,16 +2,12 @@
 // back here with plain SQL. cpu-ref and fault-inject take `device` as a label, so one
 // backend per device, the shared prove queue, per-device rows and `show` are all
 // exercised without a GPU. No timing is asserted: only who proved what.
-#include <gtest/gtest.h>
-#include <sqlite3.h>
-#include <sys/wait.h>
+#include "support/zkbatch_process.hpp"
 
-#include <cstdio>
-#include <cstdlib>
+#include <gtest/gtest.h>
+
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,40 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-using Rows = std::vector<std::vector<std::string>>;
+using zkbatch::test::CommandResult;
+using zkbatch::test::Rows;
 
 class DevicesTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char pattern[] = "/tmp/zkbatch-devices-XXXXXX";
-        ASSERT_NE(mkdtemp(pattern), nullptr);
-        dir_ = pattern;
-        db_ = (dir_ / "runs.db").string();
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    CommandResult zkbatch(const std::string& args) const {
-        const fs::path err_file = dir_ / "stderr.txt";
-        const std::string command = std::string(ZKBATCH_EXE) + " " + args + " 2>" + err_file.string();
-        CommandResult result;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return result;
-        char buffer[4096];
-        size_t got;
-        while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
-        const int status = pclose(pipe);
-        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        std::ifstream in(err_file);
-        std::stringstream text;
-        text << in.rdbuf();
-        result.err = text.str();
-        return result;
-    }
+    CommandResult zkbatch(const std::string& args) const { return zkbatch::test::run_zkbatch_shell(args, dir_); }
 
     // The smoke job (2^12, every partition verified) with extra arguments.
     CommandResult run_smoke(const std::string& extra, const std::string& backend = "cpu-ref") const {
@@ -63,35 +31,8 @@ protected:
         return run_smoke("--plugin-path " + std::string(FAULT_PLUGIN) + " " + extra, "fault-inject");
     }
 
-    Rows query(const std::string& sql) const {
-        sqlite3* db = nullptr;
-        Rows rows;
-        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << "cannot open " << db_;
-            sqlite3_close(db);
-            return rows;
-        }
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db);
-        } else {
-            while (sqlite3_step(stmt) == SQLITE_ROW) {
-                std::vector<std::string> row;
-                for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
-                    const auto* text = sqlite3_column_text(stmt, i);
-                    row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-                }
-                rows.push_back(std::move(row));
-            }
-        }
-        sqlite3_finalize(stmt);
-        sqlite3_close(db);
-        return rows;
-    }
-    std::string scalar(const std::string& sql) const {
-        const Rows rows = query(sql);
-        return rows.empty() || rows[0].empty() ? std::string("<no row>") : rows[0][0];
-    }
+    Rows query(const std::string& sql) const { return zkbatch::test::query(db_, sql); }
+    std::string scalar(const std::string& sql) const { return zkbatch::test::scalar(db_, sql); }
     std::string latest_run() const { return scalar("SELECT max(id) FROM run"); }
     Rows digests(const std::string& run_id) const {
         return query("SELECT partition_index, h_digest FROM partition WHERE run_id = " + run_id + " ORDER BY 1");
@@ -105,8 +46,9 @@ protected:
         return counts;
     }
 
-    fs::path dir_;
-    std::string db_;
+    const zkbatch::test::TempDir scratch_{"zkbatch-devices"};
+    const fs::path dir_ = scratch_.path();
+    const std::string db_ = (dir_ / "runs.db").string();
 };
 
 // Three labelled devices, one worker each, every prove slowed to 40 ms so no single
