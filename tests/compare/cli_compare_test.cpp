@@ -46,7 +46,7 @@ protected:
         throw std::runtime_error("no phase " + name);
     }
 
-    zkbatch::testing::TempFolder folder_;
+    zkbatch::test::TempDir folder_{"zkbatch-compare"};
     std::string db_ = (folder_.path() / "runs.db").string();
 };
 

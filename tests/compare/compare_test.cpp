@@ -2,6 +2,7 @@
 // doctored databases whose timings and digests the tests choose.
 #include "compare.hpp"
 #include "fake_history.hpp"
+#include "support/zkbatch_process.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,7 @@ protected:
         throw std::runtime_error("no phase " + name);
     }
 
-    testing::TempFolder folder_;
+    zkbatch::test::TempDir folder_{"zkbatch-compare"};
     Store store_{folder_.path() / "compare.db"};
 };
 

@@ -2,6 +2,7 @@
 // the CSV has the documented header and survives a parser written here (RFC 4180).
 #include "export.hpp"
 #include "fake_history.hpp"
+#include "support/zkbatch_process.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@ protected:
         second.tags = {{"purpose", "smoke"}};
         second_ = testing::add_run(store_, second);
     }
-    testing::TempFolder folder_;
+    zkbatch::test::TempDir folder_{"zkbatch-compare"};
     Store store_{folder_.path() / "export.db"};
     int64_t first_ = 0, second_ = 0;
 };

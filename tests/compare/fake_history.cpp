@@ -110,15 +110,4 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
     return rows;
 }
 
-TempFolder::TempFolder() {
-    char pattern[] = "/tmp/zkbatch-compare-XXXXXX";
-    if (!mkdtemp(pattern)) throw std::runtime_error("cannot create a temporary folder");
-    path_ = pattern;
-}
-
-TempFolder::~TempFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-}
-
 }  // namespace zkbatch::testing

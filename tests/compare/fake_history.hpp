@@ -42,17 +42,4 @@ std::vector<double> noisy(size_t count, double centre_ms, double spread_fraction
 // An RFC 4180 reader, written for the tests: rows of fields, "" inside quoted fields.
 std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 
-// A fresh folder under /tmp, removed with the object.
-class TempFolder {
-public:
-    TempFolder();
-    ~TempFolder();
-    TempFolder(const TempFolder&) = delete;
-    TempFolder& operator=(const TempFolder&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 }  // namespace zkbatch::testing

@@ -1,6 +1,7 @@
 // Step-change detection on synthetic histories (planted steps found where they are,
 // pure noise rarely flagged) and `history` over a doctored database.
 #include "fake_history.hpp"
+#include "support/zkbatch_process.hpp"
 #include "history.hpp"
 
 #include <gtest/gtest.h>
@@ -81,7 +82,7 @@ TEST(StepChanges, OutliersShortHistoriesAndSmallStepsAreNotSteps) {
 }
 
 TEST(History, MarksTheStepAndSkipsFailedRuns) {
-    testing::TempFolder folder;
+    zkbatch::test::TempDir folder{"zkbatch-compare"};
     Store store(folder.path() / "h.db");
     std::vector<int64_t> ids;
     for (int night = 0; night < 12; ++night) {

@@ -1,5 +1,6 @@
 // Run selectors against a doctored database with known runs.
 #include "fake_history.hpp"
+#include "support/zkbatch_process.hpp"
 #include "selectors.hpp"
 
 #include <gtest/gtest.h>
@@ -56,7 +57,7 @@ protected:
         return "";
     }
 
-    testing::TempFolder folder_;
+    zkbatch::test::TempDir folder_{"zkbatch-compare"};
     Store store_{folder_.path() / "selectors.db"};
     int64_t first_ab_ = 0, second_ab_ = 0, sweep_ = 0;
 };
