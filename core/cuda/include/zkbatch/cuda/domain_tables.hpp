@@ -96,7 +96,7 @@ private:
 };
 
 // The tables in device memory of the current device: the seeds are uploaded and the
-// power tables expanded from them on the device (ntt_kernels.hpp: expand_power_tables).
+// power tables expanded from them on the device (ntt_kernels.hpp: expand_power_table).
 class DeviceDomainTables {
 public:
     explicit DeviceDomainTables(uint32_t log_n) : DeviceDomainTables(NttPlan::for_log_n(log_n)) {}
