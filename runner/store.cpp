@@ -1049,8 +1049,7 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
         Query lookup(*statements_, db_, path_, kRunStart);
         lookup.bind_int(1, run_id);
         if (!lookup.step(doing)) {
-            throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                         path_.string(), doing, run_id));
+            throw no_such_run(doing, run_id);
         }
         run_start_ns = lookup.int_at(0);
     }
@@ -1150,8 +1149,7 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
         update.step(doing);
     }
     if (sqlite3_changes(db_) != 1) {
-        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                     path_.string(), doing, run_id));
+        throw no_such_run(doing, run_id);
     }
     {
         Query update(*statements_, db_, path_, kDeviceBusy);
@@ -1184,6 +1182,10 @@ std::vector<RunListRow> Store::list_runs() const {
         rows.push_back(std::move(row));
     }
     return rows;
+}
+
+StoreError Store::no_such_run(const std::string& doing, int64_t run_id) const {
+    return StoreError(fmt::format("{}: {}: there is no run {} in this database.", path_.string(), doing, run_id));
 }
 
 int64_t Store::resolve_run(const std::string& selector) const {
@@ -1231,8 +1233,7 @@ std::vector<std::pair<std::string, std::string>> Store::run_environment(int64_t 
     Query query(*statements_, db_, path_, kRun);
     query.bind_int(1, run_id);
     if (!query.step(doing)) {
-        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                     path_.string(), doing, run_id));
+        throw no_such_run(doing, run_id);
     }
     std::vector<std::pair<std::string, std::string>> environment;
     for (int column = 0; column < query.column_count(); ++column) {
@@ -1284,8 +1285,7 @@ RunOverview Store::run_overview(int64_t run_id) const {
     Query query(*statements_, db_, path_, kOverview);
     query.bind_int(1, run_id);
     if (!query.step(doing)) {
-        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                     path_.string(), doing, run_id));
+        throw no_such_run(doing, run_id);
     }
     RunOverview overview;
     overview.status = query.text_at(0);
@@ -1524,8 +1524,7 @@ StoredRow Store::run_row(int64_t run_id) const {
     const std::string doing = fmt::format("cannot read run {}", run_id);
     auto rows = stored_rows(db_, path_, "SELECT * FROM run WHERE id = ?1", run_id, doing);
     if (rows.empty()) {
-        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                     path_.string(), doing, run_id));
+        throw no_such_run(doing, run_id);
     }
     return std::move(rows.front());
 }
@@ -1566,8 +1565,7 @@ Store::ResumeSource Store::resume_source(int64_t run_id) const {
     Query query(*statements_, db_, path_, kSource);
     query.bind_int(1, run_id);
     if (!query.step(doing)) {
-        throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                     path_.string(), doing, run_id));
+        throw no_such_run(doing, run_id);
     }
     ResumeSource source;
     source.status = query.text_at(0);
@@ -1598,8 +1596,7 @@ std::vector<uint64_t> Store::resume_run(int64_t run_id) {
         Query status(*statements_, db_, path_, kStatus);
         status.bind_int(1, run_id);
         if (!status.step(doing)) {
-            throw StoreError(fmt::format("{}: {}: there is no run {} in this database.",
-                                         path_.string(), doing, run_id));
+            throw no_such_run(doing, run_id);
         }
         const std::string current = status.text_at(0);
         if (current == "ok" || current == "running") {

@@ -318,6 +318,8 @@ private:
     void open(int flags, const std::string& name = {});  // name: path_, or a URI
     void migrate();
     void close() noexcept;
+    // "<path>: <doing>: there is no run <id> in this database."
+    StoreError no_such_run(const std::string& doing, int64_t run_id) const;
     std::filesystem::path path_;
     sqlite3* db_ = nullptr;
     std::unique_ptr<Statements> statements_;
