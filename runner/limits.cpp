@@ -93,13 +93,32 @@ std::string gib(uint64_t bytes) {
     return fmt::format("{:.2f} GiB", gib);
 }
 
+// The value of `key` in backend options text ("key=value" lines), when it is a number.
+std::optional<uint64_t> option_uint(std::string_view options, std::string_view key) {
+    for (size_t start = 0; start < options.size();) {
+        const size_t end = std::min(options.find('\n', start), options.size());
+        const std::string_view line = options.substr(start, end - start);
+        start = end + 1;
+        if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=')
+            return parse_uint(line.substr(key.size() + 1));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view backend_name) {
     HostMemoryEstimate e;
     const auto& p = m.pipeline;
     e.vector_bytes = saturating_mul(uint64_t{1} << std::min<uint32_t>(m.circuit.log_n, 63), kFieldElementBytes);
-    e.buffer_sets = uint64_t{p.synthesis_workers} + p.queue_depth + p.prove_workers + 2ull * p.finalize_workers;
+    // "all" counts as one device: the number is known only once the backend is loaded.
+    e.devices = p.devices.indices.empty() ? 1 : p.devices.indices.size();
+    e.buffer_sets = uint64_t{p.synthesis_workers} + p.queue_depth + e.devices * p.prove_workers +
+                    2ull * p.finalize_workers;
+    // A backend with a pool of buffer sets per device (cuda-pinned's pool_sets) never
+    // has more out at once: the pipeline waits for a free one instead.
+    if (const auto pool_sets = option_uint(m.backend.options_for(std::string(backend_name)), "pool_sets"))
+        e.buffer_sets = std::min(e.buffer_sets, saturating_mul(*pool_sets, e.devices));
     e.buffer_bytes = saturating_mul(saturating_mul(e.buffer_sets, 4), e.vector_bytes);
     e.witness_bytes = saturating_mul(p.synthesis_workers, e.vector_bytes);
     e.replay_bytes = saturating_mul(saturating_mul(p.replay_inputs, 3), e.vector_bytes);
@@ -144,8 +163,9 @@ std::optional<std::string> host_memory_shortfall(const Manifest& m, const HostMe
                                                  const AvailableMemory& available) {
     if (e.total_bytes <= available.bytes) return std::nullopt;
     std::string parts = fmt::format("{} buffer sets of a/b/c/h alive at once (synthesis_workers {} + queue_depth {} + "
-                                    "prove_workers {} + 2 × finalize_workers {}) × 4 × 2^{} × 32 B = {}",
-                                    e.buffer_sets, m.pipeline.synthesis_workers, m.pipeline.queue_depth,
+                                    "{} device(s) × prove_workers {} + 2 × finalize_workers {}, or the backend's "
+                                    "pool_sets per device if fewer) × 4 × 2^{} × 32 B = {}",
+                                    e.buffer_sets, m.pipeline.synthesis_workers, m.pipeline.queue_depth, e.devices,
                                     m.pipeline.prove_workers, m.pipeline.finalize_workers, m.circuit.log_n,
                                     gib(e.buffer_bytes));
     parts += fmt::format(", synthesis witnesses {}", gib(e.witness_bytes));

@@ -4,15 +4,19 @@
 //
 // The estimate (README "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
 // field vector:
-//   buffer sets   (synthesis_workers + queue_depth + prove_workers          a, b, c, h
-//                  + 2 × finalize_workers) × 4V
+//   buffer sets   (synthesis_workers + queue_depth + devices × prove_workers a, b, c, h
+//                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V
+//                  when the backend options set a smaller pool (cuda-pinned)
 //   witness       synthesis_workers × V                                    one per synthesizer
 //   replay        replay_inputs × 3V                                       a, b, c per input set
 //   scratch       prove_workers × 2V                                       cpu-ref only
 //   NTT tables    V                                                        twiddles of the domain
 // A set is alive from synthesis to the end of finalize: one per synthesizer, per queue
 // slot, per prove worker, and per finalize worker and finalize-queue slot (as many as
-// finalize workers).
+// finalize workers). A backend that hands out buffer sets from its own pool
+// (backend.options pool_sets, per device) bounds them all. Devices: the length of a
+// pipeline.devices list; "all" counts as one (the number is known only once the
+// backend is loaded).
 #pragma once
 
 #include "manifest.hpp"
@@ -27,6 +31,7 @@ namespace zkbatch {
 // One run's host memory, by what it is for. All in bytes.
 struct HostMemoryEstimate {
     uint64_t vector_bytes = 0;      // V: one vector of 2^log_n field elements
+    uint64_t devices = 1;           // devices proving at once
     uint64_t buffer_sets = 0;       // a/b/c/h sets alive at once
     uint64_t buffer_bytes = 0;
     uint64_t witness_bytes = 0;

@@ -45,6 +45,22 @@ TEST(HostMemoryEstimate, KnownAnswerForCpuRef) {
     EXPECT_EQ(estimate_host_memory(shape(20, 2, 2, 2, 1, 4), "cpu-ref").buffer_sets, 14u);
 }
 
+TEST(HostMemoryEstimate, DevicesAndABackendPoolBoundTheBufferSets) {
+    // 1 + 2 + 2 devices × 3 prove workers + 2 × 4 finalizers = 17 sets.
+    Manifest m = shape(20, 1, 2, 3, 0, 4);
+    m.pipeline.devices.indices = {0, 1};
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").buffer_sets, 17u);
+    // A pool of 5 sets per device: at most 10 out at once, whatever the pipeline holds.
+    m.backend.options_by_backend["cuda-pinned"] = "pool_sets=5";
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").buffer_sets, 10u);
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").buffer_bytes, 10 * 4 * 32 * kMiB);
+    // The option is that backend's only: cuda-pageable keeps the pipeline's count.
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pageable").buffer_sets, 17u);
+    // A pool larger than what the pipeline can hold changes nothing.
+    m.backend.options_by_backend["cuda-pinned"] = "pool_sets=64";
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").buffer_sets, 17u);
+}
+
 TEST(HostMemoryEstimate, ScratchOnlyForCpuRef) {
     const Manifest m = shape(20, 1, 2, 3, 0);
     EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").scratch_bytes, 0u);
