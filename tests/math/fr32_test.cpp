@@ -76,6 +76,60 @@ TEST(Fr32, HostChainArithmeticMatchesGmp) {
     }
 }
 
+// The NTT passes' partly reduced arithmetic: values < 2r, products by a factor < r of
+// any 256-bit value. Checked for the residue and for the bound (< 2r) it promises.
+std::vector<mpz_class> partly_reduced_operands() {
+    const mpz_class& r = test::modulus();
+    std::vector<mpz_class> values = operands();
+    const size_t residues = values.size();
+    for (size_t i = 0; i < residues; i += 3) values.push_back(values[i] + r);  // [r, 2r)
+    for (const mpz_class& v : {mpz_class(2 * r - 1), mpz_class(2 * r - 2), mpz_class(r)}) values.push_back(v);
+    return values;
+}
+
+TEST(Fr32, PartlyReducedArithmeticMatchesGmp) {
+    const mpz_class& r = test::modulus();
+    mpz_class r_inverse;
+    mpz_invert(r_inverse.get_mpz_t(), mpz_class(kR % r).get_mpz_t(), r.get_mpz_t());
+    const uint32_t twice_r[8] = {fr32::twice_modulus_limb(0), fr32::twice_modulus_limb(1), fr32::twice_modulus_limb(2),
+                                 fr32::twice_modulus_limb(3), fr32::twice_modulus_limb(4), fr32::twice_modulus_limb(5),
+                                 fr32::twice_modulus_limb(6), fr32::twice_modulus_limb(7)};
+    ASSERT_EQ(integer_of(twice_r), 2 * r);
+    const std::vector<mpz_class> values = partly_reduced_operands();
+    const std::vector<mpz_class> factors = operands();  // < r
+    for (const mpz_class& x : values) {
+        uint32_t a[8], out[8];
+        limbs_of(x, a);
+        for (const mpz_class& y : values) {
+            uint32_t b[8];
+            limbs_of(y, b);
+            fr32::add_partial<fr32::HostChain>(a, b, out);
+            ASSERT_LT(integer_of(out), 2 * r) << x.get_str(16) << " + " << y.get_str(16);
+            ASSERT_EQ(integer_of(out) % r, (x + y) % r) << x.get_str(16) << " + " << y.get_str(16);
+            fr32::sub_partial<fr32::HostChain>(a, b, out);
+            ASSERT_LT(integer_of(out), 2 * r) << x.get_str(16) << " - " << y.get_str(16);
+            ASSERT_EQ(integer_of(out) % r, ((x - y) % r + r) % r) << x.get_str(16) << " - " << y.get_str(16);
+        }
+        for (const mpz_class& factor : factors) {
+            uint32_t f[8];
+            limbs_of(factor, f);
+            fr32::mont_mul_partial<fr32::HostChain>(f, a, out);
+            ASSERT_LT(integer_of(out), 2 * r) << factor.get_str(16) << " * " << x.get_str(16);
+            ASSERT_EQ(integer_of(out) % r, factor * x * r_inverse % r) << factor.get_str(16) << " * " << x.get_str(16);
+        }
+        fr32::HostChain chain;
+        fr32::reduce_once(chain, a, out);
+        ASSERT_EQ(integer_of(out), x % r);
+    }
+    // The largest multiplicand the bound allows: any 256-bit value times r - 1.
+    uint32_t all_ones[8], r_minus_1[8], out[8];
+    limbs_of((mpz_class(1) << 256) - 1, all_ones);
+    limbs_of(r - 1, r_minus_1);
+    fr32::mont_mul_partial<fr32::HostChain>(r_minus_1, all_ones, out);
+    EXPECT_LT(integer_of(out), 2 * r);
+    EXPECT_EQ(integer_of(out) % r, (r - 1) * ((mpz_class(1) << 256) - 1) * r_inverse % r);
+}
+
 TEST(Fr32, AgreesWithTheSixtyFourBitLimbs) {
     // Same R, same reduced output: the GPU and the host must produce the same bits.
     std::mt19937_64 rng(64);

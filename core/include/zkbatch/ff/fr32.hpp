@@ -159,9 +159,11 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t eve
     }
     // Add m * r with m = -u, u = even[0], which clears even[0]. m * r0 = (0 : m) and
     // m * r1 = (~u : u) for u != 0 (both zero for u = 0): adds, not multiplications.
+    // The high word ~u (or 0) is m minus the borrow of m = 0 - u: two chained adds, no
+    // compare and select.
     const uint32_t u = even[0];
-    const uint32_t m = 0u - u;
-    const uint32_t high_of_m_r1 = u == 0 ? 0u : ~u;
+    const uint32_t m = chain.sub_cc(0, u);
+    const uint32_t high_of_m_r1 = chain.subc(m, 0);
     odd[0] = chain.add_cc(odd[0], u);
     odd[1] = chain.addc_cc(odd[1], high_of_m_r1);
     odd[2] = chain.madc_lo_cc(m, kP3, odd[2]);
@@ -169,7 +171,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t eve
     odd[4] = chain.madc_lo_cc(m, kP5, odd[4]);
     odd[5] = chain.madc_hi_cc(m, kP5, odd[5]);
     odd[6] = chain.madc_lo_cc(m, kP7, odd[6]);
-    odd[7] = chain.madc_hi(m, kP7, odd[7]);  // no carry out: value < 2^288 (r < 0.91 * 2^255)
+    odd[7] = chain.madc_hi(m, kP7, odd[7]);  // no carry out: value < 2^288 (mont_mul_partial)
     (void)chain.add_cc(u, m);                // 0, with carry (u != 0)
     even[1] = chain.addc_cc(even[1], 0);
     even[2] = chain.madc_lo_cc(m, kP2, even[2]);
@@ -184,12 +186,15 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t eve
 
 }  // namespace detail
 
-// out = a * b / 2^256 mod r, fully reduced; a, b < r. `out` may alias a or b.
+// out = a * b / 2^256 mod r, only partly reduced: out < 2r. a < r and b any 256-bit
+// value (b's words are the rounds): the value after round i, before its division, is
+// below (a * b_{<=i} + M_{<=i} * r) / 2^(32i) < 2r * 2^32 < 2^288, and at the end below
+// a * b / 2^256 + r < 2r < 2^256. `out` may alias a or b.
 // Rounds alternate which array is the even accumulator: after a round the odd one is
 // aligned to position 0 once the value is divided by 2^32, so it becomes the next
 // round's even one, and the reduced even one (shifted) the next odd one.
 template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
     Chain chain;
     uint32_t first[8], second[8];
     ZKB_UNROLL
@@ -197,12 +202,19 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[8], const uint32_
         detail::mul_reduce_round(chain, first, second, a, b[i], i == 0);
         detail::mul_reduce_round(chain, second, first, a, b[i + 1], false);
     }
-    // value = second / 2^32 + first, second[0] = 0; the sum is < 2r < 2^256.
-    uint32_t t[8];
-    t[0] = chain.add_cc(first[0], second[1]);
+    // value = second / 2^32 + first, second[0] = 0.
+    out[0] = chain.add_cc(first[0], second[1]);
     ZKB_UNROLL
-    for (int j = 1; j < 7; ++j) t[j] = chain.addc_cc(first[j], second[j + 1]);
-    t[7] = chain.addc(first[7], 0);
+    for (int j = 1; j < 7; ++j) out[j] = chain.addc_cc(first[j], second[j + 1]);
+    out[7] = chain.addc(first[7], 0);
+}
+
+// out = a * b / 2^256 mod r, fully reduced; a, b < r. `out` may alias a or b.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t t[8];
+    mont_mul_partial<Chain>(a, b, t);
     reduce_once(chain, t, out);
 }
 
@@ -235,6 +247,51 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[8], const uint32_t b[8
     out[5] = chain.addc_cc(d[5], kP5 & add_back);
     out[6] = chain.addc_cc(d[6], kP6 & add_back);
     out[7] = chain.addc(d[7], kP7 & add_back);
+}
+
+// Partly reduced values, v < 2r (the NTT passes between their reductions): 2r < 2^256
+// still fits eight limbs, and 4r does not, so a sum keeps its carry out.
+ZKB_HOST_DEVICE constexpr uint32_t modulus_limb(int j) {
+    constexpr uint32_t kLimbs[8] = {kP0, kP1, kP2, kP3, kP4, kP5, kP6, kP7};
+    return kLimbs[j];
+}
+ZKB_HOST_DEVICE constexpr uint32_t twice_modulus_limb(int j) {
+    return (modulus_limb(j) << 1) | (j == 0 ? 0u : modulus_limb(j - 1) >> 31);
+}
+static_assert((kP7 >> 31) == 0, "2r must fit in 256 bits");
+
+// out = a + b mod r, in [0, 2r); a, b < 2r. The 257-bit sum s is < 4r; s - 2r is kept
+// unless it is negative, i.e. unless s has no carry out and the subtraction borrows (a
+// carry out implies the borrow: s - 2^256 < 4r - 2^256 < 2r).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_partial(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t s[8], d[8];
+    s[0] = chain.add_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < 8; ++j) s[j] = chain.addc_cc(a[j], b[j]);
+    const uint32_t carry_out = chain.addc(0, 0);
+    d[0] = chain.sub_cc(s[0], twice_modulus_limb(0));
+    ZKB_UNROLL
+    for (int j = 1; j < 8; ++j) d[j] = chain.subc_cc(s[j], twice_modulus_limb(j));
+    const uint32_t keep_sum = chain.subc(carry_out, 0);  // all ones when negative, else 0
+    ZKB_UNROLL
+    for (int j = 0; j < 8; ++j) out[j] = (s[j] & keep_sum) | (d[j] & ~keep_sum);
+}
+
+// out = a - b mod r, in [0, 2r); a, b < 2r.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub_partial(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    Chain chain;
+    uint32_t d[8];
+    d[0] = chain.sub_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < 8; ++j) d[j] = chain.subc_cc(a[j], b[j]);
+    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b: add 2r back
+    out[0] = chain.add_cc(d[0], twice_modulus_limb(0) & add_back);
+    ZKB_UNROLL
+    for (int j = 1; j < 7; ++j) out[j] = chain.addc_cc(d[j], twice_modulus_limb(j) & add_back);
+    out[7] = chain.addc(d[7], twice_modulus_limb(7) & add_back);
 }
 
 // The 64-bit limbs of fr.hpp <-> 32-bit limbs (register moves on the device).
