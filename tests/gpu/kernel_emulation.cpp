@@ -19,14 +19,14 @@ void emulate_pass(const PassParams& params) {
     std::vector<uint64_t> shared_words(4 * size_t{tile_size});
     const Tile tile{shared_words.data(), tile_size};
     for (uint32_t block = 0; block < params.block_count(); ++block) {
-        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_load<kKind>(params, block, thread, threads, tile);
+        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_load(params, block, thread, threads, tile);
         for (uint32_t i = 0; i < params.stage_count; ++i) {
             const uint32_t stage = kKind == PassKind::dit ? i : params.stage_count - 1 - i;
             for (uint32_t thread = 0; thread < threads; ++thread) {
                 cuda::ntt::pass_stage<kKind>(params, stage, thread, threads, tile);
             }
         }
-        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_store<kKind>(params, block, thread, threads, tile);
+        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_store(params, block, thread, threads, tile);
     }
 }
 
@@ -43,7 +43,7 @@ void emulate_on_host(const cuda::ntt::LaunchSequence& sequence) {
                 break;
             case Launch::Kind::bit_reverse:
                 for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) {
-                    cuda::ntt::bit_reverse_swap(launch.pass.data, launch.pass.log_n, index, launch.pass.canonical_output);
+                    cuda::ntt::bit_reverse(launch.pass, index);
                 }
                 break;
         }

@@ -163,7 +163,7 @@ std::vector<Fr> emulated_quotient(const HostDomainTables& tables, std::vector<Fr
         test::emulate_on_host(cuda::ntt::quotient_input_steps(tables.view(), vector->data()));
     }
     test::emulate_on_host(cuda::ntt::quotient_output_steps(tables.view(), a.data(), b.data(), c.data()));
-    return a;
+    return b;  // h
 }
 
 // The full launch sequence of the quotient, bit for bit, for satisfied (c = a*b) and

@@ -187,7 +187,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             const NvtxRange range(partition + "d2h h");
             copy_stream_.wait(compute_end_[3]);
             d2h_start_.record(copy_stream_);
-            copy_stream_.copy_to_host(buffers->h, a_.data(), bytes);
+            copy_stream_.copy_to_host(buffers->h, b_.data(), bytes);  // quotient_output_steps: h in b
             d2h_end_.record(copy_stream_);
         }
         copy_stream_.synchronize();

@@ -95,13 +95,15 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
         power_inverse = power_inverse * stage_root_inverse;
     }
 
+    // g^n - 1 != 0 because g = 7 is not in the domain (it is not a 2^32-th root of unity).
+    const Fr vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
+    // The Fr whose Montgomery limbs are the integer 1 is R^-1 (DomainTablesView::quotient_unscale).
+    const Fr r_inverse{{1, 0, 0, 0}};
     const Fr bases[kPowerTables] = {omega, g, g.inverse()};
-    const Fr scales[kPowerTables] = {Fr::one(), n_inverse, n_inverse};
+    const Fr scales[kPowerTables] = {Fr::one(), n_inverse, n_inverse * vanishing_inverse * r_inverse};
     for (int table = 0; table < kPowerTables; ++table) {
         fill_seeds(&storage[seeds_lo[table]], &storage[seeds_hi[table]], lo_bits, log_n, bases[table], scales[table]);
     }
-    // g^n - 1 != 0 because g = 7 is not in the domain (it is not a 2^32-th root of unity).
-    vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
 }
 
 DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) const {
@@ -115,8 +117,7 @@ DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) 
     view.twist_forward = PowerTableView{omega_powers, log_n, false};
     view.twist_inverse = PowerTableView{omega_powers, log_n, true};
     view.coset_scale = PowerTableView{powers_base + table_size(), log_n, false};
-    view.coset_unscale = PowerTableView{powers_base + 2 * table_size(), log_n, false};
-    view.vanishing_inverse = vanishing_inverse;
+    view.quotient_unscale = PowerTableView{powers_base + 2 * table_size(), log_n, false};
     return view;
 }
 

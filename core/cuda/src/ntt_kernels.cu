@@ -13,7 +13,7 @@ template <PassKind kKind>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
     extern __shared__ uint64_t shared_words[];
     const Tile tile{shared_words, 1u << params.tile_log()};
-    pass_load<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
+    pass_load(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
     __syncthreads();
     if (kKind == PassKind::dit) {
         for (uint32_t stage = 0; stage < params.stage_count; ++stage) {
@@ -26,12 +26,12 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_ke
             __syncthreads();
         }
     }
-    pass_store<kKind>(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
+    pass_store(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
 }
 
-__global__ void bit_reverse_kernel(Fr* data, uint32_t log_n, bool to_canonical) {
+__global__ void bit_reverse_kernel(const PassParams params) {
     const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-    if (index < (1u << log_n)) bit_reverse_swap(data, log_n, index, to_canonical);
+    if (index < (1u << params.log_n)) bit_reverse(params, index);
 }
 
 __global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
@@ -61,8 +61,7 @@ void enqueue(const LaunchSequence& sequence, const Stream& stream) {
             case Launch::Kind::bit_reverse: {
                 const uint32_t n = 1u << params.log_n;
                 const uint32_t blocks = (n + kBitReverseThreads - 1) / kBitReverseThreads;
-                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params.data, params.log_n,
-                                                                                      params.canonical_output);
+                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params);
                 ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
                 break;
             }

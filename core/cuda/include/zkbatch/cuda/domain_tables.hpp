@@ -49,8 +49,11 @@ struct DomainTablesView {
     PowerTableView twist_forward;   // omega^e
     PowerTableView twist_inverse;   // omega^-e (the same table, read backwards)
     PowerTableView coset_scale;     // g^e / n: inverse NTT output -> coefficients ready for the coset
-    PowerTableView coset_unscale;   // g^-e / n: coset inverse NTT output -> coefficients
-    Fr vanishing_inverse = Fr::zero();  // (g^n - 1)^-1, the quotient's pointwise factor
+    // g^-e / (n (g^n - 1)): coset inverse NTT output of A*B - C -> coefficients of h,
+    // (g^n - 1)^-1 the quotient's pointwise factor. Entries are stored times R^-1, so a
+    // Montgomery product by one leaves the plain integer: h comes out canonical, as the
+    // plugin ABI wants it, with no conversion step.
+    PowerTableView quotient_unscale;
 
     uint32_t log_n() const { return plan.log_n; }
     const Fr* roots(Direction direction) const {
@@ -65,14 +68,13 @@ struct DomainTablesView {
 // power tables, its seeds (ntt_pass.hpp: power_from_seeds). `storage` holds them all;
 // the offsets say where.
 struct DomainSeeds {
-    static constexpr int kPowerTables = 3;  // omega^e, g^e/n, g^-e/n
+    static constexpr int kPowerTables = 3;  // omega^e, g^e/n, g^-e/(n (g^n - 1)) R^-1
     NttPlan plan;
     uint32_t roots_log = 0;
     uint32_t lo_bits = 0;
     std::vector<Fr> storage;
     size_t roots_forward = 0, roots_inverse = 0;
     size_t seeds_lo[kPowerTables] = {}, seeds_hi[kPowerTables] = {};
-    Fr vanishing_inverse = Fr::zero();
 
     explicit DomainSeeds(const NttPlan& plan);
     // The view of tables laid out as: storage's contents at `seeds_base`, and the three

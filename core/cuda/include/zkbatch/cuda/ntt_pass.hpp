@@ -14,7 +14,9 @@
 //   DIT pass = twist, then a local size-2^k DIT with roots of order <= 2^k;
 //   DIF pass = a local size-2^k DIF, then the twist;
 // where the twist multiplies element t of the group by w_(2^(s0+k))^(b * bitrev_k(t)).
-// The first DIT pass and the last DIF pass have s0 = 0, hence b = 0 and no twist.
+// The first DIT pass and the last DIF pass have s0 = 0, hence b = 0 and no twist. The
+// kernels apply a DIF pass's twist as the next pass loads the elements (element-wise,
+// so it may wait), where its table lookups share the latency of the data loads.
 //
 // A CUDA block loads 2^group_log groups (consecutive b, so a warp's loads are
 // consecutive addresses) into shared memory, runs the k stages there with a barrier
@@ -22,6 +24,7 @@
 #pragma once
 
 #include <zkbatch/ff/fr.hpp>
+#include <zkbatch/ff/fr32.hpp>
 #include <zkbatch/util/host_device.hpp>
 
 #include <cstdint>
@@ -112,18 +115,27 @@ struct PassParams {
     const Fr* stage_roots = nullptr;
     uint32_t stage_roots_log = 0;
     PowerTableView twist;  // omega^e (omega^-e for inverse transforms), e < n
+    // The twist multiplied into every element as it is loaded: that of the pass with
+    // these first_stage and stage_count (none when twist_first_stage is 0). A DIT pass's
+    // own; for a DIF pass, the one the pass before it owes (its twist comes after its
+    // stages), so the table lookups share the latency of the data loads.
+    uint32_t twist_first_stage = 0;
+    uint32_t twist_stage_count = 0;
     // Fused into a DIF pass with first_stage 0 (the last one): the element that ends at
     // position p is multiplied by output_scale.at(bitrev(p)), the power of its
     // coefficient index (coset shift and 1/n of an inverse transform).
     bool scale_output = false;
     PowerTableView output_scale;
     // Fused into the first DIF pass of the quotient's final transform: the loaded value
-    // x becomes (x * quotient_b - quotient_c) * quotient_factor, element-wise.
+    // x becomes x * quotient_b - quotient_c, element-wise.
     const Fr* quotient_b = nullptr;
     const Fr* quotient_c = nullptr;
-    Fr quotient_factor = Fr::zero();
-    // For a bit-reversal launch: also convert to canonical form (bit_reverse_swap).
-    bool canonical_output = false;
+    // Set on a DIF pass with first_stage 0 (the last one): the element that ends at
+    // position p goes to permuted_output[bitrev(p)] instead of data[p], so the transform
+    // leaves its result in natural order without a bit-reversal pass. It must not be
+    // `data` or any array the pass reads: other blocks are still reading those.
+    // On a bit-reversal launch: the destination of a permuting copy (null: in place).
+    Fr* permuted_output = nullptr;
 
     ZKB_HOST_DEVICE uint32_t tile_log() const { return group_log + stage_count; }
     ZKB_HOST_DEVICE uint32_t block_count() const { return 1u << (log_n - tile_log()); }
@@ -133,6 +145,47 @@ struct PassParams {
     }
     ZKB_HOST_DEVICE uint32_t shared_bytes() const { return (1u << tile_log()) * static_cast<uint32_t>(sizeof(Fr)); }
 };
+
+// The passes' field arithmetic (fr32.hpp), on partly reduced values v < 2r: a product by
+// a table entry (< r) skips its final subtraction, sums and differences work modulo 2r,
+// and a pass reduces each element once, on its way out, so global memory only ever holds
+// values < r. The host runs the same instruction sequence (HostChain), so kernel
+// emulation checks it.
+namespace partial {
+
+template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr limbwise(const Fr& x, const Fr& y) {
+    uint32_t a[8], b[8], out[8];
+    ff::fr32::split(x.limbs, a);
+    ff::fr32::split(y.limbs, b);
+    kOp(a, b, out);
+    Fr result;
+    ff::fr32::join(out, result.limbs);
+    return result;
+}
+
+// factor < r (a table entry or a constant), value < 2r: < 2r.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr mul(const Fr& factor, const Fr& value) {
+    return limbwise<ff::fr32::mont_mul_partial<ff::fr32::NativeChain>>(factor, value);
+}
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr add(const Fr& x, const Fr& y) {
+    return limbwise<ff::fr32::add_partial<ff::fr32::NativeChain>>(x, y);
+}
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr sub(const Fr& x, const Fr& y) {
+    return limbwise<ff::fr32::sub_partial<ff::fr32::NativeChain>>(x, y);
+}
+// value < 2r -> the same residue < r.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr reduce(const Fr& value) {
+    uint32_t v[8], out[8];
+    ff::fr32::split(value.limbs, v);
+    ff::fr32::NativeChain chain;
+    ff::fr32::reduce_once(chain, v, out);
+    Fr result;
+    ff::fr32::join(out, result.limbs);
+    return result;
+}
+
+}  // namespace partial
 
 // A block's elements in shared memory, limb-major (all limb 0 words, then limb 1, ...),
 // so consecutive threads touch consecutive 64-bit words: no bank conflicts.
@@ -160,18 +213,20 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t element_index(const PassParams& p, uint
     return (hi << (p.first_stage + p.stage_count)) | (t << p.first_stage) | b;
 }
 
-// The twist of element t in a group with offset b: omega^(b * bitrev_k(t) * 2^(log_n - s0 - k)),
-// i.e. w_(2^(s0+k))^(b * bitrev_k(t)).
-ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams& p, uint32_t element, uint32_t t) {
-    const uint32_t b = element & ((1u << p.first_stage) - 1);
-    const uint32_t exponent = (b * reverse_bits(t, p.stage_count)) << (p.log_n - p.first_stage - p.stage_count);
-    return p.twist.at(exponent);
+// The twist of a pass with first stage s0 and k stages for the element at `element`,
+// element t of the group with offset b: omega^(b * bitrev_k(t) * 2^(log_n - s0 - k)), i.e.
+// w_(2^(s0+k))^(b * bitrev_k(t)), with b = element mod 2^s0 and t its k bits above.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams& p, uint32_t element) {
+    const uint32_t s0 = p.twist_first_stage;
+    const uint32_t k = p.twist_stage_count;
+    const uint32_t b = element & ((1u << s0) - 1);
+    const uint32_t t = (element >> s0) & ((1u << k) - 1);
+    return p.twist.at((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
 }
 
-// Step 1 of a pass: global memory -> tile (with the DIT twist and the quotient fusion).
+// Step 1 of a pass: global memory -> tile (with the quotient fusion and the twist).
 // Thread `thread` of `threads` handles slots thread, thread + threads, ...; slot
 // q = t * 2^group_log + g, so consecutive threads read consecutive b.
-template <PassKind kKind>
 ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
                                       const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
@@ -181,10 +236,9 @@ ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint3
         const uint32_t element = element_index(p, block, g, t);
         Fr value = load_element(p.data + element);
         if (p.quotient_b != nullptr) {
-            value = (value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element)) *
-                    p.quotient_factor;
+            value = value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element);
         }
-        if (kKind == PassKind::dit && p.first_stage != 0) value = value * twist_factor(p, element, t);
+        if (p.twist_first_stage != 0) value = partial::mul(twist_factor(p, element), value);
         tile.set(slot, value);
     }
 }
@@ -205,23 +259,23 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
         const uint32_t t = ((j >> stage) << (stage + 1)) | (j & low_mask);
         const uint32_t slot = (t << p.group_log) | g;
         const Fr u = tile.get(slot);
-        Fr v = tile.get(slot + pair_distance);
+        const Fr v = tile.get(slot + pair_distance);
         // Stage 0's twiddle is 1; multiplying by one is exact, skipping it is faster.
+        const Fr* twiddle = p.stage_roots + ((j & low_mask) << root_shift);
         if (kKind == PassKind::dit) {
-            if (stage != 0) v = v * load_element(p.stage_roots + ((j & low_mask) << root_shift));
-            tile.set(slot, u + v);
-            tile.set(slot + pair_distance, u - v);
+            const Fr product = stage != 0 ? partial::mul(load_element(twiddle), v) : v;
+            tile.set(slot, partial::add(u, product));
+            tile.set(slot + pair_distance, partial::sub(u, product));
         } else {
-            Fr difference = u - v;
-            if (stage != 0) difference = difference * load_element(p.stage_roots + ((j & low_mask) << root_shift));
-            tile.set(slot, u + v);
-            tile.set(slot + pair_distance, difference);
+            // The sum first: u and v are then dead during the multiplication.
+            tile.set(slot, partial::add(u, v));
+            const Fr difference = partial::sub(u, v);
+            tile.set(slot + pair_distance, stage != 0 ? partial::mul(load_element(twiddle), difference) : difference);
         }
     }
 }
 
-// Step 3: tile -> global memory (with the DIF twist and the output scaling).
-template <PassKind kKind>
+// Step 3: tile -> global memory (with the output scaling and permutation).
 ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
                                        const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
@@ -230,29 +284,25 @@ ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint
         const uint32_t t = slot >> p.group_log;
         const uint32_t element = element_index(p, block, g, t);
         Fr value = tile.get(slot);
-        if (kKind == PassKind::dif && p.first_stage != 0) value = value * twist_factor(p, element, t);
-        if (p.scale_output) value = value * p.output_scale.at(reverse_bits(element, p.log_n));
-        store_element(p.data + element, value);
+        const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
+        if (p.scale_output) value = partial::mul(p.output_scale.at(coefficient), value);
+        value = partial::reduce(value);
+        store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
     }
 }
 
-// The bit-reversal permutation, in place: the thread for index i swaps i and
-// bitrev(i) when i <= bitrev(i), so each pair is handled exactly once. With
-// `to_canonical`, each element also leaves Montgomery form on the way (the limbs then
-// hold the plain integer), so a result can leave the device as users see it.
-ZKB_HOST_DEVICE inline void bit_reverse_swap(Fr* data, uint32_t log_n, uint32_t index, bool to_canonical) {
-    const uint32_t partner = reverse_bits(index, log_n);
-    if (index > partner) return;
-    Fr value = load_element(data + index);
-    if (to_canonical) value.to_canonical(value.limbs);
-    if (partner == index) {
-        if (to_canonical) store_element(data + index, value);
-        return;
+// A bit-reversal launch's work for one index: out[i] = data[bitrev(i)] with out =
+// permuted_output, or in place when that is null (the thread for index i swaps i and
+// bitrev(i) when i < bitrev(i), so each pair is handled exactly once).
+ZKB_HOST_DEVICE inline void bit_reverse(const PassParams& p, uint32_t index) {
+    const uint32_t partner = reverse_bits(index, p.log_n);
+    if (p.permuted_output != nullptr) {
+        store_element(p.permuted_output + index, load_element(p.data + partner));
+    } else if (index < partner) {
+        const Fr value = load_element(p.data + index);
+        store_element(p.data + index, load_element(p.data + partner));
+        store_element(p.data + partner, value);
     }
-    Fr other = load_element(data + partner);
-    if (to_canonical) other.to_canonical(other.limbs);
-    store_element(data + index, other);
-    store_element(data + partner, value);
 }
 
 }  // namespace zkbatch::cuda::ntt

@@ -8,10 +8,11 @@
 //                    coset g*H (natural): inverse DIF (natural -> bit-reversed
 //                    coefficients), scaled by g^i/n in its last pass, then forward DIT
 //                    (bit-reversed -> natural).
-//   quotient_output: (A*B - C) * (g^n - 1)^-1 fused into the first pass of an inverse
-//                    DIF, g^-i/n fused into its last pass, then one bit-reversal pass
-//                    to natural-order coefficients of h, which also converts them to
-//                    canonical form (the plugin ABI's form of h).
+//   quotient_output: A*B - C fused into the first pass of an inverse DIF; into its last
+//                    pass g^-i/(n (g^n - 1)), from a table that also leaves h in
+//                    canonical form (the plugin ABI's), and the bit-reversal
+//                    permutation to natural-order coefficients, written into the B
+//                    buffer.
 #pragma once
 
 #include <zkbatch/cuda/domain_tables.hpp>
@@ -24,7 +25,7 @@ namespace zkbatch::cuda::ntt {
 struct Launch {
     enum class Kind { dit_pass, dif_pass, bit_reverse };
     Kind kind = Kind::dit_pass;
-    PassParams pass;  // for bit_reverse only data and log_n are used
+    PassParams pass;  // for bit_reverse only data, log_n and permuted_output are used
 };
 
 struct LaunchSequence {
@@ -42,7 +43,7 @@ struct DifFusion {
     const PowerTableView* output_scale = nullptr;  // applied in the last pass, by coefficient index
     const Fr* quotient_b = nullptr;                // applied in the first pass
     const Fr* quotient_c = nullptr;
-    Fr quotient_factor = Fr::zero();
+    Fr* permuted_output = nullptr;  // the last pass's natural-order destination (PassParams)
 };
 
 // Building blocks, appended to `sequence`; `data` holds n = 2^tables.log_n() elements.
@@ -52,11 +53,12 @@ struct DifFusion {
 void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction);
 void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction,
                 const DifFusion& fusion = {});
-void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, bool to_canonical = false);
+// In place, or into `destination` (not overlapping data) when one is given.
+void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, Fr* destination = nullptr);
 
 // The two halves of the quotient computation (header comment).
 LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector);
-// h is written over `a`, in canonical form; b and c are read.
-LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c);
+// h is written over `b`, in natural order and canonical form; `a` is overwritten, c read.
+LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, Fr* b, const Fr* c);
 
 }  // namespace zkbatch::cuda::ntt
