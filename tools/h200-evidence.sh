@@ -67,24 +67,27 @@ for step in "${steps[@]}"; do
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
         --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
     e2e24|e2e26|e2e27)  # one input set replayed (keeps_contents: no host copies into pinned
-                        # sets), 2 workers, one arm at a time (both at 2^27 would not fit in
-                        # host memory); only partition 0 verified: a 2^27 check is ~10 s of CPU.
-                        # Enough pinned sets that the two provers never wait for a free one
-                        # while others are being digested. E2E_ARMS picks the arms.
+                        # sets), 3 prove workers (one partition's upload, another's kernels
+                        # and a third's download overlap), one arm at a time (both at 2^27
+                        # would not fit in host memory); only partition 0 verified: a 2^27
+                        # check is ~10 s of CPU. Enough pinned sets and finalizers (XXH3 of h,
+                        # ~1.2 s per 4 GiB) that the provers never wait for a free set while
+                        # others are being digested. E2E_ARMS picks the arms.
       log_n=${step#e2e}
       case $log_n in
-        24) partitions=96 pool_sets=10 finalizers=8 queue=2 ;;
-        26) partitions=12 pool_sets=6 finalizers=4 queue=2 ;;
-        *) partitions=8 pool_sets=4 finalizers=1 queue=1 ;;  # host memory: 16 GiB per set
+        24) partitions=192 pool_sets=10 finalizers=8 ;;
+        26) partitions=24 pool_sets=8 finalizers=6 ;;
+        *) partitions=16 pool_sets=9 finalizers=5 ;;  # 16 GiB per set: 144 GiB pinned
       esac
       for arm in ${E2E_ARMS:-pinned pageable}; do
         run_job "$step-$arm" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
           --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
-          --set pipeline.prove_workers=2 --set pipeline.queue_depth="$queue" \
+          --set pipeline.prove_workers=3 --set pipeline.queue_depth=2 \
           --set pipeline.finalize_workers="$finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
           --set verify.every=1000 --set finalize.malloc_trim=false \
-          --set output.tags.experiment=kernels-v3-e2e --set output.tags.arm="$arm"
-      done ;;
+          --set output.tags.experiment="${E2E_EXPERIMENT:-kernels-e2e}" --set output.tags.arm="$arm"
+      done
+      e2e_ran=1 ;;
     *) log "unknown step $step" ;;
   esac
 done
@@ -100,6 +103,43 @@ done
     "$zkbatch" show "$id" --db "$db"
   done
 } >"$OUT/summary.txt" 2>&1
+# End to end against the bound (issue 7): steady state = spacing of d2h completions over
+# the middle half of each run; bound = the larger of the upload at 55 GB/s and the
+# quotient's kernel time from this call's kernels step (kernels.md), when it ran.
+if [ -n "${e2e_ran:-}" ]; then
+  python3 - "$db" "$OUT/kernels.md" <<'PY' | tee "$OUT/e2e.md" | tee -a "$OUT/evidence.log"
+import os, sqlite3, sys
+db, kernels_md = sys.argv[1], sys.argv[2]
+kernel_ms = {}
+if os.path.exists(kernels_md):
+    for line in open(kernels_md):
+        cells = [c.strip() for c in line.strip().strip('|').split('|')]
+        if len(cells) >= 8 and cells[0].isdigit():
+            kernel_ms.setdefault(int(cells[0]), float(cells[7]))
+c = sqlite3.connect(db)
+def steady_ms(run_id):
+    ends = [r[0] for r in c.execute("SELECT i.end_ns FROM phase_interval i JOIN partition p ON p.id = i.partition_id "
+                                    "WHERE p.run_id = ? AND i.phase = 'd2h' ORDER BY i.end_ns", (run_id,))]
+    lo, hi = len(ends) // 4, 3 * len(ends) // 4
+    return (ends[hi] - ends[lo]) / (hi - lo) / 1e6 if hi > lo else float('nan')
+runs = c.execute("SELECT r.id, r.log_n, r.wall_ms, r.partitions_ok, t.value FROM run r "
+                 "JOIN run_tag t ON t.run_id = r.id AND t.key = 'arm' WHERE r.job_name LIKE 'e2e-log%' ORDER BY r.id").fetchall()
+print("| log n | arm | run | steady ms/partition | upload bound ms | kernel ms | share of bound | wall partitions/h |")
+print("|---|---|---|---|---|---|---|---|")
+wall = {}
+for run_id, log_n, wall_ms, ok, arm in runs:
+    upload_ms = 3 * (32 << log_n) / 55e9 * 1e3
+    bound = max(upload_ms, kernel_ms.get(log_n, 0.0))
+    steady = steady_ms(run_id)
+    wall[(log_n, arm)] = ok * 3.6e6 / wall_ms
+    share = f"{100 * bound / steady:.0f}%" if arm == "pinned" and log_n in kernel_ms else "-"
+    print(f"| {log_n} | {arm} | {run_id} | {steady:.1f} | {upload_ms:.1f} | {kernel_ms.get(log_n, float('nan')):.1f} "
+          f"| {share} | {wall[(log_n, arm)]:.0f} |")
+for log_n in sorted({k[0] for k in wall}):
+    if (log_n, "pinned") in wall and (log_n, "pageable") in wall:
+        print(f"2^{log_n}: pinned / pageable partitions per hour (wall) = {wall[(log_n, 'pinned')] / wall[(log_n, 'pageable')]:.1f}x")
+PY
+fi
 # One self-contained database file: fold the WAL back in.
 python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||
   log "could not checkpoint $db: fetch its -wal file too"
