@@ -75,7 +75,7 @@ for step in "${steps[@]}"; do
                         # others are being digested. E2E_ARMS picks the arms.
       log_n=${step#e2e}
       case $log_n in
-        24) partitions=192 pool_sets=10 finalizers=8 ;;
+        24) partitions=128 pool_sets=10 finalizers=8 ;;
         26) partitions=24 pool_sets=8 finalizers=6 ;;
         *) partitions=16 pool_sets=9 finalizers=5 ;;  # 16 GiB per set: 144 GiB pinned
       esac
