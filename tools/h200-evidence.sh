@@ -66,24 +66,31 @@ for step in "${steps[@]}"; do
            # (keeps_contents), so the host's memory bandwidth goes to digests and uploads.
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
         --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
-    e2e24|e2e26|e2e27)  # one input set replayed (keeps_contents: no host copies into pinned
+    e2e24|e2e26|e2e27)  # One input set replayed (keeps_contents: no host copies into pinned
                         # sets), 3 prove workers (one partition's upload, another's kernels
-                        # and a third's download overlap), one arm at a time (both at 2^27
-                        # would not fit in host memory); only partition 0 verified: a 2^27
-                        # check is ~10 s of CPU. Enough pinned sets and finalizers (XXH3 of h,
-                        # ~1.2 s per 4 GiB) that the provers never wait for a free set while
-                        # others are being digested. E2E_ARMS picks the arms.
+                        # and a third's download may overlap), 4 synthesis workers and a
+                        # queue of 8 (as tools/h200-multigpu.sh, whose 1-GPU arm reached
+                        # 99% of the bound at 2^24), one arm at a time (both at 2^27 would
+                        # not fit in host memory); only partition 0 verified: a 2^27 check
+                        # is ~10 s of CPU. Enough pinned sets and finalizers (XXH3 of h,
+                        # ~1.2 s per 4 GiB) that the provers rarely wait for a free set.
+                        # The pageable arm has no pool to bound its sets, so at 2^27 it
+                        # runs with 2 finalizers (the host-memory estimate refuses 5).
+                        # E2E_ARMS picks the arms.
       log_n=${step#e2e}
       case $log_n in
         24) partitions=128 pool_sets=10 finalizers=8 ;;
         26) partitions=24 pool_sets=8 finalizers=6 ;;
-        *) partitions=16 pool_sets=9 finalizers=5 ;;  # 16 GiB per set: 144 GiB pinned
+        *) partitions=16 pool_sets=8 finalizers=5 ;;  # 16 GiB per set: 128 GiB pinned
       esac
       for arm in ${E2E_ARMS:-pinned pageable}; do
+        arm_finalizers=$finalizers synthesizers=4 queue=8
+        if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ]; then arm_finalizers=2 synthesizers=1 queue=2; fi
         run_job "$step-$arm" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
           --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
-          --set pipeline.prove_workers=3 --set pipeline.queue_depth=2 \
-          --set pipeline.finalize_workers="$finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
+          --set pipeline.synthesis_workers="$synthesizers" --set pipeline.prove_workers=3 \
+          --set pipeline.queue_depth="$queue" --set 'pipeline.devices=[0]' \
+          --set pipeline.finalize_workers="$arm_finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
           --set verify.every=1000 --set finalize.malloc_trim=false \
           --set output.tags.experiment="${E2E_EXPERIMENT:-kernels-e2e}" --set output.tags.arm="$arm"
       done

@@ -9,6 +9,7 @@
 #   .bundle/tests/gpu_tests         the GPU suite (finds ../plugins itself)
 #   .bundle/tests/math_tests        the field/NTT/quotient suite (needs nothing else)
 #   .bundle/bin/ntt_kernel_bench    the kernel benchmark (bench/ntt_kernel_bench.cu)
+#   .bundle/bin/copy_overlap_bench  whether uploads and downloads overlap (bench/copy_overlap_bench.cu)
 #   .bundle/lib/                    the shared libraries those need (see below)
 #   .bundle/jobs/                   the example manifests
 #   .bundle/env.sh                  `source .bundle/env.sh` sets LD_LIBRARY_PATH and ZKBATCH_PLUGIN_PATH
@@ -35,14 +36,14 @@ jobs=${JOBS:-$(nproc)}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_CUDA=ON -DZKBATCH_WERROR=OFF \
   -DZKBATCH_BENCHMARKS=ON >/dev/null
 ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
-  ntt_kernel_bench
+  ntt_kernel_bench copy_overlap_bench
 
 rm -rf "$bundle"
 mkdir -p "$bundle"/{bin,plugins,tests,lib}
 install -m 755 "$build/zkbatch" "$bundle/bin/"
 install -m 755 "$build"/plugins/libzkbatch-*.so "$bundle/plugins/"
 install -m 755 "$build/gpu_tests" "$build/math_tests" "$bundle/tests/"
-install -m 755 "$build/ntt_kernel_bench" "$bundle/bin/"
+install -m 755 "$build/ntt_kernel_bench" "$build/copy_overlap_bench" "$bundle/bin/"
 cp -r jobs "$bundle/jobs"
 strip --strip-unneeded "$bundle"/bin/* "$bundle"/plugins/*.so "$bundle"/tests/*
 
