@@ -26,6 +26,17 @@ namespace zkbatch::ff::fr32 {
 inline constexpr uint32_t kP0 = 0x00000001u, kP1 = 0xffffffffu, kP2 = 0xfffe5bfeu, kP3 = 0x53bda402u,
                           kP4 = 0x09a1d805u, kP5 = 0x3339d808u, kP6 = 0x299d7d48u, kP7 = 0x73eda753u;
 
+// r's limbs by index, and those of 2r: 2r < 2^256 still fits eight limbs (the partly
+// reduced values of the NTT passes are below it).
+ZKB_HOST_DEVICE constexpr uint32_t modulus_limb(int j) {
+    constexpr uint32_t kLimbs[8] = {kP0, kP1, kP2, kP3, kP4, kP5, kP6, kP7};
+    return kLimbs[j];
+}
+ZKB_HOST_DEVICE constexpr uint32_t twice_modulus_limb(int j) {
+    return (modulus_limb(j) << 1) | (j == 0 ? 0u : modulus_limb(j - 1) >> 31);
+}
+static_assert((kP7 >> 31) == 0, "2r must fit in 256 bits");
+
 // The carry-chain instructions used below, modelled on the host. `carry` is PTX's CC.CF.
 // For subtraction CF is the borrow, as in PTX (sub.cc sets it, subc consumes it).
 struct HostChain {
@@ -230,35 +241,42 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void add(const uint32_t a[8], const uint32_t b[8
     reduce_once(chain, s, out);
 }
 
-// out = a - b mod r; a, b < r.
-template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+namespace detail {
+
+// out = a - b, plus kMultiple * r when that borrows: a - b mod r for a, b < kMultiple * r,
+// in [0, kMultiple * r).
+template <class Chain, int kMultiple>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub_adding_back(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    static_assert(kMultiple == 1 || kMultiple == 2, "r or 2r");
     Chain chain;
     uint32_t d[8];
     d[0] = chain.sub_cc(a[0], b[0]);
     ZKB_UNROLL
     for (int j = 1; j < 8; ++j) d[j] = chain.subc_cc(a[j], b[j]);
-    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b: add r back
-    out[0] = chain.add_cc(d[0], kP0 & add_back);
-    out[1] = chain.addc_cc(d[1], kP1 & add_back);
-    out[2] = chain.addc_cc(d[2], kP2 & add_back);
-    out[3] = chain.addc_cc(d[3], kP3 & add_back);
-    out[4] = chain.addc_cc(d[4], kP4 & add_back);
-    out[5] = chain.addc_cc(d[5], kP5 & add_back);
-    out[6] = chain.addc_cc(d[6], kP6 & add_back);
-    out[7] = chain.addc(d[7], kP7 & add_back);
+    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b
+    ZKB_UNROLL
+    for (int j = 0; j < 8; ++j) {
+        const uint32_t limb = (kMultiple == 1 ? modulus_limb(j) : twice_modulus_limb(j)) & add_back;
+        if (j == 0) {
+            out[j] = chain.add_cc(d[j], limb);
+        } else if (j < 7) {
+            out[j] = chain.addc_cc(d[j], limb);
+        } else {
+            out[j] = chain.addc(d[j], limb);
+        }
+    }
 }
 
-// Partly reduced values, v < 2r (the NTT passes between their reductions): 2r < 2^256
-// still fits eight limbs, and 4r does not, so a sum keeps its carry out.
-ZKB_HOST_DEVICE constexpr uint32_t modulus_limb(int j) {
-    constexpr uint32_t kLimbs[8] = {kP0, kP1, kP2, kP3, kP4, kP5, kP6, kP7};
-    return kLimbs[j];
+}  // namespace detail
+
+// out = a - b mod r; a, b < r.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
+    detail::sub_adding_back<Chain, 1>(a, b, out);
 }
-ZKB_HOST_DEVICE constexpr uint32_t twice_modulus_limb(int j) {
-    return (modulus_limb(j) << 1) | (j == 0 ? 0u : modulus_limb(j - 1) >> 31);
-}
-static_assert((kP7 >> 31) == 0, "2r must fit in 256 bits");
+
+// Partly reduced values, v < 2r (the NTT passes between their reductions); 4r does not
+// fit eight limbs, so a sum keeps its carry out.
 
 // out = a + b mod r, in [0, 2r); a, b < 2r. The 257-bit sum s is < 4r; s - 2r is kept
 // unless it is negative, i.e. unless s has no carry out and the subtraction borrows (a
@@ -282,16 +300,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_partial(const uint32_t a[8], const uint
 // out = a - b mod r, in [0, 2r); a, b < 2r.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub_partial(const uint32_t a[8], const uint32_t b[8], uint32_t out[8]) {
-    Chain chain;
-    uint32_t d[8];
-    d[0] = chain.sub_cc(a[0], b[0]);
-    ZKB_UNROLL
-    for (int j = 1; j < 8; ++j) d[j] = chain.subc_cc(a[j], b[j]);
-    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b: add 2r back
-    out[0] = chain.add_cc(d[0], twice_modulus_limb(0) & add_back);
-    ZKB_UNROLL
-    for (int j = 1; j < 7; ++j) out[j] = chain.addc_cc(d[j], twice_modulus_limb(j) & add_back);
-    out[7] = chain.addc(d[7], twice_modulus_limb(7) & add_back);
+    detail::sub_adding_back<Chain, 2>(a, b, out);
 }
 
 // The 64-bit limbs of fr.hpp <-> 32-bit limbs (register moves on the device).
