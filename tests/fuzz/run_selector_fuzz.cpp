@@ -4,14 +4,13 @@
 // process. A selector either names some of those runs or is refused with a StoreError.
 #include "selectors.hpp"
 #include "store.hpp"
-
-#include <stdlib.h>
+#include "support/temp_dir.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,8 +18,8 @@
 namespace {
 
 struct Fixture {
-    std::filesystem::path dir;
-    std::unique_ptr<zkbatch::Store> store;
+    zkbatch::test::TempDir dir{"zkbatch-fuzz-selector"};
+    std::unique_ptr<zkbatch::Store> store;  // closed before dir is removed (declared after it)
     std::vector<int64_t> run_ids;
 };
 
@@ -28,9 +27,6 @@ Fixture* fixture = nullptr;
 
 void remove_fixture() {
     if (!fixture) return;
-    fixture->store.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(fixture->dir, ec);
     delete fixture;
     fixture = nullptr;
 }
@@ -38,13 +34,8 @@ void remove_fixture() {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "zkbatch-fuzz-selector-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-        std::perror("mkdtemp");
-        std::abort();
-    }
-    fixture = new Fixture{pattern, nullptr, {}};
-    fixture->store = std::make_unique<zkbatch::Store>(fixture->dir / "runs.db");
+    fixture = new Fixture;
+    fixture->store = std::make_unique<zkbatch::Store>(fixture->dir.path() / "runs.db");
     for (int i = 0; i < 5; ++i) {
         zkbatch::RunRecord run;
         run.job_name = i % 2 ? "nightly" : "smoke";

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "store.hpp"
+#include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -16,27 +16,6 @@
 namespace zkbatch::test {
 
 namespace fs = std::filesystem;
-
-// A fresh folder under the system temp folder, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "zkbatch-store-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // Rows of a query run on its own connection, every cell as text ("NULL" for NULL).
 inline std::vector<std::vector<std::string>> sql_rows(const fs::path& db, const std::string& sql) {

@@ -16,18 +16,6 @@
 
 namespace zkbatch::test {
 
-TempDir::TempDir(std::string_view prefix) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = (fs::path(tmp && *tmp ? tmp : "/tmp") / (std::string(prefix) + "-XXXXXX")).string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a scratch folder " + pattern);
-    path_ = pattern;
-}
-
-TempDir::~TempDir() {
-    std::error_code ignored;  // a test that failed half-way may leave odd things; never throw here
-    fs::remove_all(path_, ignored);
-}
-
 const char* zkbatch_exe() { return ZKBATCH_EXE; }
 
 Process::Process(const std::vector<std::string>& argv, fs::path out_file, fs::path err_file)

@@ -6,6 +6,8 @@
 // Link the `zkbatch_test_support` target; it knows where the zkbatch it tests is.
 #pragma once
 
+#include "support/temp_dir.hpp"
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -30,19 +32,6 @@ struct CommandResult {
     int exit_code = kKilledBySignal;
     int signal = 0;  // the signal that ended it, or 0
     std::string out, err;
-};
-
-// A scratch folder under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
-public:
-    explicit TempDir(std::string_view prefix);
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
 };
 
 // The zkbatch executable under test.
