@@ -59,7 +59,7 @@ private:
 };
 
 // One prove worker: its own compute and copy streams and device buffers for a, b and
-// c (h is computed in place of a), allocated once for 2^max_log_n and reused, so the
+// c (h ends in b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so the
 // steady state has no cudaMalloc/cudaFree. Used from one thread at a time.
 class CudaWorker {
 public:
