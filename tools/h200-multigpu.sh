@@ -83,19 +83,17 @@ for label, ids in (("1 GPU", one), ("2 GPUs", two)):
                      f"FROM run_device WHERE run_id = {ids[-1]}").fetchone()[0]
     print(f"{label}: runs {','.join(ids)}: {rate(ids):.0f} partitions/h; device busy (last run) {busy}")
 print(f"throughput ratio 2 GPUs / 1 GPU: {rate(two) / rate(one):.3f} (target >= 1.9)")
-# Steady state: the spacing of d2h completions over the middle half of each run (no
-# filling or draining of the pipeline), median over the rounds.
-def steady_ms(run_id):
-    ends = [row[0] for row in c.execute(
-        "SELECT i.end_ns FROM phase_interval i JOIN partition p ON p.id = i.partition_id "
-        "WHERE p.run_id = ? AND i.phase = 'd2h' ORDER BY i.end_ns", (run_id,))]
-    lo, hi = len(ends) // 4, 3 * len(ends) // 4
-    return (ends[hi] - ends[lo]) / (hi - lo) / 1e6
-def median(values):
-    values = sorted(values)
-    return values[len(values) // 2]
-one_ms, two_ms = median([steady_ms(i) for i in one]), median([steady_ms(i) for i in two])
+# Steady state (tools/run_timing.py): the spacing of d2h completions over the middle half
+# of each run, the median over the rounds; and per device the copies' engine time.
+sys.path.insert(0, "tools")
+from run_timing import copies_ms, devices, steady_ms
+import statistics
+one_ms = statistics.median([steady_ms(c, int(i)) for i in one])
+two_ms = statistics.median([steady_ms(c, int(i)) for i in two])
 print(f"steady state: 1 GPU {one_ms:.1f} ms/partition, 2 GPUs {two_ms:.1f} ms/partition: ratio {one_ms / two_ms:.3f}")
+for run_id in map(int, one + two):
+    per_device = ", ".join(f"{d}: {copies_ms(c, run_id, d):.1f}" for d in devices(c, run_id))
+    print(f"run {run_id}: copies ms/partition by device {per_device}")
 PY
 } 2>&1 | tee "$OUT/summary.txt"
 # One self-contained database file: fold the WAL back in.
