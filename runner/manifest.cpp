@@ -889,8 +889,6 @@ std::string to_toml(const Manifest& m) {
         }
         options.insert_or_assign(backend, std::move(specific));
     }
-    toml::table tags;
-    for (const auto& [key, value] : m.output.tags) tags.insert_or_assign(key, value);
     toml::table pipeline{{"synthesis_workers", static_cast<int64_t>(m.pipeline.synthesis_workers)},
                          {"prove_workers", static_cast<int64_t>(m.pipeline.prove_workers)},
                          {"queue_depth", static_cast<int64_t>(m.pipeline.queue_depth)},
@@ -910,7 +908,7 @@ std::string to_toml(const Manifest& m) {
         {"circuit", toml::table{{"log_n", as_int(m.circuit.log_n)}, {"terms_per_row", as_int(m.circuit.terms_per_row)}}},
         {"pipeline", std::move(pipeline)},
         {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},
-        {"output", toml::table{{"db", m.output.db}, {"tags", std::move(tags)}}},
+        {"output", toml::table{{"db", m.output.db}}},
         {"verify", toml::table{{"mode", to_string(m.verify.mode)}, {"every", as_int(m.verify.every)}}},
         {"finalize", toml::table{{"malloc_trim", m.finalize.malloc_trim}}},
     };
@@ -920,9 +918,22 @@ std::string to_toml(const Manifest& m) {
     // ends early (the manifest fuzzer's round trip found it).
     constexpr auto flags = toml::toml_formatter::default_flags & ~toml::format_flags::indent_sub_tables &
                            ~toml::format_flags::allow_literal_strings & ~toml::format_flags::allow_multi_line_strings;
-    out << toml::toml_formatter(doc, flags)
-        << '\n';
-    return out.str();
+    out << toml::toml_formatter(doc, flags) << '\n';
+    std::string text = out.str();
+    // Tag names are free-form, and TOML++ 3.3 writes a key holding a single quote, tab or
+    // newline bare (its bare-key check passes over those characters), which no parser
+    // accepts: so [output.tags] is written here, each name quoted unless it is bare (the
+    // manifest fuzzer's round trip found it). It goes where TOML++ would put it, right
+    // after [output]'s own keys.
+    if (!m.output.tags.empty()) {
+        std::string block = "\n[output.tags]\n";
+        for (const auto& [key, value] : m.output.tags)
+            block += (is_bare_key(key) ? key : toml_quoted(key)) + " = " + toml_quoted(value) + "\n";
+        const size_t output = text.find("\n[output]\n");
+        const size_t next = output == std::string::npos ? std::string::npos : text.find("\n[", output + 1);
+        text.insert(next == std::string::npos ? text.size() : next, block);
+    }
+    return text;
 }
 
 }  // namespace zkbatch

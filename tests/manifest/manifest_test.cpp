@@ -413,6 +413,31 @@ TEST(Override, RecordsSourceTextAndOverridesInOrder) {
 
 // --- Effective manifest ----------------------------------------------------------------
 
+// Tag names are free-form; TOML++ 3.3 writes a key holding a single quote, tab or newline
+// bare, which it cannot read back. to_toml quotes them (found by the manifest fuzzer).
+TEST(ToToml, RoundTripsTagNamesThatNeedQuotes) {
+    const Manifest a = parse_manifest(R"([job]
+name = "tags"
+[output.tags]
+"'''" = "z"
+"it's" = "quote"
+"tab\there" = "tab"
+"new\nline" = "newline"
+"with space" = "space"
+"back\\slash\"quote" = "escapes"
+arm = "pinned"
+)",
+                                      "tags.toml");
+    ASSERT_EQ(a.output.tags.size(), 7u);
+    const std::string text = zkbatch::to_toml(a);
+    const Manifest b = parse_manifest(text, "effective.toml");
+    EXPECT_EQ(b.output.tags, a.output.tags) << text;
+    // Bare names stay bare, and the table sits after [output]'s own keys.
+    EXPECT_NE(text.find("\narm = \"pinned\"\n"), std::string::npos) << text;
+    EXPECT_LT(text.find("[output]"), text.find("[output.tags]")) << text;
+    EXPECT_LT(text.find("[output.tags]"), text.find("[pipeline]")) << text;
+}
+
 TEST(ToToml, RoundTripsEveryField) {
     const Manifest a = load_manifest(kSourceDir / "jobs" / "porep-32g.toml",
                                      {"backend.options.ratio=0.5", "output.tags.arm=pinned", "pipeline.on_error=continue",
