@@ -1,5 +1,7 @@
 #include "limits.hpp"
 
+#include <zkbatch/plugin/options.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -93,18 +95,6 @@ std::string gib(uint64_t bytes) {
     return fmt::format("{:.2f} GiB", gib);
 }
 
-// The value of `key` in backend options text ("key=value" lines), when it is a number.
-std::optional<uint64_t> option_uint(std::string_view options, std::string_view key) {
-    for (size_t start = 0; start < options.size();) {
-        const size_t end = std::min(options.find('\n', start), options.size());
-        const std::string_view line = options.substr(start, end - start);
-        start = end + 1;
-        if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=')
-            return parse_uint(line.substr(key.size() + 1));
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view backend_name) {
@@ -117,7 +107,7 @@ HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view back
                     2ull * p.finalize_workers;
     // A backend with a pool of buffer sets per device (cuda-pinned's pool_sets) never
     // has more out at once: the pipeline waits for a free one instead.
-    if (const auto pool_sets = option_uint(m.backend.options_for(std::string(backend_name)), "pool_sets"))
+    if (const auto pool_sets = plugin::find_uint_option(m.backend.options_for(std::string(backend_name)), "pool_sets"))
         e.buffer_sets = std::min(e.buffer_sets, saturating_mul(*pool_sets, e.devices));
     e.buffer_bytes = saturating_mul(saturating_mul(e.buffer_sets, 4), e.vector_bytes);
     e.witness_bytes = saturating_mul(p.synthesis_workers, e.vector_bytes);

@@ -1,6 +1,7 @@
 #include "plugin_host.hpp"
 
 #include <zkbatch/plugin/error.hpp>
+#include <zkbatch/plugin/options.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -8,12 +9,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 
@@ -333,20 +332,6 @@ struct Backend::Handle {
 
 namespace {
 
-// The value of the `device` option in backend options text, if any.
-std::optional<int32_t> device_option(const std::string& options) {
-    std::istringstream lines(options);
-    for (std::string line; std::getline(lines, line);) {
-        if (!line.starts_with("device=")) continue;
-        int32_t value = 0;
-        const char* first = line.data() + 7;
-        const char* last = line.data() + line.size();
-        const auto [end, ec] = std::from_chars(first, last, value);
-        if (ec == std::errc() && end == last && value >= 0) return value;
-    }
-    return std::nullopt;
-}
-
 std::shared_ptr<Backend::Handle> create_backend(const std::shared_ptr<Plugin>& plugin, const std::string& options,
                                                 uint32_t max_log_n, uint32_t prove_workers,
                                                 const std::string& context) {
@@ -368,7 +353,10 @@ std::shared_ptr<Backend::Handle> create_backend(const std::shared_ptr<Plugin>& p
 
 std::vector<int32_t> resolve_devices(const Plugin& plugin, const std::string& options,
                                      const DeviceChoice& choice) {
-    if (!choice.given()) return {device_option(options).value_or(0)};
+    if (!choice.given()) {
+        const std::optional<uint64_t> device = plugin::find_uint_option(options, "device");
+        return {device && *device <= INT32_MAX ? static_cast<int32_t>(*device) : 0};
+    }
     if (!choice.all) return {choice.indices.begin(), choice.indices.end()};
     if (plugin.api().device_count == nullptr) {
         throw PluginError(PluginError::Kind::create_failed,

@@ -122,4 +122,14 @@ void PluginOptions::check_all_used() const {
     throw OptionsError(concat("options ", quoted_list(unknown), " are unknown (", known_part, ")"));
 }
 
+std::optional<uint64_t> find_uint_option(std::string_view text, std::string_view key) {
+    try {
+        PluginOptions options(text);
+        if (!options.contains(key)) return std::nullopt;
+        return options.get_uint(key, 0, 0, UINT64_MAX);
+    } catch (const OptionsError&) {
+        return std::nullopt;
+    }
+}
+
 }  // namespace zkbatch::plugin

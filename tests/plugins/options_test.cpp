@@ -124,3 +124,19 @@ TEST(PluginOptions, ReadingAKeyMarksItUsedEvenWhenItsValueIsBad) {
 }
 
 }  // namespace
+
+// What the runner reads before a plugin does (pipeline.devices' default device, the
+// host-memory estimate's pool_sets): a number, or nothing when absent or malformed.
+TEST(FindUintOption, ReadsOneNumberOrNothing) {
+    using zkbatch::plugin::find_uint_option;
+    EXPECT_EQ(find_uint_option("threads=4\npool_sets=6\n", "pool_sets"), std::optional<uint64_t>(6));
+    EXPECT_EQ(find_uint_option(" device = 3 ", "device"), std::optional<uint64_t>(3));
+    EXPECT_EQ(find_uint_option("threads=4", "pool_sets"), std::nullopt);
+    EXPECT_EQ(find_uint_option("pool_sets=six", "pool_sets"), std::nullopt);
+    EXPECT_EQ(find_uint_option("pool_sets=-1", "pool_sets"), std::nullopt);
+    EXPECT_EQ(find_uint_option("pool_sets=", "pool_sets"), std::nullopt);
+    EXPECT_EQ(find_uint_option("no equals sign", "pool_sets"), std::nullopt);
+    EXPECT_EQ(find_uint_option("", "device"), std::nullopt);
+    // A longer key that starts with the one asked for is another option.
+    EXPECT_EQ(find_uint_option("device_count=4", "device"), std::nullopt);
+}

@@ -11,6 +11,7 @@
 #include <zkbatch/plugin/error.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,5 +53,10 @@ private:
     std::vector<Entry> entries_;       // in the order given
     std::vector<std::string> known_;   // keys asked for, in the order asked
 };
+
+// One option as an unsigned integer, for a host that must read it before the plugin
+// does (the runner: `device`, `pool_sets`). nullopt when it is absent, or when the text
+// or the value is malformed: the plugin refuses those itself, with its own message.
+std::optional<uint64_t> find_uint_option(std::string_view text, std::string_view key);
 
 }  // namespace zkbatch::plugin
