@@ -170,7 +170,7 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
         // In place: each element is read whole before its 32 bytes are written.
         auto* h = static_cast<Fr*>(buffers->h);
         zkbatch::util::parallel_for(0, buffers->n, worker->backend->threads, [h](size_t begin, size_t end) {
-            for (size_t i = begin; i < end; ++i) h[i].to_canonical_le_bytes(reinterpret_cast<uint8_t*>(h + i));
+            zkbatch::ff::to_canonical_le(h + begin, end - begin, reinterpret_cast<uint8_t*>(h + begin));
         });
         const uint64_t end_ns = now_ns();
 

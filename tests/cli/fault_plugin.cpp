@@ -141,7 +141,7 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                                              worker->scratch.data(), 1);
         if (request->partition_index == worker->backend->corrupt_h_partition)
             h[0] += zkbatch::ff::Fr::one();
-        for (uint64_t i = 0; i < buffers.n; ++i) h[i].to_canonical_le_bytes(reinterpret_cast<uint8_t*>(h + i));
+        zkbatch::ff::to_canonical_le(h, buffers.n, reinterpret_cast<uint8_t*>(h));  // ABI v3: h canonical
         if (backend.report_device_time) {
             zkb_phase& phase = report->phases[report->phase_count++];
             phase = zkb_phase{};

@@ -411,7 +411,8 @@ inline Fr Fr::from_hex(std::string_view hex) {
 }
 
 // Writes n elements as canonical little-endian 32-byte values (n*32 bytes), the form of
-// every user-visible dump and digest.
+// every user-visible dump and digest. `out` may be `in` itself (a backend's h, ABI v3):
+// each element is read whole before its 32 bytes are written.
 inline void to_canonical_le(const Fr* in, size_t n, uint8_t* out) {
     for (size_t i = 0; i < n; ++i) in[i].to_canonical_le_bytes(out + 32 * i);
 }
