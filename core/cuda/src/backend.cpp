@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <initializer_list>
 
 namespace zkbatch::cuda {
 
@@ -151,9 +152,9 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
     const NvtxRange whole_range(partition + "prove on " + compute_lane_);
 
-    // Both streams are idle here (the previous prove ended synchronized), so the anchor
+    // All streams are idle here (the previous prove ended synchronized), so the anchor
     // completes at once and now() is its time on the runner's clock (CLOCK_MONOTONIC).
-    anchor_.record(copy_stream_);
+    anchor_.record(upload_stream_);
     anchor_.synchronize();
     const uint64_t anchor_ns = steady_now_ns();
 
@@ -167,9 +168,9 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         for (int i = 0; i < 3; ++i) {
             {
                 const NvtxRange range(partition + "h2d " + vector_names[i]);
-                h2d_start_[i].record(copy_stream_);
-                copy_stream_.copy_to_device(device_vectors[i], host_vectors[i], bytes);
-                h2d_end_[i].record(copy_stream_);
+                h2d_start_[i].record(upload_stream_);
+                upload_stream_.copy_to_device(device_vectors[i], host_vectors[i], bytes);
+                h2d_end_[i].record(upload_stream_);
             }
             const NvtxRange range(partition + "ntt " + vector_names[i]);
             compute_stream_.wait(h2d_end_[i]);
@@ -185,19 +186,20 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         }
         {
             const NvtxRange range(partition + "d2h h");
-            copy_stream_.wait(compute_end_[3]);
-            d2h_start_.record(copy_stream_);
-            copy_stream_.copy_to_host(buffers->h, b_.data(), bytes);  // quotient_output_steps: h in b
-            d2h_end_.record(copy_stream_);
+            download_stream_.wait(compute_end_[3]);
+            d2h_start_.record(download_stream_);
+            download_stream_.copy_to_host(buffers->h, b_.data(), bytes);  // quotient_output_steps: h in b
+            d2h_end_.record(download_stream_);
         }
-        copy_stream_.synchronize();
-        compute_stream_.synchronize();
+        // The download waited for the compute stream, which waited for every upload, so
+        // these return at once after the first; each still reports its stream's errors.
+        for (const Stream* stream : {&download_stream_, &compute_stream_, &upload_stream_}) stream->synchronize();
     } catch (...) {
         // Never return while queued work may still read or write this partition's host
         // buffers: the runner reuses them as soon as prove returns. Errors here repeat
         // the one being thrown.
-        (void)cudaStreamSynchronize(compute_stream_.handle());
-        (void)cudaStreamSynchronize(copy_stream_.handle());
+        for (const Stream* stream : {&upload_stream_, &compute_stream_, &download_stream_})
+            (void)cudaStreamSynchronize(stream->handle());
         throw;
     }
 

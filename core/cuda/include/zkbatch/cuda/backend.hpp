@@ -58,14 +58,17 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
 };
 
-// One prove worker: its own compute and copy streams and device buffers for a, b and
-// c (h ends in b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so the
-// steady state has no cudaMalloc/cudaFree. Used from one thread at a time.
+// One prove worker: its own compute, upload and download streams and device buffers for
+// a, b and c (h ends in b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so
+// the steady state has no cudaMalloc/cudaFree. Used from one thread at a time.
+// Uploads and the download have a stream each, as in bench/copy_overlap_bench, where the
+// H200 overlapped the two directions (KERNEL-NOTES.md, "End to end"): with one copy stream
+// per worker, every worker's download was seen to start only as the upload ahead ended.
 class CudaWorker {
 public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);
 
-    // The quotient of one partition, synchronously: uploads a, b, c on the copy stream
+    // The quotient of one partition, synchronously: uploads a, b, c on the upload stream
     // while the compute stream transforms what has arrived, then h back to the host.
     // Fills `report` with one interval per copy and per kernel group, from device
     // events mapped onto the runner's clock.
@@ -76,7 +79,8 @@ private:
     std::string copy_lane_;
     std::string compute_lane_;
     Stream compute_stream_;
-    Stream copy_stream_;
+    Stream upload_stream_;
+    Stream download_stream_;
     DeviceBuffer<ff::Fr> a_, b_, c_;
     Event anchor_;
     Event h2d_start_[3], h2d_end_[3];
