@@ -1,6 +1,7 @@
 #include "merge.hpp"
 
 #include "exit_codes.hpp"
+#include "sqlite_support.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,67 +19,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using sqlite::Statement;
+using sqlite::Transaction;
+
 // The identity roots: rows of these tables are matched across databases by uuid.
 constexpr std::string_view kExperimentTable = "experiment";
 constexpr std::string_view kRunTable = "run";
 constexpr std::string_view kIdentityColumn = "uuid";
-
-// A prepared statement, finalized on scope exit. Errors become a StoreError naming the
-// database and what was being done.
-class Sql {
-public:
-    Sql(sqlite3* db, const fs::path& path, const std::string& sql) : db_(db), path_(path) {
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-            fail(fmt::format("cannot prepare '{}'", sql));
-    }
-    ~Sql() { sqlite3_finalize(stmt_); }
-    Sql(const Sql&) = delete;
-    Sql& operator=(const Sql&) = delete;
-
-    bool step(std::string_view doing) {
-        const int rc = sqlite3_step(stmt_);
-        if (rc == SQLITE_ROW) return true;
-        if (rc != SQLITE_DONE) fail(doing);
-        return false;
-    }
-    void reset() {
-        sqlite3_reset(stmt_);
-        sqlite3_clear_bindings(stmt_);
-    }
-    void bind_int(int i, int64_t value) { check(sqlite3_bind_int64(stmt_, i, value)); }
-    void bind_text(int i, std::string_view text) {
-        check(sqlite3_bind_text64(stmt_, i, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
-    }
-    void bind_value(int i, const sqlite3_value* value) { check(sqlite3_bind_value(stmt_, i, value)); }
-    std::string text(int column) const {
-        const auto* chars = sqlite3_column_text(stmt_, column);
-        return chars ? std::string(reinterpret_cast<const char*>(chars),
-                                   static_cast<size_t>(sqlite3_column_bytes(stmt_, column)))
-                     : std::string();
-    }
-    int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
-    bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
-    sqlite3_value* value(int column) const { return sqlite3_column_value(stmt_, column); }
-    int column_count() const { return sqlite3_column_count(stmt_); }
-    std::string column_name(int column) const { return sqlite3_column_name(stmt_, column); }
-
-    [[noreturn]] void fail(std::string_view doing) const {
-        throw StoreError(fmt::format("{}: {}: {}", path_.string(), doing, sqlite3_errmsg(db_)));
-    }
-
-private:
-    void check(int rc) const {
-        if (rc != SQLITE_OK) fail("cannot bind a value");
-    }
-    sqlite3* db_;
-    const fs::path& path_;
-    sqlite3_stmt* stmt_ = nullptr;
-};
-
-void exec(sqlite3* db, const fs::path& path, const std::string& sql, std::string_view doing) {
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
-        throw StoreError(fmt::format("{}: {}: {}", path.string(), doing, sqlite3_errmsg(db)));
-}
 
 // "name" as an SQL identifier.
 std::string sql_name(std::string_view name) {
@@ -86,28 +33,6 @@ std::string sql_name(std::string_view name) {
     for (const char c : name) text += c == '"' ? std::string("\"\"") : std::string(1, c);
     return text + "\"";
 }
-
-// Rolls back unless committed: a failed merge leaves the database as it was.
-class Transaction {
-public:
-    Transaction(sqlite3* db, const fs::path& path, const char* begin, std::string_view doing)
-        : db_(db) {
-        exec(db, path, begin, doing);
-    }
-    ~Transaction() {
-        if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-    void commit(const fs::path& path, std::string_view doing) {
-        exec(db_, path, "COMMIT", doing);
-        done_ = true;
-    }
-
-private:
-    sqlite3* db_;
-    bool done_ = false;
-};
 
 // Two stored values are the same value (type and content).
 bool same_value(sqlite3_value* a, sqlite3_value* b) {
@@ -141,29 +66,29 @@ struct TableShape {
 
 std::vector<TableShape> read_shapes(sqlite3* db, const fs::path& path) {
     std::vector<TableShape> shapes;
-    Sql tables(db, path,
+    Statement tables(db, path,
                "SELECT name, upper(sql) FROM sqlite_schema WHERE type = 'table' "
                "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name");
     while (tables.step("cannot list the tables")) {
         TableShape shape;
-        shape.name = tables.text(0);
-        shape.without_rowid = tables.text(1).find("WITHOUT ROWID") != std::string::npos;
+        shape.name = tables.text_at(0);
+        shape.without_rowid = tables.text_at(1).find("WITHOUT ROWID") != std::string::npos;
         shapes.push_back(std::move(shape));
     }
     for (TableShape& shape : shapes) {
-        Sql info(db, path, fmt::format("PRAGMA table_info({})", sql_name(shape.name)));
+        Statement info(db, path, fmt::format("PRAGMA table_info({})", sql_name(shape.name)));
         std::vector<std::pair<std::string, std::string>> key_columns;  // (name, type)
         while (info.step("cannot read a table's columns")) {
-            shape.columns.push_back(info.text(1));
-            if (info.integer(5) > 0) key_columns.emplace_back(info.text(1), info.text(2));
+            shape.columns.push_back(info.text_at(1));
+            if (info.int_at(5) > 0) key_columns.emplace_back(info.text_at(1), info.text_at(2));
         }
         std::string type = key_columns.size() == 1 ? key_columns.front().second : "";
         std::transform(type.begin(), type.end(), type.begin(), ::toupper);
         if (!shape.without_rowid && type == "INTEGER") shape.id_column = key_columns.front().first;
-        Sql keys(db, path, fmt::format("PRAGMA foreign_key_list({})", sql_name(shape.name)));
+        Statement keys(db, path, fmt::format("PRAGMA foreign_key_list({})", sql_name(shape.name)));
         while (keys.step("cannot read a table's foreign keys")) {
-            shape.keys.push_back({keys.text(3), keys.text(2), keys.text(4), keys.text(6),
-                                  static_cast<int>(keys.integer(1))});
+            shape.keys.push_back({keys.text_at(3), keys.text_at(2), keys.text_at(4), keys.text_at(6),
+                                  static_cast<int>(keys.int_at(1))});
         }
     }
     return shapes;
@@ -318,28 +243,28 @@ public:
 
 private:
     // The shard's rows of a table, by row id where it has one.
-    std::unique_ptr<Sql> read_all(const TableMergePlan& table) {
+    std::unique_ptr<Statement> read_all(const TableMergePlan& table) {
         std::string sql = "SELECT * FROM " + sql_name(table.table);
         if (!table.id_column.empty()) sql += " ORDER BY " + sql_name(table.id_column);
-        return std::make_unique<Sql>(shard_, shard_path_, sql);
+        return std::make_unique<Statement>(shard_, shard_path_, sql);
     }
 
     // INSERT of the given columns, in the shard's column order.
-    std::unique_ptr<Sql> insert_into(const std::string& table, const std::vector<std::string>& columns,
+    std::unique_ptr<Statement> insert_into(const std::string& table, const std::vector<std::string>& columns,
                                      const char* verb = "INSERT") {
         std::vector<std::string> names, slots;
         for (size_t i = 0; i < columns.size(); ++i) {
             names.push_back(sql_name(columns[i]));
             slots.push_back(fmt::format("?{}", i + 1));
         }
-        return std::make_unique<Sql>(history_, history_path_,
+        return std::make_unique<Statement>(history_, history_path_,
                                      fmt::format("{} INTO {} ({}) VALUES ({})", verb, sql_name(table),
                                                  fmt::join(names, ", "), fmt::join(slots, ", ")));
     }
 
     // Binds the shard row's columns (all but `skip_column`) to `insert`, foreign keys
     // remapped. Returns false when the row belongs to a run not being copied.
-    bool bind_row(const TableMergePlan& table, const Sql& row, Sql& insert, const std::string& skip_column,
+    bool bind_row(const TableMergePlan& table, const Statement& row, Statement& insert, const std::string& skip_column,
                   const std::string& doing) {
         int slot = 1;
         for (int column = 0; column < row.column_count(); ++column) {
@@ -348,16 +273,16 @@ private:
             const auto key = std::find_if(table.foreign_keys.begin(), table.foreign_keys.end(),
                                           [&](const ForeignKeyColumn& k) { return k.column == name; });
             if (key == table.foreign_keys.end() || row.is_null(column)) {
-                insert.bind_value(slot++, row.value(column));
+                insert.bind_value(slot++, row.value_at(column));
                 continue;
             }
             const IdMap& ids = maps_[key->parent_table];
-            const auto found = ids.find(row.integer(column));
+            const auto found = ids.find(row.int_at(column));
             if (found == ids.end()) {
                 if (key->owning) return false;
                 throw StoreError(fmt::format("{}: {}: {}.{} = {} refers to no row of {}. The shard "
                                              "database is inconsistent; nothing of it was merged.",
-                                             shard_path_.string(), doing, table.table, name, row.integer(column),
+                                             shard_path_.string(), doing, table.table, name, row.int_at(column),
                                              key->parent_table));
             }
             insert.bind_int(slot++, found->second);
@@ -381,14 +306,14 @@ private:
     }
 
     // Columns of `rows` except `skip`.
-    static std::vector<std::string> columns_except(const Sql& rows, const std::string& skip) {
+    static std::vector<std::string> columns_except(const Statement& rows, const std::string& skip) {
         std::vector<std::string> columns;
         for (int c = 0; c < rows.column_count(); ++c)
             if (rows.column_name(c) != skip) columns.push_back(rows.column_name(c));
         return columns;
     }
 
-    static int column_index(const Sql& rows, std::string_view name) {
+    static int column_index(const Statement& rows, std::string_view name) {
         for (int c = 0; c < rows.column_count(); ++c)
             if (rows.column_name(c) == name) return c;
         return -1;
@@ -398,20 +323,20 @@ private:
         const std::string doing = "cannot merge the experiments";
         auto rows = read_all(table);
         auto insert = insert_into(table.table, columns_except(*rows, table.id_column));
-        Sql known(history_, history_path_,
+        Statement known(history_, history_path_,
                   fmt::format("SELECT {} FROM {} WHERE uuid = ?1", sql_name(table.id_column), sql_name(table.table)));
         const int id_at = column_index(*rows, table.id_column), uuid_at = column_index(*rows, kIdentityColumn);
         IdMap& ids = maps_[table.table];
         while (rows->step(doing)) {
-            known.bind_text(1, rows->text(uuid_at));
+            known.bind_text(1, rows->text_at(uuid_at));
             if (known.step(doing)) {
-                ids[rows->integer(id_at)] = known.integer(0);
+                ids[rows->int_at(id_at)] = known.int_at(0);
                 ++counts_.experiments_known;
             } else {
                 bind_row(table, *rows, *insert, table.id_column, doing);
                 insert->step(doing);
                 insert->reset();
-                ids[rows->integer(id_at)] = sqlite3_last_insert_rowid(history_);
+                ids[rows->int_at(id_at)] = sqlite3_last_insert_rowid(history_);
                 ++counts_.experiments_added;
             }
             known.reset();
@@ -431,8 +356,8 @@ private:
     // column (ids aside, foreign keys compared after remapping) and as many rows in
     // each table hanging off it. Partitions are written whole with their intervals,
     // so a run that gained, lost or re-proved partitions differs here.
-    bool unchanged(const TableMergePlan& table, const Sql& shard_row, int64_t history_id, const std::string& doing) {
-        Sql history_row(history_, history_path_,
+    bool unchanged(const TableMergePlan& table, const Statement& shard_row, int64_t history_id, const std::string& doing) {
+        Statement history_row(history_, history_path_,
                         fmt::format("SELECT * FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column)));
         history_row.bind_int(1, history_id);
         if (!history_row.step(doing)) return false;
@@ -445,22 +370,22 @@ private:
                                           [&](const ForeignKeyColumn& k) { return k.column == name; });
             if (key != table.foreign_keys.end() && !shard_row.is_null(column)) {
                 const IdMap& ids = maps_[key->parent_table];
-                const auto found = ids.find(shard_row.integer(column));
-                if (history_row.is_null(other) || found == ids.end() || found->second != history_row.integer(other))
+                const auto found = ids.find(shard_row.int_at(column));
+                if (history_row.is_null(other) || found == ids.end() || found->second != history_row.int_at(other))
                     return false;
-            } else if (!same_value(shard_row.value(column), history_row.value(other))) {
+            } else if (!same_value(shard_row.value_at(column), history_row.value_at(other))) {
                 return false;
             }
         }
-        const int64_t shard_id = shard_row.integer(column_index(shard_row, table.id_column));
+        const int64_t shard_id = shard_row.int_at(column_index(shard_row, table.id_column));
         for (const auto& [child, column] : run_children()) {
             const std::string count = fmt::format("SELECT count(*) FROM {} WHERE {} = ?1", sql_name(child), sql_name(column));
-            Sql in_shard(shard_, shard_path_, count), in_history(history_, history_path_, count);
+            Statement in_shard(shard_, shard_path_, count), in_history(history_, history_path_, count);
             in_shard.bind_int(1, shard_id);
             in_history.bind_int(1, history_id);
             in_shard.step(doing);
             in_history.step(doing);
-            if (in_shard.integer(0) != in_history.integer(0)) return false;
+            if (in_shard.int_at(0) != in_history.int_at(0)) return false;
         }
         return true;
     }
@@ -470,17 +395,17 @@ private:
         auto rows = read_all(table);
         auto insert = insert_into(table.table, columns_except(*rows, table.id_column));
         auto replace = insert_into(table.table, columns_except(*rows, ""));
-        Sql known(history_, history_path_,
+        Statement known(history_, history_path_,
                   fmt::format("SELECT {} FROM {} WHERE uuid = ?1", sql_name(table.id_column), sql_name(table.table)));
-        Sql remove(history_, history_path_,
+        Statement remove(history_, history_path_,
                    fmt::format("DELETE FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column)));
         const int id_at = column_index(*rows, table.id_column), uuid_at = column_index(*rows, kIdentityColumn);
         IdMap& ids = maps_[table.table];
         while (rows->step(doing)) {
-            const int64_t shard_id = rows->integer(id_at);
-            known.bind_text(1, rows->text(uuid_at));
+            const int64_t shard_id = rows->int_at(id_at);
+            known.bind_text(1, rows->text_at(uuid_at));
             const std::optional<int64_t> history_id =
-                known.step(doing) ? std::optional<int64_t>(known.integer(0)) : std::nullopt;
+                known.step(doing) ? std::optional<int64_t>(known.int_at(0)) : std::nullopt;
             known.reset();
             if (!history_id) {
                 bind_row(table, *rows, *insert, table.id_column, doing);
@@ -517,7 +442,7 @@ private:
             const bool copied = bind_row(table, *rows, *insert, table.id_column, doing);
             if (copied) {
                 insert->step(doing);
-                if (ids) (*ids)[rows->integer(id_at)] = sqlite3_last_insert_rowid(history_);
+                if (ids) (*ids)[rows->int_at(id_at)] = sqlite3_last_insert_rowid(history_);
                 ++added;
             }
             insert->reset();
@@ -536,15 +461,15 @@ private:
 // The tables' definitions, to check that two databases have the same schema.
 std::map<std::string, std::string> table_definitions(sqlite3* db, const fs::path& path) {
     std::map<std::string, std::string> definitions;
-    Sql tables(db, path, "SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY name");
-    while (tables.step("cannot read the schema")) definitions[tables.text(0)] = tables.text(1);
+    Statement tables(db, path, "SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY name");
+    while (tables.step("cannot read the schema")) definitions[tables.text_at(0)] = tables.text_at(1);
     return definitions;
 }
 
 int schema_version(sqlite3* db, const fs::path& path) {
-    Sql version(db, path, "PRAGMA user_version");
+    Statement version(db, path, "PRAGMA user_version");
     version.step("cannot read the schema version");
-    return static_cast<int>(version.integer(0));
+    return static_cast<int>(version.int_at(0));
 }
 
 }  // namespace
@@ -562,13 +487,14 @@ MergeCounts merge_shard(Store& history, const fs::path& shard_path) {
                                      "zkbatch that wrote it, or open it with `zkbatch runs --db {}` to upgrade it.",
                                      shard_path.string(), version, Store::kSchemaVersion, shard_path.string()));
     // A read transaction: one consistent snapshot even while a shard still writes.
-    Transaction reading(shard.handle(), shard_path, "BEGIN", "cannot read the shard database");
+    Transaction reading(shard.handle(), shard_path, Transaction::Mode::read, "cannot read the shard database");
     if (table_definitions(shard.handle(), shard_path) != table_definitions(history.handle(), history.path()))
         throw StoreError(fmt::format("{}: its tables differ from those of {}, although both have schema version {} "
                                      "(a development build?). Merge with the zkbatch that wrote both.",
                                      shard_path.string(), history.path().string(), version));
     std::vector<TableMergePlan> plan = plan_merge(history.handle(), history.path());
-    Transaction writing(history.handle(), history.path(), "BEGIN IMMEDIATE", "cannot start writing the history database");
+    Transaction writing(history.handle(), history.path(), Transaction::Mode::write,
+                        fmt::format("cannot write the merge of {} into the history database", shard_path.string()));
     ShardMerger merger(history.handle(), history.path(), shard.handle(), shard_path, std::move(plan));
     MergeCounts counts;
     try {
@@ -576,7 +502,7 @@ MergeCounts merge_shard(Store& history, const fs::path& shard_path) {
     } catch (const StoreError& e) {
         throw StoreError(fmt::format("{} (while merging {}; nothing of it was merged)", e.what(), shard_path.string()));
     }
-    writing.commit(history.path(), fmt::format("cannot commit the merge of {}", shard_path.string()));
+    writing.commit();
     return counts;
 }
 

@@ -1,6 +1,8 @@
 // The SQLite timing store. Schema and views are documented in docs/schema.md.
 #include "store.hpp"
 
+#include "sqlite_support.hpp"
+
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <zkbatch/plugin/facts.hpp>
@@ -9,14 +11,12 @@
 #include <charconv>
 #include <fstream>
 #include <sstream>
-#include <chrono>
 #include <climits>
 #include <ctime>
 #include <iterator>
 #include <random>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <unordered_map>
 
 #include <unistd.h>
@@ -26,12 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// How long one statement waits for another connection's lock before SQLite gives up,
-// and how many times a lock-taking step is retried after a BUSY that SQLite returns
-// without waiting. Partition transactions last milliseconds, so reaching these bounds
-// means something is wrong.
+// How long one statement waits for another connection's lock before SQLite gives up
+// (sqlite_support.hpp retries the BUSY that SQLite returns without waiting).
+// Partition transactions last milliseconds, so reaching this bound means something is
+// wrong.
 constexpr int kBusyTimeoutMs = 10'000;
-constexpr int kBusyAttempts = 10;
 
 // ---------------------------------------------------------------------------------
 // Schema migrations. kMigrations[v] takes a database from user_version v to v + 1 and
@@ -364,77 +363,20 @@ static_assert(std::size(kMigrations) == Store::kSchemaVersion,
               "one migration per schema version");
 
 // ---------------------------------------------------------------------------------
-// Errors
+// Statements and transactions (sqlite_support.hpp)
 // ---------------------------------------------------------------------------------
 
-// What to do about a failure, by SQLite's primary result code.
-std::string advice(int rc, const fs::path& path) {
-    const std::string file = path.string();
-    switch (rc & 0xff) {
-        case SQLITE_FULL:
-            return fmt::format("Free disk space on the file system holding {} or write to "
-                               "another database (output.db in the manifest, or --db).", file);
-        case SQLITE_READONLY:
-            return fmt::format("The database is read-only here: check the permissions of {0} and "
-                               "of its folder (SQLite also writes {0}-wal and {0}-shm beside it).",
-                               file);
-        case SQLITE_IOERR:
-            return fmt::format("An I/O error: check the disk and file system holding {} (WAL "
-                               "databases must not live on a network file system).", file);
-        case SQLITE_CANTOPEN:
-            return fmt::format("Check that {} is a file (not a folder), that its folder exists "
-                               "and that you may read and write both.", file);
-        case SQLITE_NOTADB:
-            return fmt::format("{} is not a SQLite database: pass a zkbatch database "
-                               "(output.db in the manifest, or --db).", file);
-        case SQLITE_CORRUPT:
-            return fmt::format("The database is damaged: restore {0} from a backup, or salvage "
-                               "it with `sqlite3 {0} .recover | sqlite3 recovered.db`.", file);
-        case SQLITE_BUSY:
-        case SQLITE_LOCKED:
-            return fmt::format("Another process held {} locked for too long; check for a stuck "
-                               "zkbatch or sqlite3 process using it, then retry.", file);
-        default:
-            return {};
-    }
-}
+using sqlite::advice;
+using sqlite::exec;
+using sqlite::exec_with_busy_retry;
+using sqlite::fail;
+using sqlite::Statement;
 
-// "<db>: <doing>: <SQLite's message>. <advice>"
-[[noreturn]] void fail(sqlite3* db, const fs::path& path, int rc, std::string_view doing) {
-    const char* message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    std::string text = fmt::format("{}: {}: {}", path.string(), doing, message);
-    if (std::string what_to_do = advice(rc, path); !what_to_do.empty()) {
-        text += ". " + what_to_do;
-    }
-    throw StoreError(text);
-}
-
-// ---------------------------------------------------------------------------------
-// Statements and transactions
-// ---------------------------------------------------------------------------------
-
-// One prepared statement, finalized in the destructor.
-class Statement {
+// Every write of the store takes the write lock up front.
+class WriteTransaction : public sqlite::Transaction {
 public:
-    Statement(sqlite3* db, fs::path path, std::string_view sql,
-              std::string_view doing = "cannot prepare a statement")
-        : db_(db), path_(std::move(path)) {
-        const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
-                                          SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
-        if (rc != SQLITE_OK) fail(db, path_, rc, doing);
-    }
-    ~Statement() { sqlite3_finalize(stmt_); }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-
-    sqlite3_stmt* raw() const { return stmt_; }
-    sqlite3* db() const { return db_; }
-    const fs::path& path() const { return path_; }
-
-private:
-    sqlite3* db_;
-    fs::path path_;  // a copy: a moved Store takes its statements along
-    sqlite3_stmt* stmt_ = nullptr;
+    WriteTransaction(sqlite3* db, const fs::path& path, std::string_view doing)
+        : Transaction(db, path, Mode::write, doing) {}
 };
 
 }  // namespace
@@ -448,126 +390,20 @@ namespace {
 
 // A cached statement in use. Reset on scope exit, so that no statement left half-way
 // by an exception keeps a read transaction (and a WAL snapshot) open.
-class Query {
+class Query : public sqlite::Cursor {
 public:
-    Query(Store::Statements& cache, sqlite3* db, const fs::path& path, std::string_view sql) {
-        auto& slot = cache.by_sql[sql];
-        if (!slot) slot = std::make_unique<Statement>(db, path, sql);
-        statement_ = slot.get();
-    }
-    ~Query() {
-        sqlite3_reset(raw());
-        sqlite3_clear_bindings(raw());
-    }
+    Query(Store::Statements& cache, sqlite3* db, const fs::path& path, std::string_view sql)
+        : Cursor(cached(cache, db, path, sql)) {}
+    ~Query() { reset(); }
     Query(const Query&) = delete;
     Query& operator=(const Query&) = delete;
 
-    // Parameters are 1-based, as in SQLite.
-    void bind_int(int i, int64_t value) { check(sqlite3_bind_int64(raw(), i, value)); }
-    void bind_real(int i, double value) { check(sqlite3_bind_double(raw(), i, value)); }
-    void bind_null(int i) { check(sqlite3_bind_null(raw(), i)); }
-    void bind_text(int i, std::string_view value) {
-        check(sqlite3_bind_text64(raw(), i, value.data(), value.size(), SQLITE_TRANSIENT,
-                                  SQLITE_UTF8));
-    }
-    // Empty text is stored as NULL ("none").
-    void bind_text_or_null(int i, std::string_view value) {
-        value.empty() ? bind_null(i) : bind_text(i, value);
-    }
-    // A duration of -1 means "not measured" and is stored as NULL.
-    void bind_ms(int i, double ms) { ms < 0 ? bind_null(i) : bind_real(i, ms); }
-    void bind_optional(int i, const std::optional<double>& value) {
-        value ? bind_real(i, *value) : bind_null(i);
-    }
-    template <class Integer>
-    void bind_optional_int(int i, const std::optional<Integer>& value) {
-        value ? bind_int(i, static_cast<int64_t>(*value)) : bind_null(i);
-    }
-
-    // Returns true while there is a row; throws on error, saying what it was `doing`.
-    bool step(std::string_view doing) {
-        const int rc = sqlite3_step(raw());
-        if (rc == SQLITE_ROW) return true;
-        if (rc == SQLITE_DONE) return false;
-        fail(statement_->db(), statement_->path(), rc, doing);
-    }
-
-    bool is_null(int column) const { return sqlite3_column_type(raw(), column) == SQLITE_NULL; }
-    int64_t int_at(int column) const { return sqlite3_column_int64(raw(), column); }
-    double real_at(int column) const { return sqlite3_column_double(raw(), column); }
-    std::string text_at(int column) const {
-        const auto* text = sqlite3_column_text(raw(), column);
-        return text ? std::string(reinterpret_cast<const char*>(text),
-                                  static_cast<size_t>(sqlite3_column_bytes(raw(), column)))
-                    : std::string();
-    }
-    std::optional<double> optional_real_at(int column) const {
-        return is_null(column) ? std::nullopt : std::optional<double>(real_at(column));
-    }
-    int column_count() const { return sqlite3_column_count(raw()); }
-    std::string column_name(int column) const { return sqlite3_column_name(raw(), column); }
-
 private:
-    sqlite3_stmt* raw() const { return statement_->raw(); }
-    void check(int rc) {
-        if (rc != SQLITE_OK) fail(statement_->db(), statement_->path(), rc, "cannot bind a value");
+    static Statement& cached(Store::Statements& cache, sqlite3* db, const fs::path& path, std::string_view sql) {
+        auto& slot = cache.by_sql[sql];
+        if (!slot) slot = std::make_unique<Statement>(db, path, sql);
+        return *slot;
     }
-    Statement* statement_ = nullptr;
-};
-
-void exec(sqlite3* db, const fs::path& path, const char* sql, std::string_view doing) {
-    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
-    if (rc != SQLITE_OK) fail(db, path, rc, doing);
-}
-
-// Runs `sql` until it does not report BUSY/LOCKED, at most kBusyAttempts times, with
-// growing, jittered pauses between tries; throws on any other error or when the tries
-// run out. The busy timeout already makes SQLite wait for most locks; this covers the
-// cases where SQLite reports BUSY at once to avoid a deadlock (two connections
-// switching a new file to WAL, WAL recovery, a reader upgrading to a writer), so
-// several zkbatch processes can share one database. `on_row` receives result rows.
-void exec_with_busy_retry(sqlite3* db, const fs::path& path, const char* sql,
-                          std::string_view doing,
-                          int (*on_row)(void*, int, char**, char**) = nullptr,
-                          void* row_context = nullptr) {
-    std::minstd_rand jitter(std::random_device{}());
-    for (int attempt = 1;; ++attempt) {
-        const int rc = sqlite3_exec(db, sql, on_row, row_context, nullptr);
-        if (rc == SQLITE_OK) return;
-        const int primary = rc & 0xff;
-        if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || attempt == kBusyAttempts) {
-            fail(db, path, rc, doing);
-        }
-        const int pause_ms = std::min(10 << attempt, 500) + static_cast<int>(jitter() % 20);
-        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
-    }
-}
-
-// BEGIN IMMEDIATE takes the write lock up front, so the transaction cannot fail
-// half-way on a lock. Rolled back by the destructor unless committed.
-class WriteTransaction {
-public:
-    WriteTransaction(sqlite3* db, const fs::path& path, std::string_view doing)
-        : db_(db), path_(path), doing_(doing) {
-        exec_with_busy_retry(db, path, "BEGIN IMMEDIATE", doing);
-    }
-    ~WriteTransaction() {
-        if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-    WriteTransaction(const WriteTransaction&) = delete;
-    WriteTransaction& operator=(const WriteTransaction&) = delete;
-
-    void commit() {
-        const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
-        if (rc != SQLITE_OK) fail(db_, path_, rc, doing_);
-        committed_ = true;
-    }
-
-private:
-    sqlite3* db_;
-    const fs::path& path_;
-    std::string doing_;
-    bool committed_ = false;
 };
 
 // ---------------------------------------------------------------------------------
@@ -653,16 +489,12 @@ int64_t as_int(uint64_t value) { return static_cast<int64_t>(value); }
 
 int user_version(sqlite3* db, const fs::path& path) {
     Statement statement(db, path, "PRAGMA user_version", "cannot read the schema version");
-    const int rc = sqlite3_step(statement.raw());
-    if (rc != SQLITE_ROW) fail(db, path, rc, "cannot read the schema version");
-    return sqlite3_column_int(statement.raw(), 0);
+    return statement.step("cannot read the schema version") ? static_cast<int>(statement.int_at(0)) : 0;
 }
 
 bool has_tables(sqlite3* db, const fs::path& path) {
     Statement statement(db, path, "SELECT count(*) FROM sqlite_schema", "cannot read the schema");
-    const int rc = sqlite3_step(statement.raw());
-    if (rc != SQLITE_ROW) fail(db, path, rc, "cannot read the schema");
-    return sqlite3_column_int(statement.raw(), 0) > 0;
+    return statement.step("cannot read the schema") && statement.int_at(0) > 0;
 }
 
 // "file:/a%20b/z.db?immutable=1": a URI naming `path`, percent-encoding what a URI
@@ -1486,16 +1318,12 @@ std::vector<int64_t> Store::find_runs(const RunFilter& filter) const {
 
 namespace {
 
-StoredValue stored_value(sqlite3_stmt* statement, int column) {
-    switch (sqlite3_column_type(statement, column)) {
-        case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(statement, column));
-        case SQLITE_FLOAT: return sqlite3_column_double(statement, column);
+StoredValue stored_value(const sqlite::Cursor& cursor, int column) {
+    switch (sqlite3_value_type(cursor.value_at(column))) {
+        case SQLITE_INTEGER: return cursor.int_at(column);
+        case SQLITE_FLOAT: return cursor.real_at(column);
         case SQLITE_NULL: return std::monostate{};
-        default: {
-            const auto* text = sqlite3_column_text(statement, column);
-            return std::string(reinterpret_cast<const char*>(text),
-                               static_cast<size_t>(sqlite3_column_bytes(statement, column)));
-        }
+        default: return cursor.text_at(column);
     }
 }
 
@@ -1503,16 +1331,12 @@ StoredValue stored_value(sqlite3_stmt* statement, int column) {
 std::vector<StoredRow> stored_rows(sqlite3* db, const fs::path& path, const char* sql,
                                    int64_t run_id, std::string_view doing) {
     Statement statement(db, path, sql, doing);
-    sqlite3_stmt* raw = statement.raw();
-    if (const int rc = sqlite3_bind_int64(raw, 1, run_id); rc != SQLITE_OK) fail(db, path, rc, doing);
+    statement.bind_int(1, run_id);
     std::vector<StoredRow> rows;
-    for (;;) {
-        const int rc = sqlite3_step(raw);
-        if (rc == SQLITE_DONE) break;
-        if (rc != SQLITE_ROW) fail(db, path, rc, doing);
+    while (statement.step(doing)) {
         StoredRow row;
-        for (int column = 0; column < sqlite3_column_count(raw); ++column)
-            row.emplace_back(sqlite3_column_name(raw, column), stored_value(raw, column));
+        for (int column = 0; column < statement.column_count(); ++column)
+            row.emplace_back(statement.column_name(column), stored_value(statement, column));
         rows.push_back(std::move(row));
     }
     return rows;

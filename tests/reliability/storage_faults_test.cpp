@@ -1,5 +1,5 @@
 // Storage faults on a real file system (issue 5): the database on a tiny tmpfs that
-// fills up during a run, and on a file system remounted read-only. zkbatch must say
+// fills up during a run or a merge, and on a file system remounted read-only. zkbatch must say
 // which database and what to do, exit with the storage code (4), damage nothing already
 // recorded, and leave the cut-short run resumable once the disk has room again.
 //
@@ -200,6 +200,33 @@ TEST_F(StorageFaultTest, ReadOnlyFileSystemRefusesRunsAndKeepsTheDatabase) {
     EXPECT_EQ(scalar("PRAGMA integrity_check"), "ok");
     EXPECT_EQ(recorded(), before);
     EXPECT_EQ(scalar("SELECT count(*) FROM run"), "1");
+}
+
+
+// The disk fills while `zkbatch merge` writes into a history on it: exit 4 naming the
+// history and saying what to do; the history keeps exactly what it had (the merge is one
+// transaction); once there is room the same merge completes.
+TEST_F(StorageFaultTest, FullDiskDuringAMergeLeavesTheHistoryAsItWas) {
+    ASSERT_EQ(zkbatch({"run", manifest("before", 3).string()}).exit_code, 0);
+    const Rows before = recorded();
+    const std::string shard = (temp_.path() / "shard.db").string();  // off the tmpfs
+    const auto shard_run = zkbatch({"run", manifest("shard", 200).string(), "--db", shard});
+    ASSERT_EQ(shard_run.exit_code, 0) << shard_run.err;
+
+    ASSERT_TRUE(fill_leaving(64 * 1024)) << "cannot fill " << mount_point_;
+    const auto full = zkbatch({"merge", shard, "--into", db_});
+    EXPECT_EQ(full.exit_code, kStorageExitCode) << full.out << full.err;
+    EXPECT_NE(full.err.find(db_), std::string::npos) << "the message must name the history:\n" << full.err;
+    EXPECT_NE(full.err.find("Free disk space"), std::string::npos) << "advice missing:\n" << full.err;
+    EXPECT_NE(full.err.find("was not merged"), std::string::npos) << full.err;
+
+    fs::remove(mount_point_ / "filler");
+    EXPECT_EQ(scalar("PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(recorded(), before);
+    const auto merged = zkbatch({"merge", shard, "--into", db_});
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition AS p JOIN run AS r ON r.id = p.run_id WHERE r.job_name = 'shard'"),
+              "200");
 }
 
 }  // namespace
