@@ -162,8 +162,6 @@ struct ArmRun {
     std::optional<std::filesystem::path> dump_dir;
     bool stopped = false;  // a partition failed with on_error = "stop", or the run was cancelled
     RunSummary total;      // summed over blocks
-    double busy_ms = 0;    // device-busy time summed over blocks
-    bool saw_device = false;
 };
 
 void add_block(ArmRun& arm, const RunSummary& block) {
@@ -173,10 +171,8 @@ void add_block(ArmRun& arm, const RunSummary& block) {
     total.partitions_failed += block.partitions_failed;
     total.peak_rss_bytes = std::max(total.peak_rss_bytes, block.peak_rss_bytes);
     total.ended_unix_ns = block.ended_unix_ns;
-    if (block.gpu_busy_fraction) {
-        arm.busy_ms += *block.gpu_busy_fraction * block.wall_ms;
-        arm.saw_device = true;
-    }
+    // Blocks run one after another, so the union of a device's intervals adds up.
+    for (const auto& [device, busy_ms] : block.device_busy_ms) total.device_busy_ms[device] += busy_ms;
     if (total.error.empty()) total.error = block.error;
     if (block.status == RunStatus::cancelled) total.status = RunStatus::cancelled;
     if (block.status != RunStatus::ok) arm.stopped = true;
@@ -184,7 +180,6 @@ void add_block(ArmRun& arm, const RunSummary& block) {
 
 RunSummary finished_summary(const ArmRun& arm) {
     RunSummary summary = arm.total;
-    if (arm.saw_device && summary.wall_ms > 0) summary.gpu_busy_fraction = arm.busy_ms / summary.wall_ms;
     if (summary.status != RunStatus::cancelled) {
         const bool all_ok = summary.partitions_failed == 0 && summary.partitions_ok == arm.partitions;
         summary.status = all_ok ? RunStatus::ok : RunStatus::failed;
@@ -405,8 +400,8 @@ int command_run(const RunOptions& options) {
         fmt::print("run {}{}: {}: {} ok, {} failed of {} partitions in {:.2f} s ({:.0f} partitions/h)\n",
                    arm.run_id, experiment ? " [" + arm.arm.label + "]" : "", to_string(summary.status),
                    summary.partitions_ok, summary.partitions_failed, partitions, summary.wall_ms / 1e3, per_hour);
-        if (summary.gpu_busy_fraction)
-            fmt::print("GPU busy {:.1f}% of wall time\n", *summary.gpu_busy_fraction * 100);
+        if (const auto busy = store.run_overview(arm.run_id).gpu_busy_fraction)
+            fmt::print("GPU busy {:.1f}% of wall time\n", *busy * 100);
         if (!summary.error.empty()) fmt::print("stopped because: {}\n", summary.error);
         if (summary.status == RunStatus::cancelled)
             exit = exit_code::cancelled;

@@ -167,14 +167,8 @@ public:
         summary.wall_ms = ns_to_ms(wall_ns);
         summary.partitions_ok = partitions_ok_;
         summary.partitions_failed = partitions_failed_;
-        // The mean over the run's devices of each one's busy fraction (a device that
-        // proved nothing counts as idle); for one device, its busy fraction.
-        if (!device_intervals_.empty() && wall_ns > 0) {
-            int64_t busy_ns = 0;
-            for (auto& [device, intervals] : device_intervals_) busy_ns += union_length_ns(std::move(intervals));
-            summary.gpu_busy_fraction =
-                static_cast<double>(busy_ns) / (static_cast<double>(wall_ns) * static_cast<double>(backend_.device_count()));
-        }
+        for (auto& [device, intervals] : device_intervals_)
+            summary.device_busy_ms[device] = ns_to_ms(union_length_ns(std::move(intervals)));
         summary.peak_rss_bytes = peak_rss_bytes();
         summary.error = run_error_;
         if (store_error_) std::rethrow_exception(store_error_);

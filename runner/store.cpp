@@ -940,29 +940,16 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
 void Store::finish_run(int64_t run_id, const RunSummary& summary) {
     static constexpr std::string_view kFinish = R"sql(
         UPDATE run SET status = ?2, ended_at = ?3, ended_unix_ns = ?4, wall_ms = ?5,
-            partitions_ok = ?6, partitions_failed = ?7, gpu_busy_fraction = ?8,
-            peak_rss_bytes = ?9, error = ?10
+            partitions_ok = ?6, partitions_failed = ?7, peak_rss_bytes = ?8, error = ?9
         WHERE id = ?1
     )sql";
-    // Union length per device: intervals in start order, each adding what reaches past
-    // the furthest end before it.
-    static constexpr std::string_view kDeviceBusy = R"sql(
-        WITH device_interval AS (
-            SELECT p.device_index, i.start_ns, i.end_ns,
-                   MAX(i.end_ns) OVER (PARTITION BY p.device_index ORDER BY i.start_ns, i.end_ns
-                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS covered_until
-            FROM partition AS p JOIN phase_interval AS i ON i.partition_id = p.id
-            WHERE p.run_id = ?1 AND i.on_device = 1 AND p.device_index IS NOT NULL
-        ), busy AS (
-            SELECT device_index,
-                   SUM(MAX(0, end_ns - MAX(start_ns, COALESCE(covered_until, start_ns)))) AS busy_ns
-            FROM device_interval GROUP BY device_index
-        )
-        UPDATE run_device
-        SET busy_fraction = CASE WHEN (SELECT count(*) FROM busy) = 0 OR ?2 <= 0 THEN NULL
-                                 ELSE COALESCE((SELECT busy_ns FROM busy AS b
-                                                WHERE b.device_index = run_device.device_index), 0) / 1e6 / ?2 END
-        WHERE run_id = ?1
+    static constexpr std::string_view kDevices = "SELECT device_index FROM run_device WHERE run_id = ?1";
+    static constexpr std::string_view kDeviceBusy =
+        "UPDATE run_device SET busy_fraction = ?3 WHERE run_id = ?1 AND device_index = ?2";
+    // AVG skips NULLs and is NULL over none: the run is busy only where a device was.
+    static constexpr std::string_view kRunBusy = R"sql(
+        UPDATE run SET gpu_busy_fraction = (SELECT AVG(busy_fraction) FROM run_device WHERE run_id = ?1)
+        WHERE id = ?1
     )sql";
     const std::string doing = fmt::format("cannot record the end of run {}", run_id);
     WriteTransaction transaction(db_, path_, doing);
@@ -975,18 +962,33 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
         update.bind_real(5, summary.wall_ms);
         update.bind_int(6, as_int(summary.partitions_ok));
         update.bind_int(7, as_int(summary.partitions_failed));
-        update.bind_optional(8, summary.gpu_busy_fraction);
-        update.bind_int(9, as_int(summary.peak_rss_bytes));
-        update.bind_text_or_null(10, summary.error);
+        update.bind_int(8, as_int(summary.peak_rss_bytes));
+        update.bind_text_or_null(9, summary.error);
         update.step(doing);
     }
     if (sqlite3_changes(db_) != 1) {
         throw no_such_run(doing, run_id);
     }
+    std::vector<int64_t> devices;
     {
+        Query query(*statements_, db_, path_, kDevices);
+        query.bind_int(1, run_id);
+        while (query.step(doing)) devices.push_back(query.int_at(0));
+    }
+    const bool measured = !summary.device_busy_ms.empty() && summary.wall_ms > 0;
+    for (const int64_t device : devices) {
         Query update(*statements_, db_, path_, kDeviceBusy);
         update.bind_int(1, run_id);
-        update.bind_real(2, summary.wall_ms);
+        update.bind_int(2, device);
+        if (measured) {
+            const auto busy = summary.device_busy_ms.find(static_cast<int32_t>(device));
+            update.bind_real(3, busy == summary.device_busy_ms.end() ? 0.0 : busy->second / summary.wall_ms);
+        }  // else NULL
+        update.step(doing);
+    }
+    {
+        Query update(*statements_, db_, path_, kRunBusy);
+        update.bind_int(1, run_id);
         update.step(doing);
     }
     transaction.commit();

@@ -130,9 +130,10 @@ struct RunSummary {
     double wall_ms = 0;
     uint64_t partitions_ok = 0;
     uint64_t partitions_failed = 0;
-    // Mean over the run's devices of their busy fractions; empty without a GPU.
-    // (finish_run computes each device's own from the recorded intervals.)
-    std::optional<double> gpu_busy_fraction;
+    // Per device index, the union of the on-device intervals the run's pipeline saw, in
+    // ms; empty without a GPU. finish_run turns it into the busy fractions (over wall_ms).
+    // After --resume both describe the resumed session alone.
+    std::map<int32_t, double> device_busy_ms;
     uint64_t peak_rss_bytes = 0;
     std::string error;  // why a run failed or stopped, if it did
 };
@@ -253,9 +254,9 @@ public:
     // whose process died can be recognised as interrupted.
     int64_t begin_run(const RunRecord& run);
     void record_partition(int64_t run_id, const PartitionRecord& partition);  // one transaction
-    // Also sets each run_device row's busy_fraction: the union of the on-device
-    // intervals of the partitions that device proved, over summary.wall_ms (0 for a
-    // device that did nothing while another did; NULL when no device did anything).
+    // Also sets each run_device row's busy_fraction, summary.device_busy_ms over
+    // summary.wall_ms (0 for a device that did nothing while another did; NULL when no
+    // device did anything), and run.gpu_busy_fraction, their mean.
     void finish_run(int64_t run_id, const RunSummary& summary);
 
     std::vector<RunListRow> list_runs() const;  // oldest first

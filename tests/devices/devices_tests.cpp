@@ -122,9 +122,8 @@ TEST_F(DevicesTest, ASlowDeviceTakesFewerPartitions) {
     EXPECT_GE(fast, 5) << "device 0 proved " << fast << ", the slow device 1 " << slow;
 }
 
-// With device time reported (as a GPU backend does), each device's busy fraction is
-// computed by the store from the recorded intervals, and the run's GPU busy by the
-// pipeline as the mean over devices: two computations that must agree.
+// With device time reported (as a GPU backend does), each device has a busy fraction
+// within [0, 1], at most its reported compute time, and the run's GPU busy is their mean.
 TEST_F(DevicesTest, RunBusyIsTheMeanOfTheDevicesBusyFractions) {
     const auto run = run_faulty("--set 'pipeline.devices=[0,1]' --set job.partitions=8 "
                                 "--set backend.options.report_device_time=1 --set backend.options.slow_partition_ms=20");

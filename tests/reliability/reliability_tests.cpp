@@ -332,7 +332,7 @@ TEST_F(ReliabilityTest, BackendFaultBesideSlowPartitionIsRecordedAndResumable) {
     const fs::path job = manifest("faulty", 8, 8, 2);
     const std::string report = (dir_ / "outstanding.txt").string();
     auto args = faulty({"slow_partition=3", "slow_partition_ms=500", "fail_prove_partition=5",
-                        "outstanding_report=" + report});
+                        "outstanding_report=" + report, "report_device_time=1"});
     args.insert(args.begin(), {"run", job.string(), "--db", db_, "--set", "pipeline.prove_workers=2"});
     const CommandResult result = zkbatch(args, "faulty");
     EXPECT_EQ(result.exit_code, 5) << result.err;
@@ -341,6 +341,7 @@ TEST_F(ReliabilityTest, BackendFaultBesideSlowPartitionIsRecordedAndResumable) {
     EXPECT_EQ(query("SELECT status, partitions_ok, partitions_failed FROM run"),
               (std::vector<std::vector<std::string>>{{"failed", "7", "1"}}));
     EXPECT_EQ(read_file(report), "0\n");
+    EXPECT_EQ(scalar("SELECT busy_fraction > 0 FROM run_device"), "1");
     expect_consistent("after a fault");
 
     const auto old_ids = query("SELECT id FROM partition WHERE status = 'ok' ORDER BY id");
@@ -353,6 +354,10 @@ TEST_F(ReliabilityTest, BackendFaultBesideSlowPartitionIsRecordedAndResumable) {
     EXPECT_EQ(count("SELECT count(*) FROM partition WHERE partition_index = 5"), 1);
     EXPECT_EQ(read_file(report), "0\n");
     expect_consistent("after resuming a fault");
+    // Busy describes the resumed session, as wall_ms does, and its one partition failed
+    // before any device work: not the first session's device time over the second's wall.
+    EXPECT_EQ(query("SELECT busy_fraction IS NULL FROM run_device"), (std::vector<std::vector<std::string>>{{"1"}}));
+    EXPECT_EQ(scalar("SELECT gpu_busy_fraction IS NULL FROM run"), "1");
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ ShardDb make_shard(const fs::path& path, uint32_t index, uint32_t count, uint64_
         summary.ended_unix_ns = run.started_unix_ns + 1'000'000'000;
         summary.wall_ms = 1000;
         summary.partitions_ok = recorded;
-        summary.gpu_busy_fraction = 0.5;
+        summary.device_busy_ms = {{0, 500}};  // half the wall
         summary.peak_rss_bytes = 1 << 20;
         store.finish_run(run_id, summary);
         shard.run_uuids.push_back(

@@ -49,7 +49,8 @@ protected:
 
 TEST_F(FormatRunDetails, ShowsEnvironmentOutcomeAndPhases) {
     Store store(db);
-    const RunRecord run = sample_run();
+    RunRecord run = sample_run();
+    run.devices = {{0, "NVIDIA H200", 1}};
     const int64_t run_id = store.begin_run(run);
     for (uint64_t i = 0; i < 3; ++i) {
         PartitionRecord partition = sample_partition(i, run.started_steady_ns);
@@ -59,7 +60,7 @@ TEST_F(FormatRunDetails, ShowsEnvironmentOutcomeAndPhases) {
     RunSummary summary;
     summary.wall_ms = 1'800'000;  // 3 in half an hour: 6 per hour
     summary.partitions_ok = 3;
-    summary.gpu_busy_fraction = 0.5;
+    summary.device_busy_ms = {{0, 900'000}};  // half the wall
     summary.peak_rss_bytes = 3ull << 30;
     store.finish_run(run_id, summary);
 

@@ -77,7 +77,8 @@ PartitionRecord bare_partition(uint64_t index) {
 
 TEST_F(StoreTest, RoundTripOfRunPartitionsAndIntervals) {
     Store store(db);
-    const RunRecord run = sample_run();
+    RunRecord run = sample_run();
+    run.devices = {{0, "NVIDIA H200", 1}};
     const int64_t run_id = store.begin_run(run);
 
     PartitionRecord first = sample_partition(0, run.started_steady_ns);
@@ -94,7 +95,7 @@ TEST_F(StoreTest, RoundTripOfRunPartitionsAndIntervals) {
     summary.wall_ms = 7'200'000;
     summary.partitions_ok = 3;
     summary.partitions_failed = 1;
-    summary.gpu_busy_fraction = 0.625;
+    summary.device_busy_ms = {{0, 4'500'000}};  // 0.625 of the wall
     summary.peak_rss_bytes = 3 * 1024 * 1024;
     store.finish_run(run_id, summary);
 
@@ -425,7 +426,8 @@ TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
-// per device, checked through device_stats and against plain SQL on the tables.
+// per device, checked through device_stats and against plain SQL on the tables; the
+// run's GPU busy is the mean over its devices.
 TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     RunRecord run = sample_run();
     run.devices = {{0, "GPU zero", 2}, {1, "GPU one", 2}, {2, "", 2}};
@@ -434,8 +436,8 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     // device 0: compute 1, 2, 3 ms (median 2); device 1: 4, 10 (median 7) plus a
     // failed partition that does not count.
     // On-device intervals (ms since the start): device 0 [0,300) [100,200) [250,450) [600,650)
-    // -> union 500 ms; device 1 [0,100) [100,150) -> 150 ms; intervals off the device
-    // do not count.
+    // -> union 500 ms; device 1 [0,100) [100,150) -> 150 ms (the pipeline's
+    // union_length_ns computes these; its own test checks it).
     struct Proved {
         int32_t device;
         double compute_ms;
@@ -474,7 +476,7 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     summary.wall_ms = 1000;
     summary.partitions_ok = 5;
     summary.partitions_failed = 2;
-    summary.gpu_busy_fraction = 0.5;
+    summary.device_busy_ms = {{0, 500}, {1, 150}};
     store.finish_run(run_id, summary);
 
     const auto devices = store.device_stats(run_id);
@@ -504,6 +506,7 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     EXPECT_EQ(sql_rows(db, "SELECT device_index, prove_workers, round(busy_fraction, 6) FROM run_device ORDER BY 1"),
               (std::vector<std::vector<std::string>>{{"0", "2", "0.5"}, {"1", "2", "0.15"}, {"2", "2", "0.0"}}));
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition WHERE device_index IS NULL"), "1");
+    EXPECT_EQ(sql_value(db, "SELECT round(gpu_busy_fraction, 6) FROM run"), "0.216667");  // (0.5 + 0.15 + 0) / 3
 }
 
 TEST_F(StoreTest, DeviceBusyIsNullWithoutDeviceActivity) {
@@ -515,9 +518,10 @@ TEST_F(StoreTest, DeviceBusyIsNullWithoutDeviceActivity) {
     partition.device_index = 1;
     for (auto& piece : partition.intervals) piece.on_device = false;  // a CPU backend
     store.record_partition(run_id, partition);
-    RunSummary summary;
+    RunSummary summary;  // no device_busy_ms: nothing ran on a device
     summary.wall_ms = 100;
     store.finish_run(run_id, summary);
+    EXPECT_FALSE(store.run_overview(run_id).gpu_busy_fraction);
     const auto devices = store.device_stats(run_id);
     ASSERT_EQ(devices.size(), 2u);
     EXPECT_EQ(devices[0].partitions, 0u);
