@@ -1,11 +1,12 @@
 #include "limits.hpp"
 
+#include "parse_number.hpp"
+
 #include <zkbatch/plugin/options.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -33,14 +34,6 @@ uint64_t saturating_add(uint64_t a, uint64_t b) {
 bool may_be_cpu_ref(std::string_view backend_name) {
     if (backend_name == "auto" || backend_name == "cpu-ref") return true;
     return std::filesystem::path(backend_name).filename() == "libzkbatch-cpu-ref.so";
-}
-
-std::optional<uint64_t> parse_uint(std::string_view text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-    uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-    return value;
 }
 
 std::optional<std::string> read_small_file(const std::filesystem::path& path) {
@@ -79,7 +72,10 @@ std::optional<AvailableMemory> cgroup_memory_limit() {
     std::optional<AvailableMemory> tightest;
     for (const auto& file : candidates) {
         const std::optional<std::string> text = read_small_file(file);
-        const std::optional<uint64_t> limit = text ? parse_uint(*text) : std::nullopt;  // "max": none
+        // "max": none. The kernel ends the number with a newline.
+        const std::optional<uint64_t> limit =
+            text ? parse_number<uint64_t>(std::string_view(*text).substr(0, text->find_last_not_of(" \n") + 1))
+                 : std::nullopt;
         // v1 writes "no limit" as the largest page-aligned int64.
         if (!limit || *limit >= (uint64_t{1} << 62)) continue;
         if (!tightest || *limit < tightest->bytes) tightest = AvailableMemory{*limit, file.string()};
@@ -130,7 +126,7 @@ std::optional<uint64_t> parse_mem_available_bytes(std::string_view meminfo) {
         line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
         // "22905488 kB": the kernel always writes kibibytes here.
         if (!line.ends_with(" kB")) return std::nullopt;
-        const std::optional<uint64_t> kib = parse_uint(line.substr(0, line.size() - 3));
+        const std::optional<uint64_t> kib = parse_number<uint64_t>(line.substr(0, line.size() - 3));
         if (!kib || *kib > std::numeric_limits<uint64_t>::max() / 1024) return std::nullopt;
         return *kib * 1024;
     }

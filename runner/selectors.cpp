@@ -1,11 +1,12 @@
 // Run selectors (see selectors.hpp).
 #include "selectors.hpp"
 
+#include "parse_number.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 namespace zkbatch {
@@ -15,12 +16,10 @@ constexpr const char* kSyntaxHelp =
     "use a run id, latest, latest~K, job=NAME, backend=NAME, status=STATUS, experiment=ID or "
     "arm=ARM, several joined by ',' (job=nightly,backend=cuda-pinned)";
 
+// A run id or a count of runs: a whole number within SQLite's integers, not negative.
 std::optional<int64_t> parse_count(std::string_view text) {
-    int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0)
-        return std::nullopt;
-    return value;
+    const auto value = parse_number<int64_t>(text);
+    return value && *value >= 0 ? value : std::nullopt;
 }
 
 // The terms of a selector, parsed.

@@ -1,25 +1,16 @@
 #include "shard.hpp"
 
 #include "environment.hpp"
+#include "parse_number.hpp"
 #include "store.hpp"
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdlib>
 
 namespace zkbatch {
 
 namespace {
-
-// A whole non-negative decimal number, or nothing.
-std::optional<uint64_t> parse_count(std::string_view text) {
-    uint64_t value = 0;
-    if (text.empty()) return std::nullopt;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
-}
 
 // Shard counts beyond this are a typo, not a cluster (and keep I/N within 32 bits).
 constexpr uint64_t kMaxShards = 1'000'000;
@@ -44,7 +35,7 @@ ShardSpec shard_from_slurm(const EnvLookup& env) {
                 "--shard auto: {} is not set, so this is not a Slurm job-array task. Give the shard "
                 "as --shard I/N, or run inside `sbatch --array=0-<N-1>` (zkbatch slurm writes such "
                 "a script)", names[i]));
-        const auto value = parse_count(text);
+        const auto value = parse_number<uint64_t>(text);
         if (!value)
             throw ShardError(fmt::format("--shard auto: {}='{}' is not a whole number", names[i], text));
         values[i] = *value;
@@ -53,7 +44,7 @@ ShardSpec shard_from_slurm(const EnvLookup& env) {
     // A stepped or listed array (--array=0-7:2, --array=1,5) leaves gaps: shard
     // indices would then not cover 0..N-1 and some partitions would never be proved.
     const char* max_text = env("SLURM_ARRAY_TASK_MAX");
-    const auto max = max_text ? parse_count(max_text) : std::nullopt;
+    const auto max = max_text ? parse_number<uint64_t>(max_text) : std::nullopt;
     if (id < min || (max && *max - min + 1 != count))
         throw ShardError(fmt::format(
             "--shard auto: the job array is not contiguous (task {}, min {}, max {}, count {}). "
@@ -73,8 +64,8 @@ EnvLookup process_environment() {
 ShardSpec parse_shard(const std::string& text, const EnvLookup& env) {
     if (text == "auto") return shard_from_slurm(env);
     const size_t slash = text.find('/');
-    const auto index = slash == std::string::npos ? std::nullopt : parse_count(std::string_view(text).substr(0, slash));
-    const auto count = slash == std::string::npos ? std::nullopt : parse_count(std::string_view(text).substr(slash + 1));
+    const auto index = slash == std::string::npos ? std::nullopt : parse_number<uint64_t>(std::string_view(text).substr(0, slash));
+    const auto count = slash == std::string::npos ? std::nullopt : parse_number<uint64_t>(std::string_view(text).substr(slash + 1));
     if (!index || !count)
         throw ShardError(fmt::format("--shard '{}': expected I/N (shard I of N, e.g. 0/4) or auto "
                                      "(from the Slurm job array)", text));

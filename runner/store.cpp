@@ -1,6 +1,7 @@
 // The SQLite timing store. Schema and views are documented in docs/schema.md.
 #include "store.hpp"
 
+#include "parse_number.hpp"
 #include "sqlite_support.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +9,6 @@
 #include <zkbatch/plugin/facts.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <climits>
@@ -421,8 +421,6 @@ std::string iso8601_utc(int64_t unix_ns) {
     return fmt::format("{}.{:03}Z", date, millis);
 }
 
-std::optional<int64_t> parse_int(const std::string& text);
-
 // 128 random bits as 32 hex digits: run and experiment identity across databases.
 std::string random_uuid() {
     std::random_device entropy;
@@ -446,7 +444,7 @@ std::optional<int64_t> process_start_ticks(int64_t pid) {
     std::istringstream fields(text.substr(close + 1));
     std::string field;
     for (int index = 3; fields >> field; ++index)
-        if (index == 22) return parse_int(field);
+        if (index == 22) return parse_number<int64_t>(field);
     return std::nullopt;
 }
 
@@ -461,20 +459,6 @@ bool writer_is_gone(const std::string& hostname, int64_t pid, int64_t start_tick
     if (gethostname(name, sizeof name - 1) != 0 || hostname != name || pid <= 0) return false;
     const auto ticks = process_start_ticks(pid);
     return !ticks || (start_ticks >= 0 && *ticks != start_ticks);
-}
-
-std::optional<int64_t> parse_int(const std::string& text) {
-    int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
-}
-
-std::optional<double> parse_real(const std::string& text) {
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
 }
 
 const std::string* find_fact(const std::map<std::string, std::string>& facts,
@@ -777,7 +761,7 @@ int64_t Store::begin_run(const RunRecord& run) {
         };
         auto bind_fact_int = [&](int i, std::string_view key) {
             const std::string* value = find_fact(run.facts, key);
-            const auto number = value ? parse_int(*value) : std::nullopt;
+            const auto number = value ? parse_number<int64_t>(*value) : std::nullopt;
             number ? insert.bind_int(i, *number) : insert.bind_null(i);
         };
         bind_fact_text(10, fact::device_name);
@@ -789,7 +773,7 @@ int64_t Store::begin_run(const RunRecord& run) {
         bind_fact_int(16, fact::pcie_width);
         bind_fact_int(17, fact::pool_pinned_bytes);
         const std::string* setup_ms = find_fact(run.facts, fact::pool_setup_ms);
-        insert.bind_optional(18, setup_ms ? parse_real(*setup_ms) : std::nullopt);
+        insert.bind_optional(18, setup_ms ? parse_number<double>(*setup_ms) : std::nullopt);
         insert.bind_int(19, run.log_n);
         insert.bind_int(20, run.partitions);
         insert.bind_int(21, as_int(run.seed));
@@ -1041,10 +1025,10 @@ int64_t Store::resolve_run(const std::string& selector) const {
     if (selector == "latest") {
         back = 0;
     } else if (selector.starts_with("latest~")) {
-        back = parse_int(selector.substr(7));
+        back = parse_number<int64_t>(selector.substr(7));
         if (!back || *back < 0) throw malformed();
     } else {
-        id = parse_int(selector);
+        id = parse_number<int64_t>(selector);
         if (!id || *id <= 0) throw malformed();
     }
     const std::string doing = fmt::format("cannot look up run '{}'", selector);
