@@ -2,11 +2,13 @@
 // end by tests/cli.
 #include "bounded_queue.hpp"
 #include "canonical_output.hpp"
+#include "parse_number.hpp"
 #include "pipeline.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <thread>
 
 namespace zkbatch {
@@ -20,6 +22,18 @@ TEST(UnionLength, OverlapsCountOnce) {
     EXPECT_EQ(union_length_ns({{0, 100}, {10, 20}, {30, 40}}), 100);  // nested
     EXPECT_EQ(union_length_ns({{0, 10}, {10, 20}}), 20);        // touching
     EXPECT_EQ(union_length_ns({{5, 5}, {7, 3}}), 0);            // empty and inverted
+}
+
+TEST(ParseNumber, TheWholeTextIsTheNumberAndFits) {
+    EXPECT_EQ(parse_number<uint64_t>("0"), 0u);
+    EXPECT_EQ(parse_number<uint64_t>("18446744073709551615"), UINT64_MAX);
+    EXPECT_EQ(parse_number<uint64_t>("18446744073709551616"), std::nullopt);  // one past
+    EXPECT_EQ(parse_number<int64_t>("-9223372036854775808"), INT64_MIN);
+    EXPECT_EQ(parse_number<int64_t>("9223372036854775808"), std::nullopt);
+    EXPECT_EQ(parse_number<double>("2.5"), 2.5);
+    for (const char* bad : {"", " 1", "1 ", "+1", "1x", "0x10", "1.0", "-"})
+        EXPECT_EQ(parse_number<int64_t>(bad), std::nullopt) << "'" << bad << "'";
+    EXPECT_EQ(parse_number<uint64_t>("-1"), std::nullopt);
 }
 
 TEST(BoundedQueue, IsFifoAndDrainsAfterClose) {
