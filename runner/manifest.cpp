@@ -5,6 +5,7 @@
 #include "manifest.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -366,7 +367,10 @@ class Validator {
 public:
     explicit Validator(std::string file_path) : file_path_(std::move(file_path)) {}
 
-    [[noreturn]] void fail(const toml::source_region& where, const std::string& key, const std::string& message) const {
+    [[noreturn]] void fail(const toml::source_region& given, const std::string& key, const std::string& message) const {
+        // A value copied out of an axis list has no source of its own: use the element's.
+        const bool unplaced = given.begin.line == 0 && !override_label(given);
+        const toml::source_region& where = unplaced && axis_element_ ? *axis_element_ : given;
         if (const std::string* label = override_label(where))
             throw ManifestError(std::string(kOverridePath), 0, 0, key, fmt::format("{} (from {})", message, *label));
         throw ManifestError(file_path_, where.begin.line, where.begin.column, key, message);
@@ -400,7 +404,7 @@ public:
                 {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
             read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
             read_int(*pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
-            read_devices(*pipeline, m.pipeline.devices);
+            read_devices_axis(*pipeline, m);
         }
         if (const toml::table* backend = table(root, "backend")) {
             for_each_axis_value(*backend, "backend", "name", m.axes, [&](const toml::table& one) {
@@ -542,19 +546,23 @@ private:
         const std::string full = dotted(table_name, key);
         if (list->empty()) fail(node->source(), full, "an empty list; give one value, or a list of values to compare");
         Manifest::Axis axis{full, {}};
-        std::vector<std::string> values;
-        for (const toml::node& element : *list) {
+        // Reads one element as the only key of a table (a copy, without a source).
+        const auto read_element = [&](const toml::node& element) {
             toml::table one;
             one.insert(key, element);
+            axis_element_ = &element.source();
             std::string text = read_one(one);
+            axis_element_ = nullptr;
+            return text;
+        };
+        for (const toml::node& element : *list) {
+            std::string text = read_element(element);
             if (std::find(axis.values.begin(), axis.values.end(), text) != axis.values.end())
                 fail(element.source(), full, fmt::format("{} is listed twice", text));
             axis.values.push_back(std::move(text));
         }
         // The first value stands for the manifest as a whole (validate, describe).
-        toml::table first;
-        first.insert(key, *list->get(0));
-        read_one(first);
+        read_element(*list->get(0));
         if (axis.values.size() > 1) axes.push_back(std::move(axis));
     }
 
@@ -579,6 +587,23 @@ private:
                  "conflicts with pipeline.devices, which creates one backend per listed device with "
                  "device=<index>; remove one of the two");
         }
+    }
+
+    // pipeline.devices is a list itself, so a list of choices makes it an axis:
+    // [[0], [0, 1]] compares one GPU with two, ["all", [0]] every GPU with the first.
+    void read_devices_axis(const toml::table& pipeline, Manifest& m) const {
+        const toml::node* node = pipeline.get("devices");
+        const toml::array* list = node ? node->as_array() : nullptr;
+        if (!list || list->empty() || list->get(0)->is_integer()) {
+            read_devices(pipeline, m.pipeline.devices);
+            return;
+        }
+        for_each_axis_value(pipeline, "pipeline", "devices", m.axes, [&](const toml::table& one) {
+            m.pipeline.devices = {};
+            read_devices(one, m.pipeline.devices);
+            if (m.pipeline.devices.all) return std::string("\"all\"");
+            return fmt::format("[{}]", fmt::join(m.pipeline.devices.indices, ","));  // arm=pipeline.devices=[0,1]
+        });
     }
 
     // pipeline.devices: "all", or a list of distinct device indices.
@@ -691,6 +716,9 @@ private:
     }
 
     std::string file_path_;
+    // The axis list element being read, while one is (for_each_axis_value); a failure
+    // ends validation, so it needs no reset on the way out.
+    mutable const toml::source_region* axis_element_ = nullptr;
 };
 
 }  // namespace

@@ -35,7 +35,9 @@ struct Terms {
 
 Terms parse(const std::string& selector) {
     if (selector.empty()) malformed(selector, "it is empty");
-    // Split on ','; a piece that is no term continues an arm= value (arm names hold ',').
+    // Split on ','; a piece that is no term, or that comes inside a '[' of an arm= value,
+    // continues that value (arm names hold ',': "backend.name=x,circuit.log_n=20",
+    // "pipeline.devices=[0,1]").
     std::vector<std::string> pieces;
     size_t start = 0;
     for (;;) {
@@ -57,11 +59,13 @@ Terms parse(const std::string& selector) {
         const bool is_term = equals != std::string::npos &&
                              (key == "job" || key == "backend" || key == "status" ||
                               key == "experiment" || key == "arm");
+        const bool inside_list = last_was_arm && std::count(terms.arm->begin(), terms.arm->end(), '[') >
+                                                     std::count(terms.arm->begin(), terms.arm->end(), ']');
+        if (inside_list || (last_was_arm && equals != std::string::npos && !is_term)) {
+            *terms.arm += "," + piece;
+            continue;
+        }
         if (equals != std::string::npos && !is_term) {
-            if (last_was_arm) {  // "arm=backend.name=x,circuit.log_n=20"
-                *terms.arm += "," + piece;
-                continue;
-            }
             malformed(selector, fmt::format("unknown term '{}'", key));
         }
         last_was_arm = false;

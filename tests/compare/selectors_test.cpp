@@ -95,6 +95,28 @@ TEST_F(SelectorsTest, Experiments) {
     EXPECT_THROW(select_one_run(store_, "experiment=sweep"), StoreError);
 }
 
+TEST_F(SelectorsTest, AnArmHoldingAListSurvivesTheSplitOnCommas) {
+    ExperimentRecord experiment;
+    experiment.name = "gpus";
+    experiment.order_method = "interleaved";
+    experiment.arm_count = 2;
+    experiment.manifest_sha256 = "0";
+    const int64_t gpus = store_.begin_experiment(experiment);
+    std::vector<int64_t> runs;
+    for (const char* arm : {"pipeline.devices=[0]", "pipeline.devices=[0,1]"}) {
+        testing::FakeRun run;
+        run.job = "gpus";
+        run.backend = "cuda-pinned";
+        run.experiment_id = gpus;
+        run.arm = arm;
+        run.partition_ms = {1, 2};
+        runs.push_back(testing::add_run(store_, run));
+    }
+    EXPECT_EQ(ids("experiment=gpus,arm=pipeline.devices=[0,1]"), Ids{runs[1]});
+    EXPECT_EQ(ids("arm=pipeline.devices=[0,1],experiment=gpus"), Ids{runs[1]});
+    EXPECT_EQ(ids("experiment=gpus,arm=pipeline.devices=[0]"), Ids{runs[0]});
+}
+
 TEST_F(SelectorsTest, WithinTheGatedJob) {
     RunFilter nightly;
     nightly.job_name = "nightly";

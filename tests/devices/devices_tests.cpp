@@ -108,6 +108,24 @@ TEST_F(DevicesTest, DigestsWithTwoDevicesEqualThoseWithOne) {
     EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + two + " AND verified = 1"), "6");
 }
 
+// One GPU against two as an experiment: one run per arm, each with its own devices, the
+// same digests, and `compare experiment=ID` splits them into the two arms.
+TEST_F(DevicesTest, DevicesAsAnExperimentAxisGiveOneRunPerChoice) {
+    const auto run = run_smoke("--set 'pipeline.devices=[[0],[0,1]]' --set job.partitions=6");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(query("SELECT arm, devices FROM run ORDER BY id"),
+              (Rows{{"pipeline.devices=[0]", "0"}, {"pipeline.devices=[0,1]", "0,1"}}));
+    EXPECT_EQ(scalar("SELECT count(*) FROM run_device WHERE run_id = 2"), "2");
+    EXPECT_EQ(digests("1"), digests("2"));
+    const auto compared = zkbatch("compare experiment=1 --db " + db_);
+    EXPECT_EQ(compared.exit_code, 0) << compared.err;
+    EXPECT_NE(compared.out.find("pipeline.devices=[0,1]"), std::string::npos) << compared.out;
+    EXPECT_NE(compared.out.find("same results (6 partitions compared)"), std::string::npos) << compared.out;
+    const auto arm = zkbatch("compare 'experiment=1,arm=pipeline.devices=[0]' 'experiment=1,arm=pipeline.devices=[0,1]' "
+                             "--db " + db_);
+    EXPECT_EQ(arm.exit_code, 0) << arm.err;
+}
+
 // Device 1 sleeps 600 ms per partition, device 0 does not: the shared queue lets
 // device 0 take what device 1 cannot, so device 0 proves most of the 8 partitions
 // (device 1 at most about one per 600 ms of the run).

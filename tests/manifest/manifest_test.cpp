@@ -523,6 +523,46 @@ TEST(Devices, NotGivenListAllAndOverride) {
     EXPECT_FALSE(parse_manifest(zkbatch::to_toml(none), "y.toml").pipeline.devices.given());
 }
 
+TEST(Devices, AListOfChoicesIsAnAxis) {
+    const auto m = parse_manifest("[job]\nname = \"x\"\n[pipeline]\ndevices = [[0], [0, 1], \"all\"]\n", "x.toml");
+    ASSERT_EQ(m.axes.size(), 1u);
+    EXPECT_EQ(m.axes[0].key, "pipeline.devices");
+    EXPECT_EQ(m.axes[0].values, (std::vector<std::string>{"[0]", "[0,1]", "\"all\""}));
+    EXPECT_EQ(m.pipeline.devices.indices, (std::vector<uint32_t>{0}));  // the first stands for the manifest
+    const auto arms = expand_arms(m);
+    ASSERT_EQ(arms.size(), 3u);
+    EXPECT_EQ(arms[1].label, "pipeline.devices=[0,1]");
+    EXPECT_EQ(arms[1].manifest.pipeline.devices.indices, (std::vector<uint32_t>{0, 1}));
+    EXPECT_TRUE(arms[2].manifest.pipeline.devices.all);
+    // Each choice is checked as a plain pipeline.devices is.
+    const std::string base = "[job]\nname = \"x\"\n[pipeline]\n";
+    for (const auto& [line, message] : std::vector<std::pair<std::string, std::string>>{
+             {"devices = [[0], [0]]", "[0] is listed twice"},
+             {"devices = [[0], [1, 1]]", "device 1 is listed twice"},
+             {"devices = [[0], 1]", "expected \"all\" or a list, found an integer"},
+             {"devices = [[0], []]", "an empty list"},
+             {"devices = [[0], \"every\"]", "\"every\" is not a device choice"}}) {
+        const ManifestError e = expect_error([&] { parse_manifest(base + line + "\n", "x.toml"); });
+        EXPECT_EQ(e.key, "pipeline.devices") << line;
+        EXPECT_EQ(e.line, 4u) << line;
+        EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << line << ": " << e.what();
+    }
+}
+
+// A bad value inside an axis list is placed at that value, in the file or in --set.
+TEST(Axes, ABadElementIsPlacedAtTheElement) {
+    const ManifestError in_file =
+        expect_error([] { parse_manifest("[job]\nname = \"x\"\n[circuit]\nlog_n = [20, 99]\n", "x.toml"); });
+    EXPECT_EQ(in_file.key, "circuit.log_n");
+    EXPECT_EQ(in_file.line, 4u);
+    EXPECT_EQ(in_file.column, 14u) << in_file.what();
+    const ManifestError in_override =
+        expect_error([] { parse_manifest("[job]\nname = \"x\"\n", "x.toml", {"circuit.log_n=[20,99]"}); });
+    EXPECT_EQ(in_override.path, "--set");
+    EXPECT_NE(std::string(in_override.what()).find("(from --set circuit.log_n=[20,99])"), std::string::npos)
+        << in_override.what();
+}
+
 TEST(Devices, BadValuesNameTheKeyAndThePosition) {
     const std::string base = "[job]\nname = \"x\"\n[pipeline]\n";
     struct Case {
