@@ -67,8 +67,8 @@ struct TableShape {
 std::vector<TableShape> read_shapes(sqlite3* db, const fs::path& path) {
     std::vector<TableShape> shapes;
     Statement tables(db, path,
-               "SELECT name, upper(sql) FROM sqlite_schema WHERE type = 'table' "
-               "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name");
+                     "SELECT name, upper(sql) FROM sqlite_schema WHERE type = 'table' "
+                     "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name");
     while (tables.step("cannot list the tables")) {
         TableShape shape;
         shape.name = tables.text_at(0);
@@ -243,23 +243,23 @@ public:
 
 private:
     // The shard's rows of a table, by row id where it has one.
-    std::unique_ptr<Statement> read_all(const TableMergePlan& table) {
+    Statement read_all(const TableMergePlan& table) const {
         std::string sql = "SELECT * FROM " + sql_name(table.table);
         if (!table.id_column.empty()) sql += " ORDER BY " + sql_name(table.id_column);
-        return std::make_unique<Statement>(shard_, shard_path_, sql);
+        return Statement(shard_, shard_path_, sql);
     }
 
     // INSERT of the given columns, in the shard's column order.
-    std::unique_ptr<Statement> insert_into(const std::string& table, const std::vector<std::string>& columns,
-                                     const char* verb = "INSERT") {
+    Statement insert_into(const std::string& table, const std::vector<std::string>& columns,
+                          const char* verb = "INSERT") const {
         std::vector<std::string> names, slots;
         for (size_t i = 0; i < columns.size(); ++i) {
             names.push_back(sql_name(columns[i]));
             slots.push_back(fmt::format("?{}", i + 1));
         }
-        return std::make_unique<Statement>(history_, history_path_,
-                                     fmt::format("{} INTO {} ({}) VALUES ({})", verb, sql_name(table),
-                                                 fmt::join(names, ", "), fmt::join(slots, ", ")));
+        return Statement(history_, history_path_,
+                         fmt::format("{} INTO {} ({}) VALUES ({})", verb, sql_name(table), fmt::join(names, ", "),
+                                     fmt::join(slots, ", ")));
     }
 
     // Binds the shard row's columns (all but `skip_column`) to `insert`, foreign keys
@@ -294,14 +294,14 @@ private:
         const std::string doing = fmt::format("cannot merge table {}", table.table);
         auto rows = read_all(table);
         std::vector<std::string> columns;
-        for (int c = 0; c < rows->column_count(); ++c) columns.push_back(rows->column_name(c));
+        for (int c = 0; c < rows.column_count(); ++c) columns.push_back(rows.column_name(c));
         auto insert = insert_into(table.table, columns, "INSERT OR IGNORE");
         uint64_t& added = counts_.rows_added[table.table];
-        while (rows->step(doing)) {
-            bind_row(table, *rows, *insert, "", doing);
-            insert->step(doing);
+        while (rows.step(doing)) {
+            bind_row(table, rows, insert, "", doing);
+            insert.step(doing);
             added += static_cast<uint64_t>(sqlite3_changes(history_));
-            insert->reset();
+            insert.reset();
         }
     }
 
@@ -319,24 +319,29 @@ private:
         return -1;
     }
 
+    // Finds HISTORY.db's id of the row whose uuid is parameter 1.
+    Statement id_by_uuid(const TableMergePlan& table) const {
+        return Statement(history_, history_path_,
+                         fmt::format("SELECT {} FROM {} WHERE uuid = ?1", sql_name(table.id_column), sql_name(table.table)));
+    }
+
     void merge_experiments(const TableMergePlan& table) {
         const std::string doing = "cannot merge the experiments";
         auto rows = read_all(table);
-        auto insert = insert_into(table.table, columns_except(*rows, table.id_column));
-        Statement known(history_, history_path_,
-                  fmt::format("SELECT {} FROM {} WHERE uuid = ?1", sql_name(table.id_column), sql_name(table.table)));
-        const int id_at = column_index(*rows, table.id_column), uuid_at = column_index(*rows, kIdentityColumn);
+        auto insert = insert_into(table.table, columns_except(rows, table.id_column));
+        Statement known = id_by_uuid(table);
+        const int id_at = column_index(rows, table.id_column), uuid_at = column_index(rows, kIdentityColumn);
         IdMap& ids = maps_[table.table];
-        while (rows->step(doing)) {
-            known.bind_text(1, rows->text_at(uuid_at));
+        while (rows.step(doing)) {
+            known.bind_text(1, rows.text_at(uuid_at));
             if (known.step(doing)) {
-                ids[rows->int_at(id_at)] = known.int_at(0);
+                ids[rows.int_at(id_at)] = known.int_at(0);
                 ++counts_.experiments_known;
             } else {
-                bind_row(table, *rows, *insert, table.id_column, doing);
-                insert->step(doing);
-                insert->reset();
-                ids[rows->int_at(id_at)] = sqlite3_last_insert_rowid(history_);
+                bind_row(table, rows, insert, table.id_column, doing);
+                insert.step(doing);
+                insert.reset();
+                ids[rows.int_at(id_at)] = sqlite3_last_insert_rowid(history_);
                 ++counts_.experiments_added;
             }
             known.reset();
@@ -357,8 +362,9 @@ private:
     // each table hanging off it. Partitions are written whole with their intervals,
     // so a run that gained, lost or re-proved partitions differs here.
     bool unchanged(const TableMergePlan& table, const Statement& shard_row, int64_t history_id, const std::string& doing) {
-        Statement history_row(history_, history_path_,
-                        fmt::format("SELECT * FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column)));
+        const std::string select =
+            fmt::format("SELECT * FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column));
+        Statement history_row(history_, history_path_, select);
         history_row.bind_int(1, history_id);
         if (!history_row.step(doing)) return false;
         for (int column = 0; column < shard_row.column_count(); ++column) {
@@ -393,27 +399,27 @@ private:
     void merge_runs(const TableMergePlan& table) {
         const std::string doing = "cannot merge the runs";
         auto rows = read_all(table);
-        auto insert = insert_into(table.table, columns_except(*rows, table.id_column));
-        auto replace = insert_into(table.table, columns_except(*rows, ""));
-        Statement known(history_, history_path_,
-                  fmt::format("SELECT {} FROM {} WHERE uuid = ?1", sql_name(table.id_column), sql_name(table.table)));
-        Statement remove(history_, history_path_,
-                   fmt::format("DELETE FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column)));
-        const int id_at = column_index(*rows, table.id_column), uuid_at = column_index(*rows, kIdentityColumn);
+        auto insert = insert_into(table.table, columns_except(rows, table.id_column));
+        auto replace = insert_into(table.table, columns_except(rows, ""));
+        Statement known = id_by_uuid(table);
+        const std::string delete_run =
+            fmt::format("DELETE FROM {} WHERE {} = ?1", sql_name(table.table), sql_name(table.id_column));
+        Statement remove(history_, history_path_, delete_run);
+        const int id_at = column_index(rows, table.id_column), uuid_at = column_index(rows, kIdentityColumn);
         IdMap& ids = maps_[table.table];
-        while (rows->step(doing)) {
-            const int64_t shard_id = rows->int_at(id_at);
-            known.bind_text(1, rows->text_at(uuid_at));
+        while (rows.step(doing)) {
+            const int64_t shard_id = rows.int_at(id_at);
+            known.bind_text(1, rows.text_at(uuid_at));
             const std::optional<int64_t> history_id =
                 known.step(doing) ? std::optional<int64_t>(known.int_at(0)) : std::nullopt;
             known.reset();
             if (!history_id) {
-                bind_row(table, *rows, *insert, table.id_column, doing);
-                insert->step(doing);
-                insert->reset();
+                bind_row(table, rows, insert, table.id_column, doing);
+                insert.step(doing);
+                insert.reset();
                 ids[shard_id] = sqlite3_last_insert_rowid(history_);
                 ++counts_.runs_added;
-            } else if (unchanged(table, *rows, *history_id, doing)) {
+            } else if (unchanged(table, rows, *history_id, doing)) {
                 ++counts_.runs_unchanged;  // its rows are already there: not mapped, not copied
             } else {
                 // Deleting cascades to every row owned by the run; it comes back whole,
@@ -421,10 +427,10 @@ private:
                 remove.bind_int(1, *history_id);
                 remove.step(doing);
                 remove.reset();
-                bind_row(table, *rows, *replace, "", doing);
-                replace->bind_int(id_at + 1, *history_id);
-                replace->step(doing);
-                replace->reset();
+                bind_row(table, rows, replace, "", doing);
+                replace.bind_int(id_at + 1, *history_id);
+                replace.step(doing);
+                replace.reset();
                 ids[shard_id] = *history_id;
                 ++counts_.runs_replaced;
             }
@@ -434,18 +440,18 @@ private:
     void copy_owned(const TableMergePlan& table) {
         const std::string doing = fmt::format("cannot merge table {}", table.table);
         auto rows = read_all(table);
-        auto insert = insert_into(table.table, columns_except(*rows, table.id_column));
-        const int id_at = table.id_column.empty() ? -1 : column_index(*rows, table.id_column);
+        auto insert = insert_into(table.table, columns_except(rows, table.id_column));
+        const int id_at = table.id_column.empty() ? -1 : column_index(rows, table.id_column);
         IdMap* ids = table.id_column.empty() ? nullptr : &maps_[table.table];
         uint64_t& added = counts_.rows_added[table.table];
-        while (rows->step(doing)) {
-            const bool copied = bind_row(table, *rows, *insert, table.id_column, doing);
+        while (rows.step(doing)) {
+            const bool copied = bind_row(table, rows, insert, table.id_column, doing);
             if (copied) {
-                insert->step(doing);
-                if (ids) (*ids)[rows->int_at(id_at)] = sqlite3_last_insert_rowid(history_);
+                insert.step(doing);
+                if (ids) (*ids)[rows.int_at(id_at)] = sqlite3_last_insert_rowid(history_);
                 ++added;
             }
-            insert->reset();
+            insert.reset();
         }
     }
 
