@@ -24,6 +24,7 @@ struct DeviceChoice {
     std::vector<uint32_t> indices;  // a list; empty and !all: key not given, one backend
                                     // created with the options as they are
     bool given() const { return all || !indices.empty(); }
+    bool operator==(const DeviceChoice&) const = default;
 };
 enum class OnPartitionError { stop, continue_run };
 

@@ -46,7 +46,10 @@ inline void check_round_trip(const Manifest& m) {
                       again.pipeline.queue_depth == m.pipeline.queue_depth &&
                       again.pipeline.on_error == m.pipeline.on_error &&
                       again.pipeline.replay_inputs == m.pipeline.replay_inputs &&
+                      again.pipeline.finalize_workers == m.pipeline.finalize_workers &&
+                      again.pipeline.devices == m.pipeline.devices &&
                       again.backend.name == m.backend.name && again.backend.options == m.backend.options &&
+                      again.backend.options_by_backend == m.backend.options_by_backend &&
                       again.output.db == m.output.db && again.output.tags == m.output.tags &&
                       again.verify.mode == m.verify.mode && again.verify.every == m.verify.every &&
                       again.finalize.malloc_trim == m.finalize.malloc_trim;
