@@ -7,7 +7,9 @@
 #
 # Steps (default: all, in this order): tests, kernels, smoke, ab20, ab24, busy, ab26.
 # Also: e2e24, e2e26, e2e27 (issue 7: replayed partitions, pinned and pageable arms, each
-# arm's throughput against its bound). Each step's log and the
+# arm's throughput against its bound) and copies (copy_overlap_bench: whether uploads and
+# downloads overlap, alone and in the prove workers' pattern, with the driver's default
+# work queues and with 32; copies.md). Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
 set -uo pipefail
@@ -51,6 +53,13 @@ for step in "${steps[@]}"; do
       log "ntt_kernel_bench"
       $bundle/bin/ntt_kernel_bench --log-n "${KERNEL_LOG_NS:-20,22,24,26,27}" --repetitions 15 \
         --plans "${KERNEL_PLANS:-10:10}" | tee "$OUT/kernels.md" | tee -a "$OUT/evidence.log" ;;
+    copies)
+      log "copy_overlap_bench"
+      {
+        $bundle/bin/copy_overlap_bench --mib 2048
+        echo
+        CUDA_DEVICE_MAX_CONNECTIONS=32 $bundle/bin/copy_overlap_bench --mib 2048
+      } 2>&1 | tee "$OUT/copies.md" | tee -a "$OUT/evidence.log" ;;
     smoke)
       for backend in cuda-pinned cuda-pageable; do
         run_job "smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 --set circuit.log_n=16
