@@ -95,6 +95,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     // pool_sets belongs to cuda-pinned only.
     EXPECT_NE(create_error("cuda-pageable", "pool_sets=2", 10).find("pool_sets"), std::string::npos);
     EXPECT_NE(create_error("cuda-pageable", "device=x", 10).find("device"), std::string::npos);
+    const std::string streams = create_error("cuda-pinned", "copy_streams=engine", 10);
+    EXPECT_NE(streams.find("'copy_streams' = 'engine' is not a choice"), std::string::npos) << streams;
 }
 
 TEST(CudaPlugins, PinnedRefusesAPoolLargerThanTheMachine) {
@@ -181,6 +183,7 @@ TEST(CudaPlugins, ReportDeviceAndPoolFacts) {
         const uint64_t expected_pinned = std::string(name) == "cuda-pinned" ? 2 * 4 * (uint64_t{1} << 12) * 32 : 0;
         EXPECT_EQ(facts["pool.pinned_bytes"], std::to_string(expected_pinned)) << name;
         EXPECT_TRUE(facts.count("pool.setup_ms")) << name;
+        EXPECT_EQ(facts["cuda.copy_streams"], "device") << name;
     }
 }
 
@@ -233,11 +236,14 @@ TEST(CudaPlugins, PinnedPoolBlocksWhenExhaustedUntilARelease) {
 }
 
 // Two workers on one GPU, proving concurrently from two threads: each has its own
-// streams, events and device buffers.
+// compute stream, events and device buffers, and the copy streams are the device's
+// (shared) or each worker's own.
 TEST(CudaPlugins, TwoWorkersProveConcurrently) {
     ZKB_REQUIRE_GPU();
-    for (const char* name : kBackends) {
-        const Backend backend(load(name), "", 16, 2);
+    for (const auto& [name, options] : std::vector<std::pair<std::string, std::string>>{
+             {"cuda-pinned", ""}, {"cuda-pageable", ""}, {"cuda-pinned", "copy_streams=worker"},
+             {"cuda-pageable", "copy_streams=worker"}}) {
+        const Backend backend(load(name), options, 16, 2);
         std::vector<std::thread> threads;
         for (uint32_t w = 0; w < 2; ++w) {
             threads.emplace_back([&, w] {

@@ -25,6 +25,12 @@ uint64_t steady_now_ns() {
 
 uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
 
+std::optional<Stream> stream_if(bool wanted) {
+    std::optional<Stream> stream;
+    if (wanted) stream.emplace();
+    return stream;
+}
+
 }  // namespace
 
 const char* backend_version() { return ZKBATCH_VERSION; }
@@ -40,6 +46,15 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     if (prove_workers < 1) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
     config.max_log_n = max_log_n;
     config.prove_workers = prove_workers;
+    const std::string copy_streams = options.get_string("copy_streams", "device");
+    if (copy_streams == "worker") {
+        config.copy_streams = CopyStreams::worker;
+    } else if (copy_streams != "device") {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'copy_streams' = '", copy_streams, "' is not a choice: use "
+                                           "'device' (one upload and one download stream per device, the default) "
+                                           "or 'worker' (one copy stream per prove worker)"));
+    }
     return config;
 }
 
@@ -50,6 +65,10 @@ CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_
     ZKB_CUDA_CHECK(cudaSetDevice(config.device));
     ntt::prepare_device(config.device);
     device_info_ = DeviceInfo::query(config.device);
+    if (config.copy_streams == CopyStreams::device) {
+        upload_stream_.emplace();
+        download_stream_.emplace();
+    }
 
     // Refuse now, not at the n-th create_worker: every worker holds a, b and c.
     size_t free_bytes = 0;
@@ -75,6 +94,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     device_info_.add_facts(facts);
     policy_->add_facts(facts);
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
+    plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
 }
 
 void CudaBackend::check_log_n(uint32_t log_n) const {
@@ -92,6 +112,14 @@ zkb_host_buffers CudaBackend::acquire_buffers(uint32_t log_n) {
 
 void CudaBackend::release_buffers(const zkb_host_buffers& buffers) noexcept { policy_->release(buffers); }
 
+std::unique_lock<std::mutex> CudaBackend::lock_upload_stream() {
+    return upload_stream_ ? std::unique_lock(upload_mutex_) : std::unique_lock<std::mutex>();
+}
+
+std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
+    return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
+}
+
 std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
     return std::make_unique<CudaWorker>(*this, worker_index);
@@ -101,6 +129,9 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     : backend_(backend),
       copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
       compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
+      own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
+      upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
+      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
       a_(size_t{1} << backend.config().max_log_n),
       b_(size_t{1} << backend.config().max_log_n),
       c_(size_t{1} << backend.config().max_log_n) {
@@ -152,9 +183,10 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
     const NvtxRange whole_range(partition + "prove on " + compute_lane_);
 
-    // All streams are idle here (the previous prove ended synchronized), so the anchor
-    // completes at once and now() is its time on the runner's clock (CLOCK_MONOTONIC).
-    anchor_.record(upload_stream_);
+    // The compute stream is this worker's alone and idle here (the previous prove ended
+    // synchronized), so the anchor completes at once and now() is its time on the
+    // runner's clock (CLOCK_MONOTONIC). The copy streams may be shared with other workers.
+    anchor_.record(compute_stream_);
     anchor_.synchronize();
     const uint64_t anchor_ns = steady_now_ns();
 
@@ -168,6 +200,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         for (int i = 0; i < 3; ++i) {
             {
                 const NvtxRange range(partition + "h2d " + vector_names[i]);
+                const auto lock = backend_.lock_upload_stream();
                 h2d_start_[i].record(upload_stream_);
                 upload_stream_.copy_to_device(device_vectors[i], host_vectors[i], bytes);
                 h2d_end_[i].record(upload_stream_);
@@ -186,20 +219,29 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         }
         {
             const NvtxRange range(partition + "d2h h");
-            download_stream_.wait(compute_end_[3]);
+            if (own_copy_stream_) {
+                download_stream_.wait(compute_end_[3]);
+            } else {
+                // A wait on the device would stop the shared stream, and every other
+                // worker's download behind it, until this worker's kernels end.
+                compute_end_[3].synchronize();
+            }
+            const auto lock = backend_.lock_download_stream();
             d2h_start_.record(download_stream_);
             download_stream_.copy_to_host(buffers->h, b_.data(), bytes);  // quotient_output_steps: h in b
             d2h_end_.record(download_stream_);
         }
-        // The download waited for the compute stream, which waited for every upload, so
-        // these return at once after the first; each still reports its stream's errors.
-        for (const Stream* stream : {&download_stream_, &compute_stream_, &upload_stream_}) stream->synchronize();
+        // The download waited for the compute stream, which waited for every upload:
+        // once it is done, so is all of this partition's work (a shared stream may
+        // already hold other workers' next copies, which this must not wait for).
+        d2h_end_.synchronize();
+        compute_stream_.synchronize();  // done already; reports a fault of its kernels
     } catch (...) {
         // Never return while queued work may still read or write this partition's host
         // buffers: the runner reuses them as soon as prove returns. Errors here repeat
         // the one being thrown.
-        for (const Stream* stream : {&upload_stream_, &compute_stream_, &download_stream_})
-            (void)cudaStreamSynchronize(stream->handle());
+        const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
+        for (const Stream* stream : streams) (void)cudaStreamSynchronize(stream->handle());
         throw;
     }
 

@@ -16,11 +16,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 namespace zkbatch::cuda {
 
-// The backend's own options ("device"); a policy reads its own from the same object.
+// The backend's own options ("device", "copy_streams"); a policy reads its own from the
+// same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // zkbatch's version, which is the CUDA backends' version.
@@ -50,26 +53,37 @@ public:
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
     void check_log_n(uint32_t log_n) const;
     const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n); }
+    // The device's shared copy streams (CopyStreams::device); empty otherwise.
+    const std::optional<Stream>& upload_stream() const { return upload_stream_; }
+    const std::optional<Stream>& download_stream() const { return download_stream_; }
+    // Held while a worker enqueues (start event, copy, end event) on a shared stream, so
+    // each interval times that worker's copy alone; an empty lock with per-worker streams.
+    std::unique_lock<std::mutex> lock_upload_stream();
+    std::unique_lock<std::mutex> lock_download_stream();
 
 private:
     BackendConfig config_;
     DeviceInfo device_info_;
     ntt::DomainTablesCache tables_;
+    // Created before any worker's stream, one after the other: the arrangement in which
+    // bench/copy_overlap_bench saw the H200 upload and download at once.
+    std::optional<Stream> upload_stream_, download_stream_;
+    std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
 };
 
-// One prove worker: its own compute, upload and download streams and device buffers for
-// a, b and c (h ends in b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so
-// the steady state has no cudaMalloc/cudaFree. Used from one thread at a time.
-// Uploads and the download have a stream each, as in bench/copy_overlap_bench, where the
-// H200 overlapped the two directions (KERNEL-NOTES.md, "End to end"): with one copy stream
-// per worker, every worker's download was seen to start only as the upload ahead ended.
+// One prove worker: its own compute stream and device buffers for a, b and c (h ends in
+// b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so the steady state has
+// no cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
+// shared upload and download streams, or on a copy stream of its own (copy_streams =
+// worker). With a copy stream per worker, the H200 timelines showed a worker's first
+// upload waiting for other workers' downloads (KERNEL-NOTES.md, "End to end").
 class CudaWorker {
 public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);
 
-    // The quotient of one partition, synchronously: uploads a, b, c on the upload stream
-    // while the compute stream transforms what has arrived, then h back to the host.
+    // The quotient of one partition, synchronously: uploads a, b, c while the compute
+    // stream transforms what has arrived, then h back to the host.
     // Fills `report` with one interval per copy and per kernel group, from device
     // events mapped onto the runner's clock.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
@@ -79,8 +93,9 @@ private:
     std::string copy_lane_;
     std::string compute_lane_;
     Stream compute_stream_;
-    Stream upload_stream_;
-    Stream download_stream_;
+    std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
+    const Stream& upload_stream_;
+    const Stream& download_stream_;
     DeviceBuffer<ff::Fr> a_, b_, c_;
     Event anchor_;
     Event h2d_start_[3], h2d_end_[3];

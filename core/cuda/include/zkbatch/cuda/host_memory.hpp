@@ -12,10 +12,17 @@
 namespace zkbatch::cuda {
 
 // What a policy is created for (from the backend's options and create() arguments).
+// Which streams carry the prove workers' copies (option `copy_streams`).
+enum class CopyStreams {
+    device,  // one upload and one download stream per device, shared by its workers
+    worker,  // one stream per worker for both directions (kernels v6's measurements)
+};
+
 struct BackendConfig {
     int device = 0;
     uint32_t max_log_n = 0;
     uint32_t prove_workers = 1;
+    CopyStreams copy_streams = CopyStreams::device;
 };
 
 class HostMemoryPolicy {
