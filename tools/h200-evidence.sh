@@ -85,7 +85,8 @@ for step in "${steps[@]}"; do
                         # ~1.2 s per 4 GiB) that the provers rarely wait for a free set.
                         # The pageable arm has no pool to bound its sets, so at 2^27 it
                         # runs with 2 finalizers (the host-memory estimate refuses 5).
-                        # E2E_ARMS picks the arms.
+                        # E2E_ARMS picks the arms; E2E_COPY_STREAMS the CUDA backends'
+                        # copy_streams for each (default "device"; "device worker" A/Bs).
       log_n=${step#e2e}
       case $log_n in
         24) partitions=128 pool_sets=10 finalizers=8 ;;
@@ -93,15 +94,18 @@ for step in "${steps[@]}"; do
         *) partitions=16 pool_sets=8 finalizers=5 ;;  # 16 GiB per set: 128 GiB pinned
       esac
       for arm in ${E2E_ARMS:-pinned pageable}; do
-        arm_finalizers=$finalizers synthesizers=4 queue=8
-        if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ]; then arm_finalizers=2 synthesizers=1 queue=2; fi
-        run_job "$step-$arm" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
-          --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
-          --set pipeline.synthesis_workers="$synthesizers" --set pipeline.prove_workers=3 \
-          --set pipeline.queue_depth="$queue" --set 'pipeline.devices=[0]' \
-          --set pipeline.finalize_workers="$arm_finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
-          --set verify.every=1000 --set finalize.malloc_trim=false \
-          --set output.tags.experiment="${E2E_EXPERIMENT:-kernels-e2e}" --set output.tags.arm="$arm"
+        for copy_streams in ${E2E_COPY_STREAMS:-device}; do
+          arm_finalizers=$finalizers synthesizers=4 queue=8
+          if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ]; then arm_finalizers=2 synthesizers=1 queue=2; fi
+          run_job "$step-$arm-$copy_streams" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
+            --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
+            --set pipeline.synthesis_workers="$synthesizers" --set pipeline.prove_workers=3 \
+            --set pipeline.queue_depth="$queue" --set 'pipeline.devices=[0]' \
+            --set pipeline.finalize_workers="$arm_finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \
+            --set backend.options.copy_streams="$copy_streams" \
+            --set verify.every=1000 --set finalize.malloc_trim=false \
+            --set output.tags.experiment="${E2E_EXPERIMENT:-kernels-e2e}" --set output.tags.arm="$arm"
+        done
       done
       e2e_ran=1 ;;
     *) log "unknown step $step" ;;
@@ -135,19 +139,21 @@ if os.path.exists(kernels_md):
         if len(cells) >= 8 and cells[0].isdigit():
             kernel_ms.setdefault(int(cells[0]), float(cells[7]))
 c = sqlite3.connect(db)
-runs = c.execute("SELECT r.id, r.log_n, r.wall_ms, r.partitions_ok, t.value FROM run r "
-                 "JOIN run_tag t ON t.run_id = r.id AND t.key = 'arm' WHERE r.job_name LIKE 'e2e-log%' ORDER BY r.id").fetchall()
-print("| log n | arm | run | steady ms/partition | copies ms/partition | upload bound ms | kernel ms | share of bound "
-      "| wall partitions/h |")
-print("|---|---|---|---|---|---|---|---|---|")
+runs = c.execute("SELECT r.id, r.log_n, r.wall_ms, r.partitions_ok, t.value, "
+                 "coalesce((SELECT value FROM run_fact f WHERE f.run_id = r.id AND f.key = 'cuda.copy_streams'), 'worker') "
+                 "FROM run r JOIN run_tag t ON t.run_id = r.id AND t.key = 'arm' WHERE r.job_name LIKE 'e2e-log%' "
+                 "ORDER BY r.id").fetchall()
+print("| log n | arm | copy streams | run | steady ms/partition | copies ms/partition | upload bound ms | kernel ms "
+      "| share of bound | wall partitions/h |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 wall = {}
-for run_id, log_n, wall_ms, ok, arm in runs:
+for run_id, log_n, wall_ms, ok, arm, copy_streams in runs:
     upload_ms = 3 * (32 << log_n) / 55e9 * 1e3
     bound = max(upload_ms, kernel_ms.get(log_n, 0.0))
     steady = steady_ms(c, run_id)
     wall.setdefault((log_n, arm), ok * 3.6e6 / wall_ms)  # the first run of each, for the ratio below
     share = f"{100 * bound / steady:.0f}%" if arm == "pinned" and log_n in kernel_ms else "-"
-    print(f"| {log_n} | {arm} | {run_id} | {steady:.1f} | {copies_ms(c, run_id, 0):.1f} | {upload_ms:.1f} "
+    print(f"| {log_n} | {arm} | {copy_streams} | {run_id} | {steady:.1f} | {copies_ms(c, run_id, 0):.1f} | {upload_ms:.1f} "
           f"| {kernel_ms.get(log_n, float('nan')):.1f} | {share} | {ok * 3.6e6 / wall_ms:.0f} |")
 for log_n in sorted({k[0] for k in wall}):
     if (log_n, "pinned") in wall and (log_n, "pageable") in wall:

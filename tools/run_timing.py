@@ -14,7 +14,13 @@ to look at any run. Needs only Python's sqlite3.
   stream reached it, so copies queued behind others would otherwise count their wait.
   About (uploads + download) per partition when uploads and downloads never overlap;
   less when they do.
+- uploads, downloads ms/partition: the same, for each direction alone. When the two
+  directions overlap, copies is near the larger of them; when they queue, near their sum.
+- first upload waited ms: the median, over partitions, of the time from the prove call
+  to its first upload's start: queueing behind other copies (with kernels v6's one copy
+  stream per worker, whole downloads of other workers: 9.7 ms at 2^24).
 """
+import statistics
 import sqlite3
 import sys
 
@@ -27,12 +33,13 @@ def steady_ms(db, run_id):
     return (ends[hi] - ends[lo]) / (hi - lo) / 1e6 if hi > lo else float("nan")
 
 
-def copies_ms(db, run_id, device_index):
-    """Copy-engine milliseconds per partition proved on `device_index` (see above)."""
+def copies_ms(db, run_id, device_index, phases=("h2d", "d2h")):
+    """Copy-engine milliseconds per partition proved on `device_index`, for the copies
+    of `phases` (see above)."""
     rows = db.execute(
         "SELECT i.start_ns, i.end_ns FROM phase_interval i JOIN partition p ON p.id = i.partition_id "
-        "WHERE p.run_id = ? AND p.device_index IS ? AND i.phase IN ('h2d', 'd2h') ORDER BY i.end_ns",
-        (run_id, device_index)).fetchall()
+        f"WHERE p.run_id = ? AND p.device_index IS ? AND i.phase IN ({', '.join('?' * len(phases))}) "
+        "ORDER BY i.end_ns", (run_id, device_index, *phases)).fetchall()
     partitions = db.execute("SELECT count(*) FROM partition WHERE run_id = ? AND device_index IS ?",
                             (run_id, device_index)).fetchone()[0]
     busy_ns, previous_end = 0, 0
@@ -40,6 +47,16 @@ def copies_ms(db, run_id, device_index):
         busy_ns += end - max(start, previous_end)
         previous_end = end
     return busy_ns / 1e6 / partitions if partitions else float("nan")
+
+
+def first_upload_wait_ms(db, run_id, device_index):
+    """Median ms from a partition's prove call to its first upload's start (see above)."""
+    waits = [row[0] / 1e6 for row in db.execute(
+        "SELECT min(u.start_ns) - v.start_ns FROM partition p "
+        "JOIN phase_interval v ON v.partition_id = p.id AND v.phase = 'prove' "
+        "JOIN phase_interval u ON u.partition_id = p.id AND u.phase = 'h2d' "
+        "WHERE p.run_id = ? AND p.device_index IS ? GROUP BY p.id", (run_id, device_index))]
+    return statistics.median(waits) if waits else float("nan")
 
 
 def devices(db, run_id):
@@ -51,14 +68,17 @@ def main(argv):
     if len(argv) < 3:
         sys.exit("usage: run_timing.py DB RUN [RUN ...]")
     db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
-    print("| run | device | partitions | steady ms/partition (run) | copies ms/partition (device) |")
-    print("|---|---|---|---|---|")
+    print("| run | device | partitions | steady ms/partition (run) | copies ms/partition (device) "
+          "| uploads | downloads | first upload waited ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for run_id in map(int, argv[2:]):
         steady = steady_ms(db, run_id)
         for device in devices(db, run_id):
             count = db.execute("SELECT count(*) FROM partition WHERE run_id = ? AND device_index IS ?",
                                (run_id, device)).fetchone()[0]
-            print(f"| {run_id} | {device} | {count} | {steady:.1f} | {copies_ms(db, run_id, device):.1f} |")
+            uploads, downloads = (copies_ms(db, run_id, device, (phase,)) for phase in ("h2d", "d2h"))
+            print(f"| {run_id} | {device} | {count} | {steady:.1f} | {copies_ms(db, run_id, device):.1f} "
+                  f"| {uploads:.1f} | {downloads:.1f} | {first_upload_wait_ms(db, run_id, device):.2f} |")
 
 
 if __name__ == "__main__":
