@@ -84,16 +84,15 @@ for label, ids in (("1 GPU", one), ("2 GPUs", two)):
     print(f"{label}: runs {','.join(ids)}: {rate(ids):.0f} partitions/h; device busy (last run) {busy}")
 print(f"throughput ratio 2 GPUs / 1 GPU: {rate(two) / rate(one):.3f} (target >= 1.9)")
 # Steady state (tools/run_timing.py): the spacing of d2h completions over the middle half
-# of each run, the median over the rounds; and per device the copies' engine time.
+# of each run, the median over the rounds; then run_timing's table of each run's copies
+# per device (engine time, each direction, how long first uploads waited).
 sys.path.insert(0, "tools")
-from run_timing import copies_ms, devices, steady_ms
+from run_timing import print_table, steady_ms
 import statistics
 one_ms = statistics.median([steady_ms(c, int(i)) for i in one])
 two_ms = statistics.median([steady_ms(c, int(i)) for i in two])
 print(f"steady state: 1 GPU {one_ms:.1f} ms/partition, 2 GPUs {two_ms:.1f} ms/partition: ratio {one_ms / two_ms:.3f}")
-for run_id in map(int, one + two):
-    per_device = ", ".join(f"{d}: {copies_ms(c, run_id, d):.1f}" for d in devices(c, run_id))
-    print(f"run {run_id}: copies ms/partition by device {per_device}")
+print_table(c, map(int, one + two))
 PY
 } 2>&1 | tee "$OUT/summary.txt"
 # One self-contained database file: fold the WAL back in.

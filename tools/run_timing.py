@@ -64,14 +64,12 @@ def devices(db, run_id):
         "SELECT DISTINCT device_index FROM partition WHERE run_id = ? ORDER BY device_index", (run_id,))]
 
 
-def main(argv):
-    if len(argv) < 3:
-        sys.exit("usage: run_timing.py DB RUN [RUN ...]")
-    db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
+def print_table(db, run_ids):
+    """One row per run and device (the module's docstring says what each column is)."""
     print("| run | device | partitions | steady ms/partition (run) | copies ms/partition (device) "
           "| uploads | downloads | first upload waited ms |")
     print("|---|---|---|---|---|---|---|---|")
-    for run_id in map(int, argv[2:]):
+    for run_id in run_ids:
         steady = steady_ms(db, run_id)
         for device in devices(db, run_id):
             count = db.execute("SELECT count(*) FROM partition WHERE run_id = ? AND device_index IS ?",
@@ -79,6 +77,12 @@ def main(argv):
             uploads, downloads = (copies_ms(db, run_id, device, (phase,)) for phase in ("h2d", "d2h"))
             print(f"| {run_id} | {device} | {count} | {steady:.1f} | {copies_ms(db, run_id, device):.1f} "
                   f"| {uploads:.1f} | {downloads:.1f} | {first_upload_wait_ms(db, run_id, device):.2f} |")
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit("usage: run_timing.py DB RUN [RUN ...]")
+    print_table(sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True), map(int, argv[2:]))
 
 
 if __name__ == "__main__":
