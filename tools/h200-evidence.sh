@@ -127,38 +127,8 @@ done
 # the middle half of each run; bound = the larger of the upload at 55 GB/s and the
 # quotient's kernel time from this call's kernels step (kernels.md), when it ran.
 if [ -n "${e2e_ran:-}" ]; then
-  python3 - "$db" "$OUT/kernels.md" <<'PY' | tee "$OUT/e2e.md" | tee -a "$OUT/evidence.log"
-import os, sqlite3, sys
-sys.path.insert(0, "tools")
-from run_timing import copies_ms, steady_ms
-db, kernels_md = sys.argv[1], sys.argv[2]
-kernel_ms = {}
-if os.path.exists(kernels_md):
-    for line in open(kernels_md):
-        cells = [c.strip() for c in line.strip().strip('|').split('|')]
-        if len(cells) >= 8 and cells[0].isdigit():
-            kernel_ms.setdefault(int(cells[0]), float(cells[7]))
-c = sqlite3.connect(db)
-runs = c.execute("SELECT r.id, r.log_n, r.wall_ms, r.partitions_ok, t.value, "
-                 "coalesce((SELECT value FROM run_fact f WHERE f.run_id = r.id AND f.key = 'cuda.copy_streams'), 'worker') "
-                 "FROM run r JOIN run_tag t ON t.run_id = r.id AND t.key = 'arm' WHERE r.job_name LIKE 'e2e-log%' "
-                 "ORDER BY r.id").fetchall()
-print("| log n | arm | copy streams | run | steady ms/partition | copies ms/partition | upload bound ms | kernel ms "
-      "| share of bound | wall partitions/h |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-wall = {}
-for run_id, log_n, wall_ms, ok, arm, copy_streams in runs:
-    upload_ms = 3 * (32 << log_n) / 55e9 * 1e3
-    bound = max(upload_ms, kernel_ms.get(log_n, 0.0))
-    steady = steady_ms(c, run_id)
-    wall.setdefault((log_n, arm), ok * 3.6e6 / wall_ms)  # the first run of each, for the ratio below
-    share = f"{100 * bound / steady:.0f}%" if arm == "pinned" and log_n in kernel_ms else "-"
-    print(f"| {log_n} | {arm} | {copy_streams} | {run_id} | {steady:.1f} | {copies_ms(c, run_id, 0):.1f} | {upload_ms:.1f} "
-          f"| {kernel_ms.get(log_n, float('nan')):.1f} | {share} | {ok * 3.6e6 / wall_ms:.0f} |")
-for log_n in sorted({k[0] for k in wall}):
-    if (log_n, "pinned") in wall and (log_n, "pageable") in wall:
-        print(f"2^{log_n}: pinned / pageable partitions per hour (wall) = {wall[(log_n, 'pinned')] / wall[(log_n, 'pageable')]:.1f}x")
-PY
+  if [ -f "$OUT/kernels.md" ]; then kernels_md=$OUT/kernels.md; else kernels_md=/dev/null; fi
+  python3 tools/run_timing.py "$db" --bound "$kernels_md" | tee "$OUT/e2e.md" | tee -a "$OUT/evidence.log"
 fi
 # One self-contained database file: fold the WAL back in.
 python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||

@@ -2,6 +2,7 @@
 """Steady-state and copy-engine figures of zkbatch runs, read from a run database.
 
     tools/run_timing.py DB RUN [RUN ...]      a table, one row per run and device
+    tools/run_timing.py DB --bound KERNELS.md the e2e runs (job e2e-log*) against their bound
 
 Used by tools/h200-evidence.sh (e2e steps) and tools/h200-multigpu.sh, and on its own
 to look at any run. Needs only Python's sqlite3.
@@ -17,8 +18,13 @@ to look at any run. Needs only Python's sqlite3.
 - uploads, downloads ms/partition: the same, for each direction alone. When the two
   directions overlap, copies is near the larger of them; when they queue, near their sum.
 - first upload waited ms: the median, over partitions, of the time from the prove call
-  to its first upload's start: queueing behind other copies (with kernels v6's one copy
-  stream per worker, whole downloads of other workers: 9.7 ms at 2^24).
+  to its first upload's start: queueing behind other copies. With copy_streams = device
+  that includes other workers' uploads ahead on the shared upload stream (a queue that
+  keeps the engine busy, not idle time); with a copy stream per worker, in one run of
+  kernels v6, whole downloads of other workers (9.7 ms at 2^24).
+- --bound: each e2e run's steady state against its bound, the larger of the upload (3
+  vectors of 32 bytes per element at 55 GB/s) and the quotient's kernel time from
+  ntt_kernel_bench's table (KERNELS.md, first row of each log n).
 """
 import statistics
 import sqlite3
@@ -79,10 +85,50 @@ def print_table(db, run_ids):
                   f"| {uploads:.1f} | {downloads:.1f} | {first_upload_wait_ms(db, run_id, device):.2f} |")
 
 
+def kernel_ms_by_log_n(kernels_md):
+    """The quotient's kernel ms per log n from ntt_kernel_bench's markdown table."""
+    kernel_ms = {}
+    for line in open(kernels_md):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 8 and cells[0].isdigit():
+            kernel_ms.setdefault(int(cells[0]), float(cells[7]))
+    return kernel_ms
+
+
+def print_bound_table(db, kernel_ms):
+    """The e2e runs (job e2e-log*, tag arm) against their bound (see above)."""
+    runs = db.execute(
+        "SELECT r.id, r.log_n, r.wall_ms, r.partitions_ok, t.value, "
+        "coalesce((SELECT value FROM run_fact f WHERE f.run_id = r.id AND f.key = 'cuda.copy_streams'), 'worker') "
+        "FROM run r JOIN run_tag t ON t.run_id = r.id AND t.key = 'arm' WHERE r.job_name LIKE 'e2e-log%' "
+        "ORDER BY r.id").fetchall()
+    print("| log n | arm | copy streams | run | steady ms/partition | copies ms/partition | upload bound ms "
+          "| kernel ms | share of bound | wall partitions/h |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    first_rate = {}  # (log n, arm) -> partitions/h of its first run, for the ratio below
+    for run_id, log_n, wall_ms, ok, arm, copy_streams in runs:
+        upload_ms = 3 * (32 << log_n) / 55e9 * 1e3
+        bound_ms = max(upload_ms, kernel_ms.get(log_n, 0.0))
+        steady = steady_ms(db, run_id)
+        rate = ok * 3.6e6 / wall_ms
+        first_rate.setdefault((log_n, arm), rate)
+        share = f"{100 * bound_ms / steady:.0f}%" if arm == "pinned" and log_n in kernel_ms else "-"
+        print(f"| {log_n} | {arm} | {copy_streams} | {run_id} | {steady:.1f} | {copies_ms(db, run_id, 0):.1f} "
+              f"| {upload_ms:.1f} | {kernel_ms.get(log_n, float('nan')):.1f} | {share} | {rate:.0f} |")
+    for log_n in sorted({key[0] for key in first_rate}):
+        if (log_n, "pinned") in first_rate and (log_n, "pageable") in first_rate:
+            print(f"2^{log_n}: pinned / pageable partitions per hour (wall) = "
+                  f"{first_rate[(log_n, 'pinned')] / first_rate[(log_n, 'pageable')]:.1f}x")
+
+
 def main(argv):
-    if len(argv) < 3:
-        sys.exit("usage: run_timing.py DB RUN [RUN ...]")
-    print_table(sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True), map(int, argv[2:]))
+    if len(argv) == 4 and argv[2] == "--bound":
+        db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
+        print_bound_table(db, kernel_ms_by_log_n(argv[3]))
+    elif len(argv) >= 3 and argv[2] != "--bound":
+        print_table(sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True), map(int, argv[2:]))
+    else:
+        sys.exit("usage: run_timing.py DB RUN [RUN ...]\n       run_timing.py DB --bound KERNELS.md")
 
 
 if __name__ == "__main__":
