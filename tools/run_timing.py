@@ -122,13 +122,14 @@ def print_bound_table(db, kernel_ms):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[2] == "--bound":
-        db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
-        print_bound_table(db, kernel_ms_by_log_n(argv[3]))
-    elif len(argv) >= 3 and argv[2] != "--bound":
-        print_table(sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True), map(int, argv[2:]))
-    else:
+    bound = len(argv) > 2 and argv[2] == "--bound"
+    if len(argv) < 3 or (bound and len(argv) != 4):
         sys.exit("usage: run_timing.py DB RUN [RUN ...]\n       run_timing.py DB --bound KERNELS.md")
+    db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
+    if bound:
+        print_bound_table(db, kernel_ms_by_log_n(argv[3]))
+    else:
+        print_table(db, map(int, argv[2:]))
 
 
 if __name__ == "__main__":
