@@ -9,7 +9,9 @@
 # Also: e2e24, e2e26, e2e27 (issue 7: replayed partitions, pinned and pageable arms, each
 # arm's throughput against its bound) and copies (copy_overlap_bench: whether uploads and
 # downloads overlap, alone and in the prove workers' pattern, with the driver's default
-# work queues and with 32; copies.md). Each step's log and the
+# work queues and with 32; copies.md), and profile (Nsight Compute per pass and the pass
+# kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md).
+# Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
 set -uo pipefail
@@ -53,6 +55,26 @@ for step in "${steps[@]}"; do
       log "ntt_kernel_bench"
       $bundle/bin/ntt_kernel_bench --log-n "${KERNEL_LOG_NS:-20,22,24,26,27}" --repetitions 15 \
         --plans "${KERNEL_PLANS:-10:10}" | tee "$OUT/kernels.md" | tee -a "$OUT/evidence.log" ;;
+    profile)  # Nsight Compute on each pass of one 2^PROFILE_LOG_N forward NN and RN per plan
+              # (duration, pipes, occupancy; caches not flushed), and the SASS histogram of
+              # the pass kernels: profile.md.
+      ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+      log "ncu ${ncu:-missing}"
+      {
+        for plan in $(echo "${KERNEL_PLANS:-10:10}" | tr ',' ' '); do
+          echo "## plan $plan, 2^${PROFILE_LOG_N:-24}: the third forward NN (DIF passes), then forward RN (DIT)"
+          # Three runs of the DIF passes (two warm-ups and one measured) come first.
+          passes=$(( (${PROFILE_LOG_N:-24} + ${plan%%:*} - 1) / ${plan%%:*} ))
+          [ -n "$ncu" ] && "$ncu" --cache-control none --kernel-name regex:ntt_pass \
+            --launch-skip $((2 * passes)) --launch-count $((2 * passes)) \
+            --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
+            $bundle/bin/ntt_kernel_bench --log-n "${PROFILE_LOG_N:-24}" --repetitions 1 --plans "$plan" 2>&1
+        done
+        echo "## SASS of the pass kernels"
+        tools/sass-opcodes.sh $bundle/bin/ntt_kernel_bench summary
+        tools/sass-opcodes.sh $bundle/bin/ntt_kernel_bench | sort -k2,2 -k1,1nr
+      } >"$OUT/profile.md" 2>&1
+      log "profile: $(grep -c 'gpu__time_duration\|Duration' "$OUT/profile.md") durations" ;;
     copies)
       log "copy_overlap_bench"
       {
@@ -87,16 +109,29 @@ for step in "${steps[@]}"; do
                         # runs with 2 finalizers (the host-memory estimate refuses 5).
                         # E2E_ARMS picks the arms; E2E_COPY_STREAMS the CUDA backends'
                         # copy_streams for each (default "device"; "device worker" A/Bs).
+                        # These counts were sized for the 2 x H200 host (250 GiB of memory);
+                        # on a host with less than 200 GiB available (the 1 x H200 machine:
+                        # 125 GiB) the 2^26 pageable arm runs as the 2^27 one does, the 2^27
+                        # pinned arm with 5 sets and 3 finalizers, and the 2^27 pageable arm
+                        # is skipped (even 1 synthesis worker and a queue of 2 need 160 GiB).
       log_n=${step#e2e}
+      small_host=$(awk '/MemAvailable/ {print ($2 < 200 * 1024 * 1024)}' /proc/meminfo)
       case $log_n in
         24) partitions=128 pool_sets=10 finalizers=8 ;;
         26) partitions=24 pool_sets=8 finalizers=6 ;;
         *) partitions=16 pool_sets=8 finalizers=5 ;;  # 16 GiB per set: 128 GiB pinned
       esac
+      if [ "$log_n" -ge 27 ] && [ "$small_host" = 1 ]; then pool_sets=5 finalizers=3; fi
       for arm in ${E2E_ARMS:-pinned pageable}; do
+        if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ] && [ "$small_host" = 1 ]; then
+          log "$step $arm skipped: under 200 GiB of host memory available"
+          continue
+        fi
         for copy_streams in ${E2E_COPY_STREAMS:-device}; do
           arm_finalizers=$finalizers synthesizers=4 queue=8
-          if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ]; then arm_finalizers=2 synthesizers=1 queue=2; fi
+          if [ "$arm" = pageable ] && { [ "$log_n" -ge 27 ] || { [ "$log_n" -ge 26 ] && [ "$small_host" = 1 ]; }; }; then
+            arm_finalizers=2 synthesizers=1 queue=2
+          fi
           run_job "$step-$arm-$copy_streams" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
             --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
             --set pipeline.synthesis_workers="$synthesizers" --set pipeline.prove_workers=3 \
