@@ -23,7 +23,11 @@ void emulate_pass(const PassParams& params) {
         for (uint32_t i = 0; i < params.stage_count; ++i) {
             const uint32_t stage = kKind == PassKind::dit ? i : params.stage_count - 1 - i;
             for (uint32_t thread = 0; thread < threads; ++thread) {
-                cuda::ntt::pass_stage<kKind>(params, stage, thread, threads, tile);
+                if (stage == 0) {
+                    cuda::ntt::pass_stage<kKind, false>(params, stage, thread, threads, tile);
+                } else {
+                    cuda::ntt::pass_stage<kKind, true>(params, stage, thread, threads, tile);
+                }
             }
         }
         for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_store(params, block, thread, threads, tile);

@@ -8,7 +8,7 @@ namespace zkbatch::cuda::ntt {
 namespace {
 
 // One block = one tile of 2^tile_log elements (ntt_pass.hpp): load, k stages with a
-// barrier after each, store.
+// barrier after each (stage 0, which multiplies by nothing, as its own loop), store.
 template <PassKind kKind>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
     extern __shared__ uint64_t shared_words[];
@@ -16,15 +16,19 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_ke
     pass_load(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
     __syncthreads();
     if (kKind == PassKind::dit) {
-        for (uint32_t stage = 0; stage < params.stage_count; ++stage) {
-            pass_stage<kKind>(params, stage, threadIdx.x, blockDim.x, tile);
+        pass_stage<kKind, false>(params, 0, threadIdx.x, blockDim.x, tile);
+        __syncthreads();
+        for (uint32_t stage = 1; stage < params.stage_count; ++stage) {
+            pass_stage<kKind, true>(params, stage, threadIdx.x, blockDim.x, tile);
             __syncthreads();
         }
     } else {
-        for (uint32_t stage = params.stage_count; stage-- > 0;) {
-            pass_stage<kKind>(params, stage, threadIdx.x, blockDim.x, tile);
+        for (uint32_t stage = params.stage_count - 1; stage > 0; --stage) {
+            pass_stage<kKind, true>(params, stage, threadIdx.x, blockDim.x, tile);
             __syncthreads();
         }
+        pass_stage<kKind, false>(params, 0, threadIdx.x, blockDim.x, tile);
+        __syncthreads();
     }
     pass_store(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
 }

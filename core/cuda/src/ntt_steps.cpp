@@ -32,6 +32,7 @@ void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* da
         PassParams params = pass_params(tables, data, direction, pass);
         params.twist_first_stage = params.first_stage;  // its own twist, before its stages
         params.twist_stage_count = params.stage_count;
+        params.reduce_output = pass + 1 == tables.plan.pass_count;
         sequence.push(Launch{Launch::Kind::dit_pass, params});
     }
 }
@@ -55,6 +56,7 @@ void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* da
             params.output_scale = *fusion.output_scale;
         }
         if (pass == 0) params.permuted_output = fusion.permuted_output;
+        params.reduce_output = pass == 0;
         sequence.push(Launch{Launch::Kind::dif_pass, params});
     }
 }

@@ -125,6 +125,9 @@ struct PassParams {
     // position p is multiplied by output_scale.at(bitrev(p)), the power of its
     // coefficient index (coset shift and 1/n of an inverse transform).
     bool scale_output = false;
+    // Set on a transform's last pass: stored elements are reduced below r. Without it
+    // they are stored as the stages leave them, < 2r, for the next pass to load.
+    bool reduce_output = true;
     PowerTableView output_scale;
     // Fused into the first DIF pass of the quotient's final transform: the loaded value
     // x becomes x * quotient_b - quotient_c, element-wise.
@@ -147,10 +150,12 @@ struct PassParams {
 };
 
 // The passes' field arithmetic (fr32.hpp), on partly reduced values v < 2r: a product by
-// a table entry (< r) skips its final subtraction, sums and differences work modulo 2r,
-// and a pass reduces each element once, on its way out, so global memory only ever holds
-// values < r. The host runs the same instruction sequence (HostChain), so kernel
-// emulation checks it.
+// a table entry (< r) skips its final subtraction, sums and differences work modulo 2r.
+// Between the passes of one transform the array holds partly reduced values too (every
+// pass's first step accepts them: a product by a twist, or stage butterflies on values
+// < 2r); a transform's last pass reduces each element as it stores it, so what a
+// transform leaves in memory is < r. The host runs the same instruction sequence
+// (HostChain), so kernel emulation checks it.
 namespace partial {
 
 template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
@@ -245,7 +250,10 @@ ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint3
 
 // Step 2, once per local stage (0..k-1 for DIT, k-1..0 for DIF), with a barrier
 // between stages: butterflies on pairs (t, t + 2^stage) of every group in the tile.
-template <PassKind kKind>
+// kTwiddle must be stage != 0: stage 0's twiddle is 1 (multiplying by one is exact,
+// skipping it is faster), and callers run it as its own instantiation so the stages
+// that multiply loop with no branch around the product.
+template <PassKind kKind, bool kTwiddle>
 ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint32_t thread, uint32_t threads,
                                        const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
@@ -260,17 +268,19 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
         const uint32_t slot = (t << p.group_log) | g;
         const Fr u = tile.get(slot);
         const Fr v = tile.get(slot + pair_distance);
-        // Stage 0's twiddle is 1; multiplying by one is exact, skipping it is faster.
         const Fr* twiddle = p.stage_roots + ((j & low_mask) << root_shift);
+        // The DIF product is stored before the sum is formed, and stage 0 runs apart: only
+        // with both did ptxas fuse that product's reduction into IMAD.WIDE instead of
+        // IMAD.X + IMAD.HI pairs (DIF passes 10% faster). The DIT order, the difference
+        // stored first, measured 0.5% faster than the sum first. KERNEL-NOTES.md, v7.
         if (kKind == PassKind::dit) {
-            const Fr product = stage != 0 ? partial::mul(load_element(twiddle), v) : v;
-            tile.set(slot, partial::add(u, product));
+            const Fr product = kTwiddle ? partial::mul(load_element(twiddle), v) : v;
             tile.set(slot + pair_distance, partial::sub(u, product));
+            tile.set(slot, partial::add(u, product));
         } else {
-            // The sum first: u and v are then dead during the multiplication.
-            tile.set(slot, partial::add(u, v));
             const Fr difference = partial::sub(u, v);
-            tile.set(slot + pair_distance, stage != 0 ? partial::mul(load_element(twiddle), difference) : difference);
+            tile.set(slot + pair_distance, kTwiddle ? partial::mul(load_element(twiddle), difference) : difference);
+            tile.set(slot, partial::add(u, v));
         }
     }
 }
@@ -286,7 +296,7 @@ ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint
         Fr value = tile.get(slot);
         const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
         if (p.scale_output) value = partial::mul(p.output_scale.at(coefficient), value);
-        value = partial::reduce(value);
+        if (p.reduce_output) value = partial::reduce(value);
         store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
     }
 }
