@@ -11,8 +11,8 @@ cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/nul
 [ -n "$cuobjdump" ] || { echo "sass-opcodes.sh: no cuobjdump" >&2; exit 1; }
 "$cuobjdump" -sass "$binary" |
   awk -v summary="${2:-}" '
-    /Function :/ {name = $3; sub(/.*ntt_pass_kernel/, "ntt_pass_kernel", name)}
-    name ~ /^ntt_pass_kernel/ && /\/\*[0-9a-f]+\*\// {
+    /Function :/ {name = $3; sub(/.*ntt_kernels_cu_[0-9a-f]+[0-9]+/, "", name)}
+    name ~ /pass_kernel/ && /\/\*[0-9a-f]+\*\// {
       split($0, parts, ";"); n = split(parts[1], words, " ")
       for (i = 1; i <= n; i++) if (words[i] ~ /^[A-Z][A-Z0-9.]+$/ && words[i] !~ /^P[0-9T]/) { opcode = words[i]; break }
       count[name " " opcode]++; total[name]++

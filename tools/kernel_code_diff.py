@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The NTT pass kernels' machine code, here, without a GPU or cuobjdump:
+
+    tools/kernel_code_diff.py [REV]        (REV defaults to HEAD)
+
+compiles core/cuda/src/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
+working tree, and prints for each kernel its instruction count (16 bytes each), whether
+its code is byte-identical between the two, and how many instructions are IMAD.WIDE.U32
+(.X): the fused form of the field products (core/cuda/KERNEL-NOTES.md, v7). The last is
+read off the low 12 bits of each instruction (0x225 or 0x825), an observation that matched
+cuobjdump's counts on every build compared in results/kernels/h200-v7-variants.md, not a
+documented encoding. Identical code means identical speed; anything else is for the GPU
+machine (tools/bench-variants.sh).
+"""
+import collections
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = "core/cuda/src/ntt_kernels.cu"
+WIDE_MULTIPLY_OPCODES = {0x225, 0x825}
+
+
+def compile_cubin(tree, out):
+    nvcc = os.environ.get("CUDACXX", "/usr/local/cuda/bin/nvcc")
+    subprocess.run([nvcc, "-O3", "-DNDEBUG", "-DZKBATCH_VERSION=\"0\"", "-std=c++20", "-cubin", "-arch=sm_90",
+                    "-I", os.path.join(tree, "core/cuda/include"), "-I", os.path.join(tree, "core/include"),
+                    os.path.join(tree, SOURCE), "-o", out], check=True)
+
+
+def kernel_code(cubin):
+    """{kernel name: machine code} from the cubin's .text.<kernel> sections (ELF64)."""
+    data = open(cubin, "rb").read()
+    (section_offset,) = struct.unpack_from("<Q", data, 0x28)
+    entry_size, count, names_index = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, section_offset + i * entry_size) for i in range(count)]
+    names_offset = headers[names_index][4]
+    code = {}
+    for header in headers:
+        start = names_offset + header[0]
+        name = data[start:data.index(b"\0", start)].decode()
+        if name.startswith(".text."):
+            code[readable(name[len(".text."):])] = data[header[4]:header[4] + header[5]]
+    return code
+
+
+def readable(mangled):
+    """ntt_pass_kernel<PassKind 1> for the mangled name (whose anonymous namespace's part
+    depends on the file's path, so the two trees' names differ)."""
+    name = subprocess.run(["c++filt", mangled], check=True, capture_output=True, text=True).stdout.strip()
+    name = re.sub(r"^void |zkbatch::cuda::ntt::|\(anonymous namespace\)::", "", name)
+    name = re.sub(r"\([^()]*\)$", "", name)  # the parameters
+    return re.sub(r"<\(PassKind\)(\d)>", r"<PassKind \1>", name)
+
+
+def wide_multiplies(code):
+    opcodes = collections.Counter(struct.unpack_from("<Q", code, i)[0] & 0xFFF for i in range(0, len(code), 16))
+    return sum(opcodes[opcode] for opcode in WIDE_MULTIPLY_OPCODES)
+
+
+def main():
+    revision = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
+    with tempfile.TemporaryDirectory() as scratch:
+        old_tree = os.path.join(scratch, "old")
+        os.mkdir(old_tree)
+        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, "core"], check=True, capture_output=True)
+        subprocess.run(["tar", "x", "-C", old_tree], input=archive.stdout, check=True)
+        compile_cubin(old_tree, os.path.join(scratch, "old.cubin"))
+        compile_cubin(ROOT, os.path.join(scratch, "new.cubin"))
+        old = kernel_code(os.path.join(scratch, "old.cubin"))
+        new = kernel_code(os.path.join(scratch, "new.cubin"))
+    print(f"| kernel | instructions {revision} / here | IMAD.WIDE {revision} / here | code |")
+    print("|---|---|---|---|")
+    for name in sorted(set(old) | set(new)):
+        counts = [(len(code[name]) // 16, wide_multiplies(code[name])) if name in code else ("-", "-")
+                  for code in (old, new)]
+        verdict = "identical" if old.get(name) == new.get(name) else "differs"
+        print(f"| {name} | {counts[0][0]} / {counts[1][0]} | {counts[0][1]} / {counts[1][1]} | {verdict} |")
+
+
+if __name__ == "__main__":
+    main()
