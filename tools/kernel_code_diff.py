@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The NTT pass kernels' machine code, here, without a GPU or cuobjdump:
 
-    tools/kernel_code_diff.py [REV]        (REV defaults to HEAD)
+    tools/kernel_code_diff.py [REV]                (REV defaults to HEAD)
+    tools/kernel_code_diff.py --check-fused COUNT [REV]
 
 compiles core/cuda/src/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
 working tree, and prints for each kernel its instruction count (16 bytes each), whether
@@ -11,6 +12,12 @@ read off the low 12 bits of each instruction (0x225 or 0x825), an observation th
 cuobjdump's counts on every build compared in results/kernels/h200-v7-variants.md, not a
 documented encoding. Identical code means identical speed; anything else is for the GPU
 machine (tools/bench-variants.sh).
+
+--check-fused compiles one tree (REV, or the working tree) and fails unless every NTT pass
+kernel has exactly COUNT IMAD.WIDE: the guard against a product whose reduction compiles
+split into IMAD.X + IMAD.HI pairs (48 fewer), as v6's DIF kernel had (398 against the DIT
+kernel's 446), which cost 10% without changing a bit of the output. A change to the
+kernels' products changes COUNT on purpose; the ctest that runs this names it.
 """
 import collections
 import os
@@ -62,17 +69,40 @@ def wide_multiplies(code):
     return sum(opcodes[opcode] for opcode in WIDE_MULTIPLY_OPCODES)
 
 
+def tree_kernels(revision, scratch):
+    """The kernels compiled from git revision `revision`, or from the working tree (None)."""
+    tree = ROOT
+    if revision is not None:
+        tree = os.path.join(scratch, revision.replace("/", "_"))
+        os.mkdir(tree)
+        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, "core"], check=True, capture_output=True)
+        subprocess.run(["tar", "x", "-C", tree], input=archive.stdout, check=True)
+    cubin = os.path.join(tree if revision is not None else scratch, "kernels.cubin")
+    compile_cubin(tree, cubin)
+    return kernel_code(cubin)
+
+
+def check_fused(expected, revision):
+    with tempfile.TemporaryDirectory() as scratch:
+        kernels = tree_kernels(revision, scratch)
+    counts = {name: wide_multiplies(code) for name, code in kernels.items() if name.startswith("ntt_pass_kernel")}
+    for name, count in sorted(counts.items()):
+        print(f"{name}: {count} IMAD.WIDE")
+    if not counts or set(counts.values()) != {expected}:
+        print(f"FAIL: every pass kernel should have {expected} IMAD.WIDE; a product compiled split "
+              "(IMAD.X + IMAD.HI pairs) has 48 fewer (core/cuda/KERNEL-NOTES.md, v7)")
+        return 1
+    print("ok: every product fused")
+    return 0
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--check-fused":
+        return check_fused(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
     revision = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
     with tempfile.TemporaryDirectory() as scratch:
-        old_tree = os.path.join(scratch, "old")
-        os.mkdir(old_tree)
-        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, "core"], check=True, capture_output=True)
-        subprocess.run(["tar", "x", "-C", old_tree], input=archive.stdout, check=True)
-        compile_cubin(old_tree, os.path.join(scratch, "old.cubin"))
-        compile_cubin(ROOT, os.path.join(scratch, "new.cubin"))
-        old = kernel_code(os.path.join(scratch, "old.cubin"))
-        new = kernel_code(os.path.join(scratch, "new.cubin"))
+        old = tree_kernels(revision, scratch)
+        new = tree_kernels(None, scratch)
     print(f"| kernel | instructions {revision} / here | IMAD.WIDE {revision} / here | code |")
     print("|---|---|---|---|")
     for name in sorted(set(old) | set(new)):
@@ -80,7 +110,8 @@ def main():
                   for code in (old, new)]
         verdict = "identical" if old.get(name) == new.get(name) else "differs"
         print(f"| {name} | {counts[0][0]} / {counts[1][0]} | {counts[0][1]} / {counts[1][1]} | {verdict} |")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
