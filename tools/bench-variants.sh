@@ -10,12 +10,15 @@ cd "$(dirname "$0")/.."
 log_ns=$1 rounds=$2
 shift 2
 export LD_LIBRARY_PATH=$PWD/.bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-echo "| build | round | log n | plan | forward NN ms | forward RN ms | inverse NR ms | quotient input ms | quotient output ms | quotient ms | set-up ms |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+header=1  # the bench's own table header, widened by two columns, before its first rows
 for round in $(seq 1 "$rounds"); do
   for bench in "$@"; do
     "$bench" --log-n "$log_ns" --repetitions 15 | awk -v build="$(basename "$bench")" -v round="$round" \
-      '/^\| [0-9]/ {print "| " build " | " round " " $0}'
+      -v header="$header" '
+        /^\| log n/ && header {print "| build | round " $0}
+        /^\|---/ && header {print "|---|---" $0}
+        /^\| [0-9]/ {print "| " build " | " round " " $0}'
+    header=0
   done
 done
 for bench in "$@"; do

@@ -59,16 +59,17 @@ for step in "${steps[@]}"; do
               # (duration, pipes, occupancy; caches not flushed), and the SASS histogram of
               # the pass kernels: profile.md.
       ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+      log_n=${PROFILE_LOG_N:-24}
       log "ncu ${ncu:-missing}"
       {
         for plan in $(echo "${KERNEL_PLANS:-10:10}" | tr ',' ' '); do
-          echo "## plan $plan, 2^${PROFILE_LOG_N:-24}: the third forward NN (DIF passes), then forward RN (DIT)"
+          echo "## plan $plan, 2^$log_n: the third forward NN (DIF passes), then forward RN (DIT)"
           # Three runs of the DIF passes (two warm-ups and one measured) come first.
-          passes=$(( (${PROFILE_LOG_N:-24} + ${plan%%:*} - 1) / ${plan%%:*} ))
+          passes=$(( (log_n + ${plan%%:*} - 1) / ${plan%%:*} ))
           [ -n "$ncu" ] && "$ncu" --cache-control none --kernel-name regex:ntt_pass \
             --launch-skip $((2 * passes)) --launch-count $((2 * passes)) \
             --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
-            $bundle/bin/ntt_kernel_bench --log-n "${PROFILE_LOG_N:-24}" --repetitions 1 --plans "$plan" 2>&1
+            $bundle/bin/ntt_kernel_bench --log-n "$log_n" --repetitions 1 --plans "$plan" 2>&1
         done
         echo "## SASS of the pass kernels"
         tools/sass-opcodes.sh $bundle/bin/ntt_kernel_bench summary
@@ -121,7 +122,11 @@ for step in "${steps[@]}"; do
         26) partitions=24 pool_sets=8 finalizers=6 ;;
         *) partitions=16 pool_sets=8 finalizers=5 ;;  # 16 GiB per set: 128 GiB pinned
       esac
-      if [ "$log_n" -ge 27 ] && [ "$small_host" = 1 ]; then pool_sets=5 finalizers=3; fi
+      lean_pageable_from=27  # the log n from which the pageable arm runs lean
+      if [ "$small_host" = 1 ]; then
+        lean_pageable_from=26
+        [ "$log_n" -ge 27 ] && pool_sets=5 finalizers=3
+      fi
       for arm in ${E2E_ARMS:-pinned pageable}; do
         if [ "$log_n" -ge 27 ] && [ "$arm" = pageable ] && [ "$small_host" = 1 ]; then
           log "$step $arm skipped: under 200 GiB of host memory available"
@@ -129,7 +134,7 @@ for step in "${steps[@]}"; do
         fi
         for copy_streams in ${E2E_COPY_STREAMS:-device}; do
           arm_finalizers=$finalizers synthesizers=4 queue=8
-          if [ "$arm" = pageable ] && { [ "$log_n" -ge 27 ] || { [ "$log_n" -ge 26 ] && [ "$small_host" = 1 ]; }; }; then
+          if [ "$arm" = pageable ] && [ "$log_n" -ge "$lean_pageable_from" ]; then
             arm_finalizers=2 synthesizers=1 queue=2
           fi
           run_job "$step-$arm-$copy_streams" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
