@@ -19,18 +19,9 @@ void emulate_pass(const PassParams& params) {
     std::vector<uint64_t> shared_words(4 * size_t{tile_size});
     const Tile tile{shared_words.data(), tile_size};
     for (uint32_t block = 0; block < params.block_count(); ++block) {
-        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_load(params, block, thread, threads, tile);
-        for (uint32_t i = 0; i < params.stage_count; ++i) {
-            const uint32_t stage = kKind == PassKind::dit ? i : params.stage_count - 1 - i;
-            for (uint32_t thread = 0; thread < threads; ++thread) {
-                if (stage == 0) {
-                    cuda::ntt::pass_stage<kKind, false>(params, stage, thread, threads, tile);
-                } else {
-                    cuda::ntt::pass_stage<kKind, true>(params, stage, thread, threads, tile);
-                }
-            }
-        }
-        for (uint32_t thread = 0; thread < threads; ++thread) cuda::ntt::pass_store(params, block, thread, threads, tile);
+        cuda::ntt::run_pass<kKind>(params, block, tile, [threads](auto&& step, bool /*barrier*/) {
+            for (uint32_t thread = 0; thread < threads; ++thread) step(thread, threads);
+        });
     }
 }
 

@@ -7,30 +7,16 @@ namespace zkbatch::cuda::ntt {
 
 namespace {
 
-// One block = one tile of 2^tile_log elements (ntt_pass.hpp): load, k stages with a
-// barrier after each (stage 0, which multiplies by nothing, as its own loop), store.
+// One block = one tile of 2^tile_log elements: the steps of run_pass (ntt_pass.hpp), with
+// a barrier where a step asks for one.
 template <PassKind kKind>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
     extern __shared__ uint64_t shared_words[];
     const Tile tile{shared_words, 1u << params.tile_log()};
-    pass_load(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
-    __syncthreads();
-    if (kKind == PassKind::dit) {
-        pass_stage<kKind, false>(params, 0, threadIdx.x, blockDim.x, tile);
-        __syncthreads();
-        for (uint32_t stage = 1; stage < params.stage_count; ++stage) {
-            pass_stage<kKind, true>(params, stage, threadIdx.x, blockDim.x, tile);
-            __syncthreads();
-        }
-    } else {
-        for (uint32_t stage = params.stage_count - 1; stage > 0; --stage) {
-            pass_stage<kKind, true>(params, stage, threadIdx.x, blockDim.x, tile);
-            __syncthreads();
-        }
-        pass_stage<kKind, false>(params, 0, threadIdx.x, blockDim.x, tile);
-        __syncthreads();
-    }
-    pass_store(params, blockIdx.x, threadIdx.x, blockDim.x, tile);
+    run_pass<kKind>(params, blockIdx.x, tile, [](auto&& step, bool barrier) {
+        step(threadIdx.x, blockDim.x);
+        if (barrier) __syncthreads();
+    });
 }
 
 __global__ void bit_reverse_kernel(const PassParams params) {

@@ -20,7 +20,9 @@
 //
 // A CUDA block loads 2^group_log groups (consecutive b, so a warp's loads are
 // consecutive addresses) into shared memory, runs the k stages there with a barrier
-// between stages, and writes the groups back.
+// between stages, and writes the groups back (run_pass). Stages 0 and 1 run as one step
+// of four elements per thread, which skips stage 1's trivial products; a DIT pass runs
+// that step as it loads.
 #pragma once
 
 #include <zkbatch/ff/fr.hpp>
@@ -229,27 +231,48 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams& p, uint32_t el
     return p.twist.at((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
 }
 
-// Step 1 of a pass: global memory -> tile (with the quotient fusion and the twist).
-// Thread `thread` of `threads` handles slots thread, thread + threads, ...; slot
-// q = t * 2^group_log + g, so consecutive threads read consecutive b.
+// What enters a pass at `element`: the loaded value, with the quotient fusion (DIF only)
+// and the twist.
+template <PassKind kKind>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_input(const PassParams& p, uint32_t element) {
+    Fr value = load_element(p.data + element);
+    if (kKind == PassKind::dif && p.quotient_b != nullptr) {
+        value = value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element);
+    }
+    if (p.twist_first_stage != 0) value = partial::mul(twist_factor(p, element), value);
+    return value;
+}
+
+// What leaves a pass at `element`: scaled, reduced and permuted as the pass asks.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_output(const PassParams& p, uint32_t element, Fr value) {
+    const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
+    if (p.scale_output) value = partial::mul(p.output_scale.at(coefficient), value);
+    if (p.reduce_output) value = partial::reduce(value);
+    store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
+}
+
+// Global memory -> tile. Thread `thread` of `threads` handles slots thread, thread +
+// threads, ...; slot q = t * 2^group_log + g, so consecutive threads read consecutive b.
+template <PassKind kKind>
 ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
                                       const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     for (uint32_t slot = thread; slot < tile.size; slot += threads) {
-        const uint32_t g = slot & group_mask;
-        const uint32_t t = slot >> p.group_log;
-        const uint32_t element = element_index(p, block, g, t);
-        Fr value = load_element(p.data + element);
-        if (p.quotient_b != nullptr) {
-            value = value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element);
-        }
-        if (p.twist_first_stage != 0) value = partial::mul(twist_factor(p, element), value);
-        tile.set(slot, value);
+        tile.set(slot, load_input<kKind>(p, element_index(p, block, slot & group_mask, slot >> p.group_log)));
     }
 }
 
-// Step 2, once per local stage (0..k-1 for DIT, k-1..0 for DIF), with a barrier
-// between stages: butterflies on pairs (t, t + 2^stage) of every group in the tile.
+// Tile -> global memory, slots as in pass_load.
+ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
+                                       const Tile& tile) {
+    const uint32_t group_mask = (1u << p.group_log) - 1;
+    for (uint32_t slot = thread; slot < tile.size; slot += threads) {
+        store_output(p, element_index(p, block, slot & group_mask, slot >> p.group_log), tile.get(slot));
+    }
+}
+
+// One butterfly stage, 0..k-1 for DIT, k-1..0 for DIF: butterflies on pairs
+// (t, t + 2^stage) of every group in the tile.
 // kTwiddle must be stage != 0: stage 0's twiddle is 1 (multiplying by one is exact,
 // skipping it is faster), and callers run it as its own instantiation so the stages
 // that multiply loop with no branch around the product.
@@ -285,20 +308,104 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
     }
 }
 
-// Step 3: tile -> global memory (with the output scaling and permutation).
-ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
-                                       const Tile& tile) {
+// Stages 0 and 1 of a pass as one step: each thread takes the four elements t0 + {0,1,2,3}
+// (t0 a multiple of 4) of a group into registers. Of the two stage-1 butterflies among
+// them, (t0, t0 + 2) has twiddle w_4^0 = 1 and (t0 + 1, t0 + 3) has w_4, so the step
+// multiplies once per four elements where two radix-2 stages multiply twice (the
+// trivial one included): 1/4 of a stage's products fewer per pass, and one barrier and
+// tile round trip fewer. read(g, t) returns element t of local group g, write(g, t,
+// value) stores it: a DIT pass reads straight from global memory (load_input), saving
+// another round trip and barrier; a DIF pass reads and writes the tile (storing straight
+// to global memory measured slower: KERNEL-NOTES.md, v9). Needs stage_count >= 2. Each
+// half is formed before the other's elements are read, so at most 32 registers of
+// elements are live.
+template <PassKind kKind, class Read, class Write>
+ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread, uint32_t threads,
+                                            uint32_t quads, Read&& read, Write&& write) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
-    for (uint32_t slot = thread; slot < tile.size; slot += threads) {
-        const uint32_t g = slot & group_mask;
-        const uint32_t t = slot >> p.group_log;
-        const uint32_t element = element_index(p, block, g, t);
-        Fr value = tile.get(slot);
-        const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
-        if (p.scale_output) value = partial::mul(p.output_scale.at(coefficient), value);
-        if (p.reduce_output) value = partial::reduce(value);
-        store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
+    const Fr* omega_4 = p.stage_roots + (1u << (p.stage_roots_log - 2));
+    for (uint32_t quad = thread; quad < quads; quad += threads) {
+        const uint32_t g = quad & group_mask;
+        const uint32_t t0 = (quad >> p.group_log) << 2;
+        if (kKind == PassKind::dit) {
+            // Stage 0 on (t0 + 2, t0 + 3) and (t0, t0 + 1), then stage 1 on (t0 + 1, t0 + 3)
+            // with w_4 and on (t0, t0 + 2) with 1.
+            const Fr x2 = read(g, t0 + 2);
+            const Fr x3 = read(g, t0 + 3);
+            const Fr upper_sum = partial::add(x2, x3);
+            const Fr product = partial::mul(load_element(omega_4), partial::sub(x2, x3));
+            const Fr x0 = read(g, t0);
+            const Fr x1 = read(g, t0 + 1);
+            const Fr lower_difference = partial::sub(x0, x1);
+            write(g, t0 + 3, partial::sub(lower_difference, product));
+            write(g, t0 + 1, partial::add(lower_difference, product));
+            const Fr lower_sum = partial::add(x0, x1);
+            write(g, t0 + 2, partial::sub(lower_sum, upper_sum));
+            write(g, t0, partial::add(lower_sum, upper_sum));
+        } else {
+            // Stage 1 on (t0 + 1, t0 + 3) with w_4 and on (t0, t0 + 2) with 1, then stage 0
+            // on (t0 + 2, t0 + 3) and (t0, t0 + 1).
+            const Fr x1 = read(g, t0 + 1);
+            const Fr x3 = read(g, t0 + 3);
+            const Fr product = partial::mul(load_element(omega_4), partial::sub(x1, x3));
+            const Fr odd_sum = partial::add(x1, x3);
+            const Fr x0 = read(g, t0);
+            const Fr x2 = read(g, t0 + 2);
+            const Fr even_difference = partial::sub(x0, x2);
+            write(g, t0 + 3, partial::sub(even_difference, product));
+            write(g, t0 + 2, partial::add(even_difference, product));
+            const Fr even_sum = partial::add(x0, x2);
+            write(g, t0 + 1, partial::sub(even_sum, odd_sum));
+            write(g, t0, partial::add(even_sum, odd_sum));
+        }
     }
+}
+
+// A pass of `block`, as steps: `run_step(step, barrier)` runs step(thread, threads) for
+// every thread of the block, then a block-wide barrier if `barrier` (the kernel: its own
+// thread, then __syncthreads; the host emulation: a loop over the threads). DIT: load
+// with stages 0 and 1, stages 2..k-1, store; DIF: load, stages k-1..2, stages 1 and 0,
+// store. A pass of one stage: load, stage 0, store.
+template <PassKind kKind, class RunStep>
+ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const Tile& tile, RunStep&& run_step) {
+    const uint32_t group_log = p.group_log;
+    const auto tile_read = [&tile, group_log](uint32_t g, uint32_t t) { return tile.get((t << group_log) | g); };
+    const auto tile_write = [&tile, group_log](uint32_t g, uint32_t t, const Fr& value) {
+        tile.set((t << group_log) | g, value);
+    };
+    const auto global_read = [&p, block](uint32_t g, uint32_t t) {
+        return load_input<kKind>(p, element_index(p, block, g, t));
+    };
+    const auto stage = [&p, &tile](uint32_t s) {
+        return [&p, &tile, s](uint32_t thread, uint32_t threads) {
+            pass_stage<kKind, true>(p, s, thread, threads, tile);
+        };
+    };
+    const uint32_t quads = tile.size >> 2;
+    const auto load = [&](uint32_t thread, uint32_t threads) { pass_load<kKind>(p, block, thread, threads, tile); };
+    const auto low_stages_in_tile = [&](uint32_t thread, uint32_t threads) {
+        if (p.stage_count >= 2) {
+            pass_stages_0_1<kKind>(p, thread, threads, quads, tile_read, tile_write);
+        } else {
+            pass_stage<kKind, false>(p, 0, thread, threads, tile);
+        }
+    };
+    if (kKind == PassKind::dit) {
+        if (p.stage_count >= 2) {
+            run_step([&](uint32_t thread, uint32_t threads) {
+                pass_stages_0_1<kKind>(p, thread, threads, quads, global_read, tile_write);
+            }, true);
+        } else {
+            run_step(load, true);
+            run_step(low_stages_in_tile, true);
+        }
+        for (uint32_t s = 2; s < p.stage_count; ++s) run_step(stage(s), true);
+    } else {
+        run_step(load, true);
+        for (uint32_t s = p.stage_count - 1; s >= 2; --s) run_step(stage(s), true);
+        run_step(low_stages_in_tile, true);
+    }
+    run_step([&](uint32_t thread, uint32_t threads) { pass_store(p, block, thread, threads, tile); }, false);
 }
 
 // A bit-reversal launch's work for one index: out[i] = data[bitrev(i)] with out =
