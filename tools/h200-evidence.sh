@@ -133,12 +133,16 @@ for step in "${steps[@]}"; do
           continue
         fi
         for copy_streams in ${E2E_COPY_STREAMS:-device}; do
-          arm_finalizers=$finalizers synthesizers=4 queue=8
+          arm_finalizers=$finalizers synthesizers=4 queue=8 arm_partitions=$partitions
+          # The sampled identity check of partition 0 holds its pinned set for ~7 s at
+          # 2^27, most of a 16-partition run: the pinned arm runs 64 to reach its steady
+          # state (results/h200/README.md, kernels v9).
+          [ "$arm" = pinned ] && [ "$log_n" -ge 27 ] && arm_partitions=64
           if [ "$arm" = pageable ] && [ "$log_n" -ge "$lean_pageable_from" ]; then
             arm_finalizers=2 synthesizers=1 queue=2
           fi
           run_job "$step-$arm-$copy_streams" jobs/gpu-replay.toml --backend "cuda-$arm" --set job.name="e2e-log$log_n" \
-            --set circuit.log_n="$log_n" --set job.partitions="$partitions" --set pipeline.replay_inputs=1 \
+            --set circuit.log_n="$log_n" --set job.partitions="$arm_partitions" --set pipeline.replay_inputs=1 \
             --set pipeline.synthesis_workers="$synthesizers" --set pipeline.prove_workers=3 \
             --set pipeline.queue_depth="$queue" --set 'pipeline.devices=[0]' \
             --set pipeline.finalize_workers="$arm_finalizers" --set backend.options.cuda-pinned.pool_sets="$pool_sets" \

@@ -112,7 +112,7 @@ def print_bound_table(db, kernel_ms):
         steady = steady_ms(db, run_id)
         rate = ok * 3.6e6 / wall_ms
         first_rate.setdefault((log_n, arm), rate)
-        share = f"{100 * bound_ms / steady:.0f}%" if arm == "pinned" and log_n in kernel_ms else "-"
+        share = f"{100 * bound_ms / steady:.0f}%" if arm.startswith("pinned") and log_n in kernel_ms else "-"
         print(f"| {log_n} | {arm} | {copy_streams} | {run_id} | {steady:.1f} | {copies_ms(db, run_id, 0):.1f} "
               f"| {upload_ms:.1f} | {kernel_ms.get(log_n, float('nan')):.1f} | {share} | {rate:.0f} |")
     for log_n in sorted({key[0] for key in first_rate}):
