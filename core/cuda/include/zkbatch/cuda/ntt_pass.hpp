@@ -315,10 +315,10 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
 // trivial one included): 1/4 of a stage's products fewer per pass, and one barrier and
 // tile round trip fewer. read(g, t) returns element t of local group g, write(g, t,
 // value) stores it: a DIT pass reads straight from global memory (load_input), saving
-// another round trip and barrier; a DIF pass reads and writes the tile (storing straight
-// to global memory measured slower: KERNEL-NOTES.md, v9). Needs stage_count >= 2. Each
-// half is formed before the other's elements are read, so at most 32 registers of
-// elements are live.
+// another round trip and barrier; a DIF pass reads and writes the tile (its threads
+// storing their four themselves measured slower, and storing them from registers
+// spills: KERNEL-NOTES.md, v9). Needs stage_count >= 2. Each half is formed before the
+// other's elements are read, so at most 32 registers of elements are live.
 template <PassKind kKind, class Read, class Write>
 ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread, uint32_t threads,
                                             uint32_t quads, Read&& read, Write&& write) {
