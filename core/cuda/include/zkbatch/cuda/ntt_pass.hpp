@@ -327,37 +327,23 @@ ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread
     for (uint32_t quad = thread; quad < quads; quad += threads) {
         const uint32_t g = quad & group_mask;
         const uint32_t t0 = (quad >> p.group_log) << 2;
-        if (kKind == PassKind::dit) {
-            // Stage 0 on (t0 + 2, t0 + 3) and (t0, t0 + 1), then stage 1 on (t0 + 1, t0 + 3)
-            // with w_4 and on (t0, t0 + 2) with 1.
-            const Fr x2 = read(g, t0 + 2);
-            const Fr x3 = read(g, t0 + 3);
-            const Fr upper_sum = partial::add(x2, x3);
-            const Fr product = partial::mul(load_element(omega_4), partial::sub(x2, x3));
-            const Fr x0 = read(g, t0);
-            const Fr x1 = read(g, t0 + 1);
-            const Fr lower_difference = partial::sub(x0, x1);
-            write(g, t0 + 3, partial::sub(lower_difference, product));
-            write(g, t0 + 1, partial::add(lower_difference, product));
-            const Fr lower_sum = partial::add(x0, x1);
-            write(g, t0 + 2, partial::sub(lower_sum, upper_sum));
-            write(g, t0, partial::add(lower_sum, upper_sum));
-        } else {
-            // Stage 1 on (t0 + 1, t0 + 3) with w_4 and on (t0, t0 + 2) with 1, then stage 0
-            // on (t0 + 2, t0 + 3) and (t0, t0 + 1).
-            const Fr x1 = read(g, t0 + 1);
-            const Fr x3 = read(g, t0 + 3);
-            const Fr product = partial::mul(load_element(omega_4), partial::sub(x1, x3));
-            const Fr odd_sum = partial::add(x1, x3);
-            const Fr x0 = read(g, t0);
-            const Fr x2 = read(g, t0 + 2);
-            const Fr even_difference = partial::sub(x0, x2);
-            write(g, t0 + 3, partial::sub(even_difference, product));
-            write(g, t0 + 2, partial::add(even_difference, product));
-            const Fr even_sum = partial::add(x0, x2);
-            write(g, t0 + 1, partial::sub(even_sum, odd_sum));
-            write(g, t0, partial::add(even_sum, odd_sum));
-        }
+        // DIT: stage 0 on (t0 + 2, t0 + 3) and (t0, t0 + 1), then stage 1 on (t0 + 1, t0 + 3)
+        // with w_4 and on (t0, t0 + 2) with 1. DIF: stage 1, then stage 0, which is the same
+        // arithmetic with the middle two elements swapped.
+        const uint32_t ta = t0, tb = t0 + (kKind == PassKind::dit ? 1 : 2);
+        const uint32_t tc = t0 + (kKind == PassKind::dit ? 2 : 1), td = t0 + 3;
+        const Fr xc = read(g, tc);
+        const Fr xd = read(g, td);
+        const Fr cd_sum = partial::add(xc, xd);
+        const Fr product = partial::mul(load_element(omega_4), partial::sub(xc, xd));
+        const Fr xa = read(g, ta);
+        const Fr xb = read(g, tb);
+        const Fr ab_difference = partial::sub(xa, xb);
+        write(g, td, partial::sub(ab_difference, product));
+        write(g, tb, partial::add(ab_difference, product));
+        const Fr ab_sum = partial::add(xa, xb);
+        write(g, tc, partial::sub(ab_sum, cd_sum));
+        write(g, ta, partial::add(ab_sum, cd_sum));
     }
 }
 
