@@ -369,11 +369,14 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
     };
     const uint32_t quads = tile.size >> 2;
     const auto load = [&](uint32_t thread, uint32_t threads) { pass_load<kKind>(p, block, thread, threads, tile); };
+    const auto stage_0 = [&](uint32_t thread, uint32_t threads) {
+        pass_stage<kKind, false>(p, 0, thread, threads, tile);
+    };
     const auto low_stages_in_tile = [&](uint32_t thread, uint32_t threads) {
         if (p.stage_count >= 2) {
             pass_stages_0_1<kKind>(p, thread, threads, quads, tile_read, tile_write);
         } else {
-            pass_stage<kKind, false>(p, 0, thread, threads, tile);
+            stage_0(thread, threads);
         }
     };
     if (kKind == PassKind::dit) {
@@ -383,7 +386,7 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
             }, true);
         } else {
             run_step(load, true);
-            run_step(low_stages_in_tile, true);
+            run_step(stage_0, true);
         }
         for (uint32_t s = 2; s < p.stage_count; ++s) run_step(stage(s), true);
     } else {
