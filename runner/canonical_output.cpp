@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -42,9 +43,13 @@ void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
 std::string digest_hex(const void* bytes, size_t size) {
     XXH128_canonical_t canonical;
     XXH128_canonicalFromHash(&canonical, XXH3_128bits(bytes, size));
+    return digest_hex(std::to_array(canonical.digest));
+}
+
+std::string digest_hex(const std::array<uint8_t, 16>& canonical) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string hex;
-    for (unsigned char byte : canonical.digest) {
+    for (uint8_t byte : canonical) {
         hex += kHex[byte >> 4];
         hex += kHex[byte & 15];
     }

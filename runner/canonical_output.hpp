@@ -6,6 +6,7 @@
 
 #include <zkbatch/ff/fr.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +18,8 @@ namespace zkbatch {
 // (big-endian) representation — what `xxhsum -H2` prints for the same bytes. Of h's
 // canonical bytes, it is a partition's h_digest.
 std::string digest_hex(const void* bytes, size_t size);
+// The same 32 digits of a digest already in canonical form (a backend's, plugin ABI v4).
+std::string digest_hex(const std::array<uint8_t, 16>& canonical);
 
 // Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, the Montgomery-form elements
 // converted to canonical little-endian. Throws std::runtime_error naming the file and

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -104,6 +105,8 @@ struct WorkItem {
     bool has_buffers = false;
     size_t buffer_slot = 0;  // the backend (device slot) the buffers came from and go back to
     bool proved = false;  // prove returned ZKB_OK
+    bool h_to_host = false;  // asked of the backend: the finalizer reads h
+    std::optional<std::array<uint8_t, 16>> backend_digest;  // h's XXH3-128, when the backend formed it
     int64_t enqueued_ns = 0;
     PartitionRecord record;
 };
@@ -271,7 +274,8 @@ private:
                 record.intervals.push_back(interval("idle_gap", lane, previous_end_ns, start_ns));
             }
 
-            zkb_prove_request request{record.partition_index, log_n_, &item->buffers};
+            item->h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
+            zkb_prove_request request{record.partition_index, log_n_, item->h_to_host, &item->buffers};
             auto report = std::make_unique<zkb_prove_report>();
             std::string error;
             const int rc = worker->prove(request, report.get(), &error);
@@ -282,6 +286,7 @@ private:
             add_backend_phases(*report, record);
             if (rc == ZKB_OK) {
                 item->proved = true;
+                if (report->has_h_digest) item->backend_digest = std::to_array(report->h_digest);
             } else {
                 record.status = PartitionStatus::failed;
                 record.error = error;
@@ -376,8 +381,10 @@ private:
         const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
         const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
         const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
-        // h arrives canonical (plugin ABI v3): digested and dumped as it is.
+        // h arrives canonical (plugin ABI v3): digested and dumped as it is. Only when it
+        // was asked for (verified or dumped partitions) or the backend formed no digest.
         const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
+        const bool h_on_host = item.h_to_host || !item.backend_digest;
         if (should_verify(record.partition_index)) {
             const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
             const int64_t verify_end = steady_now_ns();
@@ -389,7 +396,14 @@ private:
                 record.error = "verification failed: " + result.detail;
             }
         }
-        record.h_digest = digest_hex(h_bytes, n_ * 32);
+        record.h_digest = h_on_host ? digest_hex(h_bytes, n_ * 32) : digest_hex(*item.backend_digest);
+        if (h_on_host && item.backend_digest && digest_hex(*item.backend_digest) != record.h_digest) {
+            // Both digests of one h: the backend's, formed on its device, must be XXH3's.
+            const std::string mismatch = "the backend's h digest " + digest_hex(*item.backend_digest) +
+                                         " differs from " + record.h_digest + ", the digest of the h it returned";
+            if (record.status == PartitionStatus::ok) record.status = PartitionStatus::failed;
+            record.error += (record.error.empty() ? "" : "; ") + mismatch;
+        }
         if (settings_.dump_dir) {
             for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}})
                 dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);

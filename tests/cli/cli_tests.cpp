@@ -297,6 +297,38 @@ TEST_F(CliTest, WrongQuotientFailsVerification) {
               std::to_string(std::stoi(scalar("SELECT partitions FROM run WHERE id = " + run)) - 1));
 }
 
+// A backend that digests h itself (plugin ABI v4, as the CUDA backends do) is asked
+// for h only where the runner reads it: the fault plugin leaves 0xff bytes in h's
+// buffer otherwise, so a runner that digested that buffer would record other digests.
+TEST_F(CliTest, BackendDigestIsRecordedAndHIsReadOnlyWhereVerified) {
+    ASSERT_EQ(run_smoke().exit_code, 0);
+    const auto expected = digests(latest_run());
+    for (const char* verify : {"--set verify.mode=none", "--set verify.mode=sampled --set verify.every=2"}) {
+        const auto result = run_faulty(std::string("--set backend.options.digest_h=1 ") + verify);
+        ASSERT_EQ(result.exit_code, 0) << verify << "\n" << result.err;
+        const std::string run = latest_run();
+        EXPECT_EQ(digests(run), expected) << verify;
+        EXPECT_EQ(scalar("SELECT group_concat(coalesce(verified, '-'), '') FROM (SELECT verified FROM partition "
+                         "WHERE run_id = " + run + " ORDER BY partition_index)"),
+                  std::string(verify).find("none") != std::string::npos ? "----" : "1-1-")
+            << verify;
+    }
+}
+
+// Where h is read (here every partition is verified), the backend's digest must be the
+// digest of the h it returned.
+TEST_F(CliTest, BackendDigestThatDisagreesWithItsHFailsThePartition) {
+    const auto result = run_faulty("--set backend.options.digest_h=1 --set backend.options.wrong_digest_partition=2 "
+                                   "--set pipeline.on_error=continue");
+    EXPECT_EQ(result.exit_code, 5) << result.err;
+    const std::string run = latest_run();
+    const std::string error = scalar("SELECT status || ': ' || error FROM partition WHERE run_id = " + run +
+                                     " AND partition_index = 2");
+    EXPECT_EQ(error.rfind("failed: the backend's h digest ", 0), 0u) << error;
+    EXPECT_NE(error.find("differs from"), std::string::npos) << error;
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + run + " AND status = 'ok'"), "3");
+}
+
 TEST_F(CliTest, FailedBufferAllocationIsRecorded) {
     const auto result = run_faulty(("--set backend.options.fail_acquire_call=2 "
                                                 "--set pipeline.on_error=continue"));

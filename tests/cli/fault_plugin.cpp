@@ -11,6 +11,10 @@
 //   device_count         = N     what pipeline.devices = "all" means (default 1)
 //   report_device_time   = 1     report each prove's compute as device time (on_device,
 //                                device_index = device), as a GPU backend would
+//   digest_h             = 1     report h's digest, as a GPU backend does (ABI v4), and
+//                                when the request says h_to_host = 0, leave 0xff bytes
+//                                in the h buffer instead of h
+//   wrong_digest_partition = P   ... with a wrong digest for partition P
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
 #include <zkbatch/plugin/export.hpp>
@@ -18,9 +22,12 @@
 #include <zkbatch/plugin/options.hpp>
 #include <zkbatch/prove/quotient.hpp>
 
+#include <xxhash.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -47,6 +54,8 @@ struct zkb_backend {
     uint64_t slow_device = kNever;     // kNever: every device
     uint64_t device = 0;
     bool report_device_time = false;
+    bool digest_h = false;
+    uint64_t wrong_digest_partition = kNever;
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
 };
@@ -74,6 +83,8 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->slow_device = options.get_uint("slow_device", kNever, 0, kNever);
         backend->device = options.get_uint("device", 0, 0, 1023);
         backend->report_device_time = options.get_uint("report_device_time", 0, 0, 1) == 1;
+        backend->digest_h = options.get_uint("digest_h", 0, 0, 1) == 1;
+        backend->wrong_digest_partition = options.get_uint("wrong_digest_partition", kNever, 0, kNever);
         options.get_uint("device_count", 1, 1, 1024);  // read by device_count only
         options.check_all_used();
         *out = backend.release();
@@ -142,6 +153,14 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
         if (request->partition_index == worker->backend->corrupt_h_partition)
             h[0] += zkbatch::ff::Fr::one();
         zkbatch::ff::to_canonical_le(h, buffers.n, reinterpret_cast<uint8_t*>(h));  // ABI v3: h canonical
+        report->has_h_digest = backend.digest_h ? 1 : 0;
+        if (backend.digest_h) {
+            XXH128_canonical_t canonical;
+            XXH128_canonicalFromHash(&canonical, XXH3_128bits(h, buffers.n * sizeof(zkbatch::ff::Fr)));
+            std::memcpy(report->h_digest, canonical.digest, sizeof report->h_digest);
+            if (request->partition_index == backend.wrong_digest_partition) report->h_digest[0] ^= 1;
+            if (!request->h_to_host) std::memset(h, 0xff, buffers.n * sizeof(zkbatch::ff::Fr));
+        }
         if (backend.report_device_time) {
             zkb_phase& phase = report->phases[report->phase_count++];
             phase = zkb_phase{};

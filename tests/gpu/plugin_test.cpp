@@ -1,5 +1,6 @@
 // cuda-pinned and cuda-pageable loaded through the plugin host, as the runner loads
-// them: h bit-identical to the CPU reference, the reported phases, the pinned pool's
+// them: h bit-identical to the CPU reference, h's digest formed on the device equal to
+// libxxhash's, the reported phases, the pinned pool's
 // back-pressure, and the refusals (bad options, oversized pool, oversized requests,
 // no GPU).
 #include "test_support.hpp"
@@ -9,18 +10,22 @@
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/prove/quotient.hpp>
+#include <zkbatch/util/xxh3_split.hpp>
 #include <zkbatch/verify/identity.hpp>
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -116,45 +121,83 @@ TEST(CudaPlugins, WithoutAGpuCreateSaysWhy) {
 
 // ---- on a GPU ---------------------------------------------------------------------------
 
-// One partition through the plugin: synthesize into its buffers, prove, compare.
+// XXH3-128 of `bytes`, canonical: the digest the runner forms from h (libxxhash).
+std::array<uint8_t, 16> libxxhash_digest(const void* bytes, size_t size) {
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits(bytes, size));
+    return std::to_array(canonical.digest);
+}
+
+// One partition through the plugin: synthesize into its buffers, prove with h asked
+// for and with the digest alone (plugin ABI v4), compare h and the digest with the CPU's.
 void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t log_n, uint64_t seed,
                        uint64_t partition, const char* name) {
     zkb_host_buffers buffers = backend.acquire_buffers(log_n);
     const size_t n = size_t{1} << log_n;
+    const uint64_t bytes = n * sizeof(Fr);
     auto* a = static_cast<Fr*>(buffers.a);
     auto* b = static_cast<Fr*>(buffers.b);
     auto* c = static_cast<Fr*>(buffers.c);
     auto* h = static_cast<Fr*>(buffers.h);
     circuit::synthesize({log_n, 2}, seed, partition, a, b, c);
-    std::memset(h, 0xff, n * sizeof(Fr));  // a prove that writes nothing cannot pass
     const std::vector<Fr> expected = cpu_quotient(log_n, a, b, c);
+    const auto expected_digest = libxxhash_digest(expected.data(), bytes);
+    // From 2^3 elements h is digested on the device; shorter h is always downloaded.
+    const bool digested = log_n >= 3;
+    const uint64_t rows_bytes = digested ? xxh3::block_rows(bytes) * 64 : 0;
 
-    zkb_prove_report report{};
-    std::string error;
-    const uint64_t before_ns = steady_now_ns();
-    ASSERT_EQ(worker.prove({partition, log_n, &buffers}, &report, &error), ZKB_OK) << error;
-    const uint64_t after_ns = steady_now_ns();
-    const std::vector<Fr> actual(h, h + n);
-    EXPECT_EQ(actual, expected) << name << ": h differs from cpu-ref at log_n " << log_n << ", seed " << seed;
+    for (const int32_t h_to_host : {1, 0}) {
+        SCOPED_TRACE(testing::Message() << name << ", log_n " << log_n << ", seed " << seed << ", h_to_host "
+                                        << h_to_host);
+        std::memset(h, 0xff, bytes);  // a prove that writes nothing cannot pass
+        zkb_prove_report report{};
+        std::string error;
+        const uint64_t before_ns = steady_now_ns();
+        ASSERT_EQ(worker.prove({partition, log_n, h_to_host, &buffers}, &report, &error), ZKB_OK) << error;
+        const uint64_t after_ns = steady_now_ns();
+        const bool h_downloaded = h_to_host == 1 || !digested;
+        if (h_downloaded) {
+            EXPECT_EQ(std::vector<Fr>(h, h + n), expected) << "h differs from cpu-ref";
+        }
+        EXPECT_EQ(report.has_h_digest, digested ? 1 : 0);
+        if (digested) {
+            EXPECT_EQ(std::to_array(report.h_digest), expected_digest) << "the device's digest of h";
+        }
 
-    // Phases: three uploads, four kernel groups, one download, inside the prove call on
-    // the runner's clock (1 ms allowed for the float milliseconds of CUDA events).
-    std::map<std::string, int> counts;
-    for (uint32_t i = 0; i < report.phase_count; ++i) {
-        const zkb_phase& phase = report.phases[i];
-        ++counts[phase.name];
-        EXPECT_EQ(phase.on_device, 1);
-        EXPECT_LE(phase.start_ns, phase.end_ns) << phase.name;
-        EXPECT_GE(phase.start_ns, before_ns) << phase.name;
-        EXPECT_LE(phase.end_ns, after_ns + 1'000'000) << phase.name;
-        const std::string lane = phase.lane;
-        const bool copy = std::string(phase.name) != "compute";
-        EXPECT_EQ(lane, copy ? "gpu0.w0.copy" : "gpu0.w0.compute");
-        EXPECT_EQ(phase.bytes, copy ? n * sizeof(Fr) : 0u) << phase.name;
+        // Phases: three uploads, four kernel groups and the digest's block sums, their
+        // download and h's, inside the prove call on the runner's clock (1 ms allowed
+        // for the float milliseconds of CUDA events); the digest's chain on the host.
+        std::map<std::string, int> counts;
+        std::multiset<uint64_t> download_bytes;
+        for (uint32_t i = 0; i < report.phase_count; ++i) {
+            const zkb_phase& phase = report.phases[i];
+            const std::string phase_name = phase.name;
+            ++counts[phase_name];
+            EXPECT_LE(phase.start_ns, phase.end_ns) << phase_name;
+            EXPECT_GE(phase.start_ns, before_ns) << phase_name;
+            EXPECT_LE(phase.end_ns, after_ns + 1'000'000) << phase_name;
+            const std::string lane = phase.lane;
+            if (phase_name == "h_digest") {
+                EXPECT_EQ(phase.on_device, 0);
+                EXPECT_EQ(lane, "gpu0.w0.host");
+                continue;
+            }
+            EXPECT_EQ(phase.on_device, 1);
+            EXPECT_EQ(lane, phase_name == "compute" ? "gpu0.w0.compute" : "gpu0.w0.copy");
+            if (phase_name == "d2h") {
+                download_bytes.insert(phase.bytes);
+            } else {
+                EXPECT_EQ(phase.bytes, phase_name == "h2d" ? bytes : 0u) << phase_name;
+            }
+        }
+        EXPECT_EQ(counts["h2d"], 3);
+        EXPECT_EQ(counts["compute"], digested ? 5 : 4);
+        EXPECT_EQ(counts["h_digest"], digested ? 1 : 0);
+        std::multiset<uint64_t> expected_downloads;
+        if (digested) expected_downloads.insert(rows_bytes);
+        if (h_downloaded) expected_downloads.insert(bytes);
+        EXPECT_EQ(download_bytes, expected_downloads);
     }
-    EXPECT_EQ(counts["h2d"], 3);
-    EXPECT_EQ(counts["compute"], 4);
-    EXPECT_EQ(counts["d2h"], 1);
     backend.release_buffers(buffers);
 }
 
@@ -202,7 +245,7 @@ TEST(CudaPlugins, RefuseRequestsLargerThanCreatedFor) {
         zkb_prove_report report{};
         std::string error;
         buffers.n = uint64_t{1} << 9;
-        EXPECT_EQ(worker->prove({0, 9, &buffers}, &report, &error), ZKB_ERR_INVALID_ARGUMENT) << name;
+        EXPECT_EQ(worker->prove({0, 9, 1, &buffers}, &report, &error), ZKB_ERR_INVALID_ARGUMENT) << name;
         EXPECT_NE(error.find("max_log_n = 8"), std::string::npos) << error;
         buffers.n = uint64_t{1} << 8;
         backend.release_buffers(buffers);
@@ -256,7 +299,7 @@ TEST(CudaPlugins, TwoWorkersProveConcurrently) {
                     circuit::synthesize({16, 1}, 99, w * 100 + partition, a, b, c);
                     zkb_prove_report report{};
                     std::string error;
-                    EXPECT_EQ(worker->prove({partition, 16, &buffers}, &report, &error), ZKB_OK) << error;
+                    EXPECT_EQ(worker->prove({partition, 16, 1, &buffers}, &report, &error), ZKB_OK) << error;
                     const auto check = verify::check_quotient_canonical_h(16, a, b, c,
                                                                           static_cast<const uint8_t*>(buffers.h), partition);
                     EXPECT_TRUE(check.ok) << name << " worker " << w << ": " << check.detail;

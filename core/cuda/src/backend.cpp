@@ -1,13 +1,16 @@
 #include <zkbatch/cuda/backend.hpp>
 
 #include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/h_digest.hpp>
 #include <zkbatch/cuda/ntt_kernels.hpp>
 #include <zkbatch/cuda/ntt_steps.hpp>
 #include <zkbatch/cuda/nvtx.hpp>
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/facts.hpp>
+#include <zkbatch/util/xxh3_split.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <initializer_list>
 
@@ -129,6 +132,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     : backend_(backend),
       copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
       compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
+      host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
       download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
@@ -141,31 +145,38 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
 
 namespace {
 
-// Appends one interval, timed by two completed events, on the runner's clock.
-void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device,
-               const Event& anchor, uint64_t anchor_ns, const Event& start, const Event& end, uint64_t bytes) {
+// Appends one interval on the runner's clock.
+void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device, uint64_t start_ns,
+               uint64_t end_ns, uint64_t bytes, bool on_device) {
     if (report->phase_count >= ZKB_MAX_PHASES) {
         throw plugin::Error(ZKB_ERR_INTERNAL, "more phases than ZKB_MAX_PHASES in one prove report");
     }
     zkb_phase& phase = report->phases[report->phase_count++];
     plugin::copy_text(phase.name, name);
     plugin::copy_text(phase.lane, lane);
+    phase.start_ns = start_ns;
+    phase.end_ns = end_ns;
+    phase.bytes = bytes;
+    phase.on_device = on_device ? 1 : 0;
+    phase.device_index = device;
+}
+
+// Appends one device interval, timed by two completed events.
+void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device,
+               const Event& anchor, uint64_t anchor_ns, const Event& start, const Event& end, uint64_t bytes) {
     const auto to_ns = [&](const Event& event) {
         // Events right after the anchor can read a hair below it (timer resolution).
         const double milliseconds = std::max(0.0, static_cast<double>(event.milliseconds_since(anchor)));
         return anchor_ns + static_cast<uint64_t>(milliseconds * 1e6);
     };
-    phase.start_ns = to_ns(start);
-    phase.end_ns = to_ns(end);
-    phase.bytes = bytes;
-    phase.on_device = 1;
-    phase.device_index = device;
+    add_phase(report, name, lane, device, to_ns(start), to_ns(end), bytes, true);
 }
 
 }  // namespace
 
 void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* report) {
     report->phase_count = 0;
+    report->has_h_digest = 0;
     backend_.check_log_n(request.log_n);
     const zkb_host_buffers* buffers = request.buffers;
     const uint64_t n = uint64_t{1} << request.log_n;
@@ -189,6 +200,34 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     anchor_.record(compute_stream_);
     anchor_.synchronize();
     const uint64_t anchor_ns = steady_now_ns();
+
+    // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h.
+    const bool digest_on_device = xxh3::splits(bytes);
+    const bool h_to_host = request.h_to_host != 0 || !digest_on_device;
+    const uint64_t rows_bytes = digest_on_device ? xxh3::block_rows(bytes) * xxh3::kLanes * sizeof(uint64_t) : 0;
+    std::array<uint8_t, 16> digest{};
+    uint64_t chain_start_ns = 0, chain_end_ns = 0;
+
+    // Copies `size` bytes to the host once `ready` (on the compute stream) has completed,
+    // timed by d2h event pair `slot`, and waits for them: once a download is done, so is
+    // every upload of this partition (a shared stream may already hold other workers'
+    // next copies, which this must not wait for).
+    const auto download = [&](void* host, const void* device_source, uint64_t size, const Event& ready, int slot) {
+        if (own_copy_stream_) {
+            download_stream_.wait(ready);
+        } else {
+            // A wait on the device would stop the shared stream, and every other
+            // worker's download behind it, until this worker's kernels end.
+            ready.synchronize();
+        }
+        {
+            const auto lock = backend_.lock_download_stream();
+            d2h_start_[slot].record(download_stream_);
+            download_stream_.copy_to_host(host, device_source, size);
+            d2h_end_[slot].record(download_stream_);
+        }
+        d2h_end_[slot].synchronize();
+    };
 
     ff::Fr* const device_vectors[3] = {a_.data(), b_.data(), c_.data()};
     const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
@@ -217,24 +256,23 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             ntt::enqueue(ntt::quotient_output_steps(tables, a_.data(), b_.data(), c_.data()), compute_stream_);
             compute_end_[3].record(compute_stream_);
         }
-        {
-            const NvtxRange range(partition + "d2h h");
-            if (own_copy_stream_) {
-                download_stream_.wait(compute_end_[3]);
-            } else {
-                // A wait on the device would stop the shared stream, and every other
-                // worker's download behind it, until this worker's kernels end.
-                compute_end_[3].synchronize();
-            }
-            const auto lock = backend_.lock_download_stream();
-            d2h_start_.record(download_stream_);
-            download_stream_.copy_to_host(buffers->h, b_.data(), bytes);  // quotient_output_steps: h in b
-            d2h_end_.record(download_stream_);
+        if (digest_on_device) {
+            // a, no longer needed once the quotient is in b, holds the block sums.
+            auto* const device_rows = reinterpret_cast<uint64_t*>(a_.data());
+            const NvtxRange range(partition + "h digest block sums");
+            compute_start_[4].record(compute_stream_);
+            enqueue_xxh3_block_sums(b_.data(), bytes, device_rows, compute_stream_);
+            compute_end_[4].record(compute_stream_);
+            download(buffers->h, device_rows, rows_bytes, compute_end_[4], 0);
+            const NvtxRange chain_range(partition + "h digest chain");
+            chain_start_ns = steady_now_ns();
+            digest = xxh3::digest_from_block_sums(static_cast<const uint64_t*>(buffers->h), bytes);
+            chain_end_ns = steady_now_ns();
         }
-        // The download waited for the compute stream, which waited for every upload:
-        // once it is done, so is all of this partition's work (a shared stream may
-        // already hold other workers' next copies, which this must not wait for).
-        d2h_end_.synchronize();
+        if (h_to_host) {
+            const NvtxRange range(partition + "d2h h");
+            download(buffers->h, b_.data(), bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
+        }
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
     } catch (...) {
         // Never return while queued work may still read or write this partition's host
@@ -248,10 +286,16 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     for (int i = 0; i < 3; ++i) {
         add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[i], h2d_end_[i], bytes);
     }
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < (digest_on_device ? 5 : 4); ++i) {
         add_phase(report, "compute", compute_lane_, device, anchor_, anchor_ns, compute_start_[i], compute_end_[i], 0);
     }
-    add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_, d2h_end_, bytes);
+    if (digest_on_device) {
+        add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[0], d2h_end_[0], rows_bytes);
+        add_phase(report, "h_digest", host_lane_, device, chain_start_ns, chain_end_ns, 0, false);
+        report->has_h_digest = 1;
+        std::copy(digest.begin(), digest.end(), report->h_digest);
+    }
+    if (h_to_host) add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[1], d2h_end_[1], bytes);
 }
 
 }  // namespace zkbatch::cuda

@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 3.
+/* zkbatch plugin ABI, version 4.
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -22,6 +22,12 @@
  * are; converting on the host cost a multiplication per element on the CPU and made
  * a fast GPU wait for the host (version 3).
  *
+ * Digest: the runner records XXH3-128 of h's canonical bytes. A backend may compute it
+ * where h lies and report it (version 4); then, when the request says h_to_host = 0,
+ * it need not write h to the host at all: a GPU sends the digest's block sums
+ * (zkbatch/util/xxh3_split.hpp), 1/16 of h, instead of h. A backend that reports no
+ * digest writes h every time, and the runner digests it.
+ *
  * Devices: a run may prove on several devices of a host. The runner then creates one
  * backend per device, adding the option "device=<index>" to each one's options, and
  * calls device_count to resolve pipeline.devices = "all". A backend without
@@ -40,7 +46,8 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 3u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count */
+#define ZKB_ABI_VERSION 4u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+                              4: h_to_host, the backend's h digest */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -113,11 +120,18 @@ typedef struct zkb_phase {
 typedef struct zkb_prove_request {
     uint64_t partition_index; /* for NVTX ranges and messages */
     uint32_t log_n;
+    /* 1: the runner reads h (to verify or dump it): write it to buffers->h. 0: only the
+     * digest is needed; a backend that reports one may leave buffers->h as scratch. */
+    int32_t h_to_host;
     const zkb_host_buffers* buffers; /* a, b, c in; h out */
 } zkb_prove_request;
 
 typedef struct zkb_prove_report {
     uint32_t phase_count;
+    /* 1: h_digest holds XXH3-128 of h's n * 32 canonical bytes, in XXH128_canonical_t
+     * order (what `xxhsum -H2` prints). 0: the backend wrote h; the runner digests it. */
+    int32_t has_h_digest;
+    uint8_t h_digest[16];
     zkb_phase phases[ZKB_MAX_PHASES];
 } zkb_prove_report;
 
@@ -166,7 +180,8 @@ typedef struct zkb_plugin_api {
 
     /* Compute h for one partition (the 7-NTT quotient of ARCHITECTURE.md),
      * synchronously: when it returns, h is in the host buffer in canonical form
-     * and every phase is in the report. */
+     * (unless h_to_host = 0 and the report carries the digest) and every phase is in
+     * the report. */
     int (*prove)(zkb_worker* worker, const zkb_prove_request* request,
                  zkb_prove_report* report, zkb_error* err);
 

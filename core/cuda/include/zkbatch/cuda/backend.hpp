@@ -83,15 +83,17 @@ public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);
 
     // The quotient of one partition, synchronously: uploads a, b, c while the compute
-    // stream transforms what has arrived, then h back to the host.
+    // stream transforms what has arrived, then h's digest and, when the request asks
+    // for it (or h is too short to digest in blocks), h back to the host.
     // Fills `report` with one interval per copy and per kernel group, from device
-    // events mapped onto the runner's clock.
+    // events mapped onto the runner's clock, and the host's part of the digest.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
 
 private:
     CudaBackend& backend_;
     std::string copy_lane_;
     std::string compute_lane_;
+    std::string host_lane_;
     Stream compute_stream_;
     std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
     const Stream& upload_stream_;
@@ -99,8 +101,9 @@ private:
     DeviceBuffer<ff::Fr> a_, b_, c_;
     Event anchor_;
     Event h2d_start_[3], h2d_end_[3];
-    Event compute_start_[4], compute_end_[4];  // a, b, c input transforms; the output transform
-    Event d2h_start_, d2h_end_;
+    // a, b, c input transforms; the output transform; h's digest block sums
+    Event compute_start_[5], compute_end_[5];
+    Event d2h_start_[2], d2h_end_[2];  // the block sums; h
 };
 
 }  // namespace zkbatch::cuda
