@@ -9,14 +9,13 @@ to look at any run. Needs only Python's sqlite3.
 
 - steady ms/partition: the spacing of d2h completions over the middle half of the run,
   so filling and draining the pipeline do not count.
-- copies ms/partition: how long the device's copies kept a copy engine busy, counted as
-  if they were served one at a time in the order they finished (each from the later of
-  its recorded start and the previous copy's end). A copy's recorded start is when its
-  stream reached it, so copies queued behind others would otherwise count their wait.
-  About (uploads + download) per partition when uploads and downloads never overlap;
-  less when they do.
-- uploads, downloads ms/partition: the same, for each direction alone. When the two
-  directions overlap, copies is near the larger of them; when they queue, near their sum.
+- uploads, downloads ms/partition: how long the device's copies of one direction kept a
+  copy engine busy, counted as if they were served one at a time in the order they
+  finished (each from the later of its recorded start and the previous copy's end). A
+  copy's recorded start is when its stream reached it, so copies queued behind others
+  would otherwise count their wait.
+- copies ms/partition: the time either direction was busy (the union of the two). When
+  the directions overlap, it is near the larger of them; when they queue, near their sum.
 - first upload waited ms: the median, over partitions, of the time from the prove call
   to its first upload's start: queueing behind other copies. With copy_streams = device
   that includes other workers' uploads ahead on the shared upload stream (a queue that
@@ -39,19 +38,32 @@ def steady_ms(db, run_id):
     return (ends[hi] - ends[lo]) / (hi - lo) / 1e6 if hi > lo else float("nan")
 
 
-def copies_ms(db, run_id, device_index, phases=("h2d", "d2h")):
-    """Copy-engine milliseconds per partition proved on `device_index`, for the copies
-    of `phases` (see above)."""
+def busy_intervals(db, run_id, device_index, phase):
+    """The copies of one direction as a copy engine served them: one at a time in the
+    order they finished, each from the later of its recorded start and the previous end."""
     rows = db.execute(
         "SELECT i.start_ns, i.end_ns FROM phase_interval i JOIN partition p ON p.id = i.partition_id "
-        f"WHERE p.run_id = ? AND p.device_index IS ? AND i.phase IN ({', '.join('?' * len(phases))}) "
-        "ORDER BY i.end_ns", (run_id, device_index, *phases)).fetchall()
+        "WHERE p.run_id = ? AND p.device_index IS ? AND i.phase = ? ORDER BY i.end_ns",
+        (run_id, device_index, phase)).fetchall()
+    served, previous_end = [], 0
+    for start, end in rows:
+        served.append((max(start, previous_end), end))
+        previous_end = end
+    return served
+
+
+def copies_ms(db, run_id, device_index, phases=("h2d", "d2h")):
+    """Copy-engine milliseconds per partition proved on `device_index`, for the copies
+    of `phases`: the union of each direction's busy intervals (see above)."""
+    intervals = sorted(piece for phase in phases for piece in busy_intervals(db, run_id, device_index, phase))
     partitions = db.execute("SELECT count(*) FROM partition WHERE run_id = ? AND device_index IS ?",
                             (run_id, device_index)).fetchone()[0]
-    busy_ns, previous_end = 0, 0
-    for start, end in rows:
-        busy_ns += end - max(start, previous_end)
-        previous_end = end
+    busy_ns, covered_until = 0, 0
+    for start, end in intervals:
+        start = max(start, covered_until)
+        if end > start:
+            busy_ns += end - start
+            covered_until = end
     return busy_ns / 1e6 / partitions if partitions else float("nan")
 
 
