@@ -104,8 +104,9 @@ for step in "${steps[@]}"; do
                         # queue of 8 (as tools/h200-multigpu.sh, whose 1-GPU arm reached
                         # 99% of the bound at 2^24), one arm at a time (both at 2^27 would
                         # not fit in host memory); only partition 0 verified: a 2^27 check
-                        # is ~10 s of CPU. Enough pinned sets and finalizers (XXH3 of h,
-                        # ~1.2 s per 4 GiB) that the provers rarely wait for a free set.
+                        # is ~10 s of CPU. Enough pinned sets that the provers rarely wait
+                        # for a free set; the finalizers verify (the CUDA backends digest
+                        # h on the device, ABI v4) and, with v3, hashed 4 GiB of h in 1.2 s.
                         # The pageable arm has no pool to bound its sets, so at 2^27 it
                         # runs with 2 finalizers (the host-memory estimate refuses 5).
                         # E2E_ARMS picks the arms; E2E_COPY_STREAMS the CUDA backends'

@@ -18,7 +18,8 @@
 #   GPUs) in parallel instead of starving the GPUs for the first 2 s;
 # - 3 prove workers per device, so one partition's upload, another's kernels and a
 #   third's download overlap;
-# - h comes back canonical (ABI v3): finalize is one XXH3 pass over 512 MiB;
+# - h's digest is formed on the device and h is not downloaded (ABI v4: unverified
+#   partitions; until v3 h came back and finalize hashed its 512 MiB on the host);
 # - no identity checks (verify.mode = none): a sampled 2^24 check is ~0.6 s of every host
 #   core, the same host work in both arms that stalls the shorter 2-GPU run more.
 #   Correctness here is `zkbatch compare` (same digests on both arms) and the GPU suite;
@@ -28,8 +29,9 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/zkbatch-multigpu}
 PARTITIONS=${1:-640}   # ~25 s on one H200, ~13 s on two: filling and draining the pipeline stay small
 ROUNDS=${2:-2}
-# Finalizers (XXH3 of 512 MiB of h each): measured 4 per GPU too few on the 2 x H200
-# host (finalize 118 ms median, the run host-bound at 1.2x); half the cores by default.
+# Finalizers: when they hashed h (ABI v3, XXH3 of 512 MiB each) 4 per GPU were too few
+# on the 2 x H200 host (finalize 118 ms median, the run host-bound at 1.2x); half the
+# cores by default, which costs nothing now that they only record partitions.
 FINALIZERS=${FINALIZERS:-$(( $(nproc) / 2 ))}
 mkdir -p "$OUT"
 bundle=.bundle
