@@ -179,6 +179,7 @@ void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t lo
             const std::string lane = phase.lane;
             if (phase_name == "h_digest") {
                 EXPECT_EQ(phase.on_device, 0);
+                EXPECT_EQ(phase.device_index, -1);
                 EXPECT_EQ(lane, "gpu0.w0.host");
                 continue;
             }

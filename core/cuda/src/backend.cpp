@@ -145,9 +145,10 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
 
 namespace {
 
-// Appends one interval on the runner's clock.
+// Appends one interval on the runner's clock: work of device `device`, or of the host
+// when it is -1.
 void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device, uint64_t start_ns,
-               uint64_t end_ns, uint64_t bytes, bool on_device) {
+               uint64_t end_ns, uint64_t bytes) {
     if (report->phase_count >= ZKB_MAX_PHASES) {
         throw plugin::Error(ZKB_ERR_INTERNAL, "more phases than ZKB_MAX_PHASES in one prove report");
     }
@@ -157,7 +158,7 @@ void add_phase(zkb_prove_report* report, const char* name, const std::string& la
     phase.start_ns = start_ns;
     phase.end_ns = end_ns;
     phase.bytes = bytes;
-    phase.on_device = on_device ? 1 : 0;
+    phase.on_device = device >= 0 ? 1 : 0;
     phase.device_index = device;
 }
 
@@ -169,7 +170,7 @@ void add_phase(zkb_prove_report* report, const char* name, const std::string& la
         const double milliseconds = std::max(0.0, static_cast<double>(event.milliseconds_since(anchor)));
         return anchor_ns + static_cast<uint64_t>(milliseconds * 1e6);
     };
-    add_phase(report, name, lane, device, to_ns(start), to_ns(end), bytes, true);
+    add_phase(report, name, lane, device, to_ns(start), to_ns(end), bytes);
 }
 
 }  // namespace
@@ -291,7 +292,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     }
     if (digest_on_device) {
         add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[0], d2h_end_[0], rows_bytes);
-        add_phase(report, "h_digest", host_lane_, device, chain_start_ns, chain_end_ns, 0, false);
+        add_phase(report, "h_digest", host_lane_, -1, chain_start_ns, chain_end_ns, 0);
         report->has_h_digest = 1;
         std::copy(digest.begin(), digest.end(), report->h_digest);
     }
