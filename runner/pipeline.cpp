@@ -381,8 +381,9 @@ private:
         const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
         const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
         const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
-        // h arrives canonical (plugin ABI v3): digested and dumped as it is. Only when it
-        // was asked for (verified or dumped partitions) or the backend formed no digest.
+        // h arrives canonical (plugin ABI v3), digested and dumped as it is; it is in host
+        // memory where it was asked for (verified or dumped partitions) or the backend
+        // formed no digest (ABI v4).
         const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
         const bool h_on_host = item.h_to_host || !item.backend_digest;
         if (should_verify(record.partition_index)) {
@@ -396,11 +397,12 @@ private:
                 record.error = "verification failed: " + result.detail;
             }
         }
-        record.h_digest = h_on_host ? digest_hex(h_bytes, n_ * 32) : digest_hex(*item.backend_digest);
-        if (h_on_host && item.backend_digest && digest_hex(*item.backend_digest) != record.h_digest) {
+        const std::string backend_digest = item.backend_digest ? digest_hex(*item.backend_digest) : "";
+        record.h_digest = h_on_host ? digest_hex(h_bytes, n_ * 32) : backend_digest;
+        if (h_on_host && !backend_digest.empty() && backend_digest != record.h_digest) {
             // Both digests of one h: the backend's, formed on its device, must be XXH3's.
-            const std::string mismatch = "the backend's h digest " + digest_hex(*item.backend_digest) +
-                                         " differs from " + record.h_digest + ", the digest of the h it returned";
+            const std::string mismatch = "the backend's h digest " + backend_digest + " differs from " +
+                                         record.h_digest + ", the digest of the h it returned";
             if (record.status == PartitionStatus::ok) record.status = PartitionStatus::failed;
             record.error += (record.error.empty() ? "" : "; ") + mismatch;
         }

@@ -1,8 +1,7 @@
 // cuda-pinned and cuda-pageable loaded through the plugin host, as the runner loads
 // them: h bit-identical to the CPU reference, h's digest formed on the device equal to
-// libxxhash's, the reported phases, the pinned pool's
-// back-pressure, and the refusals (bad options, oversized pool, oversized requests,
-// no GPU).
+// libxxhash's, the reported phases, the pinned pool's back-pressure, and the refusals
+// (bad options, oversized pool, oversized requests, no GPU).
 #include "test_support.hpp"
 
 #include "plugin_host.hpp"
