@@ -143,7 +143,7 @@ void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t lo
     const auto expected_digest = libxxhash_digest(expected.data(), bytes);
     // From 2^3 elements h is digested on the device; shorter h is always downloaded.
     const bool digested = log_n >= 3;
-    const uint64_t rows_bytes = digested ? xxh3::block_rows(bytes) * 64 : 0;
+    const uint64_t rows_bytes = digested ? xxh3::block_sum_count(bytes) * sizeof(uint64_t) : 0;
 
     for (const int32_t h_to_host : {1, 0}) {
         SCOPED_TRACE(testing::Message() << name << ", log_n " << log_n << ", seed " << seed << ", h_to_host "

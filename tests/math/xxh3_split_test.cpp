@@ -32,7 +32,7 @@ std::array<uint8_t, 16> libxxhash_digest(const std::vector<uint64_t>& words) {
 // Every row and lane formed on its own, as one GPU thread each forms them.
 std::array<uint8_t, 16> two_step_digest(const std::vector<uint64_t>& words) {
     const uint64_t bytes = words.size() * 8;
-    std::vector<uint64_t> rows(block_rows(bytes) * kLanes);
+    std::vector<uint64_t> rows(block_sum_count(bytes));
     for (uint64_t row = 0; row < block_rows(bytes); ++row)
         for (unsigned lane = 0; lane < kLanes; ++lane)
             rows[row * kLanes + lane] = block_sum(words.data(), bytes, row, lane, stripe_keys());

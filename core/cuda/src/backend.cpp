@@ -205,7 +205,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h.
     const bool digest_on_device = xxh3::splits(bytes);
     const bool h_to_host = request.h_to_host != 0 || !digest_on_device;
-    const uint64_t rows_bytes = digest_on_device ? xxh3::block_rows(bytes) * xxh3::kLanes * sizeof(uint64_t) : 0;
+    const uint64_t rows_bytes = digest_on_device ? xxh3::block_sum_count(bytes) * sizeof(uint64_t) : 0;
     std::array<uint8_t, 16> digest{};
     uint64_t chain_start_ns = 0, chain_end_ns = 0;
 

@@ -33,6 +33,8 @@ ZKB_HOST_DEVICE constexpr bool splits(uint64_t bytes) { return bytes > 240 && by
 // a tail row (the last, partial block and the last stripe), added after the last
 // scramble. 64 bytes per 1024 of input.
 ZKB_HOST_DEVICE constexpr uint64_t block_rows(uint64_t bytes) { return (bytes - 1) / kBlockBytes + 1; }
+// The 64-bit sums of all those rows: what a GPU sends instead of the input.
+ZKB_HOST_DEVICE constexpr uint64_t block_sum_count(uint64_t bytes) { return block_rows(bytes) * kLanes; }
 
 // The default secret's 64-bit words as the accumulation reads them: stripe s of a block
 // at byte 8 s, the input's last stripe at byte 192 - 64 - 7.
