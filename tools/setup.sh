@@ -33,15 +33,28 @@ for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
+apt_install() {  # PACKAGE...
+  echo "setup: installing $*"
+  local sudo=""
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: $*" >&2; exit 1; }
     sudo=sudo
   fi
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
+}
+((${#missing[@]} == 0)) || apt_install "${missing[@]}"
+
+# The JavaScript zk toolchain the interop tests, fixtures and side-by-side benchmarks run
+# (tools/js: snarkjs, circom2, circomlib, @noble/curves), exactly as its package-lock pins
+# it. Node.js and npm come from Debian (18.x on Debian 12) when none is on PATH.
+command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+js_lock_stamp=tools/js/node_modules/.zkbatch-package-lock.sha256
+js_lock_hash=$(sha256sum tools/js/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$js_lock_stamp" 2>/dev/null)" != "$js_lock_hash" ]; then
+  echo "setup: installing tools/js (npm ci)"
+  npm ci --prefix tools/js --no-audit --no-fund --loglevel=error
+  echo "$js_lock_hash" >"$js_lock_stamp"
 fi
 
 build_dir=${ZKBATCH_BUILD_DIR:-build}
