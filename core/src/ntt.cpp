@@ -103,16 +103,27 @@ std::vector<Fr> powers_of(const Fr& base, size_t count) {
     return powers;
 }
 
+// ffjavascript's primitive 2^32-nd root 5^((r-1)/2^32), canonical (Roots::snarkjs).
+constexpr const char* kSnarkjsMaxRoot = "0x212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f";
+
+// The primitive 2^log_n-th root of a family (log_n <= 32).
+Fr family_root(Roots roots, uint32_t log_n) {
+    if (roots == Roots::zkbatch) return ff::root_of_unity(log_n);
+    Fr root = Fr::from_hex(kSnarkjsMaxRoot);
+    for (uint32_t i = log_n; i < ff::kTwoAdicity; ++i) root = root.sqr();
+    return root;
+}
+
 }  // namespace
 
-Domain::Domain(uint32_t log_n)
+Domain::Domain(uint32_t log_n, Roots roots)
     : log_n_(log_n),
       low_bits_(log_n / 2),
       low_mask_((size_t{1} << (log_n / 2)) - 1),
-      omega_(ff::root_of_unity(log_n)),
+      omega_(family_root(roots, log_n)),
       omega_inv_(omega_.inverse()),
       size_inv_(Fr::from_u64(uint64_t{1} << log_n).inverse()),
-      coset_shift_(Fr::coset_shift()),
+      coset_shift_(roots == Roots::zkbatch ? Fr::coset_shift() : family_root(roots, log_n + 1)),
       coset_shift_inv_(coset_shift_.inverse()) {
     const size_t n = size_t{1} << log_n;
     twiddles_ = powers_of(omega_, n / 2);
@@ -143,17 +154,18 @@ Domain::Domain(uint32_t log_n)
     }
 }
 
-const Domain& Domain::get(uint32_t log_n) {
+const Domain& Domain::get(uint32_t log_n, Roots roots) {
     if (log_n > kMaxLogN) {
         throw std::invalid_argument("NTT domain of 2^" + std::to_string(log_n) +
                                     " elements requested; the largest supported is 2^" +
                                     std::to_string(kMaxLogN) + " (log_n <= " + std::to_string(kMaxLogN) + ")");
     }
     static std::mutex mutex;
-    static std::array<std::unique_ptr<const Domain>, kMaxLogN + 1> domains;
+    static std::array<std::array<std::unique_ptr<const Domain>, kMaxLogN + 1>, 2> domains;
     const std::lock_guard<std::mutex> lock(mutex);
-    if (!domains[log_n]) domains[log_n].reset(new Domain(log_n));
-    return *domains[log_n];
+    auto& domain = domains[roots == Roots::zkbatch ? 0 : 1][log_n];
+    if (!domain) domain.reset(new Domain(log_n, roots));
+    return *domain;
 }
 
 void bit_reverse(Fr* values, uint32_t log_n, unsigned threads) {

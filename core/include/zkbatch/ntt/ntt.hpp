@@ -35,19 +35,32 @@ using ff::Fr;
 // of twiddles (the field itself allows 2^32).
 inline constexpr uint32_t kMaxLogN = 28;
 
+// Which roots of unity a domain uses. The domain as a set is always the n-th roots of
+// unity; the generator fixes which row is which point.
+enum class Roots {
+    // omega = ROOT^(2^(32 - log_n)), ROOT = 7^((r-1)/2^32), as blst, bellman and
+    // arkworks have it; coset shift g = 7. Every zkbatch circuit, and the quotient.
+    zkbatch,
+    // snarkjs's (ffjavascript's): ROOT' = 5^((r-1)/2^32), 5 being the smallest
+    // quadratic non-residue, where ffjavascript looks first. The coset shift is the
+    // primitive 2n-th root omega'_2n, so "the coset" is the odd points of the size-2n
+    // domain: what a .zkey's H-query expects (FORMATS.md).
+    snarkjs,
+};
+
 // One evaluation domain with everything the transforms precompute for it. One Domain
-// exists per log_n per process, built on first use by get() and never freed.
+// exists per (log_n, roots) per process, built on first use by get() and never freed.
 class Domain {
 public:
     // Thread-safe; throws std::invalid_argument if log_n > kMaxLogN.
-    static const Domain& get(uint32_t log_n);
+    static const Domain& get(uint32_t log_n, Roots roots = Roots::zkbatch);
 
     uint32_t log_n() const { return log_n_; }
     size_t size() const { return size_t{1} << log_n_; }
     const Fr& omega() const { return omega_; }          // primitive n-th root of unity
     const Fr& omega_inv() const { return omega_inv_; }
     const Fr& size_inv() const { return size_inv_; }    // n^-1
-    const Fr& coset_shift() const { return coset_shift_; }          // g = 7
+    const Fr& coset_shift() const { return coset_shift_; }          // g = 7, or omega'_2n (Roots::snarkjs)
     const Fr& coset_shift_inv() const { return coset_shift_inv_; }  // g^-1
 
     // omega^k and omega^-k for k in [0, n/2): butterflies of span m use every
@@ -69,7 +82,7 @@ public:
     Domain& operator=(const Domain&) = delete;
 
 private:
-    explicit Domain(uint32_t log_n);
+    Domain(uint32_t log_n, Roots roots);
 
     uint32_t log_n_;
     uint32_t low_bits_;
