@@ -22,35 +22,6 @@ using ec::Xyzz;
 using ff::Fr;
 
 template <class C>
-struct Curve;
-template <>
-struct Curve<ec::G1Params> {
-    static const ec::G1Affine& generator() { return ec::g1_generator(); }
-    static ff::Fp random_field(std::mt19937_64& rng) { return test::random_fp(rng); }
-};
-template <>
-struct Curve<ec::G2Params> {
-    static const ec::G2Affine& generator() { return ec::g2_generator(); }
-    static ff::Fp2 random_field(std::mt19937_64& rng) { return test::random_fp2(rng); }
-};
-
-template <class C>
-Jacobian<C> random_point(std::mt19937_64& rng) {
-    return ec::scalar_mul(Jacobian<C>::from_affine(Curve<C>::generator()), test::random_scalar(rng));
-}
-
-// A point of the curve found from a random x, its cofactor not cleared: outside the
-// subgroup with overwhelming probability (the tests check with [r]P).
-template <class C>
-Affine<C> random_curve_point(std::mt19937_64& rng) {
-    for (;;) {
-        Affine<C> point;
-        point.x = Curve<C>::random_field(rng);
-        if ((point.x.sqr() * point.x + C::b()).sqrt(point.y)) return point;
-    }
-}
-
-template <class C>
 Jacobian<C> times_r(const Jacobian<C>& p) {
     return ec::scalar_mul(p, test::group_order_limbs());
 }
@@ -80,7 +51,7 @@ TEST(Curve, LayoutIsTheZkeyLayout) {
 
 TYPED_TEST(CurveTest, GeneratorIsOnTheCurveInTheSubgroupAndOfOrderR) {
     using C = TypeParam;
-    const Affine<C>& g = Curve<C>::generator();
+    const Affine<C>& g = test::generator<C>();
     EXPECT_FALSE(g.is_infinity());
     EXPECT_TRUE(g.is_on_curve());
     EXPECT_TRUE(ec::is_in_subgroup(g));
@@ -104,9 +75,9 @@ TYPED_TEST(CurveTest, JacobianGroupLaws) {
     std::mt19937_64 rng(10);
     const J o = J::infinity();
     for (int i = 0; i < 10; ++i) {
-        const J p = random_point<C>(rng);
-        const J q = random_point<C>(rng);
-        const J s = random_point<C>(rng);
+        const J p = test::random_point<C>(rng);
+        const J q = test::random_point<C>(rng);
+        const J s = test::random_point<C>(rng);
         ASSERT_TRUE(p.is_on_curve());
         ASSERT_EQ(ec::add(p, q), ec::add(q, p));
         ASSERT_EQ(ec::add(ec::add(p, q), s), ec::add(p, ec::add(q, s)));
@@ -118,7 +89,7 @@ TYPED_TEST(CurveTest, JacobianGroupLaws) {
         ASSERT_TRUE(ec::dbl(o).is_infinity());
         ASSERT_EQ(ec::dbl(-p), -ec::dbl(p));
         // A different representative of the same point: (t^2 X, t^3 Y, t Z).
-        const auto t = Curve<C>::random_field(rng);
+        const auto t = test::random_coordinate<C>(rng);
         const J p_scaled{p.X * t.sqr(), p.Y * t.sqr() * t, p.Z * t};
         ASSERT_EQ(p_scaled, p);
         ASSERT_EQ(ec::add(p_scaled, p), ec::dbl(p));
@@ -141,8 +112,8 @@ TYPED_TEST(CurveTest, MixedAndXyzzAdditionsAgreeWithJacobian) {
     std::mt19937_64 rng(11);
     const Affine<C> oa = Affine<C>::infinity();
     for (int i = 0; i < 10; ++i) {
-        const J p = random_point<C>(rng);
-        const J q = random_point<C>(rng);
+        const J p = test::random_point<C>(rng);
+        const J q = test::random_point<C>(rng);
         const Affine<C> pa = p.to_affine();
         const Affine<C> qa = q.to_affine();
         ASSERT_EQ(ec::add_mixed(p, qa), ec::add(p, q));
@@ -181,7 +152,7 @@ TYPED_TEST(CurveTest, ScalarMulMatchesRepeatedAdditionAndIsLinear) {
     using C = TypeParam;
     using J = Jacobian<C>;
     std::mt19937_64 rng(12);
-    const J p = random_point<C>(rng);
+    const J p = test::random_point<C>(rng);
     J repeated = J::infinity();
     for (uint64_t k = 0; k <= 40; ++k) {
         const uint64_t scalar[4] = {k, 0, 0, 0};
@@ -215,16 +186,16 @@ TYPED_TEST(CurveTest, BatchToAffineMatchesToAffineWithInfinitiesMixedIn) {
     std::mt19937_64 rng(13);
     std::vector<J> points;
     points.push_back(J::infinity());
-    for (int i = 0; i < 6; ++i) points.push_back(ec::dbl(random_point<C>(rng)));
+    for (int i = 0; i < 6; ++i) points.push_back(ec::dbl(test::random_point<C>(rng)));
     points.insert(points.begin() + 3, J::infinity());
     points.insert(points.begin() + 4, J::infinity());
     points.push_back(J::infinity());
-    std::vector<Affine<C>> out(points.size(), Curve<C>::generator());
+    std::vector<Affine<C>> out(points.size(), test::generator<C>());
     ec::batch_to_affine(points.data(), out.data(), points.size());
     for (size_t i = 0; i < points.size(); ++i) ASSERT_EQ(out[i], points[i].to_affine()) << "i = " << i;
 
     const std::vector<J> all_infinity(3, J::infinity());
-    std::vector<Affine<C>> out2(3, Curve<C>::generator());
+    std::vector<Affine<C>> out2(3, test::generator<C>());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 3);
     for (const auto& a : out2) EXPECT_TRUE(a.is_infinity());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 0);  // nothing to do, nothing touched
@@ -235,7 +206,7 @@ TYPED_TEST(CurveTest, FixedBaseMulMatchesScalarMulForEveryThreadCount) {
     using C = TypeParam;
     std::mt19937_64 rng(14);
     const bool g1 = std::is_same_v<C, ec::G1Params>;
-    const Affine<C> base = ec::dbl(random_point<C>(rng)).to_affine();
+    const Affine<C> base = ec::dbl(test::random_point<C>(rng)).to_affine();
     for (size_t n : {size_t{0}, size_t{1}, size_t{37}, g1 ? size_t{1100} : size_t{300}}) {
         std::vector<Fr> scalars(n);
         for (Fr& s : scalars) s = test::random_scalar(rng);
@@ -296,11 +267,11 @@ TYPED_TEST(CurveTest, SubgroupCheckAgreesWithMultiplicationByR) {
     std::mt19937_64 rng(15);
     int outside = 0;
     for (int i = 0; i < 12; ++i) {
-        const Affine<C> inside = random_point<C>(rng).to_affine();
+        const Affine<C> inside = test::random_point<C>(rng).to_affine();
         ASSERT_TRUE(ec::is_in_subgroup(inside));
         ASSERT_TRUE(times_r(J::from_affine(inside)).is_infinity());
 
-        const Affine<C> candidate = random_curve_point<C>(rng);
+        const Affine<C> candidate = test::random_curve_point<C>(rng);
         ASSERT_TRUE(candidate.is_on_curve());
         const bool order_r = times_r(J::from_affine(candidate)).is_infinity();
         ASSERT_EQ(ec::is_in_subgroup(candidate), order_r);
@@ -320,7 +291,7 @@ TEST(Curve, G1SubgroupCheckAfterClearingTheCofactorAndOnSmallOrderPoints) {
     uint64_t cofactor[4];
     test::to_limbs(mpz_class("396c8c005555e1568c00aaab0000aaab", 16), cofactor, 4);
     for (int i = 0; i < 5; ++i) {
-        const ec::G1Affine candidate = random_curve_point<ec::G1Params>(rng);
+        const ec::G1Affine candidate = test::random_curve_point<ec::G1Params>(rng);
         ASSERT_FALSE(ec::is_in_subgroup(candidate));
         const ec::G1Affine cleared = ec::scalar_mul(ec::G1::from_affine(candidate), cofactor).to_affine();
         ASSERT_TRUE(ec::is_in_subgroup(cleared));

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <ostream>
 #include <random>
+#include <type_traits>
 
 namespace zkbatch::ff {
 // GoogleTest prints field elements as canonical hex.
@@ -70,12 +71,51 @@ inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return ff::Fp12{random_fp6(r
 // Uniform scalars below r.
 inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
 
-// [k]G for a random k: a random subgroup point.
-inline ec::G1 random_g1(std::mt19937_64& rng) {
-    return ec::scalar_mul(ec::G1::from_affine(ec::g1_generator()), random_scalar(rng));
+// The standard generator of C's group.
+template <class C>
+const ec::Affine<C>& generator() {
+    if constexpr (std::is_same_v<C, ec::G1Params>) {
+        return ec::g1_generator();
+    } else {
+        return ec::g2_generator();
+    }
 }
-inline ec::G2 random_g2(std::mt19937_64& rng) {
-    return ec::scalar_mul(ec::G2::from_affine(ec::g2_generator()), random_scalar(rng));
+
+// [k]G for a random k: a random subgroup point.
+template <class C>
+ec::Jacobian<C> random_point(std::mt19937_64& rng) {
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(generator<C>()), random_scalar(rng));
+}
+
+// A random element of the field of C's coordinates.
+template <class C>
+typename C::Field random_coordinate(std::mt19937_64& rng) {
+    if constexpr (std::is_same_v<typename C::Field, ff::Fp>) {
+        return random_fp(rng);
+    } else {
+        return random_fp2(rng);
+    }
+}
+
+// A point of C's curve found from a random x, its cofactor not cleared: outside the
+// subgroup with overwhelming probability (the tests that rely on it check [r]P).
+template <class C>
+ec::Affine<C> random_curve_point(std::mt19937_64& rng) {
+    for (;;) {
+        ec::Affine<C> point;
+        point.x = random_coordinate<C>(rng);
+        if ((point.x.sqr() * point.x + C::b()).sqrt(point.y)) return point;
+    }
+}
+
+// An x for which x^3 + b is not a square: no point of C's curve has it.
+template <class C>
+typename C::Field random_x_off_curve(std::mt19937_64& rng) {
+    for (;;) {
+        const typename C::Field x = random_coordinate<C>(rng);
+        typename C::Field y;
+        if (!(x.sqr() * x + C::b()).sqrt(y)) return x;
+    }
 }
 
 // The group order r as scalar limbs.
