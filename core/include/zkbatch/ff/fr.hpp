@@ -12,6 +12,7 @@
 #pragma once
 
 #include <zkbatch/ff/fr32.hpp>
+#include <zkbatch/ff/limbs.hpp>
 #include <zkbatch/util/host_device.hpp>
 
 #include <cstddef>
@@ -67,53 +68,6 @@ inline constexpr uint64_t kCosetShiftMont2 = 0xff9c57876f8457b0ULL;
 inline constexpr uint64_t kCosetShiftMont3 = 0x351332208fc5a8c4ULL;
 
 namespace detail {
-
-// The 64x64 -> 128-bit product.
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_wide(uint64_t a, uint64_t b, uint64_t& lo, uint64_t& hi) {
-#if defined(__CUDA_ARCH__)
-    lo = a * b;
-    hi = __umul64hi(a, b);
-#else
-    __extension__ typedef unsigned __int128 uint128;
-    const uint128 product = static_cast<uint128>(a) * b;
-    lo = static_cast<uint64_t>(product);
-    hi = static_cast<uint64_t>(product >> 64);
-#endif
-}
-
-// Returns the low word of acc + x*y + carry and leaves the high word in carry.
-// Cannot overflow: (2^64-1)^2 + 2*(2^64-1) = 2^128 - 1.
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t mul_add(uint64_t acc, uint64_t x, uint64_t y, uint64_t& carry) {
-    uint64_t lo;
-    uint64_t hi;
-    mul_wide(x, y, lo, hi);
-    lo += acc;
-    hi += (lo < acc);
-    lo += carry;
-    hi += (lo < carry);
-    carry = hi;
-    return lo;
-}
-
-// x + y + carry (carry is 0 or 1 in and out).
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t add_carry(uint64_t x, uint64_t y, uint64_t& carry) {
-    const uint64_t sum = x + y;
-    const uint64_t carry1 = sum < x;
-    const uint64_t total = sum + carry;
-    const uint64_t carry2 = total < sum;
-    carry = carry1 | carry2;
-    return total;
-}
-
-// x - y - borrow (borrow is 0 or 1 in and out).
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t sub_borrow(uint64_t x, uint64_t y, uint64_t& borrow) {
-    const uint64_t diff = x - y;
-    const uint64_t borrow1 = x < y;
-    const uint64_t total = diff - borrow;
-    const uint64_t borrow2 = diff < borrow;
-    borrow = borrow1 | borrow2;
-    return total;
-}
 
 // Replaces v by v - r when v >= r (v < 2r on entry).
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void subtract_modulus_if_needed(uint64_t v[4]) {
@@ -366,36 +320,14 @@ inline void Fr::to_canonical_le_bytes(uint8_t* out32) const {
 }
 
 inline std::string Fr::to_hex() const {
-    static constexpr char kDigits[] = "0123456789abcdef";
     uint64_t canonical[4];
     to_canonical(canonical);
-    std::string hex = "0x";
-    hex.reserve(66);
-    for (int limb = 3; limb >= 0; --limb) {
-        for (int nibble = 15; nibble >= 0; --nibble) hex.push_back(kDigits[(canonical[limb] >> (4 * nibble)) & 0xf]);
-    }
-    return hex;
+    return detail::limbs_to_hex(canonical, 4);
 }
 
 inline bool Fr::try_from_hex(std::string_view hex, Fr& out) {
-    if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
-    if (hex.empty() || hex.size() > 64) return false;
-    uint64_t canonical[4] = {0, 0, 0, 0};
-    for (size_t i = 0; i < hex.size(); ++i) {
-        const char ch = hex[hex.size() - 1 - i];  // least significant digit first
-        uint64_t digit;
-        if (ch >= '0' && ch <= '9') {
-            digit = static_cast<uint64_t>(ch - '0');
-        } else if (ch >= 'a' && ch <= 'f') {
-            digit = static_cast<uint64_t>(ch - 'a' + 10);
-        } else if (ch >= 'A' && ch <= 'F') {
-            digit = static_cast<uint64_t>(ch - 'A' + 10);
-        } else {
-            return false;
-        }
-        canonical[i / 16] |= digit << (4 * (i % 16));
-    }
-    if (!is_canonical(canonical)) return false;
+    uint64_t canonical[4];
+    if (!detail::hex_to_limbs(hex, canonical, 4) || !is_canonical(canonical)) return false;
     out = from_canonical(canonical);
     return true;
 }

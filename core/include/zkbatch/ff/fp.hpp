@@ -1,0 +1,339 @@
+// Fp: the base field of BLS12-381, one implementation for host C++ and CUDA device code.
+//
+// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+// (381 bits, p = 3 mod 4). An element is six little-endian 64-bit limbs holding a*R mod p
+// with R = 2^384 (Montgomery form), always fully reduced (< p), so equal values have
+// equal bits. This is exactly the coordinate layout of snarkjs's .zkey and .ptau points
+// (48 bytes little-endian Montgomery), so those load without conversion. "Canonical"
+// means the plain integer a < p; the Zcash encodings write it big-endian.
+//
+// Multiplication is CIOS Montgomery multiplication over 6x64-bit limbs, written like
+// fr.hpp (the same word helpers, limbs.hpp). Device code runs the same 64-bit code for
+// now; a 32-bit PTX version like fr32.hpp is the GPU issue's. Measured on this 2-core
+// EPYC under GCC 12 -O2, the compare-carry form used here beat a version built on
+// unsigned __int128 additions and one on _addcarry_u64 intrinsics (bench_curve BM_FpMul
+// gives the figure).
+#pragma once
+
+#include <zkbatch/ff/limbs.hpp>
+#include <zkbatch/util/host_device.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace zkbatch::ff {
+
+// ---- Constants (little-endian 64-bit limbs) ------------------------------------------
+// Scalars rather than arrays: CUDA device code may read namespace-scope constexpr
+// scalars directly, but not index constexpr arrays.
+
+// The modulus p.
+inline constexpr uint64_t kFpModulus0 = 0xb9feffffffffaaabULL;
+inline constexpr uint64_t kFpModulus1 = 0x1eabfffeb153ffffULL;
+inline constexpr uint64_t kFpModulus2 = 0x6730d2a0f6b0f624ULL;
+inline constexpr uint64_t kFpModulus3 = 0x64774b84f38512bfULL;
+inline constexpr uint64_t kFpModulus4 = 0x4b1ba7b6434bacd7ULL;
+inline constexpr uint64_t kFpModulus5 = 0x1a0111ea397fe69aULL;
+// R mod p = Montgomery form of 1.
+inline constexpr uint64_t kFpOneMont0 = 0x760900000002fffdULL;
+inline constexpr uint64_t kFpOneMont1 = 0xebf4000bc40c0002ULL;
+inline constexpr uint64_t kFpOneMont2 = 0x5f48985753c758baULL;
+inline constexpr uint64_t kFpOneMont3 = 0x77ce585370525745ULL;
+inline constexpr uint64_t kFpOneMont4 = 0x5c071a97a256ec6dULL;
+inline constexpr uint64_t kFpOneMont5 = 0x15f65ec3fa80e493ULL;
+// R^2 mod p: Montgomery-multiplying a canonical value by it yields its Montgomery form.
+inline constexpr uint64_t kFpRSquared0 = 0xf4df1f341c341746ULL;
+inline constexpr uint64_t kFpRSquared1 = 0x0a76e6a609d104f1ULL;
+inline constexpr uint64_t kFpRSquared2 = 0x8de5476c4c95b6d5ULL;
+inline constexpr uint64_t kFpRSquared3 = 0x67eb88a9939d83c0ULL;
+inline constexpr uint64_t kFpRSquared4 = 0x9a793e85b519952dULL;
+inline constexpr uint64_t kFpRSquared5 = 0x11988fe592cae3aaULL;
+// -p^-1 mod 2^64.
+inline constexpr uint64_t kFpMontInv = 0x89f3fffcfffcfffdULL;
+
+namespace detail {
+template <class F>
+struct PlainSquare {
+    ZKB_HOST_DEVICE F operator()(const F& x) const { return x.sqr(); }
+};
+
+// x^e for a little-endian exponent of `count` limbs, square-and-multiply from the top
+// set bit; F is any field type of the tower (one(), *, and sqr() unless `square` says
+// otherwise, as Fp12's cyclotomic squaring does). The exponent is public, so its bits
+// may steer branches.
+template <class F, class Square = PlainSquare<F>>
+ZKB_HOST_DEVICE F pow_by_limbs(const F& x, const uint64_t* exponent, int count, Square square = {}) {
+    F result = F::one();
+    bool started = false;
+    for (int limb = count - 1; limb >= 0; --limb) {
+        for (int bit = 63; bit >= 0; --bit) {
+            if (started) result = square(result);
+            if ((exponent[limb] >> bit) & 1) {
+                result = started ? result * x : x;
+                started = true;
+            }
+        }
+    }
+    return result;
+}
+}  // namespace detail
+
+struct Fp {
+    uint64_t limbs[6];  // Montgomery form, little-endian, < p
+
+    // Limb i of p (a function, so device code can index it).
+    ZKB_HOST_DEVICE static constexpr uint64_t modulus_limb(int i) {
+        constexpr uint64_t kLimbs[6] = {kFpModulus0, kFpModulus1, kFpModulus2,
+                                        kFpModulus3, kFpModulus4, kFpModulus5};
+        return kLimbs[i];
+    }
+
+    // True when the little-endian integer v is < p (a valid canonical value).
+    ZKB_HOST_DEVICE static constexpr bool is_canonical(const uint64_t v[6]) {
+        for (int i = 5; i >= 0; --i) {
+            if (v[i] != modulus_limb(i)) return v[i] < modulus_limb(i);
+        }
+        return false;  // equal to p
+    }
+
+    // ---- construction --------------------------------------------------------------
+    ZKB_HOST_DEVICE static constexpr Fp zero() { return Fp{{0, 0, 0, 0, 0, 0}}; }
+    ZKB_HOST_DEVICE static constexpr Fp one() {
+        return Fp{{kFpOneMont0, kFpOneMont1, kFpOneMont2, kFpOneMont3, kFpOneMont4, kFpOneMont5}};
+    }
+
+    ZKB_HOST_DEVICE static Fp from_u64(uint64_t value) {
+        const Fp plain{{value, 0, 0, 0, 0, 0}};
+        return mont_mul(plain, r_squared());
+    }
+
+    // `canonical` must be < p (see is_canonical; the host parsers check it).
+    ZKB_HOST_DEVICE static Fp from_canonical(const uint64_t canonical[6]) {
+        Fp plain;
+        for (int i = 0; i < 6; ++i) plain.limbs[i] = canonical[i];
+        return mont_mul(plain, r_squared());
+    }
+
+    ZKB_HOST_DEVICE void to_canonical(uint64_t canonical[6]) const {
+        // Montgomery reduction alone: six rounds of t = (t + m*p) / 2^64 divide by R.
+        uint64_t t[6];
+        for (int i = 0; i < 6; ++i) t[i] = limbs[i];
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) {
+            const uint64_t m = t[0] * kFpMontInv;
+            uint64_t carry = 0;
+            (void)detail::mul_add(t[0], m, modulus_limb(0), carry);  // low word is 0 by the choice of m
+            ZKB_UNROLL
+            for (int j = 1; j < 6; ++j) t[j - 1] = detail::mul_add(t[j], m, modulus_limb(j), carry);
+            t[5] = carry;
+        }
+        subtract_modulus_if_needed(t);
+        for (int i = 0; i < 6; ++i) canonical[i] = t[i];
+    }
+
+    // ---- arithmetic ----------------------------------------------------------------
+    ZKB_HOST_DEVICE Fp operator+(const Fp& other) const {
+        Fp sum;
+        uint64_t carry = 0;
+        // p < 2^381, so the sum of two reduced values fits in 384 bits.
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) sum.limbs[i] = detail::add_carry(limbs[i], other.limbs[i], carry);
+        subtract_modulus_if_needed(sum.limbs);
+        return sum;
+    }
+
+    ZKB_HOST_DEVICE Fp operator-(const Fp& other) const {
+        Fp diff;
+        uint64_t borrow = 0;
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) diff.limbs[i] = detail::sub_borrow(limbs[i], other.limbs[i], borrow);
+        // On underflow add p back (branch-free: add p & mask).
+        const uint64_t add_mask = uint64_t{0} - borrow;
+        uint64_t carry = 0;
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) diff.limbs[i] = detail::add_carry(diff.limbs[i], modulus_limb(i) & add_mask, carry);
+        return diff;
+    }
+
+    ZKB_HOST_DEVICE Fp operator-() const { return zero() - *this; }
+    ZKB_HOST_DEVICE Fp operator*(const Fp& other) const { return mont_mul(*this, other); }
+    ZKB_HOST_DEVICE Fp& operator+=(const Fp& other) { return *this = *this + other; }
+    ZKB_HOST_DEVICE Fp& operator-=(const Fp& other) { return *this = *this - other; }
+    ZKB_HOST_DEVICE Fp& operator*=(const Fp& other) { return *this = mont_mul(*this, other); }
+
+    ZKB_HOST_DEVICE Fp sqr() const { return mont_mul(*this, *this); }
+    ZKB_HOST_DEVICE Fp dbl() const { return *this + *this; }
+
+    // x/2: x + p is even when x is odd (p is odd), and below 2^382.
+    ZKB_HOST_DEVICE Fp half() const {
+        const uint64_t add_mask = uint64_t{0} - (limbs[0] & 1);
+        uint64_t sum[6];
+        uint64_t carry = 0;
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) sum[i] = detail::add_carry(limbs[i], modulus_limb(i) & add_mask, carry);
+        Fp result;
+        ZKB_UNROLL
+        for (int i = 0; i < 5; ++i) result.limbs[i] = (sum[i] >> 1) | (sum[i + 1] << 63);
+        result.limbs[5] = sum[5] >> 1;
+        return result;
+    }
+
+    // x^e for a little-endian exponent of `count` limbs (detail::pow_by_limbs).
+    ZKB_HOST_DEVICE Fp pow(const uint64_t* exponent, int count) const {
+        return detail::pow_by_limbs(*this, exponent, count);
+    }
+    ZKB_HOST_DEVICE Fp pow(uint64_t exponent) const { return pow(&exponent, 1); }
+
+    // Fermat: x^(p-2). The inverse of 0 is 0 (callers that care check is_zero first).
+    ZKB_HOST_DEVICE Fp inverse() const {
+        uint64_t exponent[6];
+        for (int i = 0; i < 6; ++i) exponent[i] = modulus_limb(i);
+        exponent[0] -= 2;  // p's low limb ends in ...aaab: no borrow
+        return pow(exponent, 6);
+    }
+
+    // p = 3 mod 4, so x^((p+1)/4) is a square root of x whenever x has one. Returns
+    // false (root unspecified) when x is not a square; sqrt(0) = 0.
+    ZKB_HOST_DEVICE bool sqrt(Fp& root) const {
+        uint64_t exponent[6];  // (p + 1) / 4; p + 1 does not carry out of the low limb
+        for (int i = 0; i < 6; ++i) {
+            const uint64_t low = modulus_limb(i) + (i == 0 ? 1 : 0);
+            const uint64_t high = i < 5 ? modulus_limb(i + 1) : 0;
+            exponent[i] = (low >> 2) | (high << 62);
+        }
+        root = pow(exponent, 6);
+        return root.sqr() == *this;
+    }
+
+    ZKB_HOST_DEVICE bool is_zero() const {
+        return (limbs[0] | limbs[1] | limbs[2] | limbs[3] | limbs[4] | limbs[5]) == 0;
+    }
+    ZKB_HOST_DEVICE bool is_one() const { return *this == one(); }
+
+    ZKB_HOST_DEVICE bool operator==(const Fp& other) const {
+        uint64_t difference = 0;
+        for (int i = 0; i < 6; ++i) difference |= limbs[i] ^ other.limbs[i];
+        return difference == 0;
+    }
+    ZKB_HOST_DEVICE bool operator!=(const Fp& other) const { return !(*this == other); }
+
+    // Zcash's sign flag: the canonical value is greater than (p - 1) / 2.
+    ZKB_HOST_DEVICE bool is_lexicographically_largest() const {
+        uint64_t canonical[6];
+        to_canonical(canonical);
+        for (int i = 5; i >= 0; --i) {
+            // limb i of (p - 1) / 2 = p >> 1 (p is odd)
+            const uint64_t half = (modulus_limb(i) >> 1) | (i < 5 ? modulus_limb(i + 1) << 63 : 0);
+            if (canonical[i] != half) return canonical[i] > half;
+        }
+        return false;  // equal to (p - 1) / 2
+    }
+
+    // ---- Montgomery multiplication ---------------------------------------------------
+    // CIOS with the "no final carry" shortcut (Gautam/gnark) as in Fr: the top limb of p
+    // is below (2^64 - 1)/2 - 1, so the running value never needs a seventh limb.
+    // Inputs < p give an output < p.
+    ZKB_HOST_DEVICE static ZKB_FORCEINLINE Fp mont_mul(const Fp& x, const Fp& y) {
+        uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) {
+            uint64_t carry_a = 0;  // carry of t + x*y[i]
+            t[0] = detail::mul_add(t[0], x.limbs[0], y.limbs[i], carry_a);
+            const uint64_t m = t[0] * kFpMontInv;
+            uint64_t carry_m = 0;  // carry of t + m*p; the low word of t[0] + m*p[0] is 0
+            (void)detail::mul_add(t[0], m, modulus_limb(0), carry_m);
+            ZKB_UNROLL
+            for (int j = 1; j < 6; ++j) {
+                t[j] = detail::mul_add(t[j], x.limbs[j], y.limbs[i], carry_a);
+                t[j - 1] = detail::mul_add(t[j], m, modulus_limb(j), carry_m);
+            }
+            t[5] = carry_m + carry_a;
+        }
+        subtract_modulus_if_needed(t);
+        return Fp{{t[0], t[1], t[2], t[3], t[4], t[5]}};
+    }
+
+    // ---- host-only conversions (canonical big-endian bytes, hex) ----------------------
+    // Returns false (and leaves `out` untouched) when the 48 bytes encode a value >= p.
+    static bool try_from_be_bytes(const uint8_t* bytes48, Fp& out);
+    void to_be_bytes(uint8_t* out48) const;
+    // "0x" followed by 96 lowercase hex digits, big-endian, canonical.
+    std::string to_hex() const;
+    // Accepts an optional 0x/0X prefix and 1..96 hex digits of a value < p.
+    static bool try_from_hex(std::string_view hex, Fp& out);
+    // Throws std::invalid_argument naming the offending text.
+    static Fp from_hex(std::string_view hex);
+
+private:
+    ZKB_HOST_DEVICE static constexpr Fp r_squared() {
+        return Fp{{kFpRSquared0, kFpRSquared1, kFpRSquared2, kFpRSquared3, kFpRSquared4, kFpRSquared5}};
+    }
+
+    // Replaces v by v - p when v >= p (v < 2p on entry). Branch-free select.
+    ZKB_HOST_DEVICE static ZKB_FORCEINLINE void subtract_modulus_if_needed(uint64_t v[6]) {
+        uint64_t reduced[6];
+        uint64_t borrow = 0;
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) reduced[i] = detail::sub_borrow(v[i], modulus_limb(i), borrow);
+        const uint64_t keep_mask = uint64_t{0} - borrow;  // borrow == 1: v < p, keep v
+        ZKB_UNROLL
+        for (int i = 0; i < 6; ++i) v[i] = (v[i] & keep_mask) | (reduced[i] & ~keep_mask);
+    }
+};
+
+static_assert(sizeof(Fp) == 48, "Fp must be exactly 48 bytes (the .zkey point layout relies on it)");
+static_assert(std::is_trivially_copyable_v<Fp>, "Fp must be trivially copyable");
+static_assert(std::is_standard_layout_v<Fp>, "Fp must be standard layout");
+
+// ---- host-only definitions -------------------------------------------------------
+
+inline bool Fp::try_from_be_bytes(const uint8_t* bytes48, Fp& out) {
+    uint64_t canonical[6];
+    for (int limb = 0; limb < 6; ++limb) {
+        uint64_t word = 0;
+        const uint8_t* most_significant = bytes48 + 8 * (5 - limb);
+        for (int byte = 0; byte < 8; ++byte) word = (word << 8) | most_significant[byte];
+        canonical[limb] = word;
+    }
+    if (!is_canonical(canonical)) return false;
+    out = from_canonical(canonical);
+    return true;
+}
+
+inline void Fp::to_be_bytes(uint8_t* out48) const {
+    uint64_t canonical[6];
+    to_canonical(canonical);
+    for (int limb = 0; limb < 6; ++limb) {
+        uint8_t* most_significant = out48 + 8 * (5 - limb);
+        for (int byte = 0; byte < 8; ++byte) most_significant[byte] = static_cast<uint8_t>(canonical[limb] >> (56 - 8 * byte));
+    }
+}
+
+inline std::string Fp::to_hex() const {
+    uint64_t canonical[6];
+    to_canonical(canonical);
+    return detail::limbs_to_hex(canonical, 6);
+}
+
+inline bool Fp::try_from_hex(std::string_view hex, Fp& out) {
+    uint64_t canonical[6];
+    if (!detail::hex_to_limbs(hex, canonical, 6) || !is_canonical(canonical)) return false;
+    out = from_canonical(canonical);
+    return true;
+}
+
+inline Fp Fp::from_hex(std::string_view hex) {
+    Fp value;
+    if (!try_from_hex(hex, value)) {
+        throw std::invalid_argument("Fp::from_hex: '" + std::string(hex) +
+                                    "' is not a BLS12-381 base field element; expected up to 96 hex digits "
+                                    "(optional 0x prefix) of a value below p = 0x1a0111ea...ffffaaab");
+    }
+    return value;
+}
+
+}  // namespace zkbatch::ff

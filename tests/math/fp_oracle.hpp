@@ -1,0 +1,127 @@
+// Test helpers for the BLS12-381 base field and what is built on it: Fp <-> GMP
+// integers (the independent oracle), random tower elements and points.
+#pragma once
+
+#include "gmp_oracle.hpp"
+
+#include <zkbatch/ec/curve.hpp>
+#include <zkbatch/ff/fp.hpp>
+#include <zkbatch/ff/fp12.hpp>
+#include <zkbatch/ff/fp2.hpp>
+#include <zkbatch/ff/fp6.hpp>
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <ostream>
+#include <random>
+#include <type_traits>
+
+namespace zkbatch::ff {
+// GoogleTest prints field elements as canonical hex.
+inline void PrintTo(const Fp& x, std::ostream* os) { *os << x.to_hex(); }
+inline void PrintTo(const Fp2& x, std::ostream* os) { *os << "(" << x.c0.to_hex() << ", " << x.c1.to_hex() << ")"; }
+}  // namespace zkbatch::ff
+
+namespace zkbatch::test {
+
+inline const mpz_class& fp_modulus() {
+    static const mpz_class p(
+        "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
+    return p;
+}
+
+inline mpz_class from_limbs(const uint64_t* limbs, size_t count) {
+    mpz_class value;
+    mpz_import(value.get_mpz_t(), count, -1, sizeof(uint64_t), 0, 0, limbs);
+    return value;
+}
+
+// value must be < 2^(64 count).
+inline void to_limbs(const mpz_class& value, uint64_t* limbs, size_t count) {
+    for (size_t i = 0; i < count; ++i) limbs[i] = 0;
+    size_t written = 0;
+    mpz_export(limbs, &written, -1, sizeof(uint64_t), 0, 0, value.get_mpz_t());
+}
+
+inline mpz_class canonical_of(const ff::Fp& x) {
+    uint64_t limbs[6];
+    x.to_canonical(limbs);
+    return from_limbs(limbs, 6);
+}
+
+// value must be in [0, p).
+inline ff::Fp fp_of(const mpz_class& value) {
+    uint64_t limbs[6];
+    to_limbs(value, limbs, 6);
+    return ff::Fp::from_canonical(limbs);
+}
+
+inline ff::Fp random_fp(std::mt19937_64& rng) {
+    uint64_t limbs[6];
+    for (uint64_t& limb : limbs) limb = rng();
+    return fp_of(from_limbs(limbs, 6) % fp_modulus());
+}
+inline ff::Fp2 random_fp2(std::mt19937_64& rng) { return ff::Fp2{random_fp(rng), random_fp(rng)}; }
+inline ff::Fp6 random_fp6(std::mt19937_64& rng) {
+    return ff::Fp6{random_fp2(rng), random_fp2(rng), random_fp2(rng)};
+}
+inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return ff::Fp12{random_fp6(rng), random_fp6(rng)}; }
+
+// Uniform scalars below r.
+inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
+
+// The standard generator of C's group.
+template <class C>
+const ec::Affine<C>& generator() {
+    if constexpr (std::is_same_v<C, ec::G1Params>) {
+        return ec::g1_generator();
+    } else {
+        return ec::g2_generator();
+    }
+}
+
+// [k]G for a random k: a random subgroup point.
+template <class C>
+ec::Jacobian<C> random_point(std::mt19937_64& rng) {
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(generator<C>()), random_scalar(rng));
+}
+
+// A random element of the field of C's coordinates.
+template <class C>
+typename C::Field random_coordinate(std::mt19937_64& rng) {
+    if constexpr (std::is_same_v<typename C::Field, ff::Fp>) {
+        return random_fp(rng);
+    } else {
+        return random_fp2(rng);
+    }
+}
+
+// A point of C's curve found from a random x, its cofactor not cleared: outside the
+// subgroup with overwhelming probability (the tests that rely on it check [r]P).
+template <class C>
+ec::Affine<C> random_curve_point(std::mt19937_64& rng) {
+    for (;;) {
+        ec::Affine<C> point;
+        point.x = random_coordinate<C>(rng);
+        if ((point.x.sqr() * point.x + C::b()).sqrt(point.y)) return point;
+    }
+}
+
+// An x for which x^3 + b is not a square: no point of C's curve has it.
+template <class C>
+typename C::Field random_x_off_curve(std::mt19937_64& rng) {
+    for (;;) {
+        const typename C::Field x = random_coordinate<C>(rng);
+        typename C::Field y;
+        if (!(x.sqr() * x + C::b()).sqrt(y)) return x;
+    }
+}
+
+// The group order r as scalar limbs.
+inline const uint64_t* group_order_limbs() {
+    static const uint64_t r[4] = {ff::kModulus0, ff::kModulus1, ff::kModulus2, ff::kModulus3};
+    return r;
+}
+
+}  // namespace zkbatch::test

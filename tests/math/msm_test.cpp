@@ -1,0 +1,158 @@
+// Pippenger against the naive sum of scalar multiplications, in G1 and G2, at small n
+// with the awkward inputs (zero, one, r - 1 scalars; bases at infinity, repeated and
+// opposite bases), at a few larger n (all full scalars, mostly ones), and bit-identical
+// across thread counts.
+#include "fp_oracle.hpp"
+
+#include <zkbatch/msm/pippenger.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using ec::Affine;
+using ec::Jacobian;
+using ff::Fr;
+using msm::Scalar;
+
+template <class C>
+Jacobian<C> naive_sum(const std::vector<Affine<C>>& bases, const std::vector<Scalar>& scalars) {
+    Jacobian<C> sum = Jacobian<C>::infinity();
+    for (size_t i = 0; i < bases.size(); ++i) {
+        sum = ec::add(sum, ec::scalar_mul(Jacobian<C>::from_affine(bases[i]), scalars[i].limbs));
+    }
+    return sum;
+}
+
+// n distinct random subgroup points (fixed_base_mul of random scalars: any points will do).
+template <class C>
+std::vector<Affine<C>> random_bases(size_t n, std::mt19937_64& rng) {
+    std::vector<Fr> k(n);
+    for (Fr& x : k) x = test::random_scalar(rng);
+    std::vector<Affine<C>> bases(n);
+    ec::fixed_base_mul(test::generator<C>(), k.data(), n, bases.data(), 2);
+    return bases;
+}
+
+Scalar scalar_of(uint64_t v) { return Scalar{{v, 0, 0, 0}}; }
+Scalar r_minus(uint64_t k) {
+    Scalar s;
+    std::memcpy(s.limbs, test::group_order_limbs(), sizeof s.limbs);
+    s.limbs[0] -= k;
+    return s;
+}
+
+// Runs pippenger at several thread counts; all must give the same bits and the naive sum.
+template <class C>
+void expect_matches_naive_sum(const std::vector<Affine<C>>& bases, const std::vector<Scalar>& scalars,
+                              const char* what) {
+    const Jacobian<C> expected = naive_sum(bases, scalars);
+    const Jacobian<C> one_thread = msm::pippenger(bases.data(), scalars.data(), bases.size(), 1);
+    ASSERT_EQ(one_thread, expected) << what << ", n = " << bases.size();
+    for (unsigned threads : {2u, 3u, 8u}) {
+        const Jacobian<C> result = msm::pippenger(bases.data(), scalars.data(), bases.size(), threads);
+        ASSERT_EQ(std::memcmp(&result, &one_thread, sizeof result), 0)
+            << what << ", n = " << bases.size() << ": " << threads << " threads gave other bits";
+    }
+}
+
+template <class C>
+class MsmTest : public ::testing::Test {};
+using Curves = ::testing::Types<ec::G1Params, ec::G2Params>;
+class CurveNames {
+public:
+    template <class C>
+    static std::string GetName(int) {
+        return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
+    }
+};
+TYPED_TEST_SUITE(MsmTest, Curves, CurveNames);
+
+TYPED_TEST(MsmTest, SmallSizesWithAwkwardInputsMatchTheNaiveSum) {
+    using C = TypeParam;
+    std::mt19937_64 rng(40);
+    const bool g1 = std::is_same_v<C, ec::G1Params>;
+    const std::vector<size_t> sizes =
+        g1 ? std::vector<size_t>{1, 2, 3, 5, 17, 64, 100, 255, 300} : std::vector<size_t>{1, 2, 7, 60, 150};
+    for (size_t n : sizes) {
+        std::vector<Affine<C>> bases = random_bases<C>(n, rng);
+        std::vector<Scalar> scalars(n);
+        for (Scalar& s : scalars) s = msm::to_scalar(test::random_scalar(rng));
+        expect_matches_naive_sum(bases, scalars, "random scalars");
+        if (n < 5) continue;
+        // Zero, one, two, r - 1 and r - 2 scalars; a base at infinity with a full
+        // scalar; a base repeated; a base with its negation under the same scalar.
+        scalars[0] = scalar_of(0);
+        scalars[1] = scalar_of(1);
+        scalars[2] = r_minus(1);
+        scalars[3] = scalar_of(2);
+        scalars[4] = r_minus(2);
+        for (size_t i = 5; i < n; i += 7) scalars[i] = scalar_of(1);
+        bases[n / 2] = Affine<C>::infinity();
+        bases[n - 1] = bases[1];
+        if (n > 8) {
+            bases[7] = -bases[6];
+            scalars[7] = scalars[6];
+            bases[8] = bases[2];  // r - 1 and a random scalar on one base
+        }
+        expect_matches_naive_sum(bases, scalars, "awkward inputs");
+    }
+}
+
+TYPED_TEST(MsmTest, DegenerateInputs) {
+    using C = TypeParam;
+    std::mt19937_64 rng(41);
+    EXPECT_TRUE(msm::pippenger<C>(nullptr, nullptr, 0, 2).is_infinity());
+    const std::vector<Affine<C>> bases = random_bases<C>(40, rng);
+    std::vector<Scalar> scalars(40, scalar_of(0));
+    EXPECT_TRUE(msm::pippenger(bases.data(), scalars.data(), 40, 2).is_infinity());
+    // All ones: the plain sum of the bases.
+    scalars.assign(40, scalar_of(1));
+    Jacobian<C> sum = Jacobian<C>::infinity();
+    for (const Affine<C>& b : bases) sum = ec::add_mixed(sum, b);
+    EXPECT_EQ(msm::pippenger(bases.data(), scalars.data(), 40, 2), sum);
+    // Everything cancels: P and -P, s and s.
+    std::vector<Affine<C>> opposite = {bases[0], -bases[0], bases[1], -bases[1]};
+    std::vector<Scalar> same = {msm::to_scalar(test::random_scalar(rng)), scalar_of(0), scalar_of(1), scalar_of(1)};
+    same[1] = same[0];
+    EXPECT_TRUE(msm::pippenger(opposite.data(), same.data(), 4, 2).is_infinity());
+    // Bases all at infinity.
+    std::vector<Affine<C>> infinities(5, Affine<C>::infinity());
+    std::vector<Scalar> full(5, r_minus(1));
+    EXPECT_TRUE(msm::pippenger(infinities.data(), full.data(), 5, 2).is_infinity());
+}
+
+TYPED_TEST(MsmTest, LargerSizesMatchTheNaiveSum) {
+    using C = TypeParam;
+    std::mt19937_64 rng(42);
+    const bool g1 = std::is_same_v<C, ec::G1Params>;
+    const size_t n = g1 ? 2000 : 500;
+    const std::vector<Affine<C>> bases = random_bases<C>(n, rng);
+    std::vector<Scalar> scalars(n);
+    for (Scalar& s : scalars) s = msm::to_scalar(test::random_scalar(rng));
+    expect_matches_naive_sum(bases, scalars, "full scalars");
+    // A mostly boolean witness: 90% zeros and ones.
+    for (size_t i = 0; i < n; ++i) {
+        if (i % 10 != 0) scalars[i] = scalar_of(rng() & 1);
+    }
+    expect_matches_naive_sum(bases, scalars, "90% boolean");
+}
+
+TEST(Msm, WindowBitsGrowWithNAndStayInRange) {
+    unsigned previous = 0;
+    for (size_t n = 1; n <= (size_t{1} << 26); n *= 2) {
+        const unsigned bits = msm::pippenger_window_bits(n);
+        EXPECT_GE(bits, 1u);
+        EXPECT_LE(bits, 16u);
+        EXPECT_GE(bits, previous) << "n = " << n;
+        previous = bits;
+    }
+    EXPECT_GE(msm::pippenger_window_bits(size_t{1} << 16), 10u);
+}
+
+}  // namespace
+}  // namespace zkbatch
