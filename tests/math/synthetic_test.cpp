@@ -65,7 +65,7 @@ TEST(Synthetic, RejectsZeroTermsPerRow) {
 }
 
 // Frozen values of the generator, cross-checked against an independent Python model of
-// the stream layout documented in core/src/synthetic.cpp. A change here changes every
+// the stream layout documented in core/src/circuit/synthetic.cpp. A change here changes every
 // generated workload (and every recorded digest): make it deliberately or not at all.
 TEST(Synthetic, KnownAnswers) {
     const Circuit circuit = synthesize(4, 3, 1, 0);

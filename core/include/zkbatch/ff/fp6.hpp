@@ -10,7 +10,7 @@ namespace zkbatch::ff {
 namespace detail {
 // gamma_k = xi^((p^k - 1) / 6) for k = 0..11 (p = 1 mod 6), from which every Frobenius
 // coefficient of the tower follows: v^(p^k) = gamma_k^2 v, w^(p^k) = gamma_k w.
-// Computed once, on first use, from the definition (core/src/tower.cpp).
+// Computed once, on first use, from the definition (core/src/ff/tower.cpp).
 struct FrobeniusCoefficients {
     Fp2 gamma[12];
     Fp2 gamma_squared[6];  // for v's coefficient (periodic in k mod 6)
