@@ -8,6 +8,7 @@
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/plugin/facts.hpp>
+#include <zkbatch/plugin/request.hpp>
 #include <zkbatch/util/parallel.hpp>
 #include <zkbatch/verify/identity.hpp>
 
@@ -275,7 +276,8 @@ private:
             }
 
             item->h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
-            zkb_prove_request request{record.partition_index, log_n_, item->h_to_host, &item->buffers};
+            const zkb_prove_request request =
+                plugin::quotient_request(record.partition_index, log_n_, item->h_to_host, &item->buffers);
             auto report = std::make_unique<zkb_prove_report>();
             std::string error;
             const int rc = worker->prove(request, report.get(), &error);

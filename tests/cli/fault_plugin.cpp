@@ -185,6 +185,7 @@ const zkb_plugin_api kApi = {
     ZKB_ABI_VERSION, kName, "0.1.0", "test-only backend that injects failures",
     probe, create, destroy, describe, acquire_buffers, release_buffers,
     create_worker, destroy_worker, prove, device_count,
+    nullptr,  // load_key: quotient workloads only
 };
 
 }  // namespace

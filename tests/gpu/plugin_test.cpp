@@ -8,6 +8,7 @@
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/request.hpp>
 #include <zkbatch/prove/quotient.hpp>
 #include <zkbatch/util/xxh3_split.hpp>
 #include <zkbatch/verify/identity.hpp>
@@ -152,7 +153,7 @@ void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t lo
         zkb_prove_report report{};
         std::string error;
         const uint64_t before_ns = steady_now_ns();
-        ASSERT_EQ(worker.prove({partition, log_n, h_to_host, &buffers}, &report, &error), ZKB_OK) << error;
+        ASSERT_EQ(worker.prove(plugin::quotient_request(partition, log_n, h_to_host, &buffers), &report, &error), ZKB_OK) << error;
         const uint64_t after_ns = steady_now_ns();
         const bool h_downloaded = h_to_host == 1 || !digested;
         if (h_downloaded) {
@@ -245,7 +246,7 @@ TEST(CudaPlugins, RefuseRequestsLargerThanCreatedFor) {
         zkb_prove_report report{};
         std::string error;
         buffers.n = uint64_t{1} << 9;
-        EXPECT_EQ(worker->prove({0, 9, 1, &buffers}, &report, &error), ZKB_ERR_INVALID_ARGUMENT) << name;
+        EXPECT_EQ(worker->prove(plugin::quotient_request(0, 9, true, &buffers), &report, &error), ZKB_ERR_INVALID_ARGUMENT) << name;
         EXPECT_NE(error.find("max_log_n = 8"), std::string::npos) << error;
         buffers.n = uint64_t{1} << 8;
         backend.release_buffers(buffers);
@@ -299,7 +300,7 @@ TEST(CudaPlugins, TwoWorkersProveConcurrently) {
                     circuit::synthesize({16, 1}, 99, w * 100 + partition, a, b, c);
                     zkb_prove_report report{};
                     std::string error;
-                    EXPECT_EQ(worker->prove({partition, 16, 1, &buffers}, &report, &error), ZKB_OK) << error;
+                    EXPECT_EQ(worker->prove(plugin::quotient_request(partition, 16, true, &buffers), &report, &error), ZKB_OK) << error;
                     const auto check = verify::check_quotient_canonical_h(16, a, b, c,
                                                                           static_cast<const uint8_t*>(buffers.h), partition);
                     EXPECT_TRUE(check.ok) << name << " worker " << w << ": " << check.detail;

@@ -4,6 +4,7 @@
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>
+#include <zkbatch/plugin/request.hpp>
 #include <zkbatch/prove/quotient.hpp>
 #include <zkbatch/verify/identity.hpp>
 
@@ -55,7 +56,7 @@ Proved prove_partition(const std::string& options, uint32_t log_n, uint64_t part
     Proved proved;
     const auto worker = backend.create_worker(0);
     // Asked for the digest only, cpu-ref still writes h (ABI v4: it forms no digest).
-    const zkb_prove_request request{partition, log_n, /*h_to_host=*/0, &buffers};
+    const zkb_prove_request request = zkbatch::plugin::quotient_request(partition, log_n, false, &buffers);
     std::string error;
     EXPECT_EQ(worker->prove(request, &proved.report, &error), ZKB_OK) << error;
     EXPECT_EQ(proved.report.has_h_digest, 0);
@@ -174,7 +175,7 @@ TEST(CpuRef, RefusesDomainsLargerThanCreatedFor) {
 
     zkb_host_buffers buffers = backend.acquire_buffers(4);
     const auto worker = backend.create_worker(0);
-    const zkb_prove_request request{0, 5, 1, &buffers};
+    const zkb_prove_request request = zkbatch::plugin::quotient_request(0, 5, true, &buffers);
     zkb_prove_report report{};
     std::string error;
     EXPECT_EQ(worker->prove(request, &report, &error), ZKB_ERR_INVALID_ARGUMENT);
@@ -204,7 +205,7 @@ TEST(CpuRef, WorkerMayOutliveItsBackendAndPlugin) {
     }
     // The plugin and the zkb_backend are still alive: the worker holds them.
     zkb_host_buffers no_buffers{};
-    const zkb_prove_request request{0, 4, 1, &no_buffers};
+    const zkb_prove_request request = zkbatch::plugin::quotient_request(0, 4, true, &no_buffers);
     zkb_prove_report report{};
     std::string error;
     EXPECT_EQ(worker->prove(request, &report, &error), ZKB_ERR_INVALID_ARGUMENT);

@@ -82,6 +82,7 @@ constexpr auto kProve = prove;
     kAbiVersion,  ZKB_TEST_NAME,   "0.0.1-test",  ZKB_TEST_DESCRIPTION, probe,          create, destroy,
     describe,     acquire_buffers, release_buffers, create_worker,      destroy_worker, kProve,
     nullptr,  // device_count: left out, as a plugin without devices may (pipeline.devices = "all" is refused)
+    nullptr,  // load_key: quotient workloads only
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 4.
+/* zkbatch plugin ABI, version 5.
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -14,13 +14,23 @@
  * the plugin (naming both numbers) when they differ. Any change to a struct or
  * a function signature below bumps ZKB_ABI_VERSION.
  *
+ * Workloads (version 5). A run proves one of two things per partition:
+ *   ZKB_WORKLOAD_GROTH16   a whole Groth16 proof over BLS12-381 (ARCHITECTURE.md): the
+ *                          backend is given its proving key once (load_key), gets the
+ *                          witness z beside a, b, c, and returns the proof's 192 bytes
+ *                          (compressed A || B || C) in the report;
+ *   ZKB_WORKLOAD_QUOTIENT  the quotient h alone (the 7-NTT computation), as versions
+ *                          1-4 did; no key, no witness.
+ *
  * Field elements are BLS12-381 Fr, 32 bytes each (zkbatch/ff/fr.hpp). The inputs
- * a, b, c are in Montgomery form (four little-endian uint64 limbs), as synthesis
+ * z, a, b, c are in Montgomery form (four little-endian uint64 limbs), as synthesis
  * writes them. The output h is in CANONICAL form: the value itself as 32
  * little-endian bytes, below r. The backend converts it (on the GPU it is one more
  * pass over data already there), so the runner digests and dumps h's bytes as they
  * are; converting on the host cost a multiplication per element on the CPU and made
- * a fast GPU wait for the host (version 3).
+ * a fast GPU wait for the host (version 3). What h holds follows the key's H
+ * convention (zkbatch/groth16/keys.hpp): h's n coefficients (bellman's, and the
+ * quotient workload), or a*b - c on the odd coset of the size-2n domain (snarkjs's).
  *
  * Digest: the runner records XXH3-128 of h's canonical bytes. A backend may compute it
  * where h lies and report it (version 4); then, when the request says h_to_host = 0,
@@ -31,7 +41,8 @@
  * Devices: a run may prove on several devices of a host. The runner then creates one
  * backend per device, adding the option "device=<index>" to each one's options, and
  * calls device_count to resolve pipeline.devices = "all". A backend without
- * hardware devices (cpu-ref) accepts "device" as a label only.
+ * hardware devices (cpu-ref) accepts "device" as a label only. Each device's backend
+ * loads its own copy of the proving key.
  *
  * Timestamps are nanoseconds of CLOCK_MONOTONIC (std::chrono::steady_clock on
  * Linux), the runner's clock, so backend phases line up with runner phases.
@@ -46,8 +57,10 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 4u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
-                              4: h_to_host, the backend's h digest */
+#define ZKB_ABI_VERSION 5u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+                              4: h_to_host, the backend's h digest; 5: Groth16 proofs (load_key,
+                              the witness buffer, workload and blinding in the request, the
+                              proof in the report) */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -56,6 +69,19 @@ extern "C" {
 #define ZKB_FACT_VALUE_BYTES 208
 #define ZKB_MAX_FACTS 48
 #define ZKB_MAX_PHASES 32
+
+#define ZKB_PROOF_BYTES 192   /* compressed A (48) || B (96) || C (48), Zcash encodings */
+#define ZKB_SCALAR_BYTES 32   /* an Fr element, canonical little-endian */
+#define ZKB_DIGEST_HEX_BYTES 33  /* 32 hex digits and a NUL */
+
+/* Workloads (zkb_prove_request.workload). A zeroed request asks for the quotient, as
+ * every request before version 5 did. */
+#define ZKB_WORKLOAD_QUOTIENT 0
+#define ZKB_WORKLOAD_GROTH16 1
+
+/* Key formats (zkb_key_source.format). */
+#define ZKB_KEY_FORMAT_ZKBATCH 1 /* zkbatch's key file (zkbatch/groth16/key_file.hpp) */
+#define ZKB_KEY_FORMAT_ZKEY 2    /* a snarkjs .zkey (Groth16, BLS12-381) */
 
 /* Return codes. */
 #define ZKB_OK 0
@@ -84,14 +110,15 @@ typedef struct zkb_facts {
     zkb_fact items[ZKB_MAX_FACTS];
 } zkb_facts;
 
-/* Host memory for one partition, owned by the backend. Synthesis writes a, b
+/* Host memory for one partition, owned by the backend. Synthesis writes z, a, b
  * and c directly (Montgomery form); prove reads them (never writes them) and writes
- * h (canonical form). Each points
- * to n elements of 32 bytes, 64-byte aligned. `token` is the backend's own
- * bookkeeping. `keeps_contents` is 1 when these are the same buffers, with the
- * same a, b, c bytes, as the last time this set (same `a` address) was released:
- * a preallocated pool. The runner then skips rewriting inputs it knows are there
- * (replayed inputs). 0 for fresh memory. */
+ * h (canonical form). a, b, c and h point to n elements of 32 bytes, z to m elements
+ * (the key's variables; z is NULL and m is 0 for the quotient workload or before
+ * load_key), all 64-byte aligned. `token` is the backend's own bookkeeping.
+ * `keeps_contents` is 1 when these are the same buffers, with the same z, a, b, c
+ * bytes, as the last time this set (same `a` address) was released: a preallocated
+ * pool. The runner then skips rewriting inputs it knows are there (replayed inputs).
+ * 0 for fresh memory. */
 typedef struct zkb_host_buffers {
     uint64_t n;
     void* a;
@@ -101,7 +128,33 @@ typedef struct zkb_host_buffers {
     void* token;
     int32_t keeps_contents;
     int32_t reserved;
+    uint64_t m;
+    void* z;
 } zkb_host_buffers;
+
+/* Where a backend's proving key comes from (load_key). `path` is a key file of
+ * `format`; `circuit` is the circuit's description ("key=value" lines) the key must
+ * be for, and `setup` the setup's ("setup=seeded\nseed=N\n" for a key made from a seed,
+ * "" for a ceremony's). A backend that can make a seeded key itself (on a GPU, faster
+ * than reading 77 GB) may do so from those two instead of reading `path`; it must then
+ * make exactly the key the file holds. */
+typedef struct zkb_key_source {
+    const char* path;
+    uint32_t format;
+    uint32_t reserved;
+    const char* circuit;
+    const char* setup;
+} zkb_key_source;
+
+/* What load_key did, for the run's record. */
+typedef struct zkb_key_report {
+    uint64_t start_ns;     /* runner's clock */
+    uint64_t end_ns;
+    uint64_t key_bytes;    /* bytes of key the backend holds */
+    uint64_t num_variables;  /* m: the witness length the buffers now carry */
+    char where[ZKB_NAME_BYTES];  /* "host", "device0", ... */
+    char how[ZKB_NAME_BYTES];    /* "mapped", "read", "generated" */
+} zkb_key_report;
 
 /* One interval of work the backend did for a partition, on the runner's clock.
  * `lane` names where it ran, so a timeline can draw one track per lane:
@@ -123,7 +176,13 @@ typedef struct zkb_prove_request {
     /* 1: the runner reads h (to verify or dump it): write it to buffers->h. 0: only the
      * digest is needed; a backend that reports one may leave buffers->h as scratch. */
     int32_t h_to_host;
-    const zkb_host_buffers* buffers; /* a, b, c in; h out */
+    const zkb_host_buffers* buffers; /* z, a, b, c in; h out */
+    uint32_t workload;              /* ZKB_WORKLOAD_* */
+    uint32_t reserved;
+    /* ZKB_WORKLOAD_GROTH16: the proof's blinding r and s, canonical little-endian. The
+     * runner derives them (same bytes on every backend) or draws them at random. */
+    uint8_t r[ZKB_SCALAR_BYTES];
+    uint8_t s[ZKB_SCALAR_BYTES];
 } zkb_prove_request;
 
 typedef struct zkb_prove_report {
@@ -133,6 +192,10 @@ typedef struct zkb_prove_report {
     int32_t has_h_digest;
     uint8_t h_digest[16];
     zkb_phase phases[ZKB_MAX_PHASES];
+    /* ZKB_WORKLOAD_GROTH16: 1 and the proof's bytes. */
+    int32_t has_proof;
+    int32_t reserved;
+    uint8_t proof[ZKB_PROOF_BYTES];
 } zkb_prove_report;
 
 typedef struct zkb_backend zkb_backend; /* opaque, one per run */
@@ -164,7 +227,8 @@ typedef struct zkb_plugin_api {
     /* Facts about the backend and its device, for the run's environment. */
     int (*describe)(zkb_backend* backend, zkb_facts* out, zkb_error* err);
 
-    /* Host buffers for one partition of size 2^log_n. Blocks while a bounded
+    /* Host buffers for one partition of size 2^log_n (and, after load_key, a witness of
+     * the key's m variables). Blocks while a bounded
      * pool is exhausted (the runner times the wait); never falls back to
      * another kind of memory. Thread-safe. */
     int (*acquire_buffers)(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out,
@@ -178,10 +242,12 @@ typedef struct zkb_plugin_api {
                          zkb_error* err);
     void (*destroy_worker)(zkb_worker* worker);
 
-    /* Compute h for one partition (the 7-NTT quotient of ARCHITECTURE.md),
-     * synchronously: when it returns, h is in the host buffer in canonical form
-     * (unless h_to_host = 0 and the report carries the digest) and every phase is in
-     * the report. */
+    /* Prove one partition, synchronously: the quotient h (the 7-NTT computation of
+     * ARCHITECTURE.md, or snarkjs's odd-coset variant for such a key) and, for
+     * ZKB_WORKLOAD_GROTH16, the whole proof. When it returns, h is in the host buffer in
+     * canonical form (unless h_to_host = 0 and the report carries the digest), the proof
+     * is in the report, and so is every phase ("quotient", "msm.a", "msm.b_g1",
+     * "msm.b_g2", "msm.l", "msm.h", copies, ...). */
     int (*prove)(zkb_worker* worker, const zkb_prove_request* request,
                  zkb_prove_report* report, zkb_error* err);
 
@@ -191,6 +257,14 @@ typedef struct zkb_plugin_api {
      * can take the count from an option. Returns ZKB_OK and *count >= 1, or an
      * error (no device: ZKB_ERR_UNAVAILABLE). */
     int (*device_count)(const char* options, uint32_t* count, zkb_error* err);
+
+    /* Version 5. Takes the proving key, once, before any buffers or workers exist, for
+     * ZKB_WORKLOAD_GROTH16 runs: loads it where the MSMs read it (host memory, device
+     * memory) or makes it, and reports how long that took and how many bytes it holds.
+     * A key that does not fit (beside the workers' buffers) is an error that gives the
+     * numbers, never a silent fall-back. */
+    int (*load_key)(zkb_backend* backend, const zkb_key_source* source, zkb_key_report* report,
+                    zkb_error* err);
 } zkb_plugin_api;
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);

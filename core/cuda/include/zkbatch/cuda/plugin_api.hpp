@@ -31,6 +31,7 @@ public:
             &probe,          &create,          &destroy,          &describe,
             &acquire_buffers, &release_buffers, &create_worker,   &destroy_worker,
             &prove,          &device_count,
+            nullptr,  // load_key: no Groth16 proofs on the GPU yet; the runner refuses such a run
         };
         return &table;
     }
