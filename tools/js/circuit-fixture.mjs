@@ -21,7 +21,8 @@
 //                                    each witness's share of 0/1 values
 // Every file is written under a temporary name and renamed, and every step is
 // deterministic, so concurrent runs on one OUT_DIR are safe. Prints one line per step
-// (its time, or "up to date") on stderr and fixture.json's path on stdout.
+// (its time, or "up to date") and every artifact's path on stderr, and fixture.json's
+// path on stdout.
 // Exit status: 0 done, 1 a tool failed or a proof was rejected, 2 bad arguments.
 
 import { spawnSync } from "node:child_process";
@@ -287,6 +288,9 @@ function main() {
     const tmp = `${fixtureFile}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, JSON.stringify(fixture, null, 1) + "\n");
     fs.renameSync(tmp, fixtureFile);
+    const where = [["r1cs", r1cs], ["wasm", wasm], ["ptau", ptau], ["zkey", zkey], ["verification key", vkey],
+        ...witnesses.flatMap((w) => [["wtns", w.wtns], ...(w.proof ? [["proof", w.proof], ["public", w.public]] : [])])];
+    for (const [what, file] of where) process.stderr.write(`circuit-fixture: ${a.name}: ${what.padEnd(16)} ${file}\n`);
     console.log(fixtureFile);
 }
 
