@@ -12,10 +12,12 @@ cd "$(dirname "$0")/.."
 
 snarkjs=tools/js/node_modules/.bin/snarkjs
 out_dir=tests/fixtures/circom/ptau
-# A fixed, public beacon (sha256 of "zkbatch test ceremony") and snarkjs's smallest
-# iteration count; tools/js/ptau-known-tau.mjs --beacon derives the same tau from it.
+# A fixed, public beacon (sha256 of "zkbatch test ceremony"), snarkjs's smallest iteration
+# count and the contribution's name: tools/js/ptau-known-tau.mjs uses the same three by
+# default, and the end of this script checks that it writes the same bytes.
 beacon=$(printf '%s' "zkbatch test ceremony" | sha256sum | cut -d' ' -f1)
 beacon_iterations_exp=10
+contribution_name="zkbatch test fixture"
 
 [ -x "$snarkjs" ] || { echo "make-circom-fixtures: $snarkjs missing; run: npm ci --prefix tools/js" >&2; exit 1; }
 powers=("$@")
@@ -46,19 +48,25 @@ for power in "${powers[@]}"; do
   echo "make-circom-fixtures: $out_dir/$name ($(nproc) cores)"
   step "powersoftau new" "$snarkjs" powersoftau new bls12381 "$power" "$work/0.ptau"
   step "powersoftau beacon" "$snarkjs" powersoftau beacon "$work/0.ptau" "$work/1.ptau" \
-    "$beacon" "$beacon_iterations_exp" -n="zkbatch test fixture"
+    "$beacon" "$beacon_iterations_exp" -n="$contribution_name"
   # snarkjs's CLI exits 0 even when beacon refuses its arguments: check the file.
   [ -s "$work/1.ptau" ] || { cat "$work/log" >&2; exit 1; }
   step "powersoftau prepare phase2" "$snarkjs" powersoftau prepare phase2 "$work/1.ptau" "$work/2.ptau"
   mv "$work/2.ptau" "$out_dir/$name"
   rm -f "$work"/*.ptau
   echo "  $(du -h "$out_dir/$name" | cut -f1)  $(sha256sum "$out_dir/$name" | cut -d' ' -f1)"
+  # The known-tau writer must reproduce snarkjs's file exactly (its only full check).
+  step "ptau-known-tau.mjs (check)" node tools/js/ptau-known-tau.mjs --power "$power" --out "$work/known.ptau"
+  cmp "$work/known.ptau" "$out_dir/$name" ||
+    { echo "make-circom-fixtures: tools/js/ptau-known-tau.mjs differs from snarkjs at power $power" >&2; exit 1; }
+  rm -f "$work"/known.ptau*
 done
+echo "make-circom-fixtures: done in $SECONDS s"
 
 # Compare with the committed sums: the same commands must give the same bytes.
 if [ -f "$out_dir/SHA256SUMS" ]; then
   (cd "$out_dir" && sha256sum --check --ignore-missing SHA256SUMS) ||
-    echo "make-circom-fixtures: bytes differ from SHA256SUMS (another snarkjs?); update it if intended" >&2
+    { echo "make-circom-fixtures: bytes differ from SHA256SUMS (another snarkjs?); update it if intended" >&2; exit 1; }
 else
   (cd "$out_dir" && sha256sum bls12381-p*.ptau >SHA256SUMS)
   echo "make-circom-fixtures: wrote $out_dir/SHA256SUMS"
