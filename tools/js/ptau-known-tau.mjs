@@ -59,7 +59,7 @@ function parseArguments(argv) {
         options[arg.slice(2)] = argv[++i];
     }
     const power = Number(options.power);
-    // snarkjs's limit: section 12 holds 2^(K+1) points and Fr's 2-adicity is 32.
+    // The powers `snarkjs powersoftau new` accepts.
     if (!Number.isInteger(power) || power < 1 || power > 28) usage("--power must be an integer 1..28");
     const explicit = ["tau", "alpha", "beta"].filter((k) => options[k] !== undefined);
     if (explicit.length !== 0 && explicit.length !== 3) usage("give all of --tau, --alpha, --beta or none");
@@ -324,8 +324,11 @@ async function main() {
     } finally {
         await curve.terminate();
     }
+    // The record goes last, so a FILE without its record (a crash in between) is remade.
+    fs.rmSync(recordName, { force: true });
     fs.renameSync(tmpName, args.out);
-    fs.writeFileSync(recordName, JSON.stringify(record, null, 1) + "\n");
+    fs.writeFileSync(`${tmpName}.json`, JSON.stringify(record, null, 1) + "\n");
+    fs.renameSync(`${tmpName}.json`, recordName);
     log(`wrote ${args.out} (${(fs.statSync(args.out).size / 2 ** 20).toFixed(1)} MiB; tau, alpha, beta in ${path.basename(recordName)})`);
     process.stderr.write(`ptau-known-tau: ${WARNING}\n`);
     console.log(args.out);
