@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// The snarkjs half of the side-by-side benchmark (issue 18, item 6): for each size 2^k a
+// chain circuit (x <- x^2 + c, tests/fixtures/circom/lib/chain.circom) of
+// 2^k - max(2, 2^(k-6)) constraints, its zkey from a known-tau ptau (INSECURE, for
+// benchmarks only), one witness, then `snarkjs groth16 prove` and `groth16 verify`, timed
+// over a few runs (a rejected proof fails the benchmark).
+//
+//   node tools/js/bench-snarkjs.mjs [--sizes 12,16,18] [--runs 3] [--cache DIR] [--json FILE]
+//
+// Artifacts are cached (default tools/js/cache/bench/, git-ignored) and rebuilt only when
+// their inputs change, so a second run only proves. Times are wall clock of the snarkjs
+// CLI process, as a user runs it: they include Node's start and the curve's set-up (about
+// 0.5 s; the 2^3 row, `--sizes 3`, measures it). Prints a markdown table on stdout (a
+// cached step shows as "cached" or, for the ptau, a fraction of a second).
+
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const jsDir = path.dirname(fileURLToPath(import.meta.url));
+const snarkjs = path.join(jsDir, "node_modules", "snarkjs", "build", "cli.cjs");
+
+// ---------------------------------------------------------------------------------------
+// HOOK for zkbatch (the lead fills this in): the command that proves ZKEY with WTNS, as an
+// argv array ([executable, ...args], no shell), or null while there is none. It is timed
+// like snarkjs's prove. If it leaves proof.json and public.json in outDir, they are checked
+// with `snarkjs groth16 verify` and a rejected proof fails the benchmark.
+// ---------------------------------------------------------------------------------------
+function zkbatchProveCommand({ zkey, wtns, outDir }) {
+    void zkey, wtns, outDir;
+    return null;
+}
+
+function fail(message) {
+    process.stderr.write(`bench-snarkjs: ${message}\n`);
+    process.exit(1);
+}
+
+function parseArguments(argv) {
+    const options = { sizes: "12,16,18", runs: "3", cache: path.join(jsDir, "cache", "bench"), json: null };
+    for (let i = 0; i < argv.length; i += 2) {
+        const key = argv[i]?.replace(/^--/, "");
+        if (!(key in options) || !argv[i].startsWith("--") || i + 1 >= argv.length) {
+            process.stderr.write("usage: node tools/js/bench-snarkjs.mjs [--sizes 12,16,18] [--runs 3] [--cache DIR] [--json FILE]\n");
+            process.exit(2);
+        }
+        options[key] = argv[i + 1];
+    }
+    const sizes = options.sizes.split(",").map(Number);
+    if (!sizes.every((k) => Number.isInteger(k) && k >= 3 && k <= 22)) fail("--sizes: powers 3..22, comma-separated");
+    const runs = Number(options.runs);
+    if (!Number.isInteger(runs) || runs < 1) fail("--runs must be a positive integer");
+    return { sizes, runs, cache: path.resolve(options.cache), json: options.json && path.resolve(options.json) };
+}
+
+function seconds(start) {
+    return (performance.now() - start) / 1000;
+}
+
+// Runs argv without a shell; returns its wall time in seconds. Output is shown on failure.
+function timed(argv, what) {
+    const start = performance.now();
+    try {
+        execFileSync(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
+    } catch (error) {
+        process.stderr.write(String(error.stdout ?? "") + String(error.stderr ?? ""));
+        fail(`${what} failed (exit status ${error.status})`);
+    }
+    return seconds(start);
+}
+
+function median(values) {
+    const s = [...values].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function load() {
+    return os.loadavg().map((l) => l.toFixed(2)).join(" ");
+}
+
+// The circuit, its input and every artifact of size 2^k, built or taken from the cache.
+function prepare(k, cache) {
+    const dir = path.join(cache, `chain-p${String(k).padStart(2, "0")}`);
+    // Constraints + 1 public input must stay below 2^k, or the domain doubles.
+    const length = 2 ** k - Math.max(2, 2 ** (k - 6));
+    const source = path.join(dir, `chain-p${k}.circom`);
+    const text = `pragma circom 2.0.0;\ninclude "chain.circom";\n\ncomponent main {public [x]} = Chain(${length});\n`;
+    fs.mkdirSync(path.join(dir, "inputs"), { recursive: true });
+    // Rewritten only when different, so its mtime (the cache key) stays put.
+    if (!fs.existsSync(source) || fs.readFileSync(source, "utf8") !== text) fs.writeFileSync(source, text);
+    const input = path.join(dir, "inputs", "bench.json");
+    const inputText = JSON.stringify({ x: "0x1d2f3e4c5b6a79880706f5e4d3c2b1a0", c: "0x2a2b2c2d2e2f30313233343536373839" }) + "\n";
+    if (!fs.existsSync(input) || fs.readFileSync(input, "utf8") !== inputText) fs.writeFileSync(input, inputText);
+
+    // Both print their result's path last on stdout and report on stderr.
+    const lastLine = (script, args) => {
+        try {
+            return execFileSync(process.execPath, [path.join(jsDir, script), ...args],
+                { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" }).trim().split("\n").pop();
+        } catch (error) {
+            fail(`${script} ${args.join(" ")}: exit status ${error.status}`);
+        }
+    };
+    const start = performance.now();
+    const ptau = lastLine("ptau-known-tau.mjs", ["--power", String(k)]);
+    const ptauSeconds = seconds(start);
+    const fixtureFile = lastLine("circuit-fixture.mjs", [source, dir, "--inputs", path.join(dir, "inputs"), "--ptau", ptau]);
+    const fixture = JSON.parse(fs.readFileSync(fixtureFile, "utf8"));
+    if (fixture.domainPower !== k) fail(`${source}: domain 2^${fixture.domainPower}, not 2^${k}`);
+    return { dir, length, ptau, ptauSeconds, fixture };
+}
+
+function bench(k, runs, cache) {
+    const p = prepare(k, cache);
+    const { zkey, verificationKey } = p.fixture;
+    const wtns = p.fixture.witnesses[0].wtns;
+    const proof = path.join(p.dir, "proof.json"), publicJson = path.join(p.dir, "public.json");
+    const loadBefore = load();
+    const prove = [], verify = [];
+    for (let r = 0; r < runs; r++) {
+        prove.push(timed([process.execPath, snarkjs, "groth16", "prove", zkey, wtns, proof, publicJson], "snarkjs groth16 prove"));
+        verify.push(timed([process.execPath, snarkjs, "groth16", "verify", verificationKey, publicJson, proof], "snarkjs groth16 verify (proof rejected?)"));
+        process.stderr.write(`bench-snarkjs: 2^${k} run ${r + 1}/${runs}: prove ${prove[r].toFixed(2)} s, verify ${verify[r].toFixed(2)} s (load ${load()})\n`);
+    }
+    const result = {
+        log2: k, constraints: p.fixture.constraints, variables: p.fixture.variables,
+        zkeyBytes: fs.statSync(zkey).size, ptau: p.ptau, ptauSeconds: p.ptauSeconds, zkey, wtns,
+        setupSeconds: p.fixture.timings.reduce((sum, t) => sum + (t.seconds ?? 0), 0) || null,
+        proveSeconds: prove, verifySeconds: verify,
+        proveMedian: median(prove), verifyMedian: median(verify), loadBefore, loadAfter: load(),
+    };
+
+    const zkbatch = zkbatchProveCommand({ zkey, wtns, outDir: path.join(p.dir, "zkbatch") });
+    if (zkbatch) {
+        fs.mkdirSync(path.join(p.dir, "zkbatch"), { recursive: true });
+        const times = [];
+        for (let r = 0; r < runs; r++) times.push(timed(zkbatch, "zkbatch prove"));
+        const zProof = path.join(p.dir, "zkbatch", "proof.json"), zPublic = path.join(p.dir, "zkbatch", "public.json");
+        if (fs.existsSync(zProof) && fs.existsSync(zPublic)) {
+            timed([process.execPath, snarkjs, "groth16", "verify", verificationKey, zPublic, zProof], "snarkjs groth16 verify of zkbatch's proof");
+        }
+        result.zkbatchSeconds = times;
+        result.zkbatchMedian = median(times);
+    }
+    return result;
+}
+
+function main() {
+    const args = parseArguments(process.argv.slice(2));
+    const context = {
+        date: new Date().toISOString(), host: os.hostname(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model,
+        memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version,
+        snarkjs: JSON.parse(fs.readFileSync(path.join(jsDir, "node_modules", "snarkjs", "package.json"), "utf8")).version,
+        runs: args.runs, loadAtStart: load(),
+    };
+    const results = args.sizes.map((k) => bench(k, args.runs, args.cache));
+
+    const f = (s) => (s == null ? "–" : s.toFixed(2));
+    console.log(`snarkjs ${context.snarkjs}, Node ${context.node}, ${context.cpus} cores (${context.cpu}), ` +
+        `median of ${args.runs}; times are CLI wall clock`);
+    console.log("");
+    console.log("| domain | constraints | zkey MB | known-tau ptau s | setup s (compile + setup + beacon) | snarkjs prove s (min–max) | verify s | zkbatch prove s | speed-up | load before → after |");
+    console.log("|---|---|---|---|---|---|---|---|---|---|");
+    for (const r of results) {
+        const speedUp = r.zkbatchMedian ? `${(r.proveMedian / r.zkbatchMedian).toFixed(1)}×` : "–";
+        console.log(`| 2^${r.log2} | ${r.constraints} | ${(r.zkeyBytes / 1e6).toFixed(1)} | ${r.ptauSeconds.toFixed(1)} | ${r.setupSeconds ? r.setupSeconds.toFixed(1) : "cached"} | ` +
+            `${f(r.proveMedian)} (${f(Math.min(...r.proveSeconds))}–${f(Math.max(...r.proveSeconds))}) | ${f(r.verifyMedian)} | ` +
+            `${f(r.zkbatchMedian)} | ${speedUp} | ${r.loadBefore} → ${r.loadAfter} |`);
+    }
+    if (args.json) fs.writeFileSync(args.json, JSON.stringify({ context, results }, null, 1) + "\n");
+}
+
+main();
