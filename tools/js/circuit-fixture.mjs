@@ -90,9 +90,13 @@ function upToDate(outputs, inputs) {
 
 // snarkjs's CLI exits 0 after many failures (groth16 setup with too small a ptau, zkey
 // beacon with bad arguments), leaving a stub file or none: a logged [ERROR] fails too.
+// circom2 runs from the repository root: its WASI shim rewrites paths relative to the
+// working folder, and its include search fails on "../" paths (seen when ctest runs it
+// from build/tests/groth16), so the sources and libraries must lie below the folder.
 function run(tool, args) {
     const label = tool === snarkjs ? "snarkjs" : "circom2";
-    const result = spawnSync(process.execPath, [tool, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const result = spawnSync(process.execPath, [tool, ...args],
+        { encoding: "utf8", maxBuffer: 1 << 26, cwd: tool === circom2 ? repo : undefined });
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
     if (result.status !== 0 || output.includes("[ERROR]")) {
         process.stderr.write(output);

@@ -1,0 +1,285 @@
+// snarkjs's .zkey and .wtns files, as the real toolchain writes them (circom2 with
+// -p bls12381 and snarkjs, run by the fixture tests before this suite: ctest fixture
+// "circom", files under $ZKBATCH_CIRCOM_DIR/CIRCUIT/): every circuit's witnesses prove
+// and verify with the key's own verifying key, which equals snarkjs's export; and
+// every malformed file is refused, naming the file, the section and what is wrong.
+#include <zkbatch/ec/encoding.hpp>
+#include <zkbatch/groth16/prover.hpp>
+#include <zkbatch/groth16/snarkjs_json.hpp>
+#include <zkbatch/groth16/verifier.hpp>
+#include <zkbatch/groth16/zkey.hpp>
+#include <zkbatch/prove/quotient.hpp>
+
+#include "../support/temp_dir.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+namespace fs = std::filesystem;
+using ff::Fr;
+using groth16::ZkeyError;
+
+fs::path circuit_dir(const std::string& circuit) {
+    const char* root = std::getenv("ZKBATCH_CIRCOM_DIR");
+    if (root == nullptr) ADD_FAILURE() << "ZKBATCH_CIRCOM_DIR is not set: run this suite through ctest";
+    return fs::path(root ? root : "") / circuit;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+std::vector<char> read_all(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_all(const fs::path& path, const std::vector<char>& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+class CircomCircuits : public ::testing::TestWithParam<std::string> {};
+
+// Every witness of the circuit proves with zkbatch's prover on the .zkey's key and
+// verifies with its verifying key; our JSON export of that key is snarkjs's.
+TEST_P(CircomCircuits, EveryWitnessProvesAndVerifies) {
+    const fs::path dir = circuit_dir(GetParam());
+    const nlohmann::json fixture = read_json(dir / "fixture.json");
+    const groth16::Zkey zkey = groth16::read_zkey(fixture["zkey"].get<std::string>(), 2);
+    EXPECT_EQ(zkey.key.num_variables, fixture["variables"].get<uint64_t>());
+    EXPECT_EQ(zkey.key.num_public, fixture["nPublic"].get<uint64_t>());
+    EXPECT_EQ(zkey.key.log_n, fixture["domainPower"].get<uint32_t>());
+    EXPECT_EQ(zkey.key.h_convention, groth16::HConvention::odd_coset);
+
+    // snarkjs's own export of the verifying key, number for number.
+    const nlohmann::json ours = nlohmann::json::parse(groth16::verification_key_json(zkey.key.vk));
+    const nlohmann::json theirs = read_json(fixture["verificationKey"].get<std::string>());
+    for (const char* field : {"nPublic", "vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC"})
+        EXPECT_EQ(ours[field], theirs[field]) << field;
+
+    const size_t n = size_t{1} << zkey.key.log_n;
+    ASSERT_FALSE(fixture["witnesses"].empty());
+    for (const auto& entry : fixture["witnesses"]) {
+        const std::vector<Fr> witness = groth16::read_wtns(entry["wtns"].get<std::string>(), zkey.key.num_variables);
+        std::vector<Fr> a(n), b(n), c(n), h(n), scratch(2 * n);
+        zkey.circuit.synthesize(witness.data(), a.data(), b.data(), c.data(), 2);
+        for (size_t row = 0; row < n; ++row) ASSERT_EQ(a[row] * b[row], c[row]);
+        prove::compute_odd_coset_quotient_cpu(zkey.key.log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
+        std::vector<msm::Scalar> z(witness.size()), h_scalars(n);
+        for (size_t i = 0; i < witness.size(); ++i) z[i] = msm::to_scalar(witness[i]);
+        for (size_t i = 0; i < n; ++i) h_scalars[i] = msm::to_scalar(h[i]);
+        const groth16::Proof proof =
+            groth16::prove(zkey.key, z.data(), h_scalars.data(), groth16::random_randomness(), 2);
+        const auto result = groth16::verify(zkey.key.vk, proof, witness.data() + 1, zkey.key.num_public);
+        EXPECT_TRUE(result.ok) << entry["wtns"] << ": " << result.detail;
+        // A changed public signal fails.
+        if (zkey.key.num_public > 0) {
+            std::vector<Fr> changed(witness.begin() + 1, witness.begin() + 1 + static_cast<ptrdiff_t>(zkey.key.num_public));
+            changed[0] += Fr::one();
+            EXPECT_FALSE(groth16::verify(zkey.key.vk, proof, changed.data(), changed.size()).ok);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CircomCircuits,
+                         ::testing::Values("chain-4", "chain-4000", "many-public", "merkle-poseidon", "bits-sum"),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param;
+                             for (char& ch : name)
+                                 if (ch == '-') ch = '_';
+                             return name;
+                         });
+
+// The sections of a snarkjs binary file: id -> (payload offset, length).
+std::map<uint32_t, std::pair<size_t, size_t>> sections_of(const std::vector<char>& bytes) {
+    std::map<uint32_t, std::pair<size_t, size_t>> sections;
+    uint32_t count;
+    std::memcpy(&count, bytes.data() + 8, 4);
+    size_t offset = 12;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t id;
+        uint64_t length;
+        std::memcpy(&id, bytes.data() + offset, 4);
+        std::memcpy(&length, bytes.data() + offset + 4, 8);
+        sections[id] = {offset + 12, length};
+        offset += 12 + length;
+    }
+    return sections;
+}
+
+// The prime's bytes (little-endian) of a hex number.
+std::vector<char> le_bytes(const std::string& hex, size_t count) {
+    std::vector<char> out(count, 0);
+    for (size_t i = 0; i < hex.size(); ++i) {
+        const char digit = hex[hex.size() - 1 - i];
+        const int value = digit <= '9' ? digit - '0' : digit - 'a' + 10;
+        out[i / 2] = static_cast<char>(out[i / 2] | (value << (4 * (i % 2))));
+    }
+    return out;
+}
+
+// A point on E(Fp) outside the prime-order subgroup: x^3 + 4 a square, cofactor not cleared.
+ec::G1Affine non_subgroup_point() {
+    for (uint64_t x = 1;; ++x) {
+        ec::G1Affine point;
+        point.x = ff::Fp::from_u64(x);
+        const ff::Fp rhs = point.x.sqr() * point.x + ff::Fp::from_u64(4);
+        if (rhs.sqrt(point.y) && !ec::is_in_subgroup(point)) return point;
+    }
+}
+
+class MalformedFiles : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const fs::path dir = circuit_dir("chain-4");
+        zkey_ = read_all(dir / "chain-4.zkey");
+        wtns_ = read_all(dir / "wtns" / "small.wtns");
+        other_wtns_ = read_all(circuit_dir("many-public") / "wtns" / "small.wtns");
+        ASSERT_GT(zkey_.size(), 1000u);
+        ASSERT_GT(wtns_.size(), 50u);
+    }
+    // What reading `bytes` as a .zkey says ("" when it reads).
+    std::string zkey_error(const std::vector<char>& bytes) {
+        write_all(zkey_path_, bytes);
+        try {
+            groth16::read_zkey(zkey_path_, 1);
+            return "";
+        } catch (const ZkeyError& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.rfind(zkey_path_.string(), 0), 0u) << "names the file first: " << message;
+            return message;
+        }
+    }
+    std::string wtns_error(const std::vector<char>& bytes, uint64_t variables = 7) {
+        write_all(wtns_path_, bytes);
+        try {
+            groth16::read_wtns(wtns_path_, variables);
+            return "";
+        } catch (const ZkeyError& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.rfind(wtns_path_.string(), 0), 0u) << "names the file first: " << message;
+            return message;
+        }
+    }
+    std::vector<char> zkey_, wtns_, other_wtns_;
+    test::TempDir temp_;
+    fs::path zkey_path_ = temp_.path() / "bad.zkey", wtns_path_ = temp_.path() / "bad.wtns";
+};
+
+#define EXPECT_MENTIONS(message, text) EXPECT_NE((message).find(text), std::string::npos) << (message)
+
+TEST_F(MalformedFiles, TheOriginalsRead) {
+    EXPECT_EQ(zkey_error(zkey_), "");
+    EXPECT_EQ(wtns_error(wtns_), "");
+}
+
+TEST_F(MalformedFiles, TruncatedZkeysAreRefused) {
+    for (size_t keep : {size_t{0}, size_t{4}, size_t{11}, size_t{20}, size_t{300}, zkey_.size() / 2, zkey_.size() - 1})
+        EXPECT_MENTIONS(zkey_error(std::vector<char>(zkey_.begin(), zkey_.begin() + static_cast<ptrdiff_t>(keep))),
+                        "truncated");
+    std::vector<char> longer = zkey_;
+    longer.push_back(0);
+    EXPECT_MENTIONS(zkey_error(longer), "after its last section");
+}
+
+TEST_F(MalformedFiles, OtherFilesAreNamedForWhatTheyAre) {
+    EXPECT_MENTIONS(zkey_error(wtns_), "this is a .wtns file, not a .zkey");
+    std::vector<char> garbage(200, 'x');
+    EXPECT_MENTIONS(zkey_error(garbage), "not a .zkey file");
+    EXPECT_MENTIONS(wtns_error(zkey_), "this is a .zkey file, not a .wtns");
+    std::vector<char> version = zkey_;
+    version[4] = 9;
+    EXPECT_MENTIONS(zkey_error(version), "version 9");
+}
+
+TEST_F(MalformedFiles, AnotherCurveIsNamed) {
+    std::vector<char> bn254 = zkey_;
+    const auto [offset, length] = sections_of(zkey_).at(2);
+    ASSERT_GT(length, 52u);
+    // BN254's 32-byte q in place of BLS12-381's 48 (n8q = 32), as snarkjs writes a bn128 key.
+    const std::vector<char> q = le_bytes("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", 32);
+    const uint32_t n8q = 32;
+    std::memcpy(bn254.data() + offset, &n8q, 4);
+    std::memcpy(bn254.data() + offset + 4, q.data(), 32);
+    const std::string message = zkey_error(bn254);
+    EXPECT_MENTIONS(message, "section 2");
+    EXPECT_MENTIONS(message, "BN254");
+    EXPECT_MENTIONS(message, "-p bls12381");
+}
+
+TEST_F(MalformedFiles, PointsOffTheCurveOrOutsideTheSubgroupAreRefused) {
+    const auto sections = sections_of(zkey_);
+    for (uint32_t section : {3u, 5u, 6u, 8u, 9u}) {
+        const size_t offset = sections.at(section).first;
+        // The first point that is not infinity: the A, B1 sections have zero entries.
+        size_t point = 0;
+        while (std::all_of(zkey_.begin() + static_cast<ptrdiff_t>(offset + 96 * point),
+                           zkey_.begin() + static_cast<ptrdiff_t>(offset + 96 * point + 96),
+                           [](char byte) { return byte == 0; }))
+            ++point;
+        std::vector<char> off_curve = zkey_;
+        off_curve[offset + 96 * point + 50] ^= 1;  // y's second byte
+        const std::string message = zkey_error(off_curve);
+        EXPECT_MENTIONS(message, "section " + std::to_string(section));
+        EXPECT_MENTIONS(message, "point " + std::to_string(point));
+
+        std::vector<char> outside = zkey_;
+        const ec::G1Affine bad = non_subgroup_point();
+        std::memcpy(outside.data() + offset + 96 * point, &bad, sizeof bad);
+        EXPECT_MENTIONS(zkey_error(outside), "not in the prime-order subgroup");
+    }
+    std::vector<char> not_reduced = zkey_;  // x = p + x: no longer a field element
+    const size_t ic = sections.at(3).first;
+    std::memset(not_reduced.data() + ic, 0xff, 48);
+    EXPECT_MENTIONS(zkey_error(not_reduced), "not a field element");
+}
+
+TEST_F(MalformedFiles, SectionsOfTheWrongSizeOrMissingAreRefused) {
+    const auto sections = sections_of(zkey_);
+    std::vector<char> coefficient = zkey_;
+    const size_t entry = sections.at(4).first + 4;
+    const uint32_t huge_row = 1u << 30;
+    std::memcpy(coefficient.data() + entry + 4, &huge_row, 4);
+    EXPECT_MENTIONS(zkey_error(coefficient), "section 4 (coefficients): coefficient 0 is out of range");
+    std::vector<char> renamed = zkey_;  // section 9 (H) relabelled 11: H is then missing
+    const uint32_t other_id = 11;
+    std::memcpy(renamed.data() + sections.at(9).first - 12, &other_id, 4);
+    EXPECT_MENTIONS(zkey_error(renamed), "section 9 (H): missing");
+    std::vector<char> protocol = zkey_;
+    const uint32_t plonk = 2;
+    std::memcpy(protocol.data() + sections.at(1).first, &plonk, 4);
+    EXPECT_MENTIONS(zkey_error(protocol), "not Groth16");
+}
+
+TEST_F(MalformedFiles, WitnessesThatDoNotFitAreRefused) {
+    EXPECT_MENTIONS(wtns_error(other_wtns_), "this witness is for another circuit");
+    EXPECT_MENTIONS(wtns_error(std::vector<char>(wtns_.begin(), wtns_.end() - 1)), "truncated");
+    const auto sections = sections_of(wtns_);
+    std::vector<char> bn254 = wtns_;
+    const std::vector<char> r = le_bytes("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", 32);
+    std::memcpy(bn254.data() + sections.at(1).first + 4, r.data(), 32);
+    EXPECT_MENTIONS(wtns_error(bn254), "BN254");
+    std::vector<char> first = wtns_;
+    first[sections.at(2).first] = 2;  // w[0] = 2
+    EXPECT_MENTIONS(wtns_error(first), "w[0] is not 1");
+    std::vector<char> unreduced = wtns_;
+    std::memset(unreduced.data() + sections.at(2).first + 32, 0xff, 32);
+    EXPECT_MENTIONS(wtns_error(unreduced), "value 1 is not below r");
+}
+
+}  // namespace
+}  // namespace zkbatch
