@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace zkbatch::groth16 {
 
@@ -71,7 +72,7 @@ std::string curve_of(const std::string& q_hex) {
 // A read-only mapping of a whole file.
 class MappedFile {
 public:
-    MappedFile(const std::filesystem::path& path, const char* kind) : path_(path) {
+    MappedFile(const std::filesystem::path& path, const char* kind) {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) throw ZkeyError(path.string() + ": cannot open the " + kind + ": " + std::strerror(errno));
         struct stat status {};
@@ -103,12 +104,9 @@ public:
     }
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
-    const uint8_t* data() const { return static_cast<const uint8_t*>(base_); }
-    uint64_t size() const { return bytes_; }
-    const std::filesystem::path& path() const { return path_; }
+    std::span<const uint8_t> bytes() const { return {static_cast<const uint8_t*>(base_), bytes_}; }
 
 private:
-    std::filesystem::path path_;
     void* base_ = nullptr;
     uint64_t bytes_ = 0;
 };
@@ -117,10 +115,10 @@ private:
 // u32 id, u64 length, payload per section), each id at most once.
 class BinFile {
 public:
-    BinFile(const MappedFile& file, const char* magic, uint32_t version, const char* kind)
-        : file_(file), kind_(kind) {
-        if (file.size() < 12) fail_file("truncated: " + std::to_string(file.size()) + " bytes, less than a header");
-        const std::string found(reinterpret_cast<const char*>(file.data()), 4);
+    BinFile(std::span<const uint8_t> bytes, std::string name, const char* magic, uint32_t version, const char* kind)
+        : bytes_(bytes), name_(std::move(name)), kind_(kind) {
+        if (bytes.size() < 12) fail_file("truncated: " + std::to_string(bytes.size()) + " bytes, less than a header");
+        const std::string found(reinterpret_cast<const char*>(bytes.data()), 4);
         if (found != magic) {
             for (const char* other : {"zkey", "wtns", "ptau", "r1cs"})
                 if (found == other) fail_file(std::string("this is a .") + other + " file, not a ." + magic);
@@ -131,20 +129,20 @@ public:
         const uint32_t count = u32(8);
         uint64_t offset = 12;
         for (uint32_t i = 0; i < count; ++i) {
-            if (offset + 12 > file.size()) fail_file("truncated in the table of sections");
+            if (offset + 12 > bytes.size()) fail_file("truncated in the table of sections");
             const uint32_t id = u32(offset);
             uint64_t length;
-            std::memcpy(&length, file.data() + offset + 4, 8);
+            std::memcpy(&length, bytes.data() + offset + 4, 8);
             offset += 12;
-            if (length > file.size() - offset)
+            if (length > bytes.size() - offset)
                 fail_file("truncated: section " + std::to_string(id) + " (" + section_label(id) + ") claims " +
-                          std::to_string(length) + " bytes, " + std::to_string(file.size() - offset) + " remain");
+                          std::to_string(length) + " bytes, " + std::to_string(bytes.size() - offset) + " remain");
             if (!sections_.emplace(id, std::pair{offset, length}).second)
                 fail_file("section " + std::to_string(id) + " appears twice");
             offset += length;
         }
-        if (offset != file.size())
-            fail_file(std::to_string(file.size() - offset) + " bytes after its last section: the file is corrupted");
+        if (offset != bytes.size())
+            fail_file(std::to_string(bytes.size() - offset) + " bytes after its last section: the file is corrupted");
     }
 
     // The section's payload; `expected_bytes` (when set) must be its length.
@@ -154,7 +152,7 @@ public:
         if (expected_bytes && found->second.second != *expected_bytes)
             fail(id, std::to_string(found->second.second) + " bytes where " + std::to_string(*expected_bytes) +
                          " are expected");
-        return file_.data() + found->second.first;
+        return bytes_.data() + found->second.first;
     }
     uint64_t section_bytes(uint32_t id) const {
         section(id);
@@ -162,22 +160,20 @@ public:
     }
     uint32_t u32(uint64_t offset) const {
         uint32_t value;
-        std::memcpy(&value, file_.data() + offset, 4);
+        std::memcpy(&value, bytes_.data() + offset, 4);
         return value;
     }
     [[noreturn]] void fail(uint32_t id, const std::string& what) const {
-        throw ZkeyError(file_.path().string() + ": section " + std::to_string(id) + " (" + section_label(id) +
-                        "): " + what);
+        throw ZkeyError(name_ + ": section " + std::to_string(id) + " (" + section_label(id) + "): " + what);
     }
-    [[noreturn]] void fail_file(const std::string& what) const {
-        throw ZkeyError(file_.path().string() + ": " + what);
-    }
+    [[noreturn]] void fail_file(const std::string& what) const { throw ZkeyError(name_ + ": " + what); }
 
 private:
     std::string section_label(uint32_t id) const {
         return kind_ == std::string("witness") ? (id == 1 ? "header" : id == 2 ? "values" : "unknown") : section_name(id);
     }
-    const MappedFile& file_;
+    std::span<const uint8_t> bytes_;
+    std::string name_;
     const char* kind_;
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> sections_;
 };
@@ -250,7 +246,13 @@ void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned th
 
 Zkey read_zkey(const std::filesystem::path& path, unsigned threads) {
     auto mapped = std::make_shared<MappedFile>(path, "proving key");
-    const BinFile file(*mapped, "zkey", 1, "proving key");
+    const std::span<const uint8_t> bytes = mapped->bytes();
+    return parse_zkey(bytes, path.string(), threads, std::move(mapped));
+}
+
+Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
+                std::shared_ptr<const void> storage) {
+    const BinFile file(bytes, name, "zkey", 1, "proving key");
 
     const uint8_t* protocol = file.section(1, 4);
     if (read_u32(protocol) != 1)
@@ -283,7 +285,7 @@ Zkey read_zkey(const std::filesystem::path& path, unsigned threads) {
                          " public signals and the constant");
 
     Zkey zkey;
-    zkey.file_bytes = mapped->size();
+    zkey.file_bytes = bytes.size();
     ProvingKey& key = zkey.key;
     key.log_n = static_cast<uint32_t>(__builtin_ctz(domain_size));
     key.num_variables = num_variables;
@@ -351,13 +353,17 @@ Zkey read_zkey(const std::filesystem::path& path, unsigned threads) {
                            description_digest(std::string(reinterpret_cast<const char*>(coefficients),
                                                           coefficient_section)) +
                            "\n";
-    key.storage = std::move(mapped);
+    key.storage = std::move(storage);
     return zkey;
 }
 
 std::vector<Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables) {
     const MappedFile mapped(path, "witness");
-    const BinFile file(mapped, "wtns", 2, "witness");
+    return parse_wtns(mapped.bytes(), path.string(), num_variables);
+}
+
+std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables) {
+    const BinFile file(bytes, name, "wtns", 2, "witness");
     // Section 1: u32 n8, the prime (n8 bytes), u32 nWitness. Section 2: the values.
     const uint64_t header_bytes = file.section_bytes(1);
     const uint8_t* header = file.section(1);

@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,9 +64,14 @@ struct Zkey {
 // Reads and checks a .zkey: every section's presence and size, the curve, every point
 // on its curve and in its subgroup (on `threads` threads). Throws ZkeyError.
 Zkey read_zkey(const std::filesystem::path& path, unsigned threads);
+// The same from bytes in memory; `name` is what messages call them, and `storage`
+// keeps the bytes alive as long as the key's spans point into them.
+Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
+                std::shared_ptr<const void> storage);
 
 // A .wtns's values for a circuit of `num_variables` variables, in Montgomery form.
 // Throws ZkeyError (naming the witness file).
 std::vector<ff::Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables);
+std::vector<ff::Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables);
 
 }  // namespace zkbatch::groth16
