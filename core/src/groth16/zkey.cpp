@@ -18,6 +18,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
+#include <vector>
 
 namespace zkbatch::groth16 {
 
@@ -178,6 +180,19 @@ private:
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> sections_;
 };
 
+// What a .zkey's spans point into: the file's bytes, and aligned copies of the
+// sections that were not aligned there.
+struct ZkeyPoints {
+    std::shared_ptr<const void> file;
+    std::vector<std::vector<ec::G1Affine>> g1_copies;
+    std::vector<std::vector<ec::G2Affine>> g2_copies;
+    template <class Point>
+    std::vector<Point>& copy(uint64_t count) {
+        if constexpr (std::is_same_v<Point, ec::G1Affine>) return g1_copies.emplace_back(count);
+        else return g2_copies.emplace_back(count);
+    }
+};
+
 uint32_t read_u32(const uint8_t* bytes) {
     uint32_t value;
     std::memcpy(&value, bytes, 4);
@@ -302,22 +317,30 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     check_points(file, 2, header_g1, 3, 1);
     check_points(file, 2, header_g2, 3, 1);
 
-    const auto* ic = reinterpret_cast<const ec::G1Affine*>(file.section(3, (uint64_t{num_public} + 1) * kG1Bytes));
-    key.vk.ic.assign(ic, ic + num_public + 1);
-    check_points(file, 3, key.vk.ic.data(), key.vk.ic.size(), threads);
-
-    auto g1_section = [&](uint32_t id, uint64_t count) {
-        const auto* points = reinterpret_cast<const ec::G1Affine*>(file.section(id, count * kG1Bytes));
+    // snarkjs aligns sections to nothing: in its files the A, B2 and H points start 4
+    // bytes past an 8-byte boundary. A section that is not aligned for ec::Affine is
+    // copied (once, into memory the key owns); an aligned one is used where it lies.
+    auto points_storage = std::make_shared<ZkeyPoints>();
+    points_storage->file = std::move(storage);
+    auto section_points = [&](uint32_t id, uint64_t count, auto* kind) {
+        using Point = std::remove_pointer_t<decltype(kind)>;
+        const uint8_t* raw = file.section(id, count * sizeof(Point));
+        const Point* points = reinterpret_cast<const Point*>(raw);
+        if (reinterpret_cast<uintptr_t>(raw) % alignof(Point) != 0) {
+            auto& copy = points_storage->copy<Point>(count);
+            if (count > 0) std::memcpy(copy.data(), raw, count * sizeof(Point));
+            points = copy.data();
+        }
         check_points(file, id, points, count, threads);
-        return std::span<const ec::G1Affine>(points, count);
+        return std::span<const Point>(points, count);
     };
-    key.a_query = g1_section(5, num_variables);
-    key.b_g1_query = g1_section(6, num_variables);
-    const auto* b2 = reinterpret_cast<const ec::G2Affine*>(file.section(7, uint64_t{num_variables} * kG2Bytes));
-    check_points(file, 7, b2, num_variables, threads);
-    key.b_g2_query = std::span<const ec::G2Affine>(b2, num_variables);
-    key.l_query = g1_section(8, uint64_t{num_variables} - num_public - 1);
-    key.h_query = g1_section(9, domain_size);
+    const auto ic = section_points(3, uint64_t{num_public} + 1, static_cast<ec::G1Affine*>(nullptr));
+    key.vk.ic.assign(ic.begin(), ic.end());
+    key.a_query = section_points(5, num_variables, static_cast<ec::G1Affine*>(nullptr));
+    key.b_g1_query = section_points(6, num_variables, static_cast<ec::G1Affine*>(nullptr));
+    key.b_g2_query = section_points(7, num_variables, static_cast<ec::G2Affine*>(nullptr));
+    key.l_query = section_points(8, uint64_t{num_variables} - num_public - 1, static_cast<ec::G1Affine*>(nullptr));
+    key.h_query = section_points(9, domain_size, static_cast<ec::G1Affine*>(nullptr));
     key.check_sizes();
 
     // Section 4: u32 count, then (u32 matrix, u32 row, u32 signal, 32-byte value * R^2 mod r).
@@ -353,7 +376,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
                            description_digest(std::string(reinterpret_cast<const char*>(coefficients),
                                                           coefficient_section)) +
                            "\n";
-    key.storage = std::move(storage);
+    key.storage = std::move(points_storage);
     return zkey;
 }
 
