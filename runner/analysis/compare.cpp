@@ -1,9 +1,9 @@
 // `zkbatch compare` and the regression gate (see compare.hpp).
-#include "compare.hpp"
+#include "analysis/compare.hpp"
 
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "manifest.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "manifest/manifest.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -4,9 +4,9 @@
 // them up and lays out the answer (table, markdown, json, csv).
 #pragma once
 
-#include "selectors.hpp"
-#include "stats.hpp"
-#include "store.hpp"
+#include "analysis/selectors.hpp"
+#include "analysis/stats.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,9 +1,9 @@
 // `zkbatch export` (see export.hpp).
-#include "export.hpp"
+#include "analysis/export.hpp"
 
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "selectors.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "analysis/selectors.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -13,7 +13,7 @@
 //   any exported run has. Columns may be added in later versions: read them by name.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,10 +1,10 @@
 // `zkbatch history` and its step-change detection (see history.hpp).
-#include "history.hpp"
+#include "analysis/history.hpp"
 
-#include "commands.hpp"
-#include "compare.hpp"
-#include "exit_codes.hpp"
-#include "stats.hpp"
+#include "cli/commands.hpp"
+#include "analysis/compare.hpp"
+#include "cli/exit_codes.hpp"
+#include "analysis/stats.hpp"
 
 #include <fmt/format.h>
 

@@ -15,7 +15,7 @@
 // segmented again. Every part needs at least min_segment runs.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <optional>

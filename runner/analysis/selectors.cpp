@@ -1,7 +1,7 @@
 // Run selectors (see selectors.hpp).
-#include "selectors.hpp"
+#include "analysis/selectors.hpp"
 
-#include "parse_number.hpp"
+#include "util/parse_number.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

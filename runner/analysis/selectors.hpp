@@ -16,7 +16,7 @@
 // other selector selects one run. A run id with other terms must satisfy them.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // Statistics behind `zkbatch compare` and `zkbatch history` (see stats.hpp).
-#include "stats.hpp"
+#include "analysis/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // zkbatch: the command line. Parsing only; the work is in commands.cpp.
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "merge.hpp"
-#include "slurm.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cluster/merge.hpp"
+#include "cluster/slurm.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>

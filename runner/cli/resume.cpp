@@ -1,13 +1,13 @@
-#include "resume.hpp"
+#include "cli/resume.hpp"
 
-#include "clock.hpp"
-#include "exit_codes.hpp"
-#include "limits.hpp"
-#include "manifest.hpp"
-#include "pipeline.hpp"
-#include "plugin_host.hpp"
-#include "shard.hpp"
-#include "store.hpp"
+#include "util/clock.hpp"
+#include "cli/exit_codes.hpp"
+#include "manifest/limits.hpp"
+#include "manifest/manifest.hpp"
+#include "pipeline/pipeline.hpp"
+#include "plugin_host/plugin_host.hpp"
+#include "cluster/shard.hpp"
+#include "store/store.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -2,7 +2,7 @@
 // proving only its partitions that have no 'ok' row, into the same run id.
 #pragma once
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #include <atomic>
 

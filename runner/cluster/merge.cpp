@@ -1,7 +1,7 @@
-#include "merge.hpp"
+#include "cluster/merge.hpp"
 
-#include "exit_codes.hpp"
-#include "sqlite_support.hpp"
+#include "cli/exit_codes.hpp"
+#include "store/sqlite_support.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

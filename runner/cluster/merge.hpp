@@ -19,7 +19,7 @@
 // advice to upgrade it by opening it with `zkbatch runs --db SHARD.db`.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <filesystem>

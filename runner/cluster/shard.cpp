@@ -1,8 +1,8 @@
-#include "shard.hpp"
+#include "cluster/shard.hpp"
 
-#include "environment.hpp"
-#include "parse_number.hpp"
-#include "store.hpp"
+#include "pipeline/environment.hpp"
+#include "util/parse_number.hpp"
+#include "store/store.hpp"
 
 #include <fmt/format.h>
 

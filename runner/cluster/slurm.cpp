@@ -1,9 +1,9 @@
-#include "slurm.hpp"
+#include "cluster/slurm.hpp"
 
-#include "clock.hpp"
-#include "exit_codes.hpp"
-#include "manifest.hpp"
-#include "store.hpp"
+#include "util/clock.hpp"
+#include "cli/exit_codes.hpp"
+#include "manifest/manifest.hpp"
+#include "store/store.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,6 +1,6 @@
-#include "limits.hpp"
+#include "manifest/limits.hpp"
 
-#include "parse_number.hpp"
+#include "util/parse_number.hpp"
 
 #include <zkbatch/plugin/options.hpp>
 

@@ -19,7 +19,7 @@
 // backend is loaded).
 #pragma once
 
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,7 @@
 // one validation pass over the result. Overrides are parsed as small TOML documents
 // whose source path is "--set KEY=VALUE", so every node remembers where it came from
 // and an error about an overridden value names the override instead of the file.
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "canonical_output.hpp"
+#include "pipeline/canonical_output.hpp"
 
 #include <zkbatch/util/parallel.hpp>
 

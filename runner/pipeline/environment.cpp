@@ -1,6 +1,6 @@
-#include "environment.hpp"
+#include "pipeline/environment.hpp"
 
-#include "build_info.hpp"
+#include "pipeline/build_info.hpp"
 
 #include <openssl/evp.h>
 #include <sched.h>

@@ -1,10 +1,10 @@
-#include "pipeline.hpp"
+#include "pipeline/pipeline.hpp"
 
-#include "bounded_queue.hpp"
-#include "canonical_output.hpp"
-#include "clock.hpp"
-#include "environment.hpp"
-#include "progress.hpp"
+#include "pipeline/bounded_queue.hpp"
+#include "pipeline/canonical_output.hpp"
+#include "util/clock.hpp"
+#include "pipeline/environment.hpp"
+#include "pipeline/progress.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/plugin/facts.hpp>

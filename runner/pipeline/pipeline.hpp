@@ -8,9 +8,9 @@
 // partition to the store in its own transaction.
 #pragma once
 
-#include "manifest.hpp"
-#include "plugin_host.hpp"
-#include "store.hpp"
+#include "manifest/manifest.hpp"
+#include "plugin_host/plugin_host.hpp"
+#include "store/store.hpp"
 
 #include <zkbatch/ff/fr.hpp>
 

@@ -1,6 +1,6 @@
-#include "progress.hpp"
+#include "pipeline/progress.hpp"
 
-#include "clock.hpp"
+#include "util/clock.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

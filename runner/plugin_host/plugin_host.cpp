@@ -1,4 +1,4 @@
-#include "plugin_host.hpp"
+#include "plugin_host/plugin_host.hpp"
 
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/options.hpp>

@@ -4,7 +4,7 @@
 // Worker also keeps its backend's zkb_backend alive, so destruction order is free.
 #pragma once
 
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <zkbatch/plugin/abi.h>
 

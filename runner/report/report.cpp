@@ -1,12 +1,12 @@
 // The HTML report page and the `zkbatch report` command.
-#include "report.hpp"
+#include "report/report.hpp"
 
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "report_figures.hpp"
-#include "selectors.hpp"
-#include "show.hpp"
-#include "stats.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/report_figures.hpp"
+#include "analysis/selectors.hpp"
+#include "report/show.hpp"
+#include "analysis/stats.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // SVG figures of the HTML report: the timeline and the per-phase distributions.
-#include "report_figures.hpp"
+#include "report/report_figures.hpp"
 
-#include "show.hpp"
-#include "stats.hpp"
+#include "report/show.hpp"
+#include "analysis/stats.hpp"
 
 #include <fmt/format.h>
 

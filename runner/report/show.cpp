@@ -1,5 +1,5 @@
 // Text rendering for `zkbatch runs` and `zkbatch show`.
-#include "show.hpp"
+#include "report/show.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // Reading is the Store's job; this file only lays out what it returns.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 // same layout, so both show the same tracks in the same order.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

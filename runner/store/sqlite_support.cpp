@@ -1,4 +1,4 @@
-#include "sqlite_support.hpp"
+#include "store/sqlite_support.hpp"
 
 #include <fmt/format.h>
 

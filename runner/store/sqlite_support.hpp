@@ -4,7 +4,7 @@
 // do about it (a full disk, a read-only folder, a damaged file, a lock held too long).
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <sqlite3.h>
 

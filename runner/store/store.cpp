@@ -1,8 +1,8 @@
 // The SQLite timing store. Schema and views are documented in docs/schema.md.
-#include "store.hpp"
+#include "store/store.hpp"
 
-#include "parse_number.hpp"
-#include "sqlite_support.hpp"
+#include "util/parse_number.hpp"
+#include "store/sqlite_support.hpp"
 
 #include <fmt/format.h>
 #include <sqlite3.h>

@@ -1,6 +1,6 @@
 // compare_runs, the results check, the regression gate and the output formats, on
 // doctored databases whose timings and digests the tests choose.
-#include "compare.hpp"
+#include "analysis/compare.hpp"
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
 

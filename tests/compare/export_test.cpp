@@ -1,6 +1,6 @@
 // export_runs: the JSON parses and holds every run column, tag, fact and partition;
 // the CSV has the documented header and survives a parser written here (RFC 4180).
-#include "export.hpp"
+#include "analysis/export.hpp"
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
 

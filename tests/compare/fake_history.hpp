@@ -3,7 +3,7 @@
 // checked on known data instead of on a loaded machine's noise.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <filesystem>

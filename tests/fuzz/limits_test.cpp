@@ -1,6 +1,6 @@
 // runner/limits: the host-memory estimate (known answers from the README formula),
 // /proc/meminfo parsing, and the refusal message.
-#include "limits.hpp"
+#include "manifest/limits.hpp"
 
 #include <gtest/gtest.h>
 

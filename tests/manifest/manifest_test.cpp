@@ -1,6 +1,6 @@
 // Manifest loading: shipped jobs validate, defaults, options serialization, --set
 // overrides, and every malformed manifest in bad/ fails where and how we expect.
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <gtest/gtest.h>
 

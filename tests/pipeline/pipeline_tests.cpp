@@ -1,9 +1,9 @@
 // Unit tests of the pipeline's building blocks; the whole pipeline is exercised end to
 // end by tests/cli.
-#include "bounded_queue.hpp"
-#include "canonical_output.hpp"
-#include "parse_number.hpp"
-#include "pipeline.hpp"
+#include "pipeline/bounded_queue.hpp"
+#include "pipeline/canonical_output.hpp"
+#include "util/parse_number.hpp"
+#include "pipeline/pipeline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The plugin host: search order, the messages for each way a plugin can be wrong,
 // listing, and the RAII wrappers, using the test plugins of tests/plugins/CMakeLists.txt.
-#include "plugin_host.hpp"
+#include "plugin_host/plugin_host.hpp"
 
 #include <gtest/gtest.h>
 

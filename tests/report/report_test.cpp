@@ -1,7 +1,7 @@
 // The HTML report and its figures, from hand-made runs.
 #include "html_scan.hpp"
-#include "report.hpp"
-#include "report_figures.hpp"
+#include "report/report.hpp"
+#include "report/report_figures.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // merge.hpp against databases written through the Store: every table copied with its
 // ids remapped, identity by uuid, idempotence, a resumed shard merged again, refusals,
 // and one transaction per shard. Read back with plain SQL.
-#include "merge.hpp"
+#include "cluster/merge.hpp"
 
-#include "store.hpp"
+#include "store/store.hpp"
 #include "support/zkbatch_process.hpp"
 
 #include <fmt/format.h>

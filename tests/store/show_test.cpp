@@ -1,5 +1,5 @@
 // The text of `zkbatch runs` and `zkbatch show`.
-#include "show.hpp"
+#include "report/show.hpp"
 #include "store_test_util.hpp"
 
 #include <gtest/gtest.h>

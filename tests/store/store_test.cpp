@@ -1,6 +1,6 @@
 // The SQLite store: round trips, statistics in SQL, migrations, failure paths,
 // concurrent writers and the saved queries under results/queries.
-#include "store.hpp"
+#include "store/store.hpp"
 #include "store_test_util.hpp"
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // connection (an oracle independent of the Store's own queries), and sample records.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 #include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
