@@ -68,6 +68,15 @@ void Cursor::bind_text(int i, std::string_view value) {
 }
 void Cursor::bind_value(int i, const sqlite3_value* value) { check_bind(sqlite3_bind_value(stmt_, i, value)); }
 
+int Cursor::parameter(std::string_view name) const {
+    const int index = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
+    if (index == 0) {
+        throw StoreError(fmt::format("{}: the statement has no parameter {} (a zkbatch bug; please report "
+                                     "it):\n{}", path_->string(), name, sqlite3_sql(stmt_)));
+    }
+    return index;
+}
+
 bool Cursor::step(std::string_view doing) {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;

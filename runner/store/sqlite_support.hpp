@@ -26,7 +26,8 @@ std::string advice(int rc, const fs::path& path);
 [[noreturn]] void fail(sqlite3* db, const fs::path& path, int rc, std::string_view doing);
 
 // Binds parameters to, steps and reads one prepared statement it does not own.
-// Parameters are 1-based, columns 0-based, as in SQLite.
+// Parameters are 1-based, columns 0-based, as in SQLite. A parameter is given by its
+// number (?1) or, in statements with more than a few, by its name (":job_name").
 class Cursor {
 public:
     void bind_int(int i, int64_t value);
@@ -42,6 +43,30 @@ public:
     template <class Integer>
     void bind_optional_int(int i, const std::optional<Integer>& value) {
         value ? bind_int(i, static_cast<int64_t>(*value)) : bind_null(i);
+    }
+    template <class Text>
+    void bind_optional_text(int i, const std::optional<Text>& value) {
+        value ? bind_text(i, *value) : bind_null(i);
+    }
+
+    // The number of the parameter called `name` (":job_name"); throws StoreError when
+    // the statement has none of that name (a zkbatch bug: the SQL and the binds differ).
+    int parameter(std::string_view name) const;
+    // The binds above by parameter name.
+    void bind_int(std::string_view name, int64_t value) { bind_int(parameter(name), value); }
+    void bind_real(std::string_view name, double value) { bind_real(parameter(name), value); }
+    void bind_null(std::string_view name) { bind_null(parameter(name)); }
+    void bind_text(std::string_view name, std::string_view value) { bind_text(parameter(name), value); }
+    void bind_text_or_null(std::string_view name, std::string_view value) { bind_text_or_null(parameter(name), value); }
+    void bind_ms(std::string_view name, double ms) { bind_ms(parameter(name), ms); }
+    void bind_optional(std::string_view name, const std::optional<double>& value) { bind_optional(parameter(name), value); }
+    template <class Integer>
+    void bind_optional_int(std::string_view name, const std::optional<Integer>& value) {
+        bind_optional_int(parameter(name), value);
+    }
+    template <class Text>
+    void bind_optional_text(std::string_view name, const std::optional<Text>& value) {
+        bind_optional_text(parameter(name), value);
     }
 
     // Returns true while there is a row; throws on error, saying what it was `doing`.

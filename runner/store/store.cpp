@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <climits>
 #include <ctime>
@@ -53,9 +54,15 @@ public:
 
 }  // namespace
 
-// The Store's prepared statements, keyed by their SQL text (string literals).
+// The Store's prepared statements, keyed by their SQL text. The keys are copies, so
+// SQL built at run time (the partition insert, from the phase table) is cached as
+// safely as a literal; lookups by string_view copy nothing.
 struct Store::Statements {
-    std::unordered_map<std::string_view, std::unique_ptr<Statement>> by_sql;
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view sql) const { return std::hash<std::string_view>{}(sql); }
+    };
+    std::unordered_map<std::string, std::unique_ptr<Statement>, Hash, std::equal_to<>> by_sql;
 };
 
 namespace {
@@ -72,9 +79,10 @@ public:
 
 private:
     static Statement& cached(Store::Statements& cache, sqlite3* db, const fs::path& path, std::string_view sql) {
-        auto& slot = cache.by_sql[sql];
-        if (!slot) slot = std::make_unique<Statement>(db, path, sql);
-        return *slot;
+        auto found = cache.by_sql.find(sql);
+        if (found == cache.by_sql.end())
+            found = cache.by_sql.emplace(std::string(sql), std::make_unique<Statement>(db, path, sql)).first;
+        return *found->second;
     }
 };
 
@@ -257,18 +265,19 @@ int64_t Store::begin_experiment(const ExperimentRecord& experiment) {
     static constexpr std::string_view kInsert = R"sql(
         INSERT INTO experiment (uuid, name, created_at, order_method, block_partitions,
                                 arm_count, manifest_sha256)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        VALUES (:uuid, :name, :created_at, :order_method, :block_partitions,
+                :arm_count, :manifest_sha256)
     )sql";
     WriteTransaction transaction(db_, path_, "cannot record an experiment");
     {
         Query insert(*statements_, db_, path_, kInsert);
-        insert.bind_text(1, experiment.uuid.empty() ? random_uuid() : experiment.uuid);
-        insert.bind_text(2, experiment.name);
-        insert.bind_text(3, iso8601_utc(experiment.created_unix_ns));
-        insert.bind_text(4, experiment.order_method);
-        insert.bind_optional_int(5, experiment.block_partitions);
-        insert.bind_int(6, experiment.arm_count);
-        insert.bind_text(7, experiment.manifest_sha256);
+        insert.bind_text(":uuid", experiment.uuid.empty() ? random_uuid() : experiment.uuid);
+        insert.bind_text(":name", experiment.name);
+        insert.bind_text(":created_at", iso8601_utc(experiment.created_unix_ns));
+        insert.bind_text(":order_method", experiment.order_method);
+        insert.bind_optional_int(":block_partitions", experiment.block_partitions);
+        insert.bind_int(":arm_count", experiment.arm_count);
+        insert.bind_text(":manifest_sha256", experiment.manifest_sha256);
         insert.step("cannot record an experiment");
     }
     const int64_t id = sqlite3_last_insert_rowid(db_);
@@ -400,9 +409,14 @@ int64_t Store::begin_run(const RunRecord& run) {
             verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
             started_unix_ns, started_steady_ns,
             uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices)
-        VALUES (?1, 'running', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,
-                ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)
+        VALUES (:job_name, 'running', :started_at, :backend_name, :backend_version,
+            :zkbatch_version, :git_revision, :hostname, :cpu_model, :cpu_cores,
+            :gpu_name, :gpu_sm_count, :gpu_memory_bytes, :gpu_driver_version, :cuda_runtime_version,
+            :pcie_gen, :pcie_width, :pinned_bytes, :pool_setup_ms,
+            :log_n, :partitions, :seed, :terms_per_row, :synthesis_workers, :prove_workers, :queue_depth,
+            :verify_mode, :manifest_path, :manifest_sha256, :overrides, :manifest_text,
+            :started_unix_ns, :started_steady_ns,
+            :uuid, :experiment_id, :arm, :pid, :process_start_ticks, :shard_index, :shard_count, :devices)
     )sql";
     static constexpr std::string_view kInsertDevice = R"sql(
         INSERT INTO run_device (run_id, device_index, name, prove_workers) VALUES (?1, ?2, ?3, ?4)
@@ -415,64 +429,63 @@ int64_t Store::begin_run(const RunRecord& run) {
     WriteTransaction transaction(db_, path_, "cannot record the start of a run");
     {
         Query insert(*statements_, db_, path_, kInsertRun);
-        insert.bind_text(1, run.job_name);
-        insert.bind_text(2, iso8601_utc(run.started_unix_ns));
-        insert.bind_text(3, run.backend_name);
-        insert.bind_text(4, run.backend_version);
-        insert.bind_text(5, run.zkbatch_version);
-        insert.bind_text(6, run.git_revision);
-        insert.bind_text(7, run.hostname);
-        insert.bind_text(8, run.cpu_model);
-        insert.bind_int(9, run.cpu_cores);
+        insert.bind_text(":job_name", run.job_name);
+        insert.bind_text(":started_at", iso8601_utc(run.started_unix_ns));
+        insert.bind_text(":backend_name", run.backend_name);
+        insert.bind_text(":backend_version", run.backend_version);
+        insert.bind_text(":zkbatch_version", run.zkbatch_version);
+        insert.bind_text(":git_revision", run.git_revision);
+        insert.bind_text(":hostname", run.hostname);
+        insert.bind_text(":cpu_model", run.cpu_model);
+        insert.bind_int(":cpu_cores", run.cpu_cores);
         // Well-known facts also fill typed columns; a value that does not parse
         // stays NULL there (run_fact keeps the text as reported).
         namespace fact = plugin::fact;
-        auto bind_fact_text = [&](int i, std::string_view key) {
+        auto bind_fact_text = [&](std::string_view parameter, std::string_view key) {
             const std::string* value = find_fact(run.facts, key);
-            value ? insert.bind_text(i, *value) : insert.bind_null(i);
+            value ? insert.bind_text(parameter, *value) : insert.bind_null(parameter);
         };
-        auto bind_fact_int = [&](int i, std::string_view key) {
+        auto bind_fact_int = [&](std::string_view parameter, std::string_view key) {
             const std::string* value = find_fact(run.facts, key);
-            const auto number = value ? parse_number<int64_t>(*value) : std::nullopt;
-            number ? insert.bind_int(i, *number) : insert.bind_null(i);
+            insert.bind_optional_int(parameter, value ? parse_number<int64_t>(*value) : std::nullopt);
         };
-        bind_fact_text(10, fact::device_name);
-        bind_fact_int(11, fact::device_sm_count);
-        bind_fact_int(12, fact::device_memory_bytes);
-        bind_fact_text(13, fact::driver_version);
-        bind_fact_text(14, fact::cuda_runtime_version);
-        bind_fact_int(15, fact::pcie_gen);
-        bind_fact_int(16, fact::pcie_width);
-        bind_fact_int(17, fact::pool_pinned_bytes);
+        bind_fact_text(":gpu_name", fact::device_name);
+        bind_fact_int(":gpu_sm_count", fact::device_sm_count);
+        bind_fact_int(":gpu_memory_bytes", fact::device_memory_bytes);
+        bind_fact_text(":gpu_driver_version", fact::driver_version);
+        bind_fact_text(":cuda_runtime_version", fact::cuda_runtime_version);
+        bind_fact_int(":pcie_gen", fact::pcie_gen);
+        bind_fact_int(":pcie_width", fact::pcie_width);
+        bind_fact_int(":pinned_bytes", fact::pool_pinned_bytes);
         const std::string* setup_ms = find_fact(run.facts, fact::pool_setup_ms);
-        insert.bind_optional(18, setup_ms ? parse_number<double>(*setup_ms) : std::nullopt);
-        insert.bind_int(19, run.log_n);
-        insert.bind_int(20, run.partitions);
-        insert.bind_int(21, as_int(run.seed));
-        insert.bind_int(22, run.terms_per_row);
-        insert.bind_int(23, run.synthesis_workers);
-        insert.bind_int(24, run.prove_workers);
-        insert.bind_int(25, run.queue_depth);
-        insert.bind_text(26, run.verify_mode);
-        insert.bind_text(27, run.manifest_path);
-        insert.bind_text(28, run.manifest_sha256);
-        insert.bind_text(29, run.overrides);
-        insert.bind_text(30, run.manifest_text);
-        insert.bind_int(31, run.started_unix_ns);
-        insert.bind_int(32, run.started_steady_ns);
-        insert.bind_text(33, run.uuid.empty() ? random_uuid() : run.uuid);
-        insert.bind_optional_int(34, run.experiment_id);
-        run.arm.empty() ? insert.bind_null(35) : insert.bind_text(35, run.arm);
+        insert.bind_optional(":pool_setup_ms", setup_ms ? parse_number<double>(*setup_ms) : std::nullopt);
+        insert.bind_int(":log_n", run.log_n);
+        insert.bind_int(":partitions", run.partitions);
+        insert.bind_int(":seed", as_int(run.seed));
+        insert.bind_int(":terms_per_row", run.terms_per_row);
+        insert.bind_int(":synthesis_workers", run.synthesis_workers);
+        insert.bind_int(":prove_workers", run.prove_workers);
+        insert.bind_int(":queue_depth", run.queue_depth);
+        insert.bind_text(":verify_mode", run.verify_mode);
+        insert.bind_text(":manifest_path", run.manifest_path);
+        insert.bind_text(":manifest_sha256", run.manifest_sha256);
+        insert.bind_text(":overrides", run.overrides);
+        insert.bind_text(":manifest_text", run.manifest_text);
+        insert.bind_int(":started_unix_ns", run.started_unix_ns);
+        insert.bind_int(":started_steady_ns", run.started_steady_ns);
+        insert.bind_text(":uuid", run.uuid.empty() ? random_uuid() : run.uuid);
+        insert.bind_optional_int(":experiment_id", run.experiment_id);
+        insert.bind_text_or_null(":arm", run.arm);
         const ProcessIdentity self = this_process();
-        insert.bind_int(36, self.pid);
-        insert.bind_optional_int(37, self.start_ticks);
-        insert.bind_optional_int(38, run.shard_index);
-        insert.bind_optional_int(39, run.shard_count);
+        insert.bind_int(":pid", self.pid);
+        insert.bind_optional_int(":process_start_ticks", self.start_ticks);
+        insert.bind_optional_int(":shard_index", run.shard_index);
+        insert.bind_optional_int(":shard_count", run.shard_count);
         std::string device_list;
         for (const DeviceRecord& device : run.devices) {
             device_list += (device_list.empty() ? "" : ",") + std::to_string(device.device_index);
         }
-        insert.bind_text_or_null(40, device_list);
+        insert.bind_text_or_null(":devices", device_list);
         insert.step("cannot record the start of a run");
     }
     const int64_t run_id = sqlite3_last_insert_rowid(db_);
@@ -595,9 +608,10 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
 
 void Store::finish_run(int64_t run_id, const RunSummary& summary) {
     static constexpr std::string_view kFinish = R"sql(
-        UPDATE run SET status = ?2, ended_at = ?3, ended_unix_ns = ?4, wall_ms = ?5,
-            partitions_ok = ?6, partitions_failed = ?7, peak_rss_bytes = ?8, error = ?9
-        WHERE id = ?1
+        UPDATE run SET status = :status, ended_at = :ended_at, ended_unix_ns = :ended_unix_ns,
+            wall_ms = :wall_ms, partitions_ok = :partitions_ok, partitions_failed = :partitions_failed,
+            peak_rss_bytes = :peak_rss_bytes, error = :error
+        WHERE id = :run_id
     )sql";
     static constexpr std::string_view kDevices = "SELECT device_index FROM run_device WHERE run_id = ?1";
     static constexpr std::string_view kDeviceBusy =
@@ -611,15 +625,15 @@ void Store::finish_run(int64_t run_id, const RunSummary& summary) {
     WriteTransaction transaction(db_, path_, doing);
     {
         Query update(*statements_, db_, path_, kFinish);
-        update.bind_int(1, run_id);
-        update.bind_text(2, to_string(summary.status));
-        update.bind_text(3, iso8601_utc(summary.ended_unix_ns));
-        update.bind_int(4, summary.ended_unix_ns);
-        update.bind_real(5, summary.wall_ms);
-        update.bind_int(6, as_int(summary.partitions_ok));
-        update.bind_int(7, as_int(summary.partitions_failed));
-        update.bind_int(8, as_int(summary.peak_rss_bytes));
-        update.bind_text_or_null(9, summary.error);
+        update.bind_int(":run_id", run_id);
+        update.bind_text(":status", to_string(summary.status));
+        update.bind_text(":ended_at", iso8601_utc(summary.ended_unix_ns));
+        update.bind_int(":ended_unix_ns", summary.ended_unix_ns);
+        update.bind_real(":wall_ms", summary.wall_ms);
+        update.bind_int(":partitions_ok", as_int(summary.partitions_ok));
+        update.bind_int(":partitions_failed", as_int(summary.partitions_failed));
+        update.bind_int(":peak_rss_bytes", as_int(summary.peak_rss_bytes));
+        update.bind_text_or_null(":error", summary.error);
         update.step(doing);
     }
     if (sqlite3_changes(db_) != 1) {
@@ -942,33 +956,29 @@ std::vector<int64_t> Store::find_runs(const RunFilter& filter) const {
     // Each condition holds when its parameter is NULL.
     static constexpr std::string_view kRuns = R"sql(
         SELECT id FROM run
-        WHERE (?1 IS NULL OR job_name = ?1) AND (?2 IS NULL OR backend_name = ?2)
-          AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR id < ?4)
-          AND (?5 IS NULL OR log_n = ?5) AND (?6 IS NULL OR partitions = ?6)
-          AND (?7 IS NULL OR terms_per_row = ?7) AND (?8 IS NULL OR synthesis_workers = ?8)
-          AND (?9 IS NULL OR prove_workers = ?9)
-          AND (?10 IS NULL OR experiment_id = ?10)
-          AND (?11 IS NULL OR replace(arm, '"', '') = replace(?11, '"', ''))  -- quotes optional
+        WHERE (:job_name IS NULL OR job_name = :job_name)
+          AND (:backend_name IS NULL OR backend_name = :backend_name)
+          AND (:status IS NULL OR status = :status) AND (:before_run_id IS NULL OR id < :before_run_id)
+          AND (:log_n IS NULL OR log_n = :log_n) AND (:partitions IS NULL OR partitions = :partitions)
+          AND (:terms_per_row IS NULL OR terms_per_row = :terms_per_row)
+          AND (:synthesis_workers IS NULL OR synthesis_workers = :synthesis_workers)
+          AND (:prove_workers IS NULL OR prove_workers = :prove_workers)
+          AND (:experiment_id IS NULL OR experiment_id = :experiment_id)
+          AND (:arm IS NULL OR replace(arm, '"', '') = replace(:arm, '"', ''))  -- quotes optional
         ORDER BY id
     )sql";
     Query query(*statements_, db_, path_, kRuns);
-    const auto bind_text = [&](int i, const std::optional<std::string>& value) {
-        value ? query.bind_text(i, *value) : query.bind_null(i);
-    };
-    const auto bind_int = [&](int i, const std::optional<int64_t>& value) {
-        value ? query.bind_int(i, *value) : query.bind_null(i);
-    };
-    bind_text(1, filter.job_name);
-    bind_text(2, filter.backend_name);
-    bind_text(3, filter.status);
-    bind_int(4, filter.before_run_id);
-    bind_int(5, filter.log_n);
-    bind_int(6, filter.partitions);
-    bind_int(7, filter.terms_per_row);
-    bind_int(8, filter.synthesis_workers);
-    bind_int(9, filter.prove_workers);
-    bind_int(10, filter.experiment_id);
-    bind_text(11, filter.arm);
+    query.bind_optional_text(":job_name", filter.job_name);
+    query.bind_optional_text(":backend_name", filter.backend_name);
+    query.bind_optional_text(":status", filter.status);
+    query.bind_optional_int(":before_run_id", filter.before_run_id);
+    query.bind_optional_int(":log_n", filter.log_n);
+    query.bind_optional_int(":partitions", filter.partitions);
+    query.bind_optional_int(":terms_per_row", filter.terms_per_row);
+    query.bind_optional_int(":synthesis_workers", filter.synthesis_workers);
+    query.bind_optional_int(":prove_workers", filter.prove_workers);
+    query.bind_optional_int(":experiment_id", filter.experiment_id);
+    query.bind_optional_text(":arm", filter.arm);
     std::vector<int64_t> ids;
     while (query.step("cannot look up runs")) ids.push_back(query.int_at(0));
     return ids;

@@ -1,5 +1,6 @@
 // The SQLite store: round trips, statistics in SQL, migrations, failure paths,
 // concurrent writers and the saved queries under results/queries.
+#include "store/sqlite_support.hpp"
 #include "store/store.hpp"
 #include "store_test_util.hpp"
 
@@ -556,6 +557,20 @@ TEST_F(StoreTest, ARunOfALiveWriterStaysRunning) {
     const int64_t run_id = store.begin_run(run);
     Store second(db);  // this process is alive: its run is not interrupted
     EXPECT_EQ(sql_value(db, "SELECT status FROM run WHERE id = " + std::to_string(run_id)), "running");
+}
+
+// Named parameters: a name the statement does not have is refused, naming it, rather
+// than binding nothing (SQLite would leave the parameter NULL).
+TEST_F(StoreTest, BindingAParameterTheStatementLacksIsAnError) {
+    Store store(db);
+    sqlite::Statement statement(store.handle(), db, "SELECT :present");
+    statement.bind_int(":present", 7);
+    ASSERT_TRUE(statement.step("reading"));
+    EXPECT_EQ(statement.int_at(0), 7);
+    statement.reset();
+    const std::string message = store_error_of([&] { statement.bind_int(":absent", 1); });
+    EXPECT_CONTAINS(message, ":absent");
+    EXPECT_CONTAINS(message, "SELECT :present");
 }
 
 TEST_F(StoreTest, StrictTablesRejectWronglyTypedValues) {
