@@ -111,13 +111,15 @@ struct WorkItem {
     PartitionRecord record;
 };
 
-PhaseInterval interval(const char* phase, std::string lane, int64_t start_ns, int64_t end_ns) {
-    PhaseInterval result;
-    result.phase = phase;
-    result.lane = std::move(lane);
-    result.start_ns = start_ns;
-    result.end_ns = end_ns;
-    return result;
+// A phase the runner timed: its duration in the record and its interval on `lane`.
+void time_phase(PartitionRecord& record, PhaseKey phase, std::string lane, int64_t start_ns, int64_t end_ns) {
+    record.phases[phase].ms = ns_to_ms(end_ns - start_ns);
+    PhaseInterval interval;
+    interval.phase = phase.info().name;
+    interval.lane = std::move(lane);
+    interval.start_ns = start_ns;
+    interval.end_ns = end_ns;
+    record.intervals.push_back(std::move(interval));
 }
 
 class Pipeline {
@@ -223,8 +225,7 @@ private:
                 continue;
             }
             const int64_t synth_start = steady_now_ns();
-            item.record.pool_wait_ms = ns_to_ms(synth_start - wait_start);
-            item.record.intervals.push_back(interval("pool_wait", lane, wait_start, synth_start));
+            time_phase(item.record, "pool_wait", lane, wait_start, synth_start);
 
             auto* a = static_cast<ff::Fr*>(item.buffers.a);
             auto* b = static_cast<ff::Fr*>(item.buffers.b);
@@ -234,8 +235,7 @@ private:
             else
                 circuit::synthesize(shape, manifest_.job.seed, index, a, b, c);
             const int64_t synth_end = steady_now_ns();
-            item.record.synth_ms = ns_to_ms(synth_end - synth_start);
-            item.record.intervals.push_back(interval("synth", lane, synth_start, synth_end));
+            time_phase(item.record, "synth", lane, synth_start, synth_end);
 
             item.enqueued_ns = synth_end;
             if (!prove_queue_.push(item)) {  // the run is stopping
@@ -267,12 +267,8 @@ private:
             record.prove_worker = worker_index;
             record.device_index = device_index;
             const int64_t start_ns = steady_now_ns();
-            record.queue_wait_ms = ns_to_ms(start_ns - item->enqueued_ns);
-            record.intervals.push_back(interval("queue_wait", lane, item->enqueued_ns, start_ns));
-            if (previous_end_ns >= 0) {
-                record.idle_gap_ms = ns_to_ms(start_ns - previous_end_ns);
-                record.intervals.push_back(interval("idle_gap", lane, previous_end_ns, start_ns));
-            }
+            time_phase(record, "queue_wait", lane, item->enqueued_ns, start_ns);
+            if (previous_end_ns >= 0) time_phase(record, "idle_gap", lane, previous_end_ns, start_ns);
 
             item->h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
             zkb_prove_request request{record.partition_index, log_n_, item->h_to_host, &item->buffers};
@@ -281,8 +277,7 @@ private:
             const int rc = worker->prove(request, report.get(), &error);
             const int64_t end_ns = steady_now_ns();
             previous_end_ns = end_ns;
-            record.prove_ms = ns_to_ms(end_ns - start_ns);
-            record.intervals.push_back(interval("prove", lane, start_ns, end_ns));
+            time_phase(record, "prove", lane, start_ns, end_ns);
             add_backend_phases(*report, record);
             if (rc == ZKB_OK) {
                 item->proved = true;
@@ -295,11 +290,10 @@ private:
         }
     }
 
-    // Backend-reported intervals become phase intervals; known phases are summed per
-    // partition (three uploads make one h2d time and byte count).
+    // Backend-reported intervals become phase intervals; those of a backend phase of the
+    // phase table are summed per partition (three uploads make one h2d time and byte count).
     static void add_backend_phases(const zkb_prove_report& report, PartitionRecord& record) {
         const uint32_t count = std::min<uint32_t>(report.phase_count, ZKB_MAX_PHASES);
-        auto add = [](double& total_ms, double ms) { total_ms = (total_ms < 0 ? 0 : total_ms) + ms; };
         for (uint32_t i = 0; i < count; ++i) {
             const zkb_phase& phase = report.phases[i];
             PhaseInterval piece;
@@ -310,15 +304,11 @@ private:
             piece.bytes = phase.bytes;
             piece.on_device = phase.on_device != 0;
             piece.device_index = phase.device_index;
-            const double ms = ns_to_ms(piece.end_ns - piece.start_ns);
-            if (piece.phase == "h2d") {
-                add(record.h2d_ms, ms);
-                record.h2d_bytes += piece.bytes;
-            } else if (piece.phase == "compute") {
-                add(record.compute_ms, ms);
-            } else if (piece.phase == "d2h") {
-                add(record.d2h_ms, ms);
-                record.d2h_bytes += piece.bytes;
+            const auto known = PhaseKey::find(piece.phase);
+            if (known && known->info().source == PhaseSource::backend) {
+                PhaseValues::Value& total = record.phases[*known];
+                total.ms = std::max(total.ms, 0.0) + ns_to_ms(piece.end_ns - piece.start_ns);
+                if (known->info().moves_bytes) total.bytes += piece.bytes;
             }
             record.intervals.push_back(std::move(piece));
         }
@@ -348,8 +338,7 @@ private:
                 const int64_t trim_start = steady_now_ns();
                 malloc_trim(0);
                 const int64_t trim_end = steady_now_ns();
-                record.malloc_trim_ms = ns_to_ms(trim_end - trim_start);
-                record.intervals.push_back(interval("malloc_trim", "finalize", trim_start, trim_end));
+                time_phase(record, "malloc_trim", "finalize", trim_start, trim_end);
             }
             const bool ok = record.status == PartitionStatus::ok;
             {
@@ -389,8 +378,7 @@ private:
         if (should_verify(record.partition_index)) {
             const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
             const int64_t verify_end = steady_now_ns();
-            record.verify_ms = ns_to_ms(verify_end - start_ns);
-            record.intervals.push_back(interval("verify", "finalize", start_ns, verify_end));
+            time_phase(record, "verify", "finalize", start_ns, verify_end);
             record.verified = result.ok;
             if (!result.ok) {
                 record.status = PartitionStatus::verify_failed;
@@ -412,8 +400,7 @@ private:
             dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
         }
         const int64_t end_ns = steady_now_ns();
-        record.finalize_ms = ns_to_ms(end_ns - start_ns);
-        record.intervals.push_back(interval("finalize", "finalize", start_ns, end_ns));
+        time_phase(record, "finalize", "finalize", start_ns, end_ns);
     }
 
     void release(WorkItem& item) {

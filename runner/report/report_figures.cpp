@@ -1,8 +1,9 @@
 // SVG figures of the HTML report: the timeline and the per-phase distributions.
 #include "report/report_figures.hpp"
 
-#include "report/show.hpp"
 #include "analysis/stats.hpp"
+#include "report/show.hpp"
+#include "store/phases.hpp"
 
 #include <fmt/format.h>
 
@@ -18,10 +19,6 @@ namespace {
 constexpr double kFigureWidth = 1200;
 constexpr double kLabelWidth = 180;  // track / run labels left of the plot
 constexpr double kRightMargin = 24;
-
-constexpr std::array<std::string_view, 12> kPhaseOrder = {
-    "pool_wait", "synth",    "queue_wait", "h2d",         "compute",  "d2h",
-    "prove",     "finalize", "verify",     "malloc_trim", "idle_gap", "partition"};
 
 // Runs are told apart by these colors in the distributions (Tableau 10).
 constexpr std::array<const char*, 10> kRunColors = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
@@ -85,8 +82,9 @@ std::string html_escape(std::string_view text) {
 }
 
 int phase_rank(std::string_view phase) {
-    const auto it = std::find(kPhaseOrder.begin(), kPhaseOrder.end(), phase);
-    return static_cast<int>(it - kPhaseOrder.begin());  // unknown: kPhaseOrder.size()
+    // The phase table's order (store/phases.hpp); a phase it lacks comes after them all.
+    const auto known = PhaseKey::find(phase);
+    return static_cast<int>(known ? known->index() : kPhaseCount);
 }
 
 std::string phase_color(std::string_view phase) {

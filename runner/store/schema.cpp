@@ -1,9 +1,13 @@
 // The timing store's schema, as the migrations that build it (store/schema.hpp).
 #include "store/schema.hpp"
 
+#include "store/phases.hpp"
 #include "store/store.hpp"
 
+#include <fmt/format.h>
+
 #include <iterator>
+#include <stdexcept>
 
 namespace zkbatch::schema {
 namespace {
@@ -333,5 +337,63 @@ static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration pe
 }  // namespace
 
 std::span<const char* const> migrations() { return kMigrations; }
+
+namespace {
+
+// SQL text as a quoted literal: 'it''s'.
+std::string sql_literal(std::string_view text) {
+    std::string quoted = "'";
+    for (const char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// partition_phase's rows of a derived phase: (run_id, partition_index, status, phase, ms, bytes).
+std::string derived_phase_select(const PhaseInfo& phase) {
+    if (phase.name == "partition") {
+        return R"sql(SELECT p.run_id, p.partition_index, p.status, 'partition',
+                 (MAX(i.end_ns) FILTER (WHERE i.phase = 'finalize')
+                  - MIN(i.start_ns) FILTER (WHERE i.phase = 'synth')) / 1e6,
+                 NULL
+          FROM partition AS p JOIN phase_interval AS i ON i.partition_id = p.id
+          WHERE i.phase IN ('synth', 'finalize')
+          GROUP BY p.run_id, p.id  -- run_id here lets "WHERE run_id = ?" reach the index
+          HAVING COUNT(*) FILTER (WHERE i.phase = 'synth') > 0
+             AND COUNT(*) FILTER (WHERE i.phase = 'finalize') > 0)sql";
+    }
+    throw std::logic_error(fmt::format("the derived phase '{}' has no SQL in store/schema.cpp", phase.name));
+}
+
+}  // namespace
+
+std::string phase_objects_sql() {
+    std::string rows, selects;
+    for (size_t i = 0; i < kPhaseCount; ++i) {
+        const PhaseInfo& phase = kPhases[i];
+        rows += fmt::format("{}    ({}, {}, {})", i == 0 ? "" : ",\n", sql_literal(phase.name), i + 1,
+                            sql_literal(phase.description));
+        std::string select;
+        if (phase.source == PhaseSource::derived) {
+            select = derived_phase_select(phase);
+        } else {
+            const std::string ms = ms_column(phase);
+            select = fmt::format("SELECT run_id, partition_index, status, {} AS phase, {} AS ms, {} AS bytes\n"
+                                 "          FROM partition WHERE {} IS NOT NULL",
+                                 sql_literal(phase.name), ms, phase.moves_bytes ? bytes_column(phase) : "NULL", ms);
+        }
+        selects += (i == 0 ? "          " : "\nUNION ALL ") + select;
+    }
+    return fmt::format(R"sql(
+-- Built from the phase table (store/phases.hpp) after every migration.
+DELETE FROM phase_name;
+INSERT INTO phase_name (phase, sort_order, description) VALUES
+{};
+
+-- One row per measured phase of each partition; derived phases come from the intervals.
+DROP VIEW IF EXISTS partition_phase;
+CREATE VIEW partition_phase AS
+{};
+)sql",
+                       rows, selects);
+}
 
 }  // namespace zkbatch::schema

@@ -10,10 +10,18 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 namespace zkbatch::schema {
 
 // SQL, one block per version.
 std::span<const char* const> migrations();
+
+// SQL that rebuilds, from the phase table (store/phases.hpp), what derives from it:
+// phase_name's rows and the partition_phase view (phase_summary and run_summary read
+// that view by name and follow it). Store::migrate runs it after the migrations, in the
+// same transaction: a phase added to the table reaches a database together with the
+// migration that adds its partition column.
+std::string phase_objects_sql();
 
 }  // namespace zkbatch::schema

@@ -370,6 +370,7 @@ void Store::migrate() {
         exec(db_, path_, schema::migrations()[static_cast<size_t>(from)],
              fmt::format("cannot upgrade the database schema from version {} to {}", from, from + 1));
     }
+    exec(db_, path_, schema::phase_objects_sql().c_str(), "cannot record the phases in the database schema");
     exec(db_, path_, fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(),
          "cannot record the schema version");
     transaction.commit();
@@ -513,19 +514,37 @@ int64_t Store::begin_run(const RunRecord& run) {
     return run_id;
 }
 
+namespace {
+
+// INSERT INTO partition: the row's own columns, then each stored phase's ms column
+// (and bytes column for a copy) from the phase table, bound by name.
+const std::string& partition_insert_sql() {
+    static const std::string sql = [] {
+        std::string columns = "run_id, partition_index, status, error, synth_worker, prove_worker, verified, "
+                              "h_digest, device_index";
+        for (const PhaseInfo& phase : kPhases) {
+            if (phase.source == PhaseSource::derived) continue;
+            columns += ", " + ms_column(phase);
+            if (phase.moves_bytes) columns += ", " + bytes_column(phase);
+        }
+        std::string values;
+        for (size_t start = 0; start < columns.size();) {
+            const size_t end = std::min(columns.find(", ", start), columns.size());
+            values += (values.empty() ? ":" : ", :") + columns.substr(start, end - start);
+            start = end + 2;
+        }
+        return fmt::format("INSERT INTO partition ({}) VALUES ({})", columns, values);
+    }();
+    return sql;
+}
+
+}  // namespace
+
 void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
     static constexpr std::string_view kRunStart =
         "SELECT started_steady_ns FROM run WHERE id = ?1";
     static constexpr std::string_view kExisting =
         "SELECT 1 FROM partition WHERE run_id = ?1 AND partition_index = ?2";
-    static constexpr std::string_view kInsertPartition = R"sql(
-        INSERT INTO partition (run_id, partition_index, status, error, synth_worker, prove_worker,
-            synth_ms, pool_wait_ms, queue_wait_ms, h2d_ms, h2d_bytes, compute_ms, d2h_ms,
-            d2h_bytes, prove_ms, finalize_ms, verify_ms, malloc_trim_ms, idle_gap_ms,
-            verified, h_digest, device_index)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                ?18, ?19, ?20, ?21, ?22)
-    )sql";
     static constexpr std::string_view kInsertInterval = R"sql(
         INSERT INTO phase_interval (partition_id, phase, lane, start_ns, end_ns, bytes,
             on_device, device_index)
@@ -565,29 +584,27 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
         }
     }
     {
-        Query insert(*statements_, db_, path_, kInsertPartition);
-        insert.bind_int(1, run_id);
-        insert.bind_int(2, as_int(partition.partition_index));
-        insert.bind_text(3, to_string(partition.status));
-        insert.bind_text_or_null(4, partition.error);
-        insert.bind_int(5, partition.synth_worker);
-        insert.bind_int(6, partition.prove_worker);
-        insert.bind_ms(7, partition.synth_ms);
-        insert.bind_ms(8, partition.pool_wait_ms);
-        insert.bind_ms(9, partition.queue_wait_ms);
-        insert.bind_ms(10, partition.h2d_ms);
-        partition.h2d_ms < 0 ? insert.bind_null(11) : insert.bind_int(11, as_int(partition.h2d_bytes));
-        insert.bind_ms(12, partition.compute_ms);
-        insert.bind_ms(13, partition.d2h_ms);
-        partition.d2h_ms < 0 ? insert.bind_null(14) : insert.bind_int(14, as_int(partition.d2h_bytes));
-        insert.bind_ms(15, partition.prove_ms);
-        insert.bind_ms(16, partition.finalize_ms);
-        insert.bind_ms(17, partition.verify_ms);
-        insert.bind_ms(18, partition.malloc_trim_ms);
-        insert.bind_ms(19, partition.idle_gap_ms);
-        partition.verified ? insert.bind_int(20, *partition.verified ? 1 : 0) : insert.bind_null(20);
-        insert.bind_text_or_null(21, partition.h_digest);
-        partition.device_index < 0 ? insert.bind_null(22) : insert.bind_int(22, partition.device_index);
+        Query insert(*statements_, db_, path_, partition_insert_sql());
+        insert.bind_int(":run_id", run_id);
+        insert.bind_int(":partition_index", as_int(partition.partition_index));
+        insert.bind_text(":status", to_string(partition.status));
+        insert.bind_text_or_null(":error", partition.error);
+        insert.bind_int(":synth_worker", partition.synth_worker);
+        insert.bind_int(":prove_worker", partition.prove_worker);
+        insert.bind_optional_int(":verified", partition.verified);
+        insert.bind_text_or_null(":h_digest", partition.h_digest);
+        insert.bind_optional_int(":device_index", partition.device_index < 0 ? std::nullopt
+                                                                             : std::optional(partition.device_index));
+        for (size_t i = 0; i < kPhaseCount; ++i) {
+            const PhaseInfo& phase = kPhases[i];
+            if (phase.source == PhaseSource::derived) continue;
+            const PhaseValues::Value& value = partition.phases[PhaseKey::at(i)];
+            insert.bind_ms(":" + ms_column(phase), value.ms);
+            // NULL bytes when the copy was not measured.
+            if (phase.moves_bytes)
+                insert.bind_optional_int(":" + bytes_column(phase),
+                                         value.ms < 0 ? std::nullopt : std::optional(as_int(value.bytes)));
+        }
         insert.step(doing);
     }
     const int64_t partition_id = sqlite3_last_insert_rowid(db_);

@@ -7,6 +7,8 @@
 // threads, each with its own Store) may write one database at once.
 #pragma once
 
+#include "store/phases.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -88,7 +90,7 @@ struct ExperimentRecord {
 
 // One interval of work for one partition, on the runner's clock.
 struct PhaseInterval {
-    std::string phase;   // "synth", "pool_wait", "queue_wait", "h2d", "compute", "d2h", "prove", "finalize", "verify", "malloc_trim", ...
+    std::string phase;   // a name of kPhases (phases.hpp), or another the backend reported
     std::string lane;    // "synth.0", "prove.1", "stream0.copy", "finalize", ...
     int64_t start_ns = 0; // CLOCK_MONOTONIC
     int64_t end_ns = 0;
@@ -97,7 +99,7 @@ struct PhaseInterval {
     int32_t device_index = -1;
 };
 
-// What happened to one partition. Durations in milliseconds; -1 means "not measured".
+// What happened to one partition.
 struct PartitionRecord {
     uint64_t partition_index = 0;
     PartitionStatus status = PartitionStatus::ok;
@@ -105,19 +107,10 @@ struct PartitionRecord {
     uint32_t synth_worker = 0;
     uint32_t prove_worker = 0;    // run-wide index (device's position * per-device workers + k)
     int32_t device_index = -1;    // the device that proved it; -1 when it never reached one
-    double synth_ms = -1;
-    double pool_wait_ms = -1;
-    double queue_wait_ms = -1;
-    double h2d_ms = -1;
-    uint64_t h2d_bytes = 0;
-    double compute_ms = -1;
-    double d2h_ms = -1;
-    uint64_t d2h_bytes = 0;
-    double prove_ms = -1;         // the whole prove call, runner clock
-    double finalize_ms = -1;      // verification + digest (+ dump), excluding malloc_trim
-    double verify_ms = -1;        // -1 when not verified
-    double malloc_trim_ms = -1;   // -1 when finalize.malloc_trim is off
-    double idle_gap_ms = -1;      // prove worker idle before this partition; -1 for its first
+    // Each phase's duration in ms (-1: not measured; e.g. verify when not verified,
+    // malloc_trim when off, idle_gap for a worker's first partition) and, for copies,
+    // bytes: phases["h2d"].ms. Derived phases (partition) stay unmeasured here.
+    PhaseValues phases;
     std::optional<bool> verified; // empty when verification was skipped
     std::string h_digest;         // XXH3-128 of canonical LE h, 32 hex chars; empty when failed
     std::vector<PhaseInterval> intervals;

@@ -51,16 +51,16 @@ int64_t add_run(Store& store, const FakeRun& run) {
         const double total_ms = run.partition_ms[index];
         PartitionRecord partition;
         partition.partition_index = index;
-        partition.synth_ms = 0.4 * total_ms;
-        partition.prove_ms = 0.5 * total_ms;
-        partition.finalize_ms = 0.1 * total_ms;
-        partition.verify_ms = 0.05 * total_ms;
+        partition.phases["synth"].ms = 0.4 * total_ms;
+        partition.phases["prove"].ms = 0.5 * total_ms;
+        partition.phases["finalize"].ms = 0.1 * total_ms;
+        partition.phases["verify"].ms = 0.05 * total_ms;
         partition.verified = true;
         const auto found = run.digest_overrides.find(index);
         partition.h_digest = found != run.digest_overrides.end() ? found->second : fake_digest(run, index);
         const auto ns = [](double ms) { return static_cast<int64_t>(std::llround(ms * 1e6)); };
-        const int64_t synth_end = at_ns + ns(partition.synth_ms);
-        const int64_t prove_end = synth_end + ns(partition.prove_ms);
+        const int64_t synth_end = at_ns + ns(partition.phases["synth"].ms);
+        const int64_t prove_end = synth_end + ns(partition.phases["prove"].ms);
         const int64_t finalize_end = at_ns + ns(total_ms);
         partition.intervals = {{"synth", "synth.0", at_ns, synth_end},
                                {"prove", "prove.0", synth_end, prove_end},

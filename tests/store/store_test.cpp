@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <latch>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -212,22 +213,22 @@ TEST_F(StoreTest, MedianAndP95OfKnownValuesFromPhaseStatsAndFromTheView) {
     const std::vector<double> h2d_ms = {100, 50, 20, -1, -1};    // 1e9 bytes: 10, 20, 50 GB/s
     for (size_t i = 0; i < synth_ms.size(); ++i) {
         PartitionRecord partition = bare_partition(i);
-        partition.synth_ms = synth_ms[i];
-        partition.prove_ms = prove_ms[i];
-        partition.h2d_ms = h2d_ms[i];
-        partition.h2d_bytes = 1'000'000'000;
+        partition.phases["synth"].ms = synth_ms[i];
+        partition.phases["prove"].ms = prove_ms[i];
+        partition.phases["h2d"].ms = h2d_ms[i];
+        partition.phases["h2d"].bytes = 1'000'000'000;
         store.record_partition(run_id, partition);
     }
     // A failed partition stopped part-way: its times are left out of the summary.
     PartitionRecord failed = bare_partition(5);
     failed.status = PartitionStatus::failed;
-    failed.synth_ms = 1000;
+    failed.phases["synth"].ms = 1000;
     store.record_partition(run_id, failed);
     // One partition with synth and finalize intervals gives the derived total.
     PartitionRecord timed = sample_partition(6, run.started_steady_ns);
-    timed.synth_ms = 3;
-    timed.prove_ms = -1;
-    timed.h2d_ms = -1;
+    timed.phases["synth"].ms = 3;
+    timed.phases["prove"].ms = -1;
+    timed.phases["h2d"].ms = -1;
     store.record_partition(run_id, timed);
 
     const std::vector<double> synth_all = {5, 1, 4, 2, 3, 3};
@@ -291,7 +292,7 @@ TEST_F(StoreTest, NearestRankP95IsNotTheMaximumForTwentyOrMoreValues) {
             const double compute_ms = 1.5 * static_cast<double>((i * 11) % count + 1);
             values.push_back(compute_ms);
             PartitionRecord partition = bare_partition(i);
-            partition.compute_ms = compute_ms;
+            partition.phases["compute"].ms = compute_ms;
             store.record_partition(run_id, partition);
         }
         // Kept in a variable: find_phase points into it (ASan found a use after free).
@@ -341,6 +342,42 @@ TEST_F(StoreTest, ResolveLatestInAnEmptyDatabase) {
 }
 
 // --- schema and migrations ----------------------------------------------------------
+
+// The phase table (store/phases.hpp) is the schema's list of phases: phase_name holds
+// its rows in its order, the partition table a column for each stored phase (and a
+// bytes column for each copy), and partition_phase reports exactly those phases.
+TEST_F(StoreTest, ThePhaseTableIsTheSchemasListOfPhases) {
+    Store store(db);
+    std::vector<std::vector<std::string>> expected_rows;
+    for (size_t i = 0; i < kPhaseCount; ++i)
+        expected_rows.push_back({std::string(kPhases[i].name), std::to_string(i + 1), std::string(kPhases[i].description)});
+    EXPECT_EQ(sql_rows(db, "SELECT phase, sort_order, description FROM phase_name ORDER BY sort_order"), expected_rows);
+
+    std::set<std::string> columns;
+    for (const auto& row : sql_rows(db, "SELECT name FROM pragma_table_info('partition')")) columns.insert(row[0]);
+    PartitionRecord partition = sample_partition(0, sample_run().started_steady_ns);
+    std::set<std::string> measured;
+    for (size_t i = 0; i < kPhaseCount; ++i) {
+        const PhaseInfo& phase = kPhases[i];
+        if (phase.source == PhaseSource::derived) continue;
+        EXPECT_TRUE(columns.contains(ms_column(phase))) << phase.name;
+        EXPECT_EQ(columns.contains(bytes_column(phase)), phase.moves_bytes) << phase.name;
+        partition.phases[PhaseKey::at(i)] = {static_cast<double>(i + 1), phase.moves_bytes ? 1000 * (i + 1) : 0};
+        measured.insert(std::string(phase.name));
+    }
+    store.record_partition(store.begin_run(sample_run()), partition);
+    measured.insert("partition");  // sample_partition has synth and finalize intervals
+    std::set<std::string> reported;
+    for (const auto& row : sql_rows(db, "SELECT phase, ms, bytes FROM partition_phase")) {
+        reported.insert(row[0]);
+        const auto key = PhaseKey::find(row[0]);
+        ASSERT_TRUE(key) << row[0];
+        if (key->info().source == PhaseSource::derived) continue;
+        EXPECT_EQ(std::stod(row[1]), static_cast<double>(key->index() + 1)) << row[0];
+        EXPECT_EQ(row[2], key->info().moves_bytes ? std::to_string(1000 * (key->index() + 1)) : "NULL") << row[0];
+    }
+    EXPECT_EQ(reported, measured);
+}
 
 TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
     fs::create_directories(db.parent_path());
@@ -450,8 +487,8 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     for (const Proved& one : proved) {
         PartitionRecord partition = sample_partition(index++, run.started_steady_ns);
         partition.device_index = one.device;
-        partition.compute_ms = one.compute_ms;
-        partition.prove_ms = one.compute_ms + 1;
+        partition.phases["compute"].ms = one.compute_ms;
+        partition.phases["prove"].ms = one.compute_ms + 1;
         partition.intervals.clear();
         for (auto [start_ms, end_ms] : one.busy_ms)
             partition.intervals.push_back({"compute", "gpu.compute", run.started_steady_ns + start_ms * 1'000'000,
@@ -464,7 +501,7 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     failed.device_index = 1;
     failed.status = PartitionStatus::failed;
     failed.error = "device lost";
-    failed.compute_ms = 1000;
+    failed.phases["compute"].ms = 1000;
     failed.intervals.clear();
     store.record_partition(run_id, failed);
     PartitionRecord unassigned = sample_partition(index++, run.started_steady_ns);
@@ -941,9 +978,9 @@ protected:
             const int64_t run_id = store.begin_run(run);
             for (int i = 0; i < 4 + r; ++i) {
                 PartitionRecord partition = sample_partition(i, run.started_steady_ns);
-                partition.synth_ms = 10.25 * (i + 1) + r;
-                partition.h2d_ms = r == 0 ? 2.0 + i : 16.0 + 3 * i;
-                partition.compute_ms = 1.0 / (i + 3);  // not exactly representable
+                partition.phases["synth"].ms = 10.25 * (i + 1) + r;
+                partition.phases["h2d"].ms = r == 0 ? 2.0 + i : 16.0 + 3 * i;
+                partition.phases["compute"].ms = 1.0 / (i + 3);  // not exactly representable
                 store.record_partition(run_id, partition);
             }
             RunSummary summary;
