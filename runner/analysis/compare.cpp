@@ -3,7 +3,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "manifest/manifest.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -28,7 +27,7 @@ struct RunInfo {
     std::string job_name, backend_name, arm, status, started_at;
     int64_t seed = 0, log_n = 0, terms_per_row = 0, partitions = 0;
     int64_t synthesis_workers = 0, prove_workers = 0;
-    std::optional<int64_t> replay_inputs;  // 0: every partition synthesized; empty: unknown
+    std::optional<int64_t> replay_inputs;  // 0: every partition synthesized; empty: not recorded
 };
 
 const StoredValue* find_column(const StoredRow& row, std::string_view name) {
@@ -45,39 +44,10 @@ int64_t int_column(const StoredRow& row, std::string_view name) {
     return value && std::holds_alternative<int64_t>(*value) ? std::get<int64_t>(*value) : 0;
 }
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> result;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        if (end > start) result.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return result;
-}
-
-// pipeline.replay_inputs is not a run column: a run replays only when it recorded the
-// replay.setup_ms fact, and then the count comes from its arm (an experiment axis) or
-// from its manifest and overrides as stored.
-std::optional<int64_t> replay_inputs(const Store& store, int64_t run_id, const StoredRow& row) {
-    bool replayed = false;
-    for (const auto& [key, value] : store.run_facts(run_id))
-        if (key == "replay.setup_ms") replayed = true;
-    if (!replayed) return 0;
-    const std::string arm = text_column(row, "arm");
-    if (const size_t at = arm.find("pipeline.replay_inputs="); at != std::string::npos) {
-        int64_t k = 0;
-        const char* begin = arm.data() + at + 23;
-        if (std::from_chars(begin, arm.data() + arm.size(), k).ec == std::errc()) return k;
-    }
-    try {
-        return parse_manifest(text_column(row, "manifest_text"), text_column(row, "manifest_path"),
-                              lines(text_column(row, "overrides")))
-            .pipeline.replay_inputs;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
+std::optional<int64_t> optional_int_column(const StoredRow& row, std::string_view name) {
+    const StoredValue* value = find_column(row, name);
+    if (!value || !std::holds_alternative<int64_t>(*value)) return std::nullopt;
+    return std::get<int64_t>(*value);
 }
 
 RunInfo read_run(const Store& store, int64_t run_id) {
@@ -95,7 +65,7 @@ RunInfo read_run(const Store& store, int64_t run_id) {
     info.partitions = int_column(row, "partitions");
     info.synthesis_workers = int_column(row, "synthesis_workers");
     info.prove_workers = int_column(row, "prove_workers");
-    info.replay_inputs = replay_inputs(store, run_id, row);
+    info.replay_inputs = optional_int_column(row, "replay_inputs");
     return info;
 }
 
@@ -157,8 +127,8 @@ ResultsCheck check_results(const Store& store, const std::vector<RunInfo>& a_run
             };
             if (!run.replay_inputs || !reference.replay_inputs) {
                 check.status = ResultsStatus::not_comparable;
-                check.message = fmt::format("results not comparable: cannot tell how many input sets run {} "
-                                            "replays (its manifest no longer parses)",
+                check.message = fmt::format("results not comparable: run {} does not record how many input sets "
+                                            "it replays (recorded before schema 4 from a manifest that is not TOML)",
                                             run.replay_inputs ? reference.id : run.id);
                 return check;
             }

@@ -105,7 +105,11 @@ RunRecord make_run_record(const Manifest& m, const Plugin& plugin, const Backend
     run.synthesis_workers = m.pipeline.synthesis_workers;
     run.prove_workers = m.pipeline.prove_workers;
     run.queue_depth = m.pipeline.queue_depth;
+    run.finalize_workers = m.pipeline.finalize_workers;
+    run.replay_inputs = m.pipeline.replay_inputs;
+    run.on_error = to_string(m.pipeline.on_error);
     run.verify_mode = to_string(m.verify.mode);
+    run.verify_every = m.verify.every;
     run.tags = m.output.tags;
     for (auto& [key, value] : backend.facts()) run.facts[key] = value;
     run.devices = device_records(backend, m.pipeline.prove_workers);

@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <span>
@@ -841,6 +842,43 @@ Manifest parse_manifest(std::string_view text, const std::string& path, const st
     m.source_text = std::string(text);
     m.overrides = overrides;
     return m;
+}
+
+std::optional<RecordedRunSettings> read_recorded_run_settings(std::string_view manifest_text,
+                                                              const std::vector<std::string>& overrides) {
+    if (manifest_text.size() > kMaxManifestBytes || prescan_toml(manifest_text)) return std::nullopt;
+    toml::table root;
+    try {
+        root = toml::parse(manifest_text, std::string("recorded manifest"));
+        for (const std::string& override_text : overrides) apply_override(root, override_text);
+    } catch (const toml::parse_error&) {
+        return std::nullopt;
+    } catch (const ManifestError&) {
+        return std::nullopt;
+    }
+    const Manifest defaults;
+    RecordedRunSettings settings{defaults.pipeline.replay_inputs, defaults.pipeline.finalize_workers,
+                                 defaults.verify.every, defaults.pipeline.on_error};
+    // A key not given keeps its default; one given must be a count.
+    const auto read_count = [&](std::string_view key, uint32_t& out) {
+        const toml::node_view<toml::node> node = root.at_path(key);
+        if (!node) return true;
+        const std::optional<int64_t> value = node.value_exact<int64_t>();
+        if (!value || *value < 0 || *value > UINT32_MAX) return false;
+        out = static_cast<uint32_t>(*value);
+        return true;
+    };
+    if (!read_count("pipeline.replay_inputs", settings.replay_inputs) ||
+        !read_count("pipeline.finalize_workers", settings.finalize_workers) ||
+        !read_count("verify.every", settings.verify_every))
+        return std::nullopt;
+    if (const toml::node_view<toml::node> node = root.at_path("pipeline.on_error")) {
+        const std::optional<std::string> value = node.value_exact<std::string>();
+        if (value == to_string(OnPartitionError::stop)) settings.on_error = OnPartitionError::stop;
+        else if (value == to_string(OnPartitionError::continue_run)) settings.on_error = OnPartitionError::continue_run;
+        else return std::nullopt;
+    }
+    return settings;
 }
 
 Manifest load_manifest(const std::filesystem::path& path, const std::vector<std::string>& overrides) {

@@ -107,6 +107,22 @@ Manifest load_manifest(const std::filesystem::path& path,
 Manifest parse_manifest(std::string_view text, const std::string& path,
                         const std::vector<std::string>& overrides = {});
 
+// The pipeline settings a run row records since schema v4 (run.replay_inputs,
+// finalize_workers, verify_every, on_error), for a run recorded before it: read from its
+// stored manifest text and --set overrides with TOML++ alone, keys not given taking
+// Manifest's defaults, without validation, so a manifest that this zkbatch's validator
+// refuses (a key removed since, say) still gives them. Empty when the text or an
+// override is not TOML, or one of these keys has a value of the wrong type or range.
+// The schema v4 migration calls it once per old run; nothing else needs it.
+struct RecordedRunSettings {
+    uint32_t replay_inputs = 0;
+    uint32_t finalize_workers = 0;
+    uint32_t verify_every = 0;
+    OnPartitionError on_error = OnPartitionError::stop;
+};
+std::optional<RecordedRunSettings> read_recorded_run_settings(std::string_view manifest_text,
+                                                              const std::vector<std::string>& overrides);
+
 // One arm of an experiment: the manifest with one value of every axis.
 struct Arm {
     std::string label;                    // "backend.name=\"cuda-pinned\" circuit.log_n=24"; empty for a plain job

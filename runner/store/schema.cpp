@@ -1,16 +1,24 @@
 // The timing store's schema, as the migrations that build it (store/schema.hpp).
 #include "store/schema.hpp"
 
+#include "manifest/manifest.hpp"
 #include "store/phases.hpp"
+#include "store/sqlite_support.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
 
 #include <iterator>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace zkbatch::schema {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr const char* kSchemaV1 = R"sql(
 -- The phases partition_phase and phase_summary report, in pipeline order.
@@ -331,12 +339,61 @@ WHERE NOT EXISTS (SELECT 1 FROM partition AS p
                     AND p.status <> 'failed');
 )sql";
 
-constexpr const char* kMigrations[] = {kSchemaV1, kSchemaV2, kSchemaV3};
+// v4: the pipeline settings that decide what a run computed or how it was paced, as
+// run columns. Until v3 they lived only in the manifest text and overrides, and compare
+// parsed those again with the parser of the day: a manifest that a later zkbatch
+// refuses left its runs "not comparable". NULL: recorded before v4 from a manifest the
+// migration could not read.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE run ADD COLUMN replay_inputs INTEGER;     -- pipeline.replay_inputs: 0 synthesized every partition
+ALTER TABLE run ADD COLUMN finalize_workers INTEGER;  -- pipeline.finalize_workers
+ALTER TABLE run ADD COLUMN verify_every INTEGER;      -- verify.every (read with verify_mode = 'sampled')
+ALTER TABLE run ADD COLUMN on_error TEXT CHECK (on_error IN ('stop', 'continue'));  -- pipeline.on_error
+
+-- A run without the replay.setup_ms fact synthesized every partition, whatever its manifest says.
+UPDATE run SET replay_inputs = 0
+WHERE NOT EXISTS (SELECT 1 FROM run_fact AS f WHERE f.run_id = run.id AND f.key = 'replay.setup_ms');
+)sql";
+
+// The v4 columns of the runs recorded before v4, read once from their stored manifest
+// text and overrides (read_recorded_run_settings: TOML, no validation). From here on
+// every run writes them itself.
+void fill_v4_run_settings(sqlite3* db, const fs::path& path) {
+    const std::string_view doing = "cannot upgrade the database schema from version 3 to 4";
+    std::vector<std::pair<int64_t, std::optional<RecordedRunSettings>>> settings;
+    {
+        sqlite::Statement runs(db, path, "SELECT id, manifest_text, overrides FROM run", doing);
+        while (runs.step(doing)) {
+            std::vector<std::string> overrides;
+            std::istringstream lines(runs.text_at(2));
+            for (std::string line; std::getline(lines, line);)
+                if (!line.empty()) overrides.push_back(line);
+            settings.emplace_back(runs.int_at(0), read_recorded_run_settings(runs.text_at(1), overrides));
+        }
+    }
+    sqlite::Statement update(db, path, R"sql(
+        UPDATE run SET replay_inputs = coalesce(replay_inputs, :replay_inputs),
+            finalize_workers = :finalize_workers, verify_every = :verify_every, on_error = :on_error
+        WHERE id = :id
+    )sql", doing);
+    for (const auto& [run_id, recorded] : settings) {
+        if (!recorded) continue;
+        update.bind_int(":id", run_id);
+        update.bind_int(":replay_inputs", recorded->replay_inputs);
+        update.bind_int(":finalize_workers", recorded->finalize_workers);
+        update.bind_int(":verify_every", recorded->verify_every);
+        update.bind_text(":on_error", to_string(recorded->on_error));
+        update.step(doing);
+        update.reset();
+    }
+}
+
+constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings}};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration per schema version");
 
 }  // namespace
 
-std::span<const char* const> migrations() { return kMigrations; }
+std::span<const Migration> migrations() { return kMigrations; }
 
 namespace {
 

@@ -9,13 +9,21 @@
 // field were built by it.
 #pragma once
 
+#include <filesystem>
 #include <span>
 #include <string>
 
+struct sqlite3;
+
 namespace zkbatch::schema {
 
-// SQL, one block per version.
-std::span<const char* const> migrations();
+// One version's step: SQL, then (where SQL alone cannot do it) a function run in the
+// same transaction.
+struct Migration {
+    const char* sql;
+    void (*then)(sqlite3* db, const std::filesystem::path& path) = nullptr;
+};
+std::span<const Migration> migrations();
 
 // SQL that rebuilds, from the phase table (store/phases.hpp), what derives from it:
 // phase_name's rows and the partition_phase view (phase_summary and run_summary read

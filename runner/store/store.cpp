@@ -367,8 +367,10 @@ void Store::migrate() {
     if (version == kSchemaVersion) return;
     if (version == 0 && has_tables(db_, path_)) refuse_foreign(path_);
     for (int from = version; from < kSchemaVersion; ++from) {
-        exec(db_, path_, schema::migrations()[static_cast<size_t>(from)],
+        const schema::Migration& migration = schema::migrations()[static_cast<size_t>(from)];
+        exec(db_, path_, migration.sql,
              fmt::format("cannot upgrade the database schema from version {} to {}", from, from + 1));
+        if (migration.then) migration.then(db_, path_);
     }
     exec(db_, path_, schema::phase_objects_sql().c_str(), "cannot record the phases in the database schema");
     exec(db_, path_, fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(),
@@ -409,7 +411,8 @@ int64_t Store::begin_run(const RunRecord& run) {
             log_n, partitions, seed, terms_per_row, synthesis_workers, prove_workers, queue_depth,
             verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
             started_unix_ns, started_steady_ns,
-            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices)
+            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices,
+            replay_inputs, finalize_workers, verify_every, on_error)
         VALUES (:job_name, 'running', :started_at, :backend_name, :backend_version,
             :zkbatch_version, :git_revision, :hostname, :cpu_model, :cpu_cores,
             :gpu_name, :gpu_sm_count, :gpu_memory_bytes, :gpu_driver_version, :cuda_runtime_version,
@@ -417,7 +420,8 @@ int64_t Store::begin_run(const RunRecord& run) {
             :log_n, :partitions, :seed, :terms_per_row, :synthesis_workers, :prove_workers, :queue_depth,
             :verify_mode, :manifest_path, :manifest_sha256, :overrides, :manifest_text,
             :started_unix_ns, :started_steady_ns,
-            :uuid, :experiment_id, :arm, :pid, :process_start_ticks, :shard_index, :shard_count, :devices)
+            :uuid, :experiment_id, :arm, :pid, :process_start_ticks, :shard_index, :shard_count, :devices,
+            :replay_inputs, :finalize_workers, :verify_every, :on_error)
     )sql";
     static constexpr std::string_view kInsertDevice = R"sql(
         INSERT INTO run_device (run_id, device_index, name, prove_workers) VALUES (?1, ?2, ?3, ?4)
@@ -468,6 +472,10 @@ int64_t Store::begin_run(const RunRecord& run) {
         insert.bind_int(":prove_workers", run.prove_workers);
         insert.bind_int(":queue_depth", run.queue_depth);
         insert.bind_text(":verify_mode", run.verify_mode);
+        insert.bind_int(":verify_every", run.verify_every);
+        insert.bind_int(":replay_inputs", run.replay_inputs);
+        insert.bind_int(":finalize_workers", run.finalize_workers);
+        insert.bind_text_or_null(":on_error", run.on_error);
         insert.bind_text(":manifest_path", run.manifest_path);
         insert.bind_text(":manifest_sha256", run.manifest_sha256);
         insert.bind_text(":overrides", run.overrides);

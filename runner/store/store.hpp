@@ -62,7 +62,11 @@ struct RunRecord {
     uint32_t synthesis_workers = 0;
     uint32_t prove_workers = 0;
     uint32_t queue_depth = 0;
+    uint32_t finalize_workers = 0;
+    uint32_t replay_inputs = 0;   // 0: every partition synthesized
+    std::string on_error;         // "stop" or "continue"
     std::string verify_mode;
+    uint32_t verify_every = 0;
     std::map<std::string, std::string> tags;
     // Backend/device facts (zkb_facts): well-known keys also fill the run row's GPU
     // columns (device.name, device.sm_count, device.memory_bytes, driver.version,
@@ -230,7 +234,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.

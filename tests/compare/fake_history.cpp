@@ -1,6 +1,7 @@
 #include "fake_history.hpp"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -38,6 +39,10 @@ int64_t add_run(Store& store, const FakeRun& run) {
     record.prove_workers = run.prove_workers;
     record.queue_depth = 2;
     record.verify_mode = "identity";
+    record.verify_every = 1;
+    record.finalize_workers = 2;
+    record.on_error = "stop";
+    record.replay_inputs = run.replay_inputs.value_or(0);
     record.tags = run.tags;
     record.facts = run.facts;
     record.started_unix_ns = clock_ns;
@@ -45,6 +50,11 @@ int64_t add_run(Store& store, const FakeRun& run) {
     record.experiment_id = run.experiment_id;
     record.arm = run.arm;
     const int64_t run_id = store.begin_run(record);
+    if (!run.replay_inputs) {
+        const std::string sql = fmt::format("UPDATE run SET replay_inputs = NULL WHERE id = {}", run_id);
+        if (sqlite3_exec(store.handle(), sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+            throw std::runtime_error(sqlite3_errmsg(store.handle()));
+    }
 
     int64_t at_ns = record.started_steady_ns;
     for (uint64_t index = 0; index < run.partition_ms.size(); ++index) {

@@ -1,5 +1,6 @@
 // The SQLite store: round trips, statistics in SQL, migrations, failure paths,
 // concurrent writers and the saved queries under results/queries.
+#include "manifest/manifest.hpp"
 #include "store/sqlite_support.hpp"
 #include "store/store.hpp"
 #include "store_test_util.hpp"
@@ -461,6 +462,44 @@ TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM run_device"), "0");
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
     EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// fixtures/schema-v3.db was written by zkbatch with schema v3: run 1 a plain cpu-ref
+// run; run 2 replays 2 input sets (replay_inputs and on_error in its manifest,
+// finalize_workers and verify.every from --set); run 3 like run 2 without those --set,
+// its stored manifest then given a key this zkbatch refuses. The migration to v4 reads
+// each run's pipeline settings into run columns, the refused key notwithstanding, and
+// keeps every row.
+TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) {
+    fs::create_directories(db.parent_path());
+    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v3.db", db);
+    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "3");
+    const auto partitions_before = sql_rows(db, "SELECT * FROM partition ORDER BY id");
+    ASSERT_EQ(partitions_before.size(), 12u);
+    const std::string manifest_3 = sql_value(db, "SELECT manifest_text FROM run WHERE id = 3");
+    ASSERT_THROW(parse_manifest(manifest_3, "run 3"), ManifestError) << "the fixture's point: run 3 no longer parses";
+    { Store store(db); }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+    EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run ORDER BY id"),
+              (std::vector<std::vector<std::string>>{
+                  {"1", "0", "2", "1", "stop"}, {"2", "2", "3", "2", "continue"}, {"3", "2", "2", "1", "continue"}}));
+    EXPECT_EQ(sql_rows(db, "SELECT * FROM partition ORDER BY id"), partitions_before);
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM phase_name"), std::to_string(kPhaseCount));
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// A run of v3 whose manifest is not TOML at all keeps the settings it cannot tell
+// NULL; that it synthesized every partition (no replay.setup_ms fact) is still known.
+TEST_F(StoreTest, SchemaV4LeavesUnreadableSettingsNull) {
+    fs::create_directories(db.parent_path());
+    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v3.db", db);
+    sql_rows(db, "UPDATE run SET manifest_text = '[job' WHERE id IN (1, 2)");
+    { Store store(db); }
+    EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run "
+                           "WHERE id IN (1, 2) ORDER BY id"),
+              (std::vector<std::vector<std::string>>{{"1", "0", "NULL", "NULL", "NULL"},
+                                                     {"2", "NULL", "NULL", "NULL", "NULL"}}));
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
