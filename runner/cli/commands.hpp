@@ -2,6 +2,8 @@
 // reports problems on stderr; main.cpp only parses the command line.
 #pragma once
 
+#include "run/run_plan.hpp"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,18 +11,8 @@
 
 namespace zkbatch {
 
-struct RunOptions {
-    std::string manifest_path;
-    std::optional<std::string> db_path;       // --db, else output.db of the manifest
-    std::optional<std::string> backend_name;  // --backend, else backend.name
-    std::vector<std::string> overrides;       // --set KEY=VALUE
-    std::optional<std::string> dump_dir;      // --dump DIR
-    std::string plugin_path;                  // --plugin-path (file or folder), searched first
-    std::optional<std::string> resume_run;    // --resume RUN: finish that run instead (resume.hpp)
-    std::optional<std::string> shard;         // --shard I/N or auto (shard.hpp)
-    std::optional<std::string> experiment_key;  // --experiment-key: one submission of a sharded job
-};
-
+// `zkbatch run MANIFEST` and `zkbatch run --resume RUN` (RunOptions: run/run_plan.hpp):
+// plan, execute, print each run's outcome.
 int command_run(const RunOptions& options);
 int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides);
 int command_backends(const std::string& plugin_path);

@@ -901,6 +901,23 @@ Manifest load_manifest(const std::filesystem::path& path, const std::vector<std:
     return parse_manifest(bytes, shown, overrides);
 }
 
+std::string describe_job(const Manifest& m) {
+    std::string text = fmt::format("job '{}': {} partition{} of 2^{} ({} terms/row), backend {}, verify {}",
+                                   m.job.name, m.job.partitions, m.job.partitions == 1 ? "" : "s",
+                                   m.circuit.log_n, m.circuit.terms_per_row, m.backend.name,
+                                   to_string(m.verify.mode));
+    if (!m.axes.empty()) {
+        size_t arms = 1;
+        std::string axes;
+        for (const auto& axis : m.axes) {
+            arms *= axis.values.size();
+            axes += fmt::format("{}{} ({})", axes.empty() ? "" : ", ", axis.key, fmt::join(axis.values, ", "));
+        }
+        text += fmt::format("; an experiment of {} arms over {}", arms, axes);
+    }
+    return text;
+}
+
 std::string Manifest::Backend::options_for(const std::string& backend_name) const {
     const auto specific = options_by_backend.find(backend_name);
     if (specific == options_by_backend.end()) return options;

@@ -139,6 +139,10 @@ std::string toml_quoted(std::string_view text);
 const char* to_string(VerifyMode mode);        // "identity", "sampled", "none"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)
 
+// One line about the job for logs and `zkbatch validate`: "job 'smoke': 4 partitions of
+// 2^12 (4 terms/row), backend auto, verify identity", and the arms of an experiment.
+std::string describe_job(const Manifest& manifest);
+
 // The effective manifest (defaults filled in, overrides applied) as TOML text that
 // parse_manifest accepts, for `zkbatch validate` and for logs. backend.options values
 // are written as strings: the plugin receives text either way.

@@ -27,6 +27,14 @@
 
 namespace zkbatch {
 
+SyntheticInputs::SyntheticInputs(const Manifest& manifest)
+    : log_n_(manifest.circuit.log_n), terms_per_row_(manifest.circuit.terms_per_row), seed_(manifest.job.seed) {}
+
+void SyntheticInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+    circuit::synthesize({log_n_, terms_per_row_}, seed_, partition_index, static_cast<ff::Fr*>(buffers.a),
+                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c));
+}
+
 ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
     const int64_t start_ns = steady_now_ns();
     const uint64_t n = uint64_t{1} << manifest.circuit.log_n;
@@ -42,7 +50,7 @@ ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
     setup_ms_ = ns_to_ms(steady_now_ns() - start_ns);
 }
 
-void ReplayInputs::copy_into(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+void ReplayInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
     const size_t which = partition_index % sets_.size();
     if (buffers.keeps_contents) {
         std::lock_guard lock(held_mutex_);
@@ -201,48 +209,46 @@ private:
 
     void synthesis_worker(uint32_t worker) {
         const std::string lane = "synth." + std::to_string(worker);
-        const circuit::CircuitShape shape{log_n_, manifest_.circuit.terms_per_row};
         while (!stop_) {
             const uint64_t position = next_position_++;
             if (position >= settings_.partitions.size()) break;
-            const uint64_t index = settings_.partitions[position];
             WorkItem item;
-            item.record.partition_index = index;
+            item.record.partition_index = settings_.partitions[position];
             item.record.synth_worker = worker;
-
-            const int64_t wait_start = steady_now_ns();
-            try {
-                // Round-robin over the devices' backends: each device's pinned pool
-                // serves its share. Pinned memory is visible to every device, so any
-                // device's worker may prove these buffers.
-                item.buffer_slot = next_buffer_slot_++ % backend_.device_count();
-                item.buffers = backend_.acquire_buffers(log_n_, item.buffer_slot);
-                item.has_buffers = true;
-            } catch (const std::exception& e) {
-                item.record.status = PartitionStatus::failed;
-                item.record.error = std::string("host buffers: ") + e.what();
-                finalize_queue_.push(item);
+            synthesize(item, lane);
+            if (item.record.status != PartitionStatus::ok) {
+                finalize_queue_.push(item);  // recorded as failed, its buffers released
                 continue;
             }
-            const int64_t synth_start = steady_now_ns();
-            time_phase(item.record, "pool_wait", lane, wait_start, synth_start);
-
-            auto* a = static_cast<ff::Fr*>(item.buffers.a);
-            auto* b = static_cast<ff::Fr*>(item.buffers.b);
-            auto* c = static_cast<ff::Fr*>(item.buffers.c);
-            if (settings_.replay)
-                settings_.replay->copy_into(index, item.buffers);
-            else
-                circuit::synthesize(shape, manifest_.job.seed, index, a, b, c);
-            const int64_t synth_end = steady_now_ns();
-            time_phase(item.record, "synth", lane, synth_start, synth_end);
-
-            item.enqueued_ns = synth_end;
             if (!prove_queue_.push(item)) {  // the run is stopping
                 release(item);
                 break;
             }
         }
+    }
+
+    // Host buffers, then the inputs in them. A failure of either fails the partition.
+    void synthesize(WorkItem& item, const std::string& lane) {
+        PartitionRecord& record = item.record;
+        const int64_t wait_start = steady_now_ns();
+        try {
+            // Round-robin over the devices' backends: each device's pinned pool
+            // serves its share. Pinned memory is visible to every device, so any
+            // device's worker may prove these buffers.
+            item.buffer_slot = next_buffer_slot_++ % backend_.device_count();
+            item.buffers = backend_.acquire_buffers(log_n_, item.buffer_slot);
+            item.has_buffers = true;
+        } catch (const std::exception& e) {
+            record.status = PartitionStatus::failed;
+            record.error = std::string("host buffers: ") + e.what();
+            return;
+        }
+        const int64_t synth_start = steady_now_ns();
+        time_phase(record, "pool_wait", lane, wait_start, synth_start);
+        settings_.inputs->fill(record.partition_index, item.buffers);
+        const int64_t synth_end = steady_now_ns();
+        time_phase(record, "synth", lane, synth_start, synth_end);
+        item.enqueued_ns = synth_end;
     }
 
     // `worker_index` counts the run's prove workers; `device_worker` those of the
@@ -270,23 +276,27 @@ private:
             time_phase(record, "queue_wait", lane, item->enqueued_ns, start_ns);
             if (previous_end_ns >= 0) time_phase(record, "idle_gap", lane, previous_end_ns, start_ns);
 
-            item->h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
-            zkb_prove_request request{record.partition_index, log_n_, item->h_to_host, &item->buffers};
-            auto report = std::make_unique<zkb_prove_report>();
-            std::string error;
-            const int rc = worker->prove(request, report.get(), &error);
-            const int64_t end_ns = steady_now_ns();
-            previous_end_ns = end_ns;
-            time_phase(record, "prove", lane, start_ns, end_ns);
-            add_backend_phases(*report, record);
-            if (rc == ZKB_OK) {
-                item->proved = true;
-                if (report->has_h_digest) item->backend_digest = std::to_array(report->h_digest);
-            } else {
-                record.status = PartitionStatus::failed;
-                record.error = error;
-            }
+            prove(*worker, *item, lane, start_ns);
+            previous_end_ns = steady_now_ns();
             finalize_queue_.push(*item);
+        }
+    }
+
+    void prove(const Worker& worker, WorkItem& item, const std::string& lane, int64_t start_ns) {
+        PartitionRecord& record = item.record;
+        item.h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
+        zkb_prove_request request{record.partition_index, log_n_, item.h_to_host, &item.buffers};
+        auto report = std::make_unique<zkb_prove_report>();
+        std::string error;
+        const int rc = worker.prove(request, report.get(), &error);
+        time_phase(record, "prove", lane, start_ns, steady_now_ns());
+        add_backend_phases(*report, record);
+        if (rc == ZKB_OK) {
+            item.proved = true;
+            if (report->has_h_digest) item.backend_digest = std::to_array(report->h_digest);
+        } else {
+            record.status = PartitionStatus::failed;
+            record.error = error;
         }
     }
 

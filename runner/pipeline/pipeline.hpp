@@ -25,16 +25,36 @@
 
 namespace zkbatch {
 
+// Where a partition's inputs come from. fill() writes a, b, c of `partition_index` into
+// buffers the backend handed out. Called from several synthesis workers at once.
+class InputSource {
+public:
+    virtual ~InputSource() = default;
+    virtual void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const = 0;
+};
+
+// The synthetic circuit of the manifest's shape and job seed (circuit/synthetic.hpp),
+// synthesized by the calling worker alone.
+class SyntheticInputs final : public InputSource {
+public:
+    explicit SyntheticInputs(const Manifest& manifest);
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override;
+
+private:
+    uint32_t log_n_, terms_per_row_;
+    uint64_t seed_;
+};
+
 // `pipeline.replay_inputs = k`: k input sets synthesized once, before the run, and
 // copied into each partition's buffers (partition p gets set p mod k), so the GPU side
 // can be measured without synthesis being the bottleneck.
-class ReplayInputs {
+class ReplayInputs final : public InputSource {
 public:
     ReplayInputs(const Manifest& manifest, unsigned threads);
     uint32_t set_count() const { return static_cast<uint32_t>(sets_.size()); }
     // Puts set (partition_index mod k) into the buffers' a, b, c: a copy, skipped when
     // the backend kept the buffers' contents and they already hold that set.
-    void copy_into(uint64_t partition_index, const zkb_host_buffers& buffers) const;
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override;
     double setup_ms() const { return setup_ms_; }
 
 private:
@@ -57,7 +77,7 @@ struct PipelineSettings {
     // The partition indices to prove, in this order (all of the job, one block of an
     // experiment, the missing ones of a resumed run, one shard's).
     std::vector<uint64_t> partitions;
-    const ReplayInputs* replay = nullptr;            // null unless pipeline.replay_inputs > 0
+    const InputSource* inputs = nullptr;             // SyntheticInputs, or ReplayInputs
     std::optional<std::filesystem::path> dump_dir;   // --dump DIR
     // Raised by signal handlers: 1 = stop starting partitions, 2 = abandon in-flight ones.
     const std::atomic<int>* stop_signal = nullptr;

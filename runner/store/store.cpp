@@ -1052,6 +1052,18 @@ std::vector<StoredRow> Store::partition_rows(int64_t run_id) const {
                        fmt::format("cannot read the partitions of run {}", run_id));
 }
 
+namespace {
+ExperimentRow experiment_row(const sqlite::Cursor& query) {
+    ExperimentRow row;
+    row.id = query.int_at(0);
+    row.uuid = query.text_at(1);
+    row.name = query.text_at(2);
+    row.created_at = query.text_at(3);
+    row.arm_count = query.int_at(4);
+    return row;
+}
+}  // namespace
+
 std::vector<ExperimentRow> Store::find_experiments(const std::string& key) const {
     static constexpr std::string_view kFind = R"sql(
         SELECT id, uuid, name, created_at, arm_count FROM experiment
@@ -1061,16 +1073,17 @@ std::vector<ExperimentRow> Store::find_experiments(const std::string& key) const
     std::vector<ExperimentRow> experiments;
     Query query(*statements_, db_, path_, kFind);
     query.bind_text(1, key);
-    while (query.step(fmt::format("cannot look up experiment '{}'", key))) {
-        ExperimentRow row;
-        row.id = query.int_at(0);
-        row.uuid = query.text_at(1);
-        row.name = query.text_at(2);
-        row.created_at = query.text_at(3);
-        row.arm_count = query.int_at(4);
-        experiments.push_back(std::move(row));
-    }
+    while (query.step(fmt::format("cannot look up experiment '{}'", key))) experiments.push_back(experiment_row(query));
     return experiments;
+}
+
+std::optional<ExperimentRow> Store::experiment(int64_t id) const {
+    static constexpr std::string_view kById =
+        "SELECT id, uuid, name, created_at, arm_count FROM experiment WHERE id = ?1";
+    Query query(*statements_, db_, path_, kById);
+    query.bind_int(1, id);
+    if (!query.step(fmt::format("cannot read experiment {}", id))) return std::nullopt;
+    return experiment_row(query);
 }
 
 Store::ResumeSource Store::resume_source(int64_t run_id) const {

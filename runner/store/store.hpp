@@ -293,6 +293,8 @@ public:
     std::vector<StoredRow> partition_rows(int64_t run_id) const;
     // Experiments whose id (all digits), uuid or name is `key`, oldest first.
     std::vector<ExperimentRow> find_experiments(const std::string& key) const;
+    // The experiment with this id, by id alone; none when there is no such row.
+    std::optional<ExperimentRow> experiment(int64_t id) const;
 
     // `zkbatch run --resume` (resume.cpp): what a run was started from.
     struct ResumeSource {

@@ -345,4 +345,23 @@ TEST_F(CliTest, UnknownBackendOptionIsAPluginError) {
     EXPECT_NE(result.err.find("thredas"), std::string::npos) << result.err;
 }
 
+// Dump folders are made after the runs begin (an experiment's arms each get DIR/runN).
+// One that cannot be made is a storage error, exit 4, naming it, and every run begun
+// is recorded 'failed' with the reason; until now it was "internal error: a bug in
+// zkbatch" (exit 1) and the runs stayed 'running'.
+TEST_F(CliTest, ADumpFolderThatCannotBeMadeIsAStorageErrorAndEndsTheRuns) {
+    const auto manifest = write_manifest("ab.toml", "[job]\nname = \"ab\"\npartitions = 2\n[circuit]\nlog_n = 6\n"
+                                                    "[backend]\nname = \"cpu-ref\"\n[pipeline]\nqueue_depth = [1, 2]\n");
+    fs::create_directories(dir_ / "dump");
+    std::ofstream(dir_ / "dump" / "run2") << "a file where arm 2's folder goes";
+    const auto result = zkbatch("--log-level warn run " + manifest.string() + " --db " + db_ + " --dump " +
+                                (dir_ / "dump").string());
+    EXPECT_EQ(result.exit_code, 4) << result.err;
+    EXPECT_NE(result.err.find("cannot create dump directory " + (dir_ / "dump" / "run2").string()), std::string::npos)
+        << result.err;
+    EXPECT_EQ(result.err.find("internal error"), std::string::npos) << result.err;
+    EXPECT_EQ(query("SELECT id, status, error LIKE 'cannot create dump directory%' FROM run ORDER BY id"),
+              (zkbatch::test::Rows{{"1", "failed", "1"}, {"2", "failed", "1"}}));
+}
+
 }  // namespace
