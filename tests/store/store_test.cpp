@@ -4,6 +4,7 @@
 #include "store/sqlite_support.hpp"
 #include "store/store.hpp"
 #include "store_test_util.hpp"
+#include "support/unprivileged.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -858,18 +859,22 @@ TEST_F(StoreTest, QueryOnlyConnectionRefusesAPartitionWithAClearMessage) {
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition"), "0");
 }
 
+// As root (CI) the checks run in a child that has become nobody: root writes anyway.
 TEST_F(StoreTest, WriteProtectedFileGivesAClearMessage) {
-    if (geteuid() == 0) GTEST_SKIP() << "running as root: file permissions do not stop writes";
-    { Store store(db); }
-    fs::remove(fs::path(db.string() + "-wal"));
-    fs::remove(fs::path(db.string() + "-shm"));
-    fs::permissions(db, fs::perms::owner_read);
-    fs::permissions(db.parent_path(), fs::perms::owner_read | fs::perms::owner_exec);
-    const std::string message = store_error_of([&] {
-        Store writer(db);
-        writer.begin_run(sample_run());
+    hand_over_to_unprivileged(dir.path());
+    const std::string message = run_unprivileged([&] {
+        { Store store(db); }
+        fs::remove(fs::path(db.string() + "-wal"));
+        fs::remove(fs::path(db.string() + "-shm"));
+        fs::permissions(db, fs::perms::owner_read);
+        fs::permissions(db.parent_path(), fs::perms::owner_read | fs::perms::owner_exec);
+        const std::string error = store_error_of([&] {
+            Store writer(db);
+            writer.begin_run(sample_run());
+        });
+        fs::permissions(db.parent_path(), fs::perms::owner_all);
+        return error;
     });
-    fs::permissions(db.parent_path(), fs::perms::owner_all);
     EXPECT_CONTAINS(message, db.string());
     EXPECT_CONTAINS(message, "permissions");
 }
@@ -877,26 +882,28 @@ TEST_F(StoreTest, WriteProtectedFileGivesAClearMessage) {
 // `zkbatch runs/show` on a database in a folder this user cannot write (an installed
 // reference history): SQLite cannot create the -shm file a WAL reader needs.
 TEST_F(StoreTest, OpenExistingReadsFromAFolderItCannotWrite) {
-    if (geteuid() == 0) GTEST_SKIP() << "running as root: every folder is writable";
     const fs::path folder = dir.path() / "odd name %20 #1";
     const fs::path reference = folder / "history.db";
-    {
-        Store store(reference);
-        store.record_partition(store.begin_run(sample_run()), sample_partition(0, 5'000'000'000));
-    }
-    ASSERT_FALSE(fs::exists(reference.string() + "-shm"));  // removed by the last close
-    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
-    std::string error;
-    size_t runs = 0;
-    try {
-        const Store reader = Store::open_existing(reference);
-        runs = reader.list_runs().size();
-    } catch (const StoreError& e) {
-        error = e.what();
-    }
-    fs::permissions(folder, fs::perms::owner_all);
-    EXPECT_EQ(error, "");
-    EXPECT_EQ(runs, 1u);
+    hand_over_to_unprivileged(dir.path());
+    const std::string outcome = run_unprivileged([&] {
+        {
+            Store store(reference);
+            store.record_partition(store.begin_run(sample_run()), sample_partition(0, 5'000'000'000));
+        }
+        if (fs::exists(reference.string() + "-shm")) return std::string("the -shm file outlived the last close");
+        fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+        if (access(folder.c_str(), W_OK) == 0) return std::string("the folder is still writable");
+        std::string text;
+        try {
+            const Store reader = Store::open_existing(reference);
+            text = fmt::format("{} runs", reader.list_runs().size());
+        } catch (const StoreError& e) {
+            text = e.what();
+        }
+        fs::permissions(folder, fs::perms::owner_all);
+        return text;
+    });
+    EXPECT_EQ(outcome, "1 runs");
 }
 
 // --- concurrency ---------------------------------------------------------------------
