@@ -146,22 +146,23 @@ public:
 
     RunSummary run() {
         const int64_t start_ns = steady_now_ns();
-        std::vector<std::thread> synthesis, provers;
-        for (uint32_t i = 0; i < manifest_.pipeline.synthesis_workers; ++i)
-            synthesis.emplace_back([this, i] { synthesis_worker(i); });
+        // Consumers before producers: whatever starts, its partitions can be recorded.
+        std::vector<std::thread> finalizers, provers, synthesis, watcher;
+        for (uint32_t i = 0; i < manifest_.pipeline.finalize_workers; ++i)
+            start_thread(finalizers, fmt::format("finalize worker {}", i), [this] { finalize_loop(); });
+        if (!finalizers.empty()) start_thread(watcher, "the signal watcher", [this] { watch_signals(); });
         // pipeline.prove_workers per device, all taking from the one prove queue: a
         // device whose worker is free takes the next partition, so none idles while
         // work is queued, and a slower device simply takes fewer.
         const uint32_t per_device = manifest_.pipeline.prove_workers;
-        for (size_t slot = 0; slot < backend_.device_count(); ++slot)
-            for (uint32_t k = 0; k < per_device; ++k)
-                provers.emplace_back([this, slot, k, per_device] {
-                    prove_worker(static_cast<uint32_t>(slot) * per_device + k, k, slot);
-                });
-        std::vector<std::thread> finalizers;
-        for (uint32_t i = 0; i < manifest_.pipeline.finalize_workers; ++i)
-            finalizers.emplace_back([this] { finalize_loop(); });
-        std::thread watcher([this] { watch_signals(); });
+        for (size_t slot = 0; slot < backend_.device_count() && !stop_; ++slot)
+            for (uint32_t k = 0; k < per_device && !stop_; ++k) {
+                const uint32_t worker_index = static_cast<uint32_t>(slot) * per_device + k;
+                start_thread(provers, fmt::format("prove worker {}", worker_index),
+                             [this, worker_index, k, slot] { prove_worker(worker_index, k, slot); });
+            }
+        for (uint32_t i = 0; i < manifest_.pipeline.synthesis_workers && !stop_; ++i)
+            start_thread(synthesis, fmt::format("synthesis worker {}", i), [this, i] { synthesis_worker(i); });
 
         for (auto& t : synthesis) t.join();
         prove_queue_.close();
@@ -171,7 +172,7 @@ public:
         finalize_queue_.close();
         for (auto& t : finalizers) t.join();
         finished_ = true;
-        watcher.join();
+        for (auto& t : watcher) t.join();
         progress_.finish();
 
         RunSummary summary;
@@ -196,6 +197,18 @@ public:
     }
 
 private:
+    // Starts `body` on a new thread in `threads`. The system may refuse (too many
+    // threads or processes): then the run stops, saying why, instead of the exception
+    // leaving the threads already started joinable, which would end the process.
+    template <class Body>
+    void start_thread(std::vector<std::thread>& threads, const std::string& what, Body body) {
+        try {
+            threads.emplace_back(std::move(body));
+        } catch (const std::system_error& e) {
+            request_stop(fmt::format("cannot start {}: {}", what, e.what()), true);
+        }
+    }
+
     // Stops new partitions from starting. `abandon` also skips proving queued ones.
     void request_stop(const std::string& why, bool abandon) {
         {
@@ -245,7 +258,12 @@ private:
         }
         const int64_t synth_start = steady_now_ns();
         time_phase(record, "pool_wait", lane, wait_start, synth_start);
-        settings_.inputs->fill(record.partition_index, item.buffers);
+        try {
+            settings_.inputs->fill(record.partition_index, item.buffers);
+        } catch (const std::exception& e) {
+            record.status = PartitionStatus::failed;
+            record.error = std::string("synthesis: ") + e.what();
+        }
         const int64_t synth_end = steady_now_ns();
         time_phase(record, "synth", lane, synth_start, synth_end);
         item.enqueued_ns = synth_end;
@@ -276,7 +294,12 @@ private:
             time_phase(record, "queue_wait", lane, item->enqueued_ns, start_ns);
             if (previous_end_ns >= 0) time_phase(record, "idle_gap", lane, previous_end_ns, start_ns);
 
-            prove(*worker, *item, lane, start_ns);
+            try {
+                prove(*worker, *item, lane, start_ns);
+            } catch (const std::exception& e) {  // the partition fails; the worker goes on
+                record.status = PartitionStatus::failed;
+                record.error = fmt::format("prove worker {}: {}", worker_index, e.what());
+            }
             previous_end_ns = steady_now_ns();
             finalize_queue_.push(*item);
         }
@@ -334,11 +357,14 @@ private:
     }
 
     void finalize_loop() {
-        std::random_device entropy;  // x must be unpredictable to the backend
+        std::optional<std::random_device> entropy;  // x must be unpredictable to the backend
         while (auto item = finalize_queue_.pop()) {
             auto& record = item->record;
             try {
-                if (item->proved) finalize_proved(*item, entropy());
+                if (item->proved) {
+                    if (!entropy) entropy.emplace();
+                    finalize_proved(*item, (*entropy)());
+                }
             } catch (const std::exception& e) {  // a dump that cannot be written, ...
                 record.status = PartitionStatus::failed;
                 record.error = std::string("finalize: ") + e.what();

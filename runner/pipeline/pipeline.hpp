@@ -26,7 +26,9 @@
 namespace zkbatch {
 
 // Where a partition's inputs come from. fill() writes a, b, c of `partition_index` into
-// buffers the backend handed out. Called from several synthesis workers at once.
+// buffers the backend handed out; an exception it throws fails that partition, with
+// its message, and the run goes on as pipeline.on_error says. Called from several
+// synthesis workers at once.
 class InputSource {
 public:
     virtual ~InputSource() = default;
@@ -86,6 +88,8 @@ struct PipelineSettings {
 
 // Runs settings.partitions and returns what happened (the caller writes the run's
 // summary with Store::finish_run, combining several calls for a run proved in blocks).
+// A partition whose synthesis, prove or finalize throws fails with the message; a
+// worker thread the system refuses to start stops the run (summary.error says why).
 // Throws StoreError when the store cannot be written: partitions recorded before that
 // stay intact.
 RunSummary run_pipeline(const PipelineSettings& settings);

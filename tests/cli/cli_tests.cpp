@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/unprivileged.hpp"
 #include "support/zkbatch_process.hpp"
 
 namespace fs = std::filesystem;
@@ -343,6 +344,38 @@ TEST_F(CliTest, UnknownBackendOptionIsAPluginError) {
     const auto result = run_smoke("--set backend.options.thredas=2");
     EXPECT_EQ(result.exit_code, 3);
     EXPECT_NE(result.err.find("thredas"), std::string::npos) << result.err;
+}
+
+// The sanitizers start threads of their own in every process, which the thread limit
+// below would count; their trees skip the test that sets one.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// A pipeline thread that the system refuses to start (here: the user's task limit,
+// RLIMIT_NPROC, reached after the first threads) stops the run cleanly: recorded
+// 'failed' with the reason, exit 5. Until the pipeline caught it, std::thread's
+// exception left the threads already started joinable and the process ended in
+// std::terminate (SIGABRT), its run left 'running'. As root the limit does not apply,
+// so zkbatch runs as nobody then.
+TEST_F(CliTest, AThreadTheSystemRefusesStopsTheRunCleanly) {
+    if (kSanitized) GTEST_SKIP() << "the sanitizers' own threads count against the limit";
+    if (!fs::exists("/usr/bin/prlimit") || (zkbatch::test::running_as_root() && !fs::exists("/usr/bin/setpriv")))
+        GTEST_SKIP() << "needs prlimit and setpriv (util-linux)";
+    zkbatch::test::hand_over_to_unprivileged(dir_);
+    std::vector<std::string> argv = zkbatch::test::unprivileged_command();
+    // The main thread and two finalizers; the signal watcher is refused.
+    argv.insert(argv.end(), {"/usr/bin/prlimit", "--nproc=3:3", zkbatch::test::zkbatch_exe(), "--log-level", "warn",
+                             "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend", "cpu-ref", "--db", db_});
+    const auto result = zkbatch::test::run_program(argv, dir_);
+    ASSERT_EQ(result.signal, 0) << "zkbatch was killed by signal " << result.signal << "\n" << result.err;
+    EXPECT_EQ(result.exit_code, 5) << result.out << result.err;
+    EXPECT_NE(result.out.find("stopped because: cannot start "), std::string::npos) << result.out;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "failed");
+    EXPECT_EQ(scalar("SELECT error LIKE 'cannot start %' FROM run WHERE id = " + run), "1");
 }
 
 // Dump folders are made after the runs begin (an experiment's arms each get DIR/runN).
