@@ -17,6 +17,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 extern char** environ;
 
@@ -55,7 +58,22 @@ void write_file(const fs::path& path, const std::string& text, bool executable) 
     if (!out)
         throw StoreError(fmt::format("{}: cannot write the file. Check that the folder is writable, or choose "
                                      "another with --out.", path.string()));
-    if (executable) fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+    std::error_code ec;
+    if (executable) fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
+    if (ec)
+        throw StoreError(fmt::format("{}: cannot make the script executable: {}. Remove it, or choose another "
+                                     "folder with --out.", path.string(), ec.message()));
+}
+
+// A value the scripts interpolate that no quoting can carry safely: a newline (or
+// another control character) would end a comment or an #SBATCH line and start a
+// command. Returns why `value` is refused, or nothing.
+std::optional<std::string> unscriptable(std::string_view what, const std::string& value) {
+    for (const unsigned char c : value)
+        if (c < 0x20 || c == 0x7f)
+            return fmt::format("{} {}: a path in Slurm scripts cannot hold a newline or other control character; "
+                               "choose one without", what, shell_quoted(value));
+    return std::nullopt;
 }
 
 // Runs sbatch with `arguments` and returns the job id it prints (--parsable:
@@ -130,7 +148,7 @@ SlurmScripts make_slurm_scripts(const SlurmOptions& options, const std::string& 
     SlurmScripts scripts;
     scripts.shards_sbatch = fmt::format(
         R"sh(#!/bin/bash
-# zkbatch slurm: job '{name}' ({manifest}) as {n} shards; task I proves partitions I, I+{n}, ...
+# zkbatch slurm: job '{name}' ({manifest_q}) as {n} shards; task I proves partitions I, I+{n}, ...
 #SBATCH --job-name=zkbatch-{name}
 #SBATCH --array=0-{last}
 #SBATCH --ntasks=1
@@ -151,7 +169,7 @@ fi
 rm -f "$local_db" "$local_db-wal" "$local_db-shm"
 exit $status
 )sh",
-        fmt::arg("name", name), fmt::arg("manifest", manifest_path), fmt::arg("n", options.shards),
+        fmt::arg("name", name), fmt::arg("n", options.shards),
         fmt::arg("last", options.shards - 1), fmt::arg("out_dir", out_dir),
         fmt::arg("gres", options.gpus_per_task > 0 ? fmt::format("#SBATCH --gres=gpu:{}\n", options.gpus_per_task) : ""),
         fmt::arg("out", out), fmt::arg("zkbatch", shell_quoted(zkbatch_path)),
@@ -161,15 +179,14 @@ exit $status
     for (uint32_t i = 0; i < options.shards; ++i) shard_dbs += " " + shell_quoted(fmt::format("{}/shard-{}.db", out_dir, i));
     scripts.merge_sbatch = fmt::format(
         R"sh(#!/bin/bash
-# zkbatch slurm: folds the {n} shard databases of job '{name}' into {history}.
+# zkbatch slurm: folds the {n} shard databases of job '{name}' into {history_q}.
 #SBATCH --job-name=zkbatch-{name}-merge
 #SBATCH --ntasks=1
 #SBATCH --output={out_dir}/logs/merge.log
 set -euo pipefail
 exec {zkbatch} merge{shard_dbs} --into {history_q}
 )sh",
-        fmt::arg("n", options.shards), fmt::arg("name", name), fmt::arg("history", history_path),
-        fmt::arg("out_dir", out_dir), fmt::arg("zkbatch", shell_quoted(zkbatch_path)),
+        fmt::arg("n", options.shards), fmt::arg("name", name), fmt::arg("out_dir", out_dir), fmt::arg("zkbatch", shell_quoted(zkbatch_path)),
         fmt::arg("shard_dbs", shard_dbs), fmt::arg("history_q", shell_quoted(history_path)));
 
     const std::string extra = sbatch_options_text(options);
@@ -182,10 +199,10 @@ shards_job=${{shards_job%%;*}}
 merge_job=$(sbatch --parsable --dependency=afterok:"$shards_job"{extra} {out}/merge.sbatch)
 merge_job=${{merge_job%%;*}}
 echo "shards: job $shards_job (array 0-{last}); merge: job $merge_job (after every shard succeeded)"
-echo "history: {history}"
+echo "history: "{history_q}
 )sh",
         fmt::arg("name", name), fmt::arg("extra", extra), fmt::arg("out", out), fmt::arg("last", options.shards - 1),
-        fmt::arg("history", history_path));
+        fmt::arg("history_q", shell_quoted(history_path)));
     return scripts;
 }
 
@@ -215,15 +232,27 @@ int command_slurm(const SlurmOptions& options) {
                            "folder without them\n", out_dir.string());
         return exit_code::usage_error;
     }
+    const std::string manifest_path = fs::absolute(options.manifest_path).lexically_normal().string();
+    const std::string zkbatch_path = fs::read_symlink("/proc/self/exe").string();
+    // Everything else is quoted wherever the scripts use it (shell_quoted), comments and
+    // echo lines included.
+    for (const auto& [what, value] : {std::pair<std::string_view, std::string>{"the manifest", manifest_path},
+                                      {"--out", out_dir.string()},
+                                      {"--into", history.string()},
+                                      {"--plugin-path", options.plugin_path},
+                                      {"the zkbatch executable", zkbatch_path}}) {
+        if (const auto why = unscriptable(what, value)) {
+            fmt::print(stderr, "error: {}\n", *why);
+            return exit_code::usage_error;
+        }
+    }
     std::error_code ec;
     fs::create_directories(out_dir / "logs", ec);
     if (ec)
         throw StoreError(fmt::format("{}: cannot create the folder: {}. Choose another with --out.", out_dir.string(),
                                      ec.message()));
-    const std::string zkbatch_path = fs::read_symlink("/proc/self/exe").string();
-    const SlurmScripts scripts = make_slurm_scripts(options, manifest.job.name, zkbatch_path,
-                                                    fs::absolute(options.manifest_path).lexically_normal().string(),
-                                                    out_dir.string(), history.string());
+    const SlurmScripts scripts =
+        make_slurm_scripts(options, manifest.job.name, zkbatch_path, manifest_path, out_dir.string(), history.string());
     write_file(out_dir / "shards.sbatch", scripts.shards_sbatch, true);
     write_file(out_dir / "merge.sbatch", scripts.merge_sbatch, true);
     write_file(out_dir / "submit.sh", scripts.submit_sh, true);
