@@ -650,11 +650,26 @@ TEST_F(StoreTest, BindingAParameterTheStatementLacksIsAnError) {
     EXPECT_CONTAINS(message, "SELECT :present");
 }
 
+// The insert differs from one that succeeds in the type of one value only, and the
+// error is SQLite's STRICT refusal of it, not any other (a typo in the SQL, a missing run).
 TEST_F(StoreTest, StrictTablesRejectWronglyTypedValues) {
-    { Store store(db); }
-    EXPECT_THROW(sql_rows(db, "INSERT INTO partition (run_id, partition_index, status, "
-                              "synth_worker, prove_worker) VALUES (1, 'first', 'ok', 0, 0)"),
-                 std::runtime_error);
+    {
+        Store store(db);
+        store.begin_run(sample_run());
+    }
+    const auto insert = [&](const std::string& index) {
+        return "INSERT INTO partition (run_id, partition_index, status, synth_worker, prove_worker) "
+               "VALUES (1, " + index + ", 'ok', 0, 0)";
+    };
+    sql_rows(db, insert("7"));
+    std::string error;
+    try {
+        sql_rows(db, insert("'first'"));
+    } catch (const std::runtime_error& e) {
+        error = e.what();
+    }
+    EXPECT_CONTAINS(error, "cannot store TEXT value in INTEGER column partition.partition_index");
+    EXPECT_EQ(sql_value(db, "SELECT group_concat(partition_index) FROM partition"), "7");
 }
 
 TEST_F(StoreTest, RefusesANewerSchemaVersion) {
