@@ -149,6 +149,53 @@ std::shared_ptr<Plugin> open_plugin(const fs::path& file) {
     return std::make_shared<Plugin>(std::move(impl), api, file);
 }
 
+// The first `folders` holds libzkbatch-NAME.so in; `searched` lists what was looked at
+// before them, for the message when none does.
+std::shared_ptr<Plugin> load_plugin_from(const std::string& name, const std::vector<fs::path>& folders,
+                                         std::vector<std::string> searched) {
+    const std::string file_name = plugin_file_name(name);
+    for (const fs::path& folder : folders) {
+        const fs::path candidate = folder / file_name;
+        if (is_file(candidate)) return open_plugin(candidate);
+        searched.push_back(describe_folder(folder));
+    }
+    throw PluginError(PluginError::Kind::not_found,
+                      fmt::format("backend plugin '{}' not found: there is no {} in\n  {}\nTo fix: build it "
+                                  "(target zkbatch-{}), or set ZKBATCH_PLUGIN_PATH to the folder that holds it "
+                                  "(several folders: separate them with ':'). `zkbatch backends` lists the "
+                                  "plugins that are found.",
+                                  name, file_name, fmt::join(searched, "\n  "), name));
+}
+
+// backend.name = "auto", with `load` finding a plugin by name.
+template <class Load>
+std::string choose_auto_backend(const Load& load, std::string* why) {
+    std::vector<std::string> rejected;
+    for (const char* candidate : {"cuda-pinned", "cuda-pageable"}) {
+        try {
+            const std::shared_ptr<Plugin> plugin = load(candidate);
+            std::string reason;
+            if (plugin->usable(&reason)) {
+                if (why != nullptr) {
+                    *why = fmt::format("auto chose {}: it can run here ({})", candidate, plugin->file().string());
+                }
+                return candidate;
+            }
+            rejected.push_back(fmt::format("{} cannot run here: {}", candidate, reason));
+        } catch (const PluginError& e) {
+            if (e.kind == PluginError::Kind::not_found) {
+                rejected.push_back(fmt::format("{} is not installed", candidate));
+            } else {
+                rejected.push_back(e.what());
+            }
+        }
+    }
+    if (why != nullptr) {
+        *why = fmt::format("auto chose cpu-ref: no GPU backend can run ({})", fmt::join(rejected, "; "));
+    }
+    return "cpu-ref";
+}
+
 }  // namespace
 
 std::string plugin_file_name(const std::string& name) {
@@ -196,23 +243,16 @@ std::shared_ptr<Plugin> load_plugin(const std::string& name, const std::string& 
         return open_plugin(name);
     }
 
-    const std::string file_name = plugin_file_name(name);
     std::vector<std::string> searched;
     if (!explicit_path.empty() && is_file(explicit_path)) {
-        if (fs::path(explicit_path).filename() == file_name) return open_plugin(explicit_path);
+        if (fs::path(explicit_path).filename() == plugin_file_name(name)) return open_plugin(explicit_path);
         searched.push_back(explicit_path + " (a different plugin)");
     }
-    for (const fs::path& folder : plugin_search_folders(explicit_path)) {
-        const fs::path candidate = folder / file_name;
-        if (is_file(candidate)) return open_plugin(candidate);
-        searched.push_back(describe_folder(folder));
-    }
-    throw PluginError(PluginError::Kind::not_found,
-                      fmt::format("backend plugin '{}' not found: there is no {} in\n  {}\nTo fix: build it "
-                                  "(target zkbatch-{}), or set ZKBATCH_PLUGIN_PATH to the folder that holds it "
-                                  "(several folders: separate them with ':'). `zkbatch backends` lists the "
-                                  "plugins that are found.",
-                                  name, file_name, fmt::join(searched, "\n  "), name));
+    return load_plugin_from(name, plugin_search_folders(explicit_path), std::move(searched));
+}
+
+std::shared_ptr<Plugin> load_plugin_in(const std::string& name, const std::vector<fs::path>& folders) {
+    return load_plugin_from(name, folders, {});
 }
 
 std::vector<PluginListing> list_plugins(const std::string& explicit_path) {
@@ -264,30 +304,11 @@ std::vector<PluginListing> list_plugins(const std::string& explicit_path) {
 }
 
 std::string resolve_auto_backend(const std::string& explicit_path, std::string* why) {
-    std::vector<std::string> rejected;
-    for (const char* candidate : {"cuda-pinned", "cuda-pageable"}) {
-        try {
-            const std::shared_ptr<Plugin> plugin = load_plugin(candidate, explicit_path);
-            std::string reason;
-            if (plugin->usable(&reason)) {
-                if (why != nullptr) {
-                    *why = fmt::format("auto chose {}: it can run here ({})", candidate, plugin->file().string());
-                }
-                return candidate;
-            }
-            rejected.push_back(fmt::format("{} cannot run here: {}", candidate, reason));
-        } catch (const PluginError& e) {
-            if (e.kind == PluginError::Kind::not_found) {
-                rejected.push_back(fmt::format("{} is not installed", candidate));
-            } else {
-                rejected.push_back(e.what());
-            }
-        }
-    }
-    if (why != nullptr) {
-        *why = fmt::format("auto chose cpu-ref: no GPU backend can run ({})", fmt::join(rejected, "; "));
-    }
-    return "cpu-ref";
+    return choose_auto_backend([&](const std::string& name) { return load_plugin(name, explicit_path); }, why);
+}
+
+std::string resolve_auto_backend_in(const std::vector<fs::path>& folders, std::string* why) {
+    return choose_auto_backend([&](const std::string& name) { return load_plugin_in(name, folders); }, why);
 }
 
 // ---------------------------------------------------------------------------------

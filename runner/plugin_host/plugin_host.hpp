@@ -56,10 +56,15 @@ std::vector<PluginListing> list_plugins(const std::string& explicit_path = {});
 // is a file is used when its file name is plugin_file_name(name). Throws PluginError.
 std::shared_ptr<Plugin> load_plugin(const std::string& name, const std::string& explicit_path = {});
 
+// The same, looking in `folders` alone, in order (none of the default locations).
+std::shared_ptr<Plugin> load_plugin_in(const std::string& name, const std::vector<std::filesystem::path>& folders);
+
 // `backend.name = "auto"`: the first usable GPU backend (cuda-pinned, then cuda-pageable),
 // else cpu-ref. Returns the name chosen and, in *why (may be null), one line on how it
 // was chosen.
 std::string resolve_auto_backend(const std::string& explicit_path, std::string* why);
+// The same, looking in `folders` alone.
+std::string resolve_auto_backend_in(const std::vector<std::filesystem::path>& folders, std::string* why);
 
 class Plugin {
 public:
