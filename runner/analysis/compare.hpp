@@ -28,7 +28,7 @@ struct PhaseComparison {
 };
 
 // Whether A and B computed the same h. Partitions with the same index prove the same
-// inputs when the runs share seed, log_n, terms_per_row and replay_inputs (README
+// inputs when the runs share seed, log_n, terms_per_row and replay_inputs (docs/runs.md,
 // "Digests"); their h_digest must then be equal, whatever the backend.
 enum class ResultsStatus { same, different, not_comparable, nothing_to_compare };
 const char* to_string(ResultsStatus status);  // "same", "different", "not_comparable", "nothing_to_compare"

@@ -1,6 +1,6 @@
 // `zkbatch export RUN...`: runs with their environment and every partition's timings,
-// as JSON or CSV with stable field names, for other tools (README "Compare runs and
-// gate nightlies" lists the fields).
+// as JSON or CSV with stable field names, for other tools (docs/compare.md lists the
+// fields).
 //
 // JSON: {"format": "zkbatch-export", "version": 1, "runs": [{"run": {...}, "partitions": [...]}]}.
 //   "run" holds every column of the run table under its own name (numbers, text or

@@ -102,7 +102,7 @@ struct SampleComparison {
     Verdict verdict = Verdict::too_few_samples;
 };
 
-// The verdict rule (README "Compare runs and gate nightlies"): fewer than
+// The verdict rule (docs/compare.md): fewer than
 // kMinSamplesForVerdict values on either side: too_few_samples. Otherwise, when
 // p < kSignificance and the 95% interval of the relative change (of the shift when
 // median_a is 0) lies entirely above 0: slower; entirely below 0: faster. Else

@@ -2,7 +2,7 @@
 // before the backend allocates anything, so an oversized manifest is refused with a
 // message instead of ending in the kernel's out-of-memory killer half-way through.
 //
-// The estimate (README "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
+// The estimate (docs/manifest.md, "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
 // field vector:
 //   buffer sets   (synthesis_workers + queue_depth + devices × prove_workers a, b, c, h
 //                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V

@@ -71,7 +71,7 @@ constexpr std::string_view kOverridePath = "--set";
 // Source path given to an override's parsed nodes: "--set circuit.log_n=12".
 constexpr std::string_view kOverrideLabelPrefix = "--set ";
 
-// Hostile-input caps (README "Hostile input and limits"). A real manifest is a few KiB
+// Hostile-input caps (docs/manifest.md, "Hostile input and limits"). A real manifest is a few KiB
 // and nests 3 levels (backend.options.X); these leave room for comments and tags.
 constexpr size_t kMaxManifestBytes = size_t{1} << 20;
 constexpr size_t kMaxNestingLevels = 64;

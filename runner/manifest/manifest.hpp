@@ -1,7 +1,7 @@
 // A job manifest: what to prove, how, with which backend, and where to record it.
 // One Manifest exists per `zkbatch run`/`validate`, loaded from TOML and then
 // overridden by `--set KEY=VALUE`. Every field here has a manifest key of the
-// same name (see README "Manifest reference").
+// same name (docs/manifest.md).
 #pragma once
 
 #include <cstdint>

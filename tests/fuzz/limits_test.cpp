@@ -1,5 +1,5 @@
-// runner/limits: the host-memory estimate (known answers from the README formula),
-// /proc/meminfo parsing, and the refusal message.
+// runner/manifest/limits: the host-memory estimate (known answers from the formula in
+// docs/manifest.md), /proc/meminfo parsing, and the refusal message.
 #include "manifest/limits.hpp"
 
 #include <gtest/gtest.h>

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <latch>
 #include <set>
 #include <sstream>
@@ -379,6 +380,15 @@ TEST_F(StoreTest, ThePhaseTableIsTheSchemasListOfPhases) {
         EXPECT_EQ(row[2], key->info().moves_bytes ? std::to_string(1000 * (key->index() + 1)) : "NULL") << row[0];
     }
     EXPECT_EQ(reported, measured);
+}
+
+// docs/schema.md lists every phase of the table, as a row of its phase table.
+TEST(SchemaDocs, NameEveryPhase) {
+    std::ifstream file(fs::path(ZKBATCH_SOURCE_DIR) / "docs" / "schema.md");
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty());
+    for (const PhaseInfo& phase : kPhases)
+        EXPECT_NE(text.find("| `" + std::string(phase.name) + "` |"), std::string::npos) << phase.name;
 }
 
 TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
