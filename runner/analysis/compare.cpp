@@ -1,13 +1,10 @@
 // `zkbatch compare` and the regression gate (see compare.hpp).
 #include "analysis/compare.hpp"
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <charconv>
@@ -236,7 +233,9 @@ std::vector<std::vector<std::string>> phase_cells(const Comparison& comparison, 
     return rows;
 }
 
-std::string gate_line(const GateOutcome& gate) {
+}  // namespace
+
+std::string format_gate_line(const GateOutcome& gate) {
     if (gate.regressions.empty()) {
         return fmt::format("gate: pass: no phase is significantly slower by more than {}% (and {} ms)",
                            gate.rule.max_slowdown_pct, gate.rule.min_change_ms);
@@ -247,6 +246,8 @@ std::string gate_line(const GateOutcome& gate) {
                                     p_text(r.p_value)));
     return fmt::format("gate: FAIL: regression beyond {}%: {}", gate.rule.max_slowdown_pct, fmt::join(parts, "; "));
 }
+
+namespace {
 
 std::string format_text(const Comparison& comparison, const GateOutcome* gate, bool markdown) {
     std::string out;
@@ -260,7 +261,7 @@ std::string format_text(const Comparison& comparison, const GateOutcome* gate, b
         for (const auto& row : phase_cells(comparison, gate)) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
         out += "\nChange: median B / median A - 1. CI: Hodges-Lehmann shift of B against A over median A. "
                "p: two-sided Mann-Whitney U.\n";
-        if (gate) out += "\n**" + gate_line(*gate) + "**\n";
+        if (gate) out += "\n**" + format_gate_line(*gate) + "**\n";
         return out;
     }
     out += side_line("A", comparison.a) + "\n" + side_line("B", comparison.b) + "\n";
@@ -270,7 +271,7 @@ std::string format_text(const Comparison& comparison, const GateOutcome* gate, b
     out += "\nchange: median B / median A - 1; CI: Hodges-Lehmann shift of B against A, over median A; "
            "p: two-sided Mann-Whitney U\n";
     if (different) out += "results: " + results + "\n";
-    if (gate) out += gate_line(*gate) + "\n";
+    if (gate) out += format_gate_line(*gate) + "\n";
     return out;
 }
 
@@ -494,84 +495,13 @@ std::string render_text_table(const std::vector<std::string>& headers,
     return out;
 }
 
-// ----- the command -----
+std::string run_job_name(const Store& store, int64_t run_id) { return read_run(store, run_id).job_name; }
 
-int command_compare(const CompareOptions& options) {
-    const Store store = Store::open_existing(options.db_path);
-    const auto format = [&] {
-        if (options.format == "table") return CompareFormat::table;
-        if (options.format == "markdown") return CompareFormat::markdown;
-        if (options.format == "json") return CompareFormat::json;
-        return CompareFormat::csv;
-    }();
-    const bool machine_format = format == CompareFormat::json || format == CompareFormat::csv;
-
-    RunSelection a, b;
-    if (options.baseline) {
-        if (!options.a.empty()) {
-            fmt::print(stderr, "error: compare takes either two runs (A B) or --baseline, not both.\n");
-            return exit_code::usage_error;
-        }
-        RunFilter within;
-        if (options.job) within.job_name = *options.job;
-        if (*options.baseline != "previous" && !options.job) {
-            // A pinned baseline: the candidate comes from the baseline's job.
-            within.job_name = read_run(store, select_one_run(store, *options.baseline)).job_name;
-        }
-        if (!within.job_name) {
-            fmt::print(stderr, "error: --baseline previous needs --job NAME: the nightly job whose runs to gate.\n");
-            return exit_code::usage_error;
-        }
-        const int64_t candidate = select_one_run(store, options.candidate, within);
-        b = {options.candidate, {candidate}};
-        if (*options.baseline == "previous") {
-            const auto baseline = previous_baseline(store, candidate);
-            if (!baseline) {
-                const RunInfo c = read_run(store, candidate);
-                fmt::print(stderr,
-                           "gate: pass: no baseline yet: run {} is the first successful run of job {} on {} with "
-                           "log_n {}, {} partitions, terms_per_row {}, {} synthesis and {} prove workers.\n",
-                           candidate, c.job_name, c.backend_name, c.log_n, c.partitions, c.terms_per_row,
-                           c.synthesis_workers, c.prove_workers);
-                return exit_code::ok;
-            }
-            a = {"previous", {*baseline}};
-        } else {
-            a = {*options.baseline, {select_one_run(store, *options.baseline)}};
-        }
-    } else {
-        if (options.a.empty()) {
-            fmt::print(stderr, "error: compare needs runs A and B (or --baseline). See zkbatch compare --help.\n");
-            return exit_code::usage_error;
-        }
-        a = select_runs(store, options.a);
-        if (options.b.empty()) {
-            std::tie(a, b) = split_two_arms(store, a);
-        } else {
-            b = select_runs(store, options.b);
-        }
-    }
-
-    const Comparison comparison = compare_runs(store, a, b);
-    std::optional<GateOutcome> gate;
-    if (options.fail_on_regression_pct) {
-        gate.emplace();
-        gate->rule = {*options.fail_on_regression_pct, options.min_change_ms};
-        gate->regressions = find_regressions(comparison, gate->rule);
-    }
-    fmt::print("{}", format_comparison(comparison, format, gate ? &*gate : nullptr));
-    if (machine_format) {
-        // stdout stays parseable; people and CI logs still see the outcome.
-        if (comparison.results.status == ResultsStatus::different) fmt::print(stderr, "{}\n", comparison.results.message);
-        if (gate) fmt::print(stderr, "{}\n", gate_line(*gate));
-    }
-    if (comparison.a.status != "ok" || comparison.b.status != "ok") {
-        spdlog::warn("comparing a run that did not finish ok (A: {}, B: {}): only its recorded partitions count",
-                     comparison.a.status, comparison.b.status);
-    }
-    if (comparison.results.status == ResultsStatus::different) return exit_code::partition_failed;
-    if (gate && !gate->regressions.empty()) return exit_code::regression;
-    return exit_code::ok;
+std::string baseline_key_text(const Store& store, int64_t run_id) {
+    const RunInfo run = read_run(store, run_id);
+    return fmt::format("job {} on {} with log_n {}, {} partitions, terms_per_row {}, {} synthesis and {} prove workers",
+                       run.job_name, run.backend_name, run.log_n, run.partitions, run.terms_per_row,
+                       run.synthesis_workers, run.prove_workers);
 }
 
 }  // namespace zkbatch

@@ -83,6 +83,14 @@ struct GateOutcome {
 };
 std::string format_comparison(const Comparison& comparison, CompareFormat format,
                               const GateOutcome* gate = nullptr);
+// The gate's outcome in one line: "gate: pass: ..." or "gate: FAIL: regression beyond 5%: ...".
+std::string format_gate_line(const GateOutcome& gate);
+
+// The job a run belongs to.
+std::string run_job_name(const Store& store, int64_t run_id);
+// What `--baseline previous` matches of a run, in words: "job nightly on cpu-ref with
+// log_n 12, 16 partitions, terms_per_row 4, 1 synthesis and 1 prove workers".
+std::string baseline_key_text(const Store& store, int64_t run_id);
 
 // Columns padded to their widest cell, two spaces apart; `right_aligned[i]` for numbers.
 // Shared by compare and history.

@@ -1,15 +1,12 @@
 // `zkbatch export` (see export.hpp).
 #include "analysis/export.hpp"
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "analysis/selectors.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -162,25 +159,5 @@ std::string export_runs(const Store& store, const std::vector<int64_t>& run_ids,
     return format == ExportFormat::json ? export_json(runs) : export_csv(runs);
 }
 
-int command_export(const ExportOptions& options) {
-    const Store store = Store::open_existing(options.db_path);
-    std::vector<int64_t> ids;
-    for (const std::string& selector : options.runs)
-        for (const int64_t id : select_runs(store, selector).run_ids)
-            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-    const std::string text = export_runs(store, ids, options.format == "csv" ? ExportFormat::csv : ExportFormat::json);
-    if (options.output_path == "-") {
-        fmt::print("{}", text);
-        return exit_code::ok;
-    }
-    std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        throw StoreError(fmt::format("cannot write {}: check that its folder exists and is writable.",
-                                     options.output_path));
-    }
-    return exit_code::ok;
-}
 
 }  // namespace zkbatch

@@ -1,9 +1,7 @@
 // `zkbatch history` and its step-change detection (see history.hpp).
 #include "analysis/history.hpp"
 
-#include "cli/commands.hpp"
 #include "analysis/compare.hpp"
-#include "cli/exit_codes.hpp"
 #include "analysis/stats.hpp"
 
 #include <fmt/format.h>
@@ -218,19 +216,5 @@ std::string format_history(const History& history) {
     return out;
 }
 
-int command_history(const HistoryOptions& options) {
-    const Store store = Store::open_existing(options.db_path);
-    ChangePointOptions change_options;
-    change_options.min_relative_step = options.min_step_pct / 100;
-    History history;
-    try {
-        history = load_history(store, options.job, options.metric, options.backend, change_options);
-    } catch (const std::invalid_argument& e) {
-        fmt::print(stderr, "error: --metric: {}\n", e.what());
-        return exit_code::usage_error;
-    }
-    fmt::print("{}", format_history(history));
-    return exit_code::ok;
-}
 
 }  // namespace zkbatch

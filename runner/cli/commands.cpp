@@ -34,6 +34,9 @@ int run_guarded(const std::function<int()>& body) {
     } catch (const RunPlanError& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::usage_error;
+    } catch (const SlurmError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::usage_error;
     } catch (const PluginError& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::plugin_error;

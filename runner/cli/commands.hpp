@@ -2,6 +2,7 @@
 // reports problems on stderr; main.cpp only parses the command line.
 #pragma once
 
+#include "cluster/slurm.hpp"
 #include "run/run_plan.hpp"
 
 #include <functional>
@@ -18,14 +19,14 @@ int command_validate(const std::string& manifest_path, const std::vector<std::st
 int command_backends(const std::string& plugin_path);
 int command_runs(const std::string& db_path);
 int command_show(const std::string& run_selector, const std::string& db_path);
-// Chrome/Perfetto trace-event JSON of one run's timeline (trace.cpp); "-" is stdout.
+// Chrome/Perfetto trace-event JSON of one run's timeline (report/trace.hpp); "-" is stdout.
 int command_trace(const std::string& run_selector, const std::string& db_path,
                   const std::string& output_path);
-// One self-contained HTML page about one or more runs (report.cpp); "-" is stdout.
+// One self-contained HTML page about one or more runs (report/report.hpp); "-" is stdout.
 int command_report(const std::vector<std::string>& run_selectors, const std::string& db_path,
                    const std::string& output_path);
 
-// `zkbatch compare A B` and the regression gate (compare.cpp).
+// `zkbatch compare A B` and the regression gate (analysis/compare.hpp).
 struct CompareOptions {
     std::string a, b;                        // run selectors (selectors.hpp); b empty: split A's two arms
     std::string db_path;
@@ -38,7 +39,7 @@ struct CompareOptions {
 };
 int command_compare(const CompareOptions& options);
 
-// `zkbatch history --job NAME` (history.cpp).
+// `zkbatch history --job NAME` (analysis/history.hpp).
 struct HistoryOptions {
     std::string job;
     std::string metric = "partition";        // a phase, wall_ms or partitions_per_hour
@@ -48,7 +49,7 @@ struct HistoryOptions {
 };
 int command_history(const HistoryOptions& options);
 
-// `zkbatch export RUN...` (export.cpp).
+// `zkbatch export RUN...` (analysis/export.hpp).
 struct ExportOptions {
     std::vector<std::string> runs;           // run selectors
     std::string format = "json";             // json, csv
@@ -56,6 +57,13 @@ struct ExportOptions {
     std::string output_path = "-";           // "-": stdout
 };
 int command_export(const ExportOptions& options);
+
+// `zkbatch merge SHARD.db... --into HISTORY.db` (cluster/merge.hpp): each shard in turn,
+// printing what each added.
+int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path);
+
+// `zkbatch slurm MANIFEST --shards N` (cluster/slurm.hpp): writes, or submits, the job.
+int command_slurm(const SlurmOptions& options);
 
 // Runs `body`, turning each kind of exception into its message on stderr and its
 // documented exit code.

@@ -1,8 +1,7 @@
-// zkbatch: the command line. Parsing only; the work is in commands.cpp.
+// zkbatch: the command line. Parsing only; each subcommand is a command_* entry point
+// (commands.hpp).
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "cluster/merge.hpp"
-#include "cluster/slurm.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>

@@ -1,6 +1,5 @@
 #include "cluster/merge.hpp"
 
-#include "cli/exit_codes.hpp"
 #include "store/sqlite_support.hpp"
 
 #include <fmt/format.h>
@@ -512,35 +511,5 @@ MergeCounts merge_shard(Store& history, const fs::path& shard_path) {
     return counts;
 }
 
-int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path) {
-    Store history(history_path);
-    MergeCounts total;
-    for (size_t i = 0; i < shard_paths.size(); ++i) {
-        const std::string& shard_path = shard_paths[i];
-        MergeCounts counts;
-        try {
-            counts = merge_shard(history, shard_path);
-        } catch (const StoreError& e) {
-            fmt::print(stderr, "error: {}\n", e.what());
-            fmt::print(stderr, "{} was not merged{}. Merging is idempotent: fix it and run the same merge again.\n",
-                       shard_path, i == 0 ? "" : " (the databases before it were)");
-            return exit_code::storage_error;
-        }
-        std::vector<std::string> rows;
-        for (const auto& [table, added] : counts.rows_added)
-            if (added > 0) rows.push_back(fmt::format("{} {}", added, table));
-        fmt::print("{}: runs: {} added, {} replaced, {} already merged; experiments: {} added, {} known{}{}\n",
-                   shard_path, counts.runs_added, counts.runs_replaced, counts.runs_unchanged,
-                   counts.experiments_added, counts.experiments_known, rows.empty() ? "" : "; rows: ",
-                   fmt::join(rows, ", "));
-        total.runs_added += counts.runs_added;
-        total.runs_replaced += counts.runs_replaced;
-        total.runs_unchanged += counts.runs_unchanged;
-    }
-    fmt::print("merged {} database{} into {}: {} runs added, {} replaced, {} already there\n", shard_paths.size(),
-               shard_paths.size() == 1 ? "" : "s", history_path, total.runs_added, total.runs_replaced,
-               total.runs_unchanged);
-    return exit_code::ok;
-}
 
 }  // namespace zkbatch

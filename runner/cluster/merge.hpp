@@ -65,7 +65,4 @@ struct MergeCounts {
 // be written); HISTORY.db is then unchanged.
 MergeCounts merge_shard(Store& history, const std::filesystem::path& shard_path);
 
-// The command: merges each shard in turn and prints what each added.
-int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path);
-
 }  // namespace zkbatch

@@ -1,9 +1,8 @@
 #include "cluster/slurm.hpp"
 
-#include "util/clock.hpp"
-#include "cli/exit_codes.hpp"
 #include "manifest/manifest.hpp"
 #include "store/store.hpp"
+#include "util/clock.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -77,8 +76,8 @@ std::optional<std::string> unscriptable(std::string_view what, const std::string
 }
 
 // Runs sbatch with `arguments` and returns the job id it prints (--parsable:
-// "ID" or "ID;CLUSTER"); sbatch's own errors reach stderr. Nothing on failure.
-std::optional<std::string> run_sbatch(const std::vector<std::string>& arguments) {
+// "ID" or "ID;CLUSTER"); sbatch's own errors reach stderr. Throws SlurmError on failure.
+std::string run_sbatch(const std::vector<std::string>& arguments) {
     std::vector<std::string> command{"sbatch", "--parsable"};
     command.insert(command.end(), arguments.begin(), arguments.end());
     std::vector<char*> argv;
@@ -86,7 +85,7 @@ std::optional<std::string> run_sbatch(const std::vector<std::string>& arguments)
     argv.push_back(nullptr);
 
     int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) return std::nullopt;
+    if (pipe(pipe_fds) != 0) throw SlurmError(fmt::format("cannot run sbatch: {}", std::strerror(errno)));
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
@@ -106,9 +105,8 @@ std::optional<std::string> run_sbatch(const std::vector<std::string>& arguments)
     }
     close(pipe_fds[0]);
     if (spawned != 0) {
-        fmt::print(stderr, "error: cannot run sbatch: {}. Run zkbatch slurm --submit on a Slurm login node, "
-                           "or without --submit and submit the scripts there.\n", std::strerror(spawned));
-        return std::nullopt;
+        throw SlurmError(fmt::format("cannot run sbatch: {}. Run zkbatch slurm --submit on a Slurm login node, or "
+                                     "without --submit and submit the scripts there.", std::strerror(spawned)));
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -116,9 +114,8 @@ std::optional<std::string> run_sbatch(const std::vector<std::string>& arguments)
     const std::string id = output.substr(0, output.find_first_of(";\n"));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || id.empty() ||
         id.find_first_not_of("0123456789") != std::string::npos) {
-        fmt::print(stderr, "error: sbatch {} failed (exit status {}, output '{}'); its message is above.\n",
-                   fmt::join(arguments, " "), WIFEXITED(status) ? WEXITSTATUS(status) : -1, output);
-        return std::nullopt;
+        throw SlurmError(fmt::format("sbatch {} failed (exit status {}, output '{}'); its message is above.",
+                                     fmt::join(arguments, " "), WIFEXITED(status) ? WEXITSTATUS(status) : -1, output));
     }
     return id;
 }
@@ -206,32 +203,26 @@ echo "history: "{history_q}
     return scripts;
 }
 
-int command_slurm(const SlurmOptions& options) {
-    if (options.shards < 1) {
-        fmt::print(stderr, "error: --shards must be at least 1\n");
-        return exit_code::usage_error;
-    }
-    if (!options.sbatch_options.empty() && !options.sbatch_options.front().starts_with("-")) {
-        fmt::print(stderr, "error: '{}' is not an sbatch option: sbatch options go after '--' "
-                           "(zkbatch slurm MANIFEST --shards N -- --partition=gpu --time=30)\n",
-                   options.sbatch_options.front());
-        return exit_code::usage_error;
-    }
+SlurmJob write_slurm_job(const SlurmOptions& options) {
+    if (options.shards < 1) throw SlurmError("--shards must be at least 1");
+    if (!options.sbatch_options.empty() && !options.sbatch_options.front().starts_with("-"))
+        throw SlurmError(fmt::format("'{}' is not an sbatch option: sbatch options go after '--' "
+                                     "(zkbatch slurm MANIFEST --shards N -- --partition=gpu --time=30)",
+                                     options.sbatch_options.front()));
     std::vector<std::string> overrides = options.overrides;
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
     const Manifest manifest = load_manifest(options.manifest_path, overrides);  // refuse a bad one now
+    SlurmJob job;
     if (options.shards > manifest.job.partitions)
-        fmt::print(stderr, "warning: {} shards for {} partitions: shards {}..{} will have nothing to prove\n",
-                   options.shards, manifest.job.partitions, manifest.job.partitions, options.shards - 1);
+        job.warning = fmt::format("{} shards for {} partitions: shards {}..{} will have nothing to prove",
+                                  options.shards, manifest.job.partitions, manifest.job.partitions, options.shards - 1);
 
     const fs::path out_dir = fs::absolute(options.out_dir.value_or(default_out_dir(manifest.job.name))).lexically_normal();
     const fs::path history = fs::absolute(options.history_path.value_or(manifest.output.db)).lexically_normal();
     // #SBATCH lines are not shell: a path with blanks or quotes would be cut there.
-    if (out_dir.string().find_first_of(" \t\n'\"\\") != std::string::npos) {
-        fmt::print(stderr, "error: --out {}: Slurm script directives cannot hold blanks or quotes; choose a "
-                           "folder without them\n", out_dir.string());
-        return exit_code::usage_error;
-    }
+    if (out_dir.string().find_first_of(" \t\n'\"\\") != std::string::npos)
+        throw SlurmError(fmt::format("--out {}: Slurm script directives cannot hold blanks or quotes; choose a "
+                                     "folder without them", out_dir.string()));
     const std::string manifest_path = fs::absolute(options.manifest_path).lexically_normal().string();
     const std::string zkbatch_path = fs::read_symlink("/proc/self/exe").string();
     // Everything else is quoted wherever the scripts use it (shell_quoted), comments and
@@ -241,10 +232,7 @@ int command_slurm(const SlurmOptions& options) {
                                       {"--into", history.string()},
                                       {"--plugin-path", options.plugin_path},
                                       {"the zkbatch executable", zkbatch_path}}) {
-        if (const auto why = unscriptable(what, value)) {
-            fmt::print(stderr, "error: {}\n", *why);
-            return exit_code::usage_error;
-        }
+        if (const auto why = unscriptable(what, value)) throw SlurmError(*why);
     }
     std::error_code ec;
     fs::create_directories(out_dir / "logs", ec);
@@ -256,31 +244,27 @@ int command_slurm(const SlurmOptions& options) {
     write_file(out_dir / "shards.sbatch", scripts.shards_sbatch, true);
     write_file(out_dir / "merge.sbatch", scripts.merge_sbatch, true);
     write_file(out_dir / "submit.sh", scripts.submit_sh, true);
-    fmt::print("wrote {0}/shards.sbatch ({1} shards), {0}/merge.sbatch and {0}/submit.sh\n", out_dir.string(),
-               options.shards);
+    job.out_dir = out_dir;
+    job.history = history;
+    return job;
+}
 
-    if (!options.submit) {
-        fmt::print("to submit: bash {}\n", shell_quoted((out_dir / "submit.sh").string()));
-        fmt::print("the merge job then folds the shards into {}\n", history.string());
-        return exit_code::ok;
-    }
+SlurmSubmission submit_slurm_job(const SlurmJob& job, const SlurmOptions& options) {
+    SlurmSubmission submitted;
     std::vector<std::string> shard_args = options.sbatch_options;
-    shard_args.push_back((out_dir / "shards.sbatch").string());
-    const auto shards_job = run_sbatch(shard_args);
-    if (!shards_job) return exit_code::usage_error;
-    std::vector<std::string> merge_args{"--dependency=afterok:" + *shards_job};
+    shard_args.push_back((job.out_dir / "shards.sbatch").string());
+    submitted.shards_job = run_sbatch(shard_args);
+    std::vector<std::string> merge_args{"--dependency=afterok:" + submitted.shards_job};
     merge_args.insert(merge_args.end(), options.sbatch_options.begin(), options.sbatch_options.end());
-    merge_args.push_back((out_dir / "merge.sbatch").string());
-    const auto merge_job = run_sbatch(merge_args);
-    if (!merge_job) {
-        fmt::print(stderr, "the shards (job {}) are submitted; submit the merge by hand once they finish: "
-                           "sbatch {}\n", *shards_job, (out_dir / "merge.sbatch").string());
-        return exit_code::usage_error;
+    merge_args.push_back((job.out_dir / "merge.sbatch").string());
+    try {
+        submitted.merge_job = run_sbatch(merge_args);
+    } catch (const SlurmError& e) {
+        throw SlurmError(fmt::format("{}\nthe shards (job {}) are submitted; submit the merge by hand once they "
+                                     "finish: sbatch {}", e.what(), submitted.shards_job,
+                                     (job.out_dir / "merge.sbatch").string()));
     }
-    fmt::print("shards: job {} (array 0-{})\nmerge: job {} (after every shard succeeded)\n", *shards_job,
-               options.shards - 1, *merge_job);
-    fmt::print("history: {}\nlogs: {}/logs\n", history.string(), out_dir.string());
-    return exit_code::ok;
+    return submitted;
 }
 
 }  // namespace zkbatch

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +44,31 @@ SlurmScripts make_slurm_scripts(const SlurmOptions& options, const std::string& 
 // `text` quoted for a POSIX shell: 'it'\''s'.
 std::string shell_quoted(const std::string& text);
 
-int command_slurm(const SlurmOptions& options);
+// A `zkbatch slurm` the options cannot make (exit 2); the message says what to give instead.
+struct SlurmError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// The scripts `zkbatch slurm` wrote.
+struct SlurmJob {
+    std::filesystem::path out_dir;   // shards.sbatch, merge.sbatch, submit.sh and logs/
+    std::filesystem::path history;   // the database the merge job writes
+    std::optional<std::string> warning;  // e.g. more shards than partitions
+};
+
+// Loads the manifest with the options' --set and --backend (ManifestError for a bad
+// one), checks every path the scripts name (SlurmError for one no quoting can carry:
+// a newline), and writes the three scripts and logs/ into --out, or
+// results/slurm/JOB-YYYYmmdd-HHMMSS (StoreError when it cannot).
+SlurmJob write_slurm_job(const SlurmOptions& options);
+
+// The job ids sbatch gave the shard array and the merge job.
+struct SlurmSubmission {
+    std::string shards_job, merge_job;
+};
+// `--submit`: sbatch --parsable for the array, then for the merge with
+// --dependency=afterok on it. Throws SlurmError with sbatch's failure (and, when only
+// the merge failed, how to submit it by hand).
+SlurmSubmission submit_slurm_job(const SlurmJob& job, const SlurmOptions& options);
 
 }  // namespace zkbatch

@@ -2,9 +2,9 @@
 
 #include "pipeline/bounded_queue.hpp"
 #include "pipeline/canonical_output.hpp"
-#include "util/clock.hpp"
 #include "pipeline/environment.hpp"
 #include "pipeline/progress.hpp"
+#include "util/clock.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/plugin/facts.hpp>

@@ -1,12 +1,10 @@
 // The HTML report page and the `zkbatch report` command.
 #include "report/report.hpp"
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "report/report_figures.hpp"
 #include "analysis/selectors.hpp"
-#include "report/show.hpp"
 #include "analysis/stats.hpp"
+#include "report/report_figures.hpp"
+#include "report/show.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -318,16 +316,5 @@ std::string render_report(const std::vector<ReportRun>& runs, const std::string&
     return html;
 }
 
-int command_report(const std::vector<std::string>& run_selectors, const std::string& db_path,
-                   const std::string& output_path) {
-    const Store store = Store::open_existing(db_path);
-    std::vector<ReportRun> runs;
-    for (const std::string& selector : run_selectors) {
-        for (const int64_t run_id : select_runs(store, selector).run_ids) runs.push_back(read_report_run(store, run_id));
-    }
-    write_output_file(output_path, render_report(runs, store.path().string()));
-    if (output_path != "-") fmt::print(stderr, "report on {} run(s) written to {}\n", runs.size(), output_path);
-    return exit_code::ok;
-}
 
 }  // namespace zkbatch

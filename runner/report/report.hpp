@@ -7,8 +7,8 @@
 // be tested from hand-made data.
 #pragma once
 
-#include "store/store.hpp"
 #include "report/trace.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

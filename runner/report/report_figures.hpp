@@ -3,8 +3,8 @@
 // width/height and a viewBox, drawn from data alone (no script).
 #pragma once
 
-#include "store/store.hpp"
 #include "report/trace.hpp"
+#include "store/store.hpp"
 
 #include <string>
 #include <string_view>

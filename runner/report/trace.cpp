@@ -1,8 +1,6 @@
 // Timeline layout and the `zkbatch trace` command.
 #include "report/trace.hpp"
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "analysis/selectors.hpp"
 
 #include <fmt/format.h>
@@ -201,18 +199,5 @@ void write_output_file(const std::string& path, const std::string& text) {
     }
 }
 
-int command_trace(const std::string& run_selector, const std::string& db_path,
-                  const std::string& output_path) {
-    const Store store = Store::open_existing(db_path);
-    const int64_t run_id = select_one_run(store, run_selector);
-    const TimelineLayout layout = layout_timeline(store.run_timeline(run_id));
-    write_output_file(output_path, trace_event_json(read_run_label(store, run_id), layout));
-    if (output_path != "-") {
-        fmt::print(stderr, "run {}: {} intervals on {} tracks written to {} (open it in "
-                           "https://ui.perfetto.dev or chrome://tracing)\n",
-                   run_id, layout.intervals.size(), layout.tracks.size(), output_path);
-    }
-    return exit_code::ok;
-}
 
 }  // namespace zkbatch
