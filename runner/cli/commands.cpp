@@ -2,7 +2,6 @@
 
 #include "analysis/compare.hpp"
 #include "cli/exit_codes.hpp"
-#include "cluster/shard.hpp"
 #include "manifest/limits.hpp"
 #include "manifest/manifest.hpp"
 #include "plugin_host/plugin_host.hpp"
@@ -10,6 +9,7 @@
 #include "run/run_executor.hpp"
 #include "run/run_plan.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -28,13 +28,7 @@ int run_guarded(const std::function<int()>& body) {
     } catch (const ManifestError& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::usage_error;
-    } catch (const ShardError& e) {
-        fmt::print(stderr, "error: {}\n", e.what());
-        return exit_code::usage_error;
-    } catch (const RunPlanError& e) {
-        fmt::print(stderr, "error: {}\n", e.what());
-        return exit_code::usage_error;
-    } catch (const SlurmError& e) {
+    } catch (const UsageError& e) {  // ShardError, RunPlanError, SlurmError
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::usage_error;
     } catch (const PluginError& e) {

@@ -9,6 +9,8 @@
 // `compare experiment=UUID ...` pools them like a single run.
 #pragma once
 
+#include "util/usage_error.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -20,8 +22,8 @@ namespace zkbatch {
 
 // A bad --shard or --experiment-key, or Slurm variables that do not describe a shard:
 // a usage error (exit 2). The message says what was given and what to give instead.
-struct ShardError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct ShardError : UsageError {
+    using UsageError::UsageError;
 };
 
 // Shard `index` of `count` (index < count).

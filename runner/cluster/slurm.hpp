@@ -9,6 +9,8 @@
 // sbatch itself and prints the job ids.
 #pragma once
 
+#include "util/usage_error.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -45,8 +47,8 @@ SlurmScripts make_slurm_scripts(const SlurmOptions& options, const std::string& 
 std::string shell_quoted(const std::string& text);
 
 // A `zkbatch slurm` the options cannot make (exit 2); the message says what to give instead.
-struct SlurmError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct SlurmError : UsageError {
+    using UsageError::UsageError;
 };
 
 // The scripts `zkbatch slurm` wrote.

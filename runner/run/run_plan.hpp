@@ -8,6 +8,7 @@
 #include "cluster/shard.hpp"
 #include "manifest/manifest.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -33,8 +34,8 @@ struct RunOptions {
 
 // A run the command line asks for that cannot be made: a usage error (exit 2). The
 // message says why and what to do instead.
-struct RunPlanError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct RunPlanError : UsageError {
+    using UsageError::UsageError;
 };
 
 // One arm: what one run row records and one backend (per device) proves.

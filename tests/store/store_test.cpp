@@ -34,6 +34,14 @@ using namespace zkbatch::test;
 
 class StoreTest : public ::testing::Test {
 protected:
+    // tests/store/fixtures/schema-vN.db, a database zkbatch wrote at schema version N,
+    // copied to `db`.
+    void use_fixture(int version) const {
+        fs::create_directories(db.parent_path());
+        fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / fmt::format("tests/store/fixtures/schema-v{}.db", version), db);
+        ASSERT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(version));
+    }
+
     TempDir dir;
     fs::path db = dir.path() / "results" / "zkbatch.db";  // folder created by the Store
 };
@@ -429,9 +437,7 @@ TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
 // fixtures/schema-v1.db was written by zkbatch with schema v1 (a 4-partition smoke run
 // on cpu-ref). Opening it migrates in place and keeps every row.
 TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v1.db", db);
-    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "1");
+    use_fixture(1);
     const auto digests_before = sql_rows(db, "SELECT partition_index, h_digest FROM partition ORDER BY 1");
     ASSERT_EQ(digests_before.size(), 4u);
     {
@@ -451,9 +457,7 @@ TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
 // on cpu-ref, before devices were recorded). Opening it adds the device columns and
 // tables empty: its partitions have no device, its run no device rows.
 TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v2.db", db);
-    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "2");
+    use_fixture(2);
     const auto rows_before =
         sql_rows(db, "SELECT partition_index, status, h_digest, prove_ms FROM partition ORDER BY 1");
     ASSERT_EQ(rows_before.size(), 4u);
@@ -482,9 +486,7 @@ TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
 // each run's pipeline settings into run columns, the refused key notwithstanding, and
 // keeps every row.
 TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v3.db", db);
-    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "3");
+    use_fixture(3);
     const auto partitions_before = sql_rows(db, "SELECT * FROM partition ORDER BY id");
     ASSERT_EQ(partitions_before.size(), 12u);
     const std::string manifest_3 = sql_value(db, "SELECT manifest_text FROM run WHERE id = 3");
@@ -503,8 +505,7 @@ TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) 
 // A run of v3 whose manifest is not TOML at all keeps the settings it cannot tell
 // NULL; that it synthesized every partition (no replay.setup_ms fact) is still known.
 TEST_F(StoreTest, SchemaV4LeavesUnreadableSettingsNull) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v3.db", db);
+    use_fixture(3);
     sql_rows(db, "UPDATE run SET manifest_text = '[job' WHERE id IN (1, 2)");
     { Store store(db); }
     EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run "
