@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing builds (README "Sanitizers and fuzzing").
+# Sanitizer and fuzzing builds (docs/development.md, "Sanitizers and fuzzing").
 #
 #   -DZKBATCH_SANITIZE=address,undefined   ASan + UBSan on every target, plugins included
 #   -DZKBATCH_SANITIZE=thread              TSan on every target

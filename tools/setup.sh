@@ -122,7 +122,7 @@ wait_release_tests() {
   return "$status"
 }
 
-# Sanitizer trees (README "Sanitizers and fuzzing"): CPU-only, no benchmarks, -O1 with
+# Sanitizer trees (docs/development.md, "Sanitizers and fuzzing"): CPU-only, no benchmarks, -O1 with
 # line tables only (-g1): reports keep file:line and the trees build in about half the
 # time of -O2 -g. Their ctest sets ASAN/UBSAN/TSAN_OPTIONS (cmake/sanitizers.cmake) so
 # any report, in a test or in a zkbatch process it starts, fails the test.

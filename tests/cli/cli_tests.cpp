@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/unprivileged.hpp"
 #include "support/zkbatch_process.hpp"
 
 namespace fs = std::filesystem;
@@ -199,11 +200,29 @@ TEST_F(CliTest, DumpWritesExactlyNTimes32BytesPerVector) {
         EXPECT_EQ(fs::file_size(dir_ / "dump" / (std::string("p0.") + name + ".bin")), 64u * 32u) << name;
 }
 
+// Every subcommand `zkbatch --help` lists has its own help, and the list is the one
+// the README documents.
 TEST_F(CliTest, EverySubcommandHasHelp) {
-    for (const char* sub : {"", "run", "validate", "backends", "runs", "show"}) {
-        const auto result = zkbatch(std::string(sub) + " --help");
-        EXPECT_EQ(result.exit_code, 0) << sub;
-        EXPECT_NE(result.out.find("Usage"), std::string::npos) << sub << ":\n" << result.out;
+    const auto top = zkbatch("--help");
+    ASSERT_EQ(top.exit_code, 0) << top.err;
+    const size_t section = top.out.find("Subcommands:");
+    ASSERT_NE(section, std::string::npos) << top.out;
+    std::vector<std::string> listed;
+    std::istringstream lines(top.out.substr(section));
+    std::string heading;
+    std::getline(lines, heading);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string name;
+        if (line.starts_with("  ") && words >> name) listed.push_back(name);
+    }
+    EXPECT_EQ(listed, (std::vector<std::string>{"run", "validate", "backends", "runs", "show", "trace", "report",
+                                                "compare", "history", "export", "merge", "slurm"}))
+        << top.out;
+    for (const std::string& sub : listed) {
+        const auto result = zkbatch(sub + " --help");
+        EXPECT_EQ(result.exit_code, 0) << sub << ": " << result.err;
+        EXPECT_NE(result.out.find("Usage: zkbatch " + sub), std::string::npos) << sub << ":\n" << result.out;
     }
     EXPECT_EQ(zkbatch("").exit_code, 2);
     EXPECT_EQ(zkbatch("frobnicate").exit_code, 2);
@@ -246,10 +265,21 @@ TEST_F(CliTest, UnknownBackendExitsWithThePluginCodeAndSaysWhereItLooked) {
     EXPECT_NE(result.err.find("plugins"), std::string::npos) << result.err;
 }
 
+// The table's USABLE column, read by the header's columns: cpu-ref runs anywhere.
 TEST_F(CliTest, BackendsListsCpuRefAsUsable) {
     const auto result = zkbatch("backends");
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("cpu-ref"), std::string::npos) << result.out;
+    std::istringstream lines(result.out);
+    std::string header;
+    std::getline(lines, header);
+    const size_t usable = header.find("USABLE"), description = header.find("DESCRIPTION");
+    ASSERT_NE(usable, std::string::npos) << result.out;
+    ASSERT_NE(description, std::string::npos) << result.out;
+    std::vector<std::string> cpu_ref_usable;
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("cpu-ref ") && line.size() > description)
+            cpu_ref_usable.push_back(line.substr(usable, line.find(' ', usable) - usable));
+    EXPECT_EQ(cpu_ref_usable, std::vector<std::string>{"yes"}) << result.out;
 }
 
 TEST_F(CliTest, UnwritableDatabaseExitsWithTheStorageCode) {
@@ -274,14 +304,20 @@ TEST_F(CliTest, FailedProveIsRecordedAndTheRunContinuesWhenAsked) {
     EXPECT_EQ(outstanding_buffers(), "0\n");
 }
 
+// pipeline.on_error as the manifest format's default: a manifest without the key (the
+// smoke job's says "stop" itself).
 TEST_F(CliTest, FailedProveStopsTheRunByDefault) {
-    const auto result = run_faulty(("--set backend.options.fail_prove_partition=0 "
-                                                "--set pipeline.on_error=stop --set job.partitions=40 "
-                                                "--set pipeline.synthesis_workers=1 --set pipeline.queue_depth=1"));
+    const auto manifest = write_manifest("default-on-error.toml", "[job]\nname = \"stops\"\npartitions = 40\n"
+                                                                  "[circuit]\nlog_n = 8\n[pipeline]\n"
+                                                                  "synthesis_workers = 1\nqueue_depth = 1\n");
+    const auto result = zkbatch("--log-level warn run " + manifest.string() + " --db " + db_ + " --plugin-path " +
+                                FAULT_PLUGIN + " --backend fault-inject --set backend.options.fail_prove_partition=0 "
+                                "--set backend.options.outstanding_report=" + (dir_ / "outstanding.txt").string());
     EXPECT_EQ(result.exit_code, 5) << result.err;
     const std::string run = latest_run();
     EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "failed");
     EXPECT_LT(std::stoi(scalar("SELECT count(*) FROM partition WHERE run_id = " + run)), 40);
+    EXPECT_EQ(scalar("SELECT error FROM run WHERE id = " + run), "partition 0 failed and pipeline.on_error = \"stop\"");
     EXPECT_EQ(outstanding_buffers(), "0\n");
 }
 
@@ -343,6 +379,57 @@ TEST_F(CliTest, UnknownBackendOptionIsAPluginError) {
     const auto result = run_smoke("--set backend.options.thredas=2");
     EXPECT_EQ(result.exit_code, 3);
     EXPECT_NE(result.err.find("thredas"), std::string::npos) << result.err;
+}
+
+// The sanitizers start threads of their own in every process, which the thread limit
+// below would count; their trees skip the test that sets one.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// A pipeline thread that the system refuses to start (here: the user's task limit,
+// RLIMIT_NPROC, reached after the first threads) stops the run cleanly: recorded
+// 'failed' with the reason, exit 5. Until the pipeline caught it, std::thread's
+// exception left the threads already started joinable and the process ended in
+// std::terminate (SIGABRT), its run left 'running'. As root the limit does not apply,
+// so zkbatch runs as nobody then.
+TEST_F(CliTest, AThreadTheSystemRefusesStopsTheRunCleanly) {
+    if (kSanitized) GTEST_SKIP() << "the sanitizers' own threads count against the limit";
+    if (!fs::exists("/usr/bin/prlimit") || (zkbatch::test::running_as_root() && !fs::exists("/usr/bin/setpriv")))
+        GTEST_SKIP() << "needs prlimit and setpriv (util-linux)";
+    zkbatch::test::hand_over_to_unprivileged(dir_);
+    std::vector<std::string> argv = zkbatch::test::unprivileged_command();
+    // The main thread and two finalizers; the signal watcher is refused.
+    argv.insert(argv.end(), {"/usr/bin/prlimit", "--nproc=3:3", zkbatch::test::zkbatch_exe(), "--log-level", "warn",
+                             "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend", "cpu-ref", "--db", db_});
+    const auto result = zkbatch::test::run_program(argv, dir_);
+    ASSERT_EQ(result.signal, 0) << "zkbatch was killed by signal " << result.signal << "\n" << result.err;
+    EXPECT_EQ(result.exit_code, 5) << result.out << result.err;
+    EXPECT_NE(result.out.find("stopped because: cannot start "), std::string::npos) << result.out;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT status FROM run WHERE id = " + run), "failed");
+    EXPECT_EQ(scalar("SELECT error LIKE 'cannot start %' FROM run WHERE id = " + run), "1");
+}
+
+// Dump folders are made after the runs begin (an experiment's arms each get DIR/runN).
+// One that cannot be made is a storage error, exit 4, naming it, and every run begun
+// is recorded 'failed' with the reason; until now it was "internal error: a bug in
+// zkbatch" (exit 1) and the runs stayed 'running'.
+TEST_F(CliTest, ADumpFolderThatCannotBeMadeIsAStorageErrorAndEndsTheRuns) {
+    const auto manifest = write_manifest("ab.toml", "[job]\nname = \"ab\"\npartitions = 2\n[circuit]\nlog_n = 6\n"
+                                                    "[backend]\nname = \"cpu-ref\"\n[pipeline]\nqueue_depth = [1, 2]\n");
+    fs::create_directories(dir_ / "dump");
+    std::ofstream(dir_ / "dump" / "run2") << "a file where arm 2's folder goes";
+    const auto result = zkbatch("--log-level warn run " + manifest.string() + " --db " + db_ + " --dump " +
+                                (dir_ / "dump").string());
+    EXPECT_EQ(result.exit_code, 4) << result.err;
+    EXPECT_NE(result.err.find("cannot create dump directory " + (dir_ / "dump" / "run2").string()), std::string::npos)
+        << result.err;
+    EXPECT_EQ(result.err.find("internal error"), std::string::npos) << result.err;
+    EXPECT_EQ(query("SELECT id, status, error LIKE 'cannot create dump directory%' FROM run ORDER BY id"),
+              (zkbatch::test::Rows{{"1", "failed", "1"}, {"2", "failed", "1"}}));
 }
 
 }  // namespace

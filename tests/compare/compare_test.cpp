@@ -1,6 +1,6 @@
 // compare_runs, the results check, the regression gate and the output formats, on
 // doctored databases whose timings and digests the tests choose.
-#include "compare.hpp"
+#include "analysis/compare.hpp"
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
 
@@ -85,28 +85,54 @@ TEST_F(CompareTest, WrongResultsStandOutAndOtherParametersAreNotComparable) {
     EXPECT_EQ(seeds.results.status, ResultsStatus::not_comparable);
     EXPECT_NE(seeds.results.message.find("seed differs"), std::string::npos) << seeds.results.message;
 
-    // Replaying runs (replay.setup_ms recorded): partition p proves input set p mod k.
+    // Replaying runs (run.replay_inputs = k): partition p proves input set p mod k.
     FakeRun replay_two = run_of(testing::noisy(8, 10, 0.05, 4));
     replay_two.facts["replay.setup_ms"] = "1.0";
-    replay_two.manifest_text = "[job]\nname = \"nightly\"\n[pipeline]\nreplay_inputs = 2\n";
+    replay_two.replay_inputs = 2;
     const int64_t replayed = add(replay_two);
     const Comparison mixed = compare(good, replayed);
     EXPECT_EQ(mixed.results.status, ResultsStatus::not_comparable);
     EXPECT_NE(mixed.results.message.find("pipeline.replay_inputs differs (run 1: 0, run 4: 2)"), std::string::npos)
         << mixed.results.message;
     EXPECT_EQ(compare(replayed, add(replay_two)).results.status, ResultsStatus::same);
-    // An experiment arm names its own replay count.
-    FakeRun arm = replay_two;
-    arm.arm = "backend.name=cpu-ref,pipeline.replay_inputs=3";
-    EXPECT_NE(compare(replayed, add(arm)).results.message.find("replay_inputs differs (run 4: 2, run 6: 3)"),
+    FakeRun replay_three = replay_two;
+    replay_three.replay_inputs = 3;
+    EXPECT_NE(compare(replayed, add(replay_three)).results.message.find("replay_inputs differs (run 4: 2, run 6: 3)"),
               std::string::npos);
-    // A manifest that no longer parses leaves the count unknown: not comparable, said so.
+    // The count is read from the run row, never from the manifest text: a manifest that
+    // does not parse does not matter, a run row without the count is not comparable.
     FakeRun unreadable = replay_two;
     unreadable.manifest_text = "[job\n";
-    const Comparison unknown = compare(replayed, add(unreadable));
+    EXPECT_EQ(compare(replayed, add(unreadable)).results.status, ResultsStatus::same);
+    FakeRun unrecorded = replay_two;
+    unrecorded.replay_inputs = std::nullopt;
+    const Comparison unknown = compare(replayed, add(unrecorded));
     EXPECT_EQ(unknown.results.status, ResultsStatus::not_comparable);
-    EXPECT_NE(unknown.results.message.find("cannot tell how many input sets run 7 replays"), std::string::npos)
+    EXPECT_NE(unknown.results.message.find("run 8 does not record how many input sets it replays"), std::string::npos)
         << unknown.results.message;
+}
+
+// tests/store/fixtures/schema-v3.db (written by zkbatch at schema v3): run 1 synthesized
+// every partition, runs 2 and 3 replay 2 input sets of the same circuit; run 3's stored
+// manifest was then given a key this zkbatch refuses (as a key a later zkbatch removed
+// would be). Until v4, compare parsed the stored manifest again to learn the replay
+// count and called runs 2 and 3 not comparable; the migration stores the count as a
+// column, and compare reads that.
+TEST(CompareMigrated, RunsRecordedBeforeSchema4CompareByTheirReplayColumn) {
+    zkbatch::test::TempDir folder{"zkbatch-compare"};
+    const std::filesystem::path db = folder.path() / "v3.db";
+    std::filesystem::copy_file(std::filesystem::path(SOURCE_DIR) / "tests/store/fixtures/schema-v3.db", db);
+    Store store(db);
+    const auto compare = [&](int64_t a, int64_t b) {
+        return compare_runs(store, {std::to_string(a), {a}}, {std::to_string(b), {b}}).results;
+    };
+    const ResultsCheck replays = compare(2, 3);
+    EXPECT_EQ(replays.status, ResultsStatus::same) << replays.message;
+    EXPECT_EQ(replays.partitions_compared, 4u);
+    const ResultsCheck fresh_and_replayed = compare(1, 2);
+    EXPECT_EQ(fresh_and_replayed.status, ResultsStatus::not_comparable);
+    EXPECT_NE(fresh_and_replayed.message.find("pipeline.replay_inputs differs (run 1: 0, run 2: 2)"), std::string::npos)
+        << fresh_and_replayed.message;
 }
 
 TEST_F(CompareTest, SidesThatMixBackendsAreRefused) {

@@ -1,6 +1,7 @@
 #include "fake_history.hpp"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -38,6 +39,10 @@ int64_t add_run(Store& store, const FakeRun& run) {
     record.prove_workers = run.prove_workers;
     record.queue_depth = 2;
     record.verify_mode = "identity";
+    record.verify_every = 1;
+    record.finalize_workers = 2;
+    record.on_error = "stop";
+    record.replay_inputs = run.replay_inputs.value_or(0);
     record.tags = run.tags;
     record.facts = run.facts;
     record.started_unix_ns = clock_ns;
@@ -45,22 +50,27 @@ int64_t add_run(Store& store, const FakeRun& run) {
     record.experiment_id = run.experiment_id;
     record.arm = run.arm;
     const int64_t run_id = store.begin_run(record);
+    if (!run.replay_inputs) {
+        const std::string sql = fmt::format("UPDATE run SET replay_inputs = NULL WHERE id = {}", run_id);
+        if (sqlite3_exec(store.handle(), sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+            throw std::runtime_error(sqlite3_errmsg(store.handle()));
+    }
 
     int64_t at_ns = record.started_steady_ns;
     for (uint64_t index = 0; index < run.partition_ms.size(); ++index) {
         const double total_ms = run.partition_ms[index];
         PartitionRecord partition;
         partition.partition_index = index;
-        partition.synth_ms = 0.4 * total_ms;
-        partition.prove_ms = 0.5 * total_ms;
-        partition.finalize_ms = 0.1 * total_ms;
-        partition.verify_ms = 0.05 * total_ms;
+        partition.phases["synth"].ms = 0.4 * total_ms;
+        partition.phases["prove"].ms = 0.5 * total_ms;
+        partition.phases["finalize"].ms = 0.1 * total_ms;
+        partition.phases["verify"].ms = 0.05 * total_ms;
         partition.verified = true;
         const auto found = run.digest_overrides.find(index);
         partition.h_digest = found != run.digest_overrides.end() ? found->second : fake_digest(run, index);
         const auto ns = [](double ms) { return static_cast<int64_t>(std::llround(ms * 1e6)); };
-        const int64_t synth_end = at_ns + ns(partition.synth_ms);
-        const int64_t prove_end = synth_end + ns(partition.prove_ms);
+        const int64_t synth_end = at_ns + ns(partition.phases["synth"].ms);
+        const int64_t prove_end = synth_end + ns(partition.phases["prove"].ms);
         const int64_t finalize_end = at_ns + ns(total_ms);
         partition.intervals = {{"synth", "synth.0", at_ns, synth_end},
                                {"prove", "prove.0", synth_end, prove_end},

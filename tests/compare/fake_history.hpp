@@ -3,7 +3,7 @@
 // checked on known data instead of on a loaded machine's noise.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -24,6 +24,9 @@ struct FakeRun {
     std::string arm;
     std::map<std::string, std::string> tags, facts;
     std::string manifest_text;  // default: a minimal valid manifest of the job
+    // run.replay_inputs; empty: NULL, as for a run recorded before schema 4 whose
+    // manifest the migration could not read.
+    std::optional<uint32_t> replay_inputs = 0;
     // Whole-partition times in ms, one per partition: synth takes 40% of it, prove 50%,
     // finalize 10%, laid end to end, so the derived 'partition' phase equals it.
     std::vector<double> partition_ms;

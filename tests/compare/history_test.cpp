@@ -2,7 +2,7 @@
 // pure noise rarely flagged) and `history` over a doctored database.
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
-#include "history.hpp"
+#include "analysis/history.hpp"
 
 #include <gtest/gtest.h>
 

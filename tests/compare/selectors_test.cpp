@@ -1,7 +1,7 @@
 // Run selectors against a doctored database with known runs.
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
-#include "selectors.hpp"
+#include "analysis/selectors.hpp"
 
 #include <gtest/gtest.h>
 

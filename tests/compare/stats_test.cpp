@@ -2,7 +2,7 @@
 // documentation), brute-force enumeration as an independent oracle for the exact
 // distribution and the confidence interval, and statistical properties checked by
 // simulation with fixed seeds.
-#include "stats.hpp"
+#include "analysis/stats.hpp"
 
 #include <gtest/gtest.h>
 

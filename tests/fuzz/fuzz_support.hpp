@@ -1,7 +1,7 @@
 // Shared by the fuzz targets: input splitting and the manifest round-trip oracle.
 #pragma once
 
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
-// runner/limits: the host-memory estimate (known answers from the README formula),
-// /proc/meminfo parsing, and the refusal message.
-#include "limits.hpp"
+// runner/manifest/limits: the host-memory estimate (known answers from the formula in
+// docs/manifest.md), /proc/meminfo parsing, and the refusal message.
+#include "manifest/limits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -109,13 +109,14 @@ TEST(HostMemoryShortfall, FitsOrSaysBothNumbersAndWhatToLower) {
     EXPECT_NE(message->find("only 1.00 GiB is available (MemAvailable in /proc/meminfo)"), std::string::npos)
         << *message;
     EXPECT_NE(message->find("8 buffer sets"), std::string::npos) << *message;
+    EXPECT_NE(message->find("Lower circuit.log_n"), std::string::npos) << *message;
     // What no machine has reads in TiB or PiB, not millions of GiB.
     const Manifest huge = shape(28, 256, 1024, 64, 1'000'000, 64);
     const auto huge_message =
         host_memory_shortfall(huge, estimate_host_memory(huge, "cpu-ref"), AvailableMemory{16ull << 30, "test"});
     ASSERT_TRUE(huge_message);
     EXPECT_NE(huge_message->find("needs about 22.9 PiB"), std::string::npos) << *huge_message;
-    EXPECT_NE(message->find("Lower circuit.log_n"), std::string::npos) << *message;
+    EXPECT_NE(huge_message->find("Lower circuit.log_n"), std::string::npos) << *huge_message;
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 // "latest", "latest~K") and select_runs (compare/export: job=, backend=, status=,
 // experiment=, arm= terms joined by ','), on a database of five runs made once per
 // process. A selector either names some of those runs or is refused with a StoreError.
-#include "selectors.hpp"
-#include "store.hpp"
+#include "analysis/selectors.hpp"
+#include "store/store.hpp"
 #include "support/temp_dir.hpp"
 
 #include <algorithm>

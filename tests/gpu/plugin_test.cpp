@@ -4,7 +4,7 @@
 // (bad options, oversized pool, oversized requests, no GPU).
 #include "test_support.hpp"
 
-#include "plugin_host.hpp"
+#include "plugin_host/plugin_host.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>

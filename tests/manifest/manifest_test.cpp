@@ -1,6 +1,6 @@
 // Manifest loading: shipped jobs validate, defaults, options serialization, --set
 // overrides, and every malformed manifest in bad/ fails where and how we expect.
-#include "manifest.hpp"
+#include "manifest/manifest.hpp"
 
 #include <gtest/gtest.h>
 
@@ -98,6 +98,7 @@ TEST(Manifest, DefaultsFillEveryOmittedKey) {
     EXPECT_EQ(m.pipeline.synthesis_workers, 1u);
     EXPECT_EQ(m.pipeline.prove_workers, 1u);
     EXPECT_EQ(m.pipeline.queue_depth, 2u);
+    EXPECT_EQ(m.pipeline.finalize_workers, 2u);
     EXPECT_EQ(m.pipeline.on_error, OnPartitionError::stop);
     EXPECT_EQ(m.pipeline.replay_inputs, 0u);
     EXPECT_EQ(m.backend.name, "auto");
@@ -124,6 +125,7 @@ terms_per_row = 1024
 synthesis_workers = 256
 prove_workers = 64
 queue_depth = 1024
+finalize_workers = 64
 on_error = "continue"
 replay_inputs = 3
 [backend]
@@ -148,6 +150,7 @@ malloc_trim = true
     EXPECT_EQ(m.pipeline.synthesis_workers, 256u);
     EXPECT_EQ(m.pipeline.prove_workers, 64u);
     EXPECT_EQ(m.pipeline.queue_depth, 1024u);
+    EXPECT_EQ(m.pipeline.finalize_workers, 64u);
     EXPECT_EQ(m.pipeline.on_error, OnPartitionError::continue_run);
     EXPECT_EQ(m.pipeline.replay_inputs, 3u);
     EXPECT_EQ(m.backend.name, "/opt/zkbatch/libzkb_custom.so");
@@ -441,7 +444,7 @@ arm = "pinned"
 TEST(ToToml, RoundTripsEveryField) {
     const Manifest a = load_manifest(kSourceDir / "jobs" / "porep-32g.toml",
                                      {"backend.options.ratio=0.5", "output.tags.arm=pinned", "pipeline.on_error=continue",
-                                      "verify.mode=none", "job.seed=42"});
+                                      "verify.mode=none", "job.seed=42", "pipeline.finalize_workers=7"});
     const Manifest b = parse_manifest(zkbatch::to_toml(a), "effective.toml");
     EXPECT_EQ(b.job.name, a.job.name);
     EXPECT_EQ(b.job.partitions, a.job.partitions);
@@ -451,6 +454,7 @@ TEST(ToToml, RoundTripsEveryField) {
     EXPECT_EQ(b.pipeline.synthesis_workers, a.pipeline.synthesis_workers);
     EXPECT_EQ(b.pipeline.prove_workers, a.pipeline.prove_workers);
     EXPECT_EQ(b.pipeline.queue_depth, a.pipeline.queue_depth);
+    EXPECT_EQ(b.pipeline.finalize_workers, 7u);
     EXPECT_EQ(b.pipeline.on_error, OnPartitionError::continue_run);
     EXPECT_EQ(b.pipeline.replay_inputs, a.pipeline.replay_inputs);
     EXPECT_EQ(b.backend.name, a.backend.name);

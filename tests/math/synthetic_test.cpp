@@ -65,8 +65,10 @@ TEST(Synthetic, RejectsZeroTermsPerRow) {
 }
 
 // Frozen values of the generator, cross-checked against an independent Python model of
-// the stream layout documented in core/src/circuit/synthetic.cpp. A change here changes every
-// generated workload (and every recorded digest): make it deliberately or not at all.
+// the stream layout documented in core/src/circuit/synthetic.cpp: tools/synthetic_model.py, which
+// ctest runs (synthetic_model_known_answers) with these same values. A change here
+// changes every generated workload (and every recorded digest): make it deliberately
+// or not at all, and change the model with it.
 TEST(Synthetic, KnownAnswers) {
     const Circuit circuit = synthesize(4, 3, 1, 0);
     EXPECT_EQ(circuit.a[0].to_hex(), "0x06e381364a91777eb53cbbdac82f7f7d4bbd89d0ab5aa111c3f9b43e925e2c04");

@@ -1,14 +1,19 @@
-// Unit tests of the pipeline's building blocks; the whole pipeline is exercised end to
-// end by tests/cli.
-#include "bounded_queue.hpp"
-#include "canonical_output.hpp"
-#include "parse_number.hpp"
-#include "pipeline.hpp"
+// Unit tests of the pipeline's building blocks, and of the pipeline on cpu-ref with
+// inputs that fail on purpose; the whole pipeline is exercised end to end by tests/cli.
+#include "pipeline/bounded_queue.hpp"
+#include "pipeline/canonical_output.hpp"
+#include "pipeline/pipeline.hpp"
+#include "util/clock.hpp"
+#include "util/parse_number.hpp"
+
+#include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <thread>
 
 namespace zkbatch {
@@ -89,6 +94,71 @@ TEST(CanonicalDigest, IsXxh3Of32ByteLittleEndianElements) {
     ff::Fr h[2] = {ff::Fr::from_u64(1), ff::Fr::from_u64(2)};
     ff::to_canonical_le(h, 2, reinterpret_cast<uint8_t*>(h));
     EXPECT_EQ(digest_hex(h, sizeof h), "cfa36db7cbf44a29fecd36bf2a87e2ad");
+}
+
+// Inputs that cannot be made for one partition (synthesis runs out of memory, a
+// replayed set cannot be copied): that partition fails with the message, the others are
+// proved, and the process goes on. Until the synthesis worker caught it, the exception
+// left its thread and ended the process (std::terminate).
+class FailingInputs final : public InputSource {
+public:
+    FailingInputs(const Manifest& manifest, uint64_t failing) : synthetic_(manifest), failing_(failing) {}
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override {
+        if (partition_index == failing_) throw std::runtime_error("injected: cannot make this partition's inputs");
+        synthetic_.fill(partition_index, buffers);
+    }
+
+private:
+    SyntheticInputs synthetic_;
+    uint64_t failing_;
+};
+
+TEST(Pipeline, InputsThatThrowFailTheirPartitionNotTheProcess) {
+    test::TempDir dir("zkbatch-pipeline");
+    const Manifest manifest = parse_manifest(R"([job]
+name = "inputs"
+partitions = 4
+[circuit]
+log_n = 6
+[pipeline]
+synthesis_workers = 2
+on_error = "continue"
+)",
+                                             "inputs.toml");
+    const Backend backend(load_plugin(CPU_REF_PLUGIN_FILE), "", manifest.circuit.log_n,
+                          manifest.pipeline.prove_workers);
+    Store store(dir.path() / "runs.db");
+    RunRecord run;
+    run.job_name = "inputs";
+    run.backend_name = "cpu-ref";
+    run.verify_mode = "identity";
+    run.started_steady_ns = steady_now_ns();
+    const FailingInputs inputs(manifest, 2);
+    PipelineSettings settings;
+    settings.manifest = &manifest;
+    settings.backend = &backend;
+    settings.store = &store;
+    settings.run_id = store.begin_run(run);
+    settings.partitions = all_partitions(manifest);
+    settings.inputs = &inputs;
+    const RunSummary summary = run_pipeline(settings);
+    EXPECT_EQ(summary.status, RunStatus::failed);
+    EXPECT_EQ(summary.partitions_ok, 3u);
+    EXPECT_EQ(summary.partitions_failed, 1u);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2((dir.path() / "runs.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* query = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT partition_index, status, error FROM partition WHERE status <> 'ok'", -1,
+                                 &query, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(query), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(query, 0), 2);
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(query, 1)), "failed");
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(query, 2)),
+                 "synthesis: injected: cannot make this partition's inputs");
+    EXPECT_EQ(sqlite3_step(query), SQLITE_DONE);
+    sqlite3_finalize(query);
+    sqlite3_close(db);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // cpu-ref through the plugin host, end to end: buffers, synthesis into them, prove,
 // and the backend-independent identity check.
-#include "plugin_host.hpp"
+#include "plugin_host/plugin_host.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
 #include <zkbatch/ff/fr.hpp>

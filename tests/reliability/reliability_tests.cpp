@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -95,17 +96,32 @@ protected:
             << context << ": an ok partition without a digest";
     }
 
-    // Polls until the run has at least `rows` partition rows (or `limit` passes).
-    int wait_for_partitions(int rows, std::chrono::milliseconds limit = 30s) const {
+    // Polls until the database holds at least `rows` partition rows (of run `run_id`
+    // only, when given), or `limit` passes; returns how many it holds.
+    int wait_for_partitions(int rows, std::optional<int> run_id = std::nullopt,
+                            std::chrono::milliseconds limit = 30s) const {
+        const std::string sql = "SELECT count(*) FROM partition" +
+                                (run_id ? " WHERE run_id = " + std::to_string(*run_id) : std::string());
         const auto deadline = std::chrono::steady_clock::now() + limit;
         int have = 0;
         while (std::chrono::steady_clock::now() < deadline) {
             if (fs::exists(db_) && count("SELECT count(*) FROM sqlite_schema WHERE name = 'partition'") > 0)
-                have = count("SELECT count(*) FROM partition");
+                have = count(sql);
             if (have >= rows) break;
             std::this_thread::sleep_for(10ms);
         }
         return have;
+    }
+
+    // Polls until the process's stderr (written to TAG.err) holds `text`.
+    bool wait_for_log(const std::string& tag, const std::string& text, std::chrono::milliseconds limit = 30s) const {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (std::chrono::steady_clock::now() < deadline) {
+            if (fs::exists(dir_ / (tag + ".err")) && read_file(dir_ / (tag + ".err")).find(text) != std::string::npos)
+                return true;
+            std::this_thread::sleep_for(10ms);
+        }
+        return false;
     }
 
     zkbatch::test::TempDir scratch_{"zkbatch-reliability"};
@@ -123,22 +139,28 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
     const std::vector<std::string> expected = digests("1", reference_db);
     ASSERT_EQ(expected.size(), 24u);
 
+    // Each kill comes once the run has recorded a drawn number of partitions (0: at
+    // once, maybe before the database exists), wherever its threads then are.
     std::mt19937 random(20261130);  // fixed: a failure can be replayed
-    std::uniform_int_distribution<int> delay_ms(50, 1500);
+    std::uniform_int_distribution<int> recorded_before_kill(0, 23);
     int resumed = 0, partial = 0;  // partial: killed with some but not all partitions recorded
     for (int attempt = 0; attempt < 8; ++attempt) {
         const std::string context = "attempt " + std::to_string(attempt);
-        const int delay = delay_ms(random);
-        // fault-inject proves like cpu-ref but sleeps 80 ms per partition, so the run
-        // lasts about 2 s however fast the CPU and the disk are.
+        const int target = recorded_before_kill(random);
+        // This attempt's run, once its row exists: the one after the runs recorded so far.
+        const int this_run = 1 + (fs::exists(db_) ? count("SELECT count(*) FROM run") : 0);
+        // fault-inject proves like cpu-ref but sleeps 80 ms per partition, so partitions
+        // are recorded one by one however fast the CPU and the disk are.
         auto args = faulty({"slow_partition_ms=80"});
         args.insert(args.begin(), {"run", job.string(), "--db", db_});
         auto child = start(args, "killed");
-        std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        if (target > 0) {
+            ASSERT_GE(wait_for_partitions(target, this_run), target) << context;
+        }
         child->signal(SIGKILL);
         const CommandResult killed = child->wait();
         if (!fs::exists(db_)) continue;  // killed before the database was created
-        expect_consistent(context + " (killed after " + std::to_string(delay) + " ms)");
+        expect_consistent(context + " (killed after " + std::to_string(target) + " partitions)");
         const std::string run_id = scalar("SELECT max(id) FROM run WHERE job_name = 'killed'");
         if (run_id.empty() || run_id == "<no row>") continue;  // killed before the run began
         ASSERT_TRUE(killed.exit_code == -1 || killed.exit_code == 0) << context << ": " << killed.err;
@@ -179,7 +201,7 @@ TEST_F(ReliabilityTest, SigkillAtRandomMomentsThenResumeMatchesUninterruptedRun)
         expect_consistent(context + " after resume");
         ++resumed;
     }
-    // The delays are drawn so that most kills land inside the run.
+    // The kill points are drawn so that most kills land inside the run.
     EXPECT_GE(resumed, 4);
     EXPECT_GE(partial, 2);
 }
@@ -228,7 +250,7 @@ TEST_F(ReliabilityTest, SecondSigintAbandonsQueuedPartitions) {
     const int before = wait_for_partitions(1);
     ASSERT_GE(before, 1);
     child->signal(SIGINT);
-    std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(wait_for_log("sigint2", "stopping")) << "the first SIGINT was not seen";
     child->signal(SIGINT);
     const CommandResult result = child->wait();
     EXPECT_EQ(result.exit_code, 6) << result.err;

@@ -1,5 +1,5 @@
 // The timeline layout and the trace-event JSON, from hand-made intervals.
-#include "trace.hpp"
+#include "report/trace.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

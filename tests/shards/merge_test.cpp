@@ -1,9 +1,9 @@
 // merge.hpp against databases written through the Store: every table copied with its
 // ids remapped, identity by uuid, idempotence, a resumed shard merged again, refusals,
 // and one transaction per shard. Read back with plain SQL.
-#include "merge.hpp"
+#include "cluster/merge.hpp"
 
-#include "store.hpp"
+#include "store/store.hpp"
 #include "support/zkbatch_process.hpp"
 
 #include <fmt/format.h>
@@ -35,12 +35,12 @@ PartitionRecord make_partition(uint64_t index, int64_t start_ns, PartitionStatus
     p.partition_index = index;
     p.status = status;
     if (status != PartitionStatus::ok) p.error = "injected";
-    p.synth_ms = 1.0 + static_cast<double>(index);
-    p.prove_ms = 2.0 + static_cast<double>(index);
-    p.h2d_ms = 0.5;
-    p.h2d_bytes = 96;
-    p.finalize_ms = 0.25;
-    p.idle_gap_ms = index == 0 ? -1 : 0.125;
+    p.phases["synth"].ms = 1.0 + static_cast<double>(index);
+    p.phases["prove"].ms = 2.0 + static_cast<double>(index);
+    p.phases["h2d"].ms = 0.5;
+    p.phases["h2d"].bytes = 96;
+    p.phases["finalize"].ms = 0.25;
+    p.phases["idle_gap"].ms = index == 0 ? -1 : 0.125;
     p.device_index = 0;
     p.verified = status == PartitionStatus::ok;
     if (status == PartitionStatus::ok) p.h_digest = digest_of(index);

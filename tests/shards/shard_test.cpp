@@ -1,6 +1,6 @@
 // shard.hpp: --shard I/N and auto (Slurm), which partitions a shard proves, and the
 // experiment uuid every shard of one submission must agree on.
-#include "shard.hpp"
+#include "cluster/shard.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,6 +2,7 @@
 // single-process run (digests, compare, trace, report, saved queries); shards of an
 // experiment; the Slurm scripts run by bash with a job array's variables; --submit
 // with a stand-in sbatch; usage and storage errors.
+#include "support/unprivileged.hpp"
 #include "support/zkbatch_process.hpp"
 
 #include <fmt/format.h>
@@ -243,6 +244,107 @@ TEST_F(ShardsCli, SubmitChainsTheMergeAfterTheArray) {
     EXPECT_EQ(refused.exit_code, 2);
     EXPECT_NE(refused.err.find("invalid partition"), std::string::npos) << refused.err;
     EXPECT_EQ(refused.out.find("merge: job"), std::string::npos) << refused.out;
+}
+
+// Paths with quotes, $(...), backticks and blanks, given to `zkbatch slurm`, are quoted
+// wherever the scripts use them, comments and echo lines included: running submit.sh
+// (with a stand-in sbatch), every array task and the merge executes none of them. A
+// newline, which no quoting can carry through a comment, is refused (exit 2). Before,
+// submit.sh echoed the --into path in double quotes and the shards script's comment
+// held the raw manifest path: both ran what they held.
+TEST_F(ShardsCli, HostilePathsInSlurmScriptsNeverExecute) {
+    const fs::path hostile = dir.path() / "it's $(touch PWNED-dollar) `touch PWNED-backtick` \"q\"";
+    fs::create_directories(hostile);
+    const fs::path job = write_file(hostile / "job $(touch PWNED-manifest).toml", R"toml(
+[job]
+name = "hostile"
+partitions = 2
+[circuit]
+log_n = 6
+[backend]
+name = "cpu-ref"
+)toml");
+    const std::string history = (hostile / "history $(touch PWNED-history) `touch PWNED-history2`.db").string();
+    const std::string out = path("out$(touch${IFS}PWNED-out)");
+    const std::string plugins = (hostile / "plugins $(touch PWNED-plugins)").string();
+    const fs::path bin = dir.path() / "bin";
+    fs::create_directories(bin);
+    write_file(bin / "sbatch", "#!/bin/sh\necho \"$*\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
+    fs::permissions(bin / "sbatch", fs::perms::owner_all);
+    const auto wrote = zkbatch({"slurm", job.string(), "--shards", "2", "--out", out, "--into", history, "--set",
+                                "output.tags.note=$(touch PWNED-set)", "--plugin-path", plugins, "--",
+                                "--comment=$(touch PWNED-sbatch)"});
+    ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+    const auto bash_n = [&](const std::string& script) {
+        return run_program({"/bin/bash", "-n", out + "/" + script}, dir.path()).exit_code;
+    };
+    for (const char* script : {"shards.sbatch", "merge.sbatch", "submit.sh"}) EXPECT_EQ(bash_n(script), 0) << script;
+
+    // Each script runs in the scratch folder (env -C), where whatever it executed would
+    // leave its PWNED file.
+    const std::string env_path = "PATH=" + bin.string() + ":" + std::getenv("PATH");
+    const auto submitted =
+        run_program({"/usr/bin/env", "-C", dir.path().string(), env_path, "/bin/bash", out + "/submit.sh"}, dir.path());
+    EXPECT_EQ(submitted.exit_code, 0) << submitted.err;
+    EXPECT_NE(submitted.out.find("history: " + history), std::string::npos) << submitted.out;
+    fs::create_directories(path("node-tmp"));
+    for (int task = 0; task < 2; ++task) {
+        const auto ran = run_program({"/usr/bin/env", "-C", dir.path().string(), fmt::format("SLURM_ARRAY_TASK_ID={}", task),
+                                      "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_MAX=1", "SLURM_ARRAY_TASK_COUNT=2",
+                                      "SLURM_ARRAY_JOB_ID=78", "TMPDIR=" + path("node-tmp"), "/bin/bash",
+                                      out + "/shards.sbatch"},
+                                     dir.path());
+        EXPECT_EQ(ran.exit_code, 0) << ran.out << ran.err;
+    }
+    const auto merged =
+        run_program({"/usr/bin/env", "-C", dir.path().string(), "/bin/bash", out + "/merge.sbatch"}, dir.path());
+    EXPECT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+    EXPECT_EQ(scalar(history, "SELECT count(*) FROM partition"), "2");
+    EXPECT_EQ(scalar(history, "SELECT value FROM run_tag WHERE key = 'note' LIMIT 1"), "$(touch PWNED-set)");
+
+    std::vector<std::string> executed;
+    for (const auto& entry : fs::recursive_directory_iterator(dir.path()))
+        if (entry.path().filename().string().starts_with("PWNED")) executed.push_back(entry.path().string());
+    EXPECT_EQ(executed, std::vector<std::string>{});
+
+    for (const std::string& newline : {path("job\nwith a newline.toml"), path("out\ndir")}) {
+        fs::path manifest_given = job;
+        std::vector<std::string> args{"slurm", "", "--shards", "2", "--out", out};
+        if (newline.find("job\n") != std::string::npos) {
+            fs::copy_file(job, newline);
+            manifest_given = newline;
+        } else {
+            args[5] = newline;
+        }
+        args[1] = manifest_given.string();
+        const auto refused = zkbatch(args);
+        EXPECT_EQ(refused.exit_code, 2) << refused.err;
+        EXPECT_TRUE(refused.err.find("newline") != std::string::npos ||
+                    refused.err.find("cannot hold blanks") != std::string::npos)
+            << refused.err;
+    }
+}
+
+// A script zkbatch may overwrite but not make executable (another user's file that
+// anyone may write) is a storage error (exit 4) naming it; it was "internal error: a
+// bug in zkbatch" (exit 1), from std::filesystem's exception. Needs a file of another
+// user, so it runs as root (CI), with zkbatch as nobody.
+TEST_F(ShardsCli, ASlurmScriptThatCannotBeMadeExecutableIsAStorageError) {
+    if (!running_as_root()) GTEST_SKIP() << "needs root, to leave a file of another user in the folder";
+    const fs::path out = dir.path() / "slurm";
+    fs::create_directories(out / "logs");
+    hand_over_to_unprivileged(dir.path());
+    write_file(out / "shards.sbatch", "# root's, writable by anyone\n");
+    fs::permissions(out / "shards.sbatch", fs::perms::all & ~fs::perms::owner_exec & ~fs::perms::group_exec &
+                                               ~fs::perms::others_exec);
+    std::vector<std::string> argv = unprivileged_command();
+    argv.insert(argv.end(), {zkbatch_exe(), "slurm", manifest.string(), "--shards", "2", "--out", out.string(),
+                             "--into", path("history.db")});
+    const auto result = run_program(argv, dir.path());
+    EXPECT_EQ(result.exit_code, 4) << result.err;
+    EXPECT_NE(result.err.find((out / "shards.sbatch").string() + ": cannot make the script executable"),
+              std::string::npos)
+        << result.err;
 }
 
 TEST_F(ShardsCli, MergeRefusalsNameTheShardAndExitWithStorageError) {

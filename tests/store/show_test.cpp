@@ -1,5 +1,5 @@
 // The text of `zkbatch runs` and `zkbatch show`.
-#include "show.hpp"
+#include "report/show.hpp"
 #include "store_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ TEST_F(FormatRunDetails, ShowsEnvironmentOutcomeAndPhases) {
     const int64_t run_id = store.begin_run(run);
     for (uint64_t i = 0; i < 3; ++i) {
         PartitionRecord partition = sample_partition(i, run.started_steady_ns);
-        partition.synth_ms = 10.0 * static_cast<double>(i + 1);  // median 20, p95 30
+        partition.phases["synth"].ms = 10.0 * static_cast<double>(i + 1);  // median 20, p95 30
         store.record_partition(run_id, partition);
     }
     RunSummary summary;
@@ -109,8 +109,8 @@ TEST_F(FormatRunDetails, LeavesOutWhatWasNotMeasured) {
     EXPECT_NOT_CONTAINS(text, "GPU busy");
     // A CPU partition: phases but no copies, so no rate column.
     PartitionRecord cpu = sample_partition(0, run.started_steady_ns);
-    cpu.h2d_ms = -1;
-    cpu.d2h_ms = -1;
+    cpu.phases["h2d"].ms = -1;
+    cpu.phases["d2h"].ms = -1;
     store.record_partition(run_id, cpu);
     text = format_run_details(store, run_id);
     EXPECT_CONTAINS(text, "synth");

@@ -1,7 +1,10 @@
 // The SQLite store: round trips, statistics in SQL, migrations, failure paths,
 // concurrent writers and the saved queries under results/queries.
-#include "store.hpp"
+#include "manifest/manifest.hpp"
+#include "store/sqlite_support.hpp"
+#include "store/store.hpp"
 #include "store_test_util.hpp"
+#include "support/unprivileged.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -15,7 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <latch>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -29,6 +34,14 @@ using namespace zkbatch::test;
 
 class StoreTest : public ::testing::Test {
 protected:
+    // tests/store/fixtures/schema-vN.db, a database zkbatch wrote at schema version N,
+    // copied to `db`.
+    void use_fixture(int version) const {
+        fs::create_directories(db.parent_path());
+        fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / fmt::format("tests/store/fixtures/schema-v{}.db", version), db);
+        ASSERT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(version));
+    }
+
     TempDir dir;
     fs::path db = dir.path() / "results" / "zkbatch.db";  // folder created by the Store
 };
@@ -211,22 +224,22 @@ TEST_F(StoreTest, MedianAndP95OfKnownValuesFromPhaseStatsAndFromTheView) {
     const std::vector<double> h2d_ms = {100, 50, 20, -1, -1};    // 1e9 bytes: 10, 20, 50 GB/s
     for (size_t i = 0; i < synth_ms.size(); ++i) {
         PartitionRecord partition = bare_partition(i);
-        partition.synth_ms = synth_ms[i];
-        partition.prove_ms = prove_ms[i];
-        partition.h2d_ms = h2d_ms[i];
-        partition.h2d_bytes = 1'000'000'000;
+        partition.phases["synth"].ms = synth_ms[i];
+        partition.phases["prove"].ms = prove_ms[i];
+        partition.phases["h2d"].ms = h2d_ms[i];
+        partition.phases["h2d"].bytes = 1'000'000'000;
         store.record_partition(run_id, partition);
     }
     // A failed partition stopped part-way: its times are left out of the summary.
     PartitionRecord failed = bare_partition(5);
     failed.status = PartitionStatus::failed;
-    failed.synth_ms = 1000;
+    failed.phases["synth"].ms = 1000;
     store.record_partition(run_id, failed);
     // One partition with synth and finalize intervals gives the derived total.
     PartitionRecord timed = sample_partition(6, run.started_steady_ns);
-    timed.synth_ms = 3;
-    timed.prove_ms = -1;
-    timed.h2d_ms = -1;
+    timed.phases["synth"].ms = 3;
+    timed.phases["prove"].ms = -1;
+    timed.phases["h2d"].ms = -1;
     store.record_partition(run_id, timed);
 
     const std::vector<double> synth_all = {5, 1, 4, 2, 3, 3};
@@ -290,7 +303,7 @@ TEST_F(StoreTest, NearestRankP95IsNotTheMaximumForTwentyOrMoreValues) {
             const double compute_ms = 1.5 * static_cast<double>((i * 11) % count + 1);
             values.push_back(compute_ms);
             PartitionRecord partition = bare_partition(i);
-            partition.compute_ms = compute_ms;
+            partition.phases["compute"].ms = compute_ms;
             store.record_partition(run_id, partition);
         }
         // Kept in a variable: find_phase points into it (ASan found a use after free).
@@ -341,6 +354,51 @@ TEST_F(StoreTest, ResolveLatestInAnEmptyDatabase) {
 
 // --- schema and migrations ----------------------------------------------------------
 
+// The phase table (store/phases.hpp) is the schema's list of phases: phase_name holds
+// its rows in its order, the partition table a column for each stored phase (and a
+// bytes column for each copy), and partition_phase reports exactly those phases.
+TEST_F(StoreTest, ThePhaseTableIsTheSchemasListOfPhases) {
+    Store store(db);
+    std::vector<std::vector<std::string>> expected_rows;
+    for (size_t i = 0; i < kPhaseCount; ++i)
+        expected_rows.push_back({std::string(kPhases[i].name), std::to_string(i + 1), std::string(kPhases[i].description)});
+    EXPECT_EQ(sql_rows(db, "SELECT phase, sort_order, description FROM phase_name ORDER BY sort_order"), expected_rows);
+
+    std::set<std::string> columns;
+    for (const auto& row : sql_rows(db, "SELECT name FROM pragma_table_info('partition')")) columns.insert(row[0]);
+    PartitionRecord partition = sample_partition(0, sample_run().started_steady_ns);
+    std::set<std::string> measured;
+    for (size_t i = 0; i < kPhaseCount; ++i) {
+        const PhaseInfo& phase = kPhases[i];
+        if (phase.source == PhaseSource::derived) continue;
+        EXPECT_TRUE(columns.contains(ms_column(phase))) << phase.name;
+        EXPECT_EQ(columns.contains(bytes_column(phase)), phase.moves_bytes) << phase.name;
+        partition.phases[PhaseKey::at(i)] = {static_cast<double>(i + 1), phase.moves_bytes ? 1000 * (i + 1) : 0};
+        measured.insert(std::string(phase.name));
+    }
+    store.record_partition(store.begin_run(sample_run()), partition);
+    measured.insert("partition");  // sample_partition has synth and finalize intervals
+    std::set<std::string> reported;
+    for (const auto& row : sql_rows(db, "SELECT phase, ms, bytes FROM partition_phase")) {
+        reported.insert(row[0]);
+        const auto key = PhaseKey::find(row[0]);
+        ASSERT_TRUE(key) << row[0];
+        if (key->info().source == PhaseSource::derived) continue;
+        EXPECT_EQ(std::stod(row[1]), static_cast<double>(key->index() + 1)) << row[0];
+        EXPECT_EQ(row[2], key->info().moves_bytes ? std::to_string(1000 * (key->index() + 1)) : "NULL") << row[0];
+    }
+    EXPECT_EQ(reported, measured);
+}
+
+// docs/schema.md lists every phase of the table, as a row of its phase table.
+TEST(SchemaDocs, NameEveryPhase) {
+    std::ifstream file(fs::path(ZKBATCH_SOURCE_DIR) / "docs" / "schema.md");
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty());
+    for (const PhaseInfo& phase : kPhases)
+        EXPECT_NE(text.find("| `" + std::string(phase.name) + "` |"), std::string::npos) << phase.name;
+}
+
 TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
     fs::create_directories(db.parent_path());
     std::ofstream(db).close();  // zero bytes: a valid, empty SQLite database
@@ -379,9 +437,7 @@ TEST_F(StoreTest, MigratesAnEmptyFileToTheCurrentSchema) {
 // fixtures/schema-v1.db was written by zkbatch with schema v1 (a 4-partition smoke run
 // on cpu-ref). Opening it migrates in place and keeps every row.
 TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v1.db", db);
-    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "1");
+    use_fixture(1);
     const auto digests_before = sql_rows(db, "SELECT partition_index, h_digest FROM partition ORDER BY 1");
     ASSERT_EQ(digests_before.size(), 4u);
     {
@@ -401,9 +457,7 @@ TEST_F(StoreTest, MigratesASchemaV1DatabaseWrittenByAnOlderZkbatch) {
 // on cpu-ref, before devices were recorded). Opening it adds the device columns and
 // tables empty: its partitions have no device, its run no device rows.
 TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
-    fs::create_directories(db.parent_path());
-    fs::copy_file(fs::path(ZKBATCH_SOURCE_DIR) / "tests/store/fixtures/schema-v2.db", db);
-    ASSERT_EQ(sql_value(db, "PRAGMA user_version"), "2");
+    use_fixture(2);
     const auto rows_before =
         sql_rows(db, "SELECT partition_index, status, h_digest, prove_ms FROM partition ORDER BY 1");
     ASSERT_EQ(rows_before.size(), 4u);
@@ -423,6 +477,41 @@ TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM run_device"), "0");
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
     EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// fixtures/schema-v3.db was written by zkbatch with schema v3: run 1 a plain cpu-ref
+// run; run 2 replays 2 input sets (replay_inputs and on_error in its manifest,
+// finalize_workers and verify.every from --set); run 3 like run 2 without those --set,
+// its stored manifest then given a key this zkbatch refuses. The migration to v4 reads
+// each run's pipeline settings into run columns, the refused key notwithstanding, and
+// keeps every row.
+TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) {
+    use_fixture(3);
+    const auto partitions_before = sql_rows(db, "SELECT * FROM partition ORDER BY id");
+    ASSERT_EQ(partitions_before.size(), 12u);
+    const std::string manifest_3 = sql_value(db, "SELECT manifest_text FROM run WHERE id = 3");
+    ASSERT_THROW(parse_manifest(manifest_3, "run 3"), ManifestError) << "the fixture's point: run 3 no longer parses";
+    { Store store(db); }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+    EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run ORDER BY id"),
+              (std::vector<std::vector<std::string>>{
+                  {"1", "0", "2", "1", "stop"}, {"2", "2", "3", "2", "continue"}, {"3", "2", "2", "1", "continue"}}));
+    EXPECT_EQ(sql_rows(db, "SELECT * FROM partition ORDER BY id"), partitions_before);
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM phase_name"), std::to_string(kPhaseCount));
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
+}
+
+// A run of v3 whose manifest is not TOML at all keeps the settings it cannot tell
+// NULL; that it synthesized every partition (no replay.setup_ms fact) is still known.
+TEST_F(StoreTest, SchemaV4LeavesUnreadableSettingsNull) {
+    use_fixture(3);
+    sql_rows(db, "UPDATE run SET manifest_text = '[job' WHERE id IN (1, 2)");
+    { Store store(db); }
+    EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run "
+                           "WHERE id IN (1, 2) ORDER BY id"),
+              (std::vector<std::vector<std::string>>{{"1", "0", "NULL", "NULL", "NULL"},
+                                                     {"2", "NULL", "NULL", "NULL", "NULL"}}));
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
@@ -449,8 +538,8 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     for (const Proved& one : proved) {
         PartitionRecord partition = sample_partition(index++, run.started_steady_ns);
         partition.device_index = one.device;
-        partition.compute_ms = one.compute_ms;
-        partition.prove_ms = one.compute_ms + 1;
+        partition.phases["compute"].ms = one.compute_ms;
+        partition.phases["prove"].ms = one.compute_ms + 1;
         partition.intervals.clear();
         for (auto [start_ms, end_ms] : one.busy_ms)
             partition.intervals.push_back({"compute", "gpu.compute", run.started_steady_ns + start_ms * 1'000'000,
@@ -463,7 +552,7 @@ TEST_F(StoreTest, DeviceRowsCountPartitionsAndMediansPerDevice) {
     failed.device_index = 1;
     failed.status = PartitionStatus::failed;
     failed.error = "device lost";
-    failed.compute_ms = 1000;
+    failed.phases["compute"].ms = 1000;
     failed.intervals.clear();
     store.record_partition(run_id, failed);
     PartitionRecord unassigned = sample_partition(index++, run.started_steady_ns);
@@ -558,11 +647,40 @@ TEST_F(StoreTest, ARunOfALiveWriterStaysRunning) {
     EXPECT_EQ(sql_value(db, "SELECT status FROM run WHERE id = " + std::to_string(run_id)), "running");
 }
 
+// Named parameters: a name the statement does not have is refused, naming it, rather
+// than binding nothing (SQLite would leave the parameter NULL).
+TEST_F(StoreTest, BindingAParameterTheStatementLacksIsAnError) {
+    Store store(db);
+    sqlite::Statement statement(store.handle(), db, "SELECT :present");
+    statement.bind_int(":present", 7);
+    ASSERT_TRUE(statement.step("reading"));
+    EXPECT_EQ(statement.int_at(0), 7);
+    statement.reset();
+    const std::string message = store_error_of([&] { statement.bind_int(":absent", 1); });
+    EXPECT_CONTAINS(message, ":absent");
+    EXPECT_CONTAINS(message, "SELECT :present");
+}
+
+// The insert differs from one that succeeds in the type of one value only, and the
+// error is SQLite's STRICT refusal of it, not any other (a typo in the SQL, a missing run).
 TEST_F(StoreTest, StrictTablesRejectWronglyTypedValues) {
-    { Store store(db); }
-    EXPECT_THROW(sql_rows(db, "INSERT INTO partition (run_id, partition_index, status, "
-                              "synth_worker, prove_worker) VALUES (1, 'first', 'ok', 0, 0)"),
-                 std::runtime_error);
+    {
+        Store store(db);
+        store.begin_run(sample_run());
+    }
+    const auto insert = [&](const std::string& index) {
+        return "INSERT INTO partition (run_id, partition_index, status, synth_worker, prove_worker) "
+               "VALUES (1, " + index + ", 'ok', 0, 0)";
+    };
+    sql_rows(db, insert("7"));
+    std::string error;
+    try {
+        sql_rows(db, insert("'first'"));
+    } catch (const std::runtime_error& e) {
+        error = e.what();
+    }
+    EXPECT_CONTAINS(error, "cannot store TEXT value in INTEGER column partition.partition_index");
+    EXPECT_EQ(sql_value(db, "SELECT group_concat(partition_index) FROM partition"), "7");
 }
 
 TEST_F(StoreTest, RefusesANewerSchemaVersion) {
@@ -767,18 +885,22 @@ TEST_F(StoreTest, QueryOnlyConnectionRefusesAPartitionWithAClearMessage) {
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition"), "0");
 }
 
+// As root (CI) the checks run in a child that has become nobody: root writes anyway.
 TEST_F(StoreTest, WriteProtectedFileGivesAClearMessage) {
-    if (geteuid() == 0) GTEST_SKIP() << "running as root: file permissions do not stop writes";
-    { Store store(db); }
-    fs::remove(fs::path(db.string() + "-wal"));
-    fs::remove(fs::path(db.string() + "-shm"));
-    fs::permissions(db, fs::perms::owner_read);
-    fs::permissions(db.parent_path(), fs::perms::owner_read | fs::perms::owner_exec);
-    const std::string message = store_error_of([&] {
-        Store writer(db);
-        writer.begin_run(sample_run());
+    hand_over_to_unprivileged(dir.path());
+    const std::string message = run_unprivileged([&] {
+        { Store store(db); }
+        fs::remove(fs::path(db.string() + "-wal"));
+        fs::remove(fs::path(db.string() + "-shm"));
+        fs::permissions(db, fs::perms::owner_read);
+        fs::permissions(db.parent_path(), fs::perms::owner_read | fs::perms::owner_exec);
+        const std::string error = store_error_of([&] {
+            Store writer(db);
+            writer.begin_run(sample_run());
+        });
+        fs::permissions(db.parent_path(), fs::perms::owner_all);
+        return error;
     });
-    fs::permissions(db.parent_path(), fs::perms::owner_all);
     EXPECT_CONTAINS(message, db.string());
     EXPECT_CONTAINS(message, "permissions");
 }
@@ -786,26 +908,28 @@ TEST_F(StoreTest, WriteProtectedFileGivesAClearMessage) {
 // `zkbatch runs/show` on a database in a folder this user cannot write (an installed
 // reference history): SQLite cannot create the -shm file a WAL reader needs.
 TEST_F(StoreTest, OpenExistingReadsFromAFolderItCannotWrite) {
-    if (geteuid() == 0) GTEST_SKIP() << "running as root: every folder is writable";
     const fs::path folder = dir.path() / "odd name %20 #1";
     const fs::path reference = folder / "history.db";
-    {
-        Store store(reference);
-        store.record_partition(store.begin_run(sample_run()), sample_partition(0, 5'000'000'000));
-    }
-    ASSERT_FALSE(fs::exists(reference.string() + "-shm"));  // removed by the last close
-    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
-    std::string error;
-    size_t runs = 0;
-    try {
-        const Store reader = Store::open_existing(reference);
-        runs = reader.list_runs().size();
-    } catch (const StoreError& e) {
-        error = e.what();
-    }
-    fs::permissions(folder, fs::perms::owner_all);
-    EXPECT_EQ(error, "");
-    EXPECT_EQ(runs, 1u);
+    hand_over_to_unprivileged(dir.path());
+    const std::string outcome = run_unprivileged([&] {
+        {
+            Store store(reference);
+            store.record_partition(store.begin_run(sample_run()), sample_partition(0, 5'000'000'000));
+        }
+        if (fs::exists(reference.string() + "-shm")) return std::string("the -shm file outlived the last close");
+        fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+        if (access(folder.c_str(), W_OK) == 0) return std::string("the folder is still writable");
+        std::string text;
+        try {
+            const Store reader = Store::open_existing(reference);
+            text = fmt::format("{} runs", reader.list_runs().size());
+        } catch (const StoreError& e) {
+            text = e.what();
+        }
+        fs::permissions(folder, fs::perms::owner_all);
+        return text;
+    });
+    EXPECT_EQ(outcome, "1 runs");
 }
 
 // --- concurrency ---------------------------------------------------------------------
@@ -926,9 +1050,9 @@ protected:
             const int64_t run_id = store.begin_run(run);
             for (int i = 0; i < 4 + r; ++i) {
                 PartitionRecord partition = sample_partition(i, run.started_steady_ns);
-                partition.synth_ms = 10.25 * (i + 1) + r;
-                partition.h2d_ms = r == 0 ? 2.0 + i : 16.0 + 3 * i;
-                partition.compute_ms = 1.0 / (i + 3);  // not exactly representable
+                partition.phases["synth"].ms = 10.25 * (i + 1) + r;
+                partition.phases["h2d"].ms = r == 0 ? 2.0 + i : 16.0 + 3 * i;
+                partition.phases["compute"].ms = 1.0 / (i + 3);  // not exactly representable
                 store.record_partition(run_id, partition);
             }
             RunSummary summary;

@@ -2,7 +2,7 @@
 // connection (an oracle independent of the Store's own queries), and sample records.
 #pragma once
 
-#include "store.hpp"
+#include "store/store.hpp"
 #include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -90,17 +90,17 @@ inline PartitionRecord sample_partition(uint64_t index, int64_t run_start_ns) {
     partition.partition_index = index;
     partition.synth_worker = static_cast<uint32_t>(index % 2);
     partition.prove_worker = 0;
-    partition.synth_ms = 10;
-    partition.pool_wait_ms = 0.5;
-    partition.queue_wait_ms = 1;
-    partition.h2d_ms = 2;
-    partition.h2d_bytes = 100'000'000;
-    partition.compute_ms = 3;
-    partition.d2h_ms = 1;
-    partition.d2h_bytes = 20'000'000;
-    partition.prove_ms = 7;
-    partition.finalize_ms = 4;
-    partition.verify_ms = 3;
+    partition.phases["synth"].ms = 10;
+    partition.phases["pool_wait"].ms = 0.5;
+    partition.phases["queue_wait"].ms = 1;
+    partition.phases["h2d"].ms = 2;
+    partition.phases["h2d"].bytes = 100'000'000;
+    partition.phases["compute"].ms = 3;
+    partition.phases["d2h"].ms = 1;
+    partition.phases["d2h"].bytes = 20'000'000;
+    partition.phases["prove"].ms = 7;
+    partition.phases["finalize"].ms = 4;
+    partition.phases["verify"].ms = 3;
     partition.verified = true;
     partition.h_digest = std::string(32, static_cast<char>('0' + index % 10));
     const int64_t base_ns = run_start_ns + static_cast<int64_t>(index) * 1'000'000'000;

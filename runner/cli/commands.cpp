@@ -1,0 +1,164 @@
+#include "cli/commands.hpp"
+
+#include "analysis/compare.hpp"
+#include "cli/exit_codes.hpp"
+#include "manifest/limits.hpp"
+#include "manifest/manifest.hpp"
+#include "plugin_host/plugin_host.hpp"
+#include "report/show.hpp"
+#include "run/run_executor.hpp"
+#include "run/run_plan.hpp"
+#include "store/store.hpp"
+#include "util/usage_error.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace zkbatch {
+
+int run_guarded(const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const ManifestError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::usage_error;
+    } catch (const UsageError& e) {  // ShardError, RunPlanError, SlurmError
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::usage_error;
+    } catch (const PluginError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::plugin_error;
+    } catch (const StoreError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::storage_error;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // A file or folder that cannot be made or written, like a database that cannot.
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::storage_error;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "internal error: {}\nThis is a bug in zkbatch; please report it with the command line.\n",
+                   e.what());
+        return exit_code::internal_error;
+    }
+}
+
+int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides) {
+    const Manifest manifest = load_manifest(manifest_path, overrides);
+    fmt::print("{}: ok: {}\n", manifest_path, describe_job(manifest));
+    // The manifest is valid wherever it runs; say so if `run` would refuse it on this machine.
+    if (const auto available = available_host_memory()) {
+        const HostMemoryEstimate needed = estimate_host_memory(manifest, manifest.backend.name);
+        if (const auto shortfall = host_memory_shortfall(manifest, needed, *available))
+            fmt::print("note: `zkbatch run` would refuse it on this machine: {}\n", *shortfall);
+    }
+    return exit_code::ok;
+}
+
+namespace {
+
+// What `zkbatch run` says about each run it recorded, and how it exits.
+int report_outcome(const RunPlan& plan, const RunOutcome& outcome) {
+    int exit = exit_code::ok;
+    const std::string db = plan.db_path.string();
+    for (const ArmOutcome& arm : outcome.arms) {
+        const RunSummary& summary = arm.summary;
+        if (outcome.resumed) {
+            fmt::print("run {} (resumed): {}: {} ok, {} failed of {} partitions; {} proved now in {:.2f} s\n",
+                       arm.run_id, to_string(summary.status), summary.partitions_ok, summary.partitions_failed,
+                       arm.partitions, arm.proved_now, summary.wall_ms / 1e3);
+        } else {
+            const double per_hour = summary.wall_ms > 0 ? summary.partitions_ok * 3.6e6 / summary.wall_ms : 0;
+            fmt::print("run {}{}: {}: {} ok, {} failed of {} partitions in {:.2f} s ({:.0f} partitions/h)\n",
+                       arm.run_id, plan.is_experiment() ? " [" + arm.label + "]" : "", to_string(summary.status),
+                       summary.partitions_ok, summary.partitions_failed, arm.partitions, summary.wall_ms / 1e3,
+                       per_hour);
+            if (arm.gpu_busy_fraction) fmt::print("GPU busy {:.1f}% of wall time\n", *arm.gpu_busy_fraction * 100);
+        }
+        if (!summary.error.empty()) fmt::print("stopped because: {}\n", summary.error);
+        if (summary.status == RunStatus::cancelled)
+            exit = exit_code::cancelled;
+        else if (summary.status != RunStatus::ok && exit == exit_code::ok)
+            exit = exit_code::partition_failed;
+    }
+    if (plan.is_experiment()) {
+        // Each arm against the first: the A/B the experiment was run for.
+        const Store store = Store::open_existing(plan.db_path);
+        const ArmOutcome& first = outcome.arms.front();
+        for (size_t i = 1; i < outcome.arms.size(); ++i) {
+            const int64_t other = outcome.arms[i].run_id;
+            fmt::print("\n{}", format_comparison(compare_runs(store, {std::to_string(first.run_id), {first.run_id}},
+                                                                {std::to_string(other), {other}}),
+                                                   CompareFormat::table));
+        }
+        fmt::print("details: zkbatch show RUN --db {} for runs {}..{} (experiment {})\n", db, first.run_id,
+                   outcome.arms.back().run_id, *outcome.experiment_id);
+    } else {
+        fmt::print("details: zkbatch show {} --db {}\n", outcome.arms.front().run_id, db);
+    }
+    return exit;
+}
+
+}  // namespace
+
+int command_run(const RunOptions& options) {
+    const RunPlan plan = options.resume_run ? plan_resume(options) : plan_run(options, process_environment());
+    ExecutionOptions execution;
+    execution.show_progress_line = isatty(STDERR_FILENO) && spdlog::get_level() <= spdlog::level::info;
+    return report_outcome(plan, execute_run(plan, execution));
+}
+
+int command_backends(const std::string& plugin_path) {
+    const auto listings = list_plugins(plugin_path);
+    if (listings.empty()) {
+        fmt::print("no plugins found; searched:\n");
+        for (const auto& folder : plugin_search_folders(plugin_path)) fmt::print("  {}\n", folder.string());
+        return exit_code::plugin_error;
+    }
+    fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", "NAME", "VERSION", "ABI", "USABLE", "DESCRIPTION");
+    for (const auto& p : listings) {
+        if (!p.shadowed_by.empty()) {
+            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, "-", "-", "-",
+                       "shadowed by an earlier plugin of the same name");
+            fmt::print("{:<16} file: {}\n{:<16} used instead: {}\n", "", p.file.string(), "",
+                       p.shadowed_by.string());
+            continue;
+        }
+        if (p.loaded)
+            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, p.version, p.abi_version,
+                       p.usable ? "yes" : "no", p.description);
+        else
+            fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, "-", "-", "no", "cannot be loaded");
+        fmt::print("{:<16} file: {}\n", "", p.file.string());
+        if (!p.usable && !p.why.empty()) fmt::print("{:<16} why not: {}\n", "", p.why);
+    }
+    return exit_code::ok;
+}
+
+int command_runs(const std::string& db_path) {
+    Store store = Store::open_existing(db_path);
+    // A reader cannot mark runs whose process died as 'interrupted'; a writer's open
+    // does, where the database can be written (else they keep showing 'running').
+    const auto rows = store.list_runs();
+    if (std::any_of(rows.begin(), rows.end(), [](const RunListRow& row) { return row.status == "running"; })) {
+        try {
+            store = Store(db_path);
+        } catch (const StoreError&) {
+        }
+    }
+    fmt::print("{}", format_run_list(store.list_runs()));
+    return exit_code::ok;
+}
+
+int command_show(const std::string& run_selector, const std::string& db_path) {
+    const Store store = Store::open_existing(db_path);
+    fmt::print("{}", format_run_details(store, store.resolve_run(run_selector)));
+    return exit_code::ok;
+}
+
+}  // namespace zkbatch

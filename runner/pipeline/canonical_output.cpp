@@ -1,0 +1,93 @@
+#include "pipeline/canonical_output.hpp"
+
+#include <zkbatch/util/parallel.hpp>
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace zkbatch {
+
+namespace {
+
+// Converts block by block, so a 2^27-element vector never needs a second 4 GiB copy.
+// Leaving Montgomery form costs a multiplication per element (seconds at 2^27 on one
+// core), so each block is converted on every core; the file still gets the bytes in
+// order. Only dumps of a, b, c pay it: h arrives canonical.
+template <typename Sink>
+void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
+    constexpr uint64_t kElementsPerThread = 1u << 16;
+    const unsigned threads = n < 2 * kElementsPerThread ? 1 : std::max(1u, std::thread::hardware_concurrency());
+    const uint64_t block_elements = kElementsPerThread * threads;
+    std::vector<uint8_t> bytes(std::min(n, block_elements) * 32);
+    for (uint64_t start = 0; start < n; start += block_elements) {
+        const uint64_t count = std::min(block_elements, n - start);
+        util::parallel_for(0, count, threads, [&](size_t begin, size_t end) {
+            ff::to_canonical_le(elements + start + begin, end - begin, bytes.data() + begin * 32);
+        });
+        sink(bytes.data(), count * 32);
+    }
+}
+
+}  // namespace
+
+std::string digest_hex(const void* bytes, size_t size) {
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits(bytes, size));
+    return digest_hex(std::to_array(canonical.digest));
+}
+
+std::string digest_hex(const std::array<uint8_t, 16>& canonical) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (uint8_t byte : canonical) {
+        hex += kHex[byte >> 4];
+        hex += kHex[byte & 15];
+    }
+    return hex;
+}
+
+namespace {
+
+// Writes dir/p<index>.<name>.bin through `write_all(file, fail)`.
+template <typename WriteAll>
+void write_dump(const std::filesystem::path& dir, uint64_t partition_index, const char* name, WriteAll&& write_all) {
+    const auto path = dir / fmt::format("p{}.{}.bin", partition_index, name);
+    auto fail = [&](const char* what) {
+        throw std::runtime_error("cannot " + std::string(what) + " dump file " + path.string() +
+                                 ": " + std::strerror(errno));
+    };
+    std::unique_ptr<FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
+    if (!file) fail("create");
+    write_all(file.get(), fail);
+    if (std::fclose(file.release()) != 0) fail("close");
+}
+
+}  // namespace
+
+void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                 const ff::Fr* elements, uint64_t n) {
+    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
+        for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
+            if (std::fwrite(bytes, 1, size, file) != size) fail("write");
+        });
+    });
+}
+
+void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
+                const void* bytes, size_t size) {
+    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
+        if (std::fwrite(bytes, 1, size, file) != size) fail("write");
+    });
+}
+
+}  // namespace zkbatch

@@ -1,0 +1,501 @@
+#include "pipeline/pipeline.hpp"
+
+#include "pipeline/bounded_queue.hpp"
+#include "pipeline/canonical_output.hpp"
+#include "pipeline/environment.hpp"
+#include "pipeline/progress.hpp"
+#include "util/clock.hpp"
+
+#include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/plugin/facts.hpp>
+#include <zkbatch/plugin/request.hpp>
+#include <zkbatch/util/parallel.hpp>
+#include <zkbatch/verify/identity.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <malloc.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace zkbatch {
+
+SyntheticInputs::SyntheticInputs(const Manifest& manifest)
+    : log_n_(manifest.circuit.log_n), terms_per_row_(manifest.circuit.terms_per_row), seed_(manifest.job.seed) {}
+
+void SyntheticInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+    circuit::synthesize({log_n_, terms_per_row_}, seed_, partition_index, static_cast<ff::Fr*>(buffers.a),
+                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c));
+}
+
+ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
+    const int64_t start_ns = steady_now_ns();
+    const uint64_t n = uint64_t{1} << manifest.circuit.log_n;
+    const circuit::CircuitShape shape{manifest.circuit.log_n, manifest.circuit.terms_per_row};
+    sets_.resize(manifest.pipeline.replay_inputs);
+    // Input set j is exactly what partition j would synthesize, so a replay run's
+    // partitions 0..k-1 have the digests of an ordinary run's.
+    for (size_t j = 0; j < sets_.size(); ++j) {
+        auto& set = sets_[j];
+        set.a.resize(n), set.b.resize(n), set.c.resize(n);
+        circuit::synthesize(shape, manifest.job.seed, j, set.a.data(), set.b.data(), set.c.data(), threads);
+    }
+    setup_ms_ = ns_to_ms(steady_now_ns() - start_ns);
+}
+
+void ReplayInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+    const size_t which = partition_index % sets_.size();
+    if (buffers.keeps_contents) {
+        std::lock_guard lock(held_mutex_);
+        const auto held = held_.find(buffers.a);
+        if (held != held_.end() && held->second == which) return;
+        held_.erase(buffers.a);  // being overwritten: holds nothing known until the copy ends
+    }
+    const auto& set = sets_[which];
+    // One thread copies ~10 GB/s: a 2^24 partition's first copy would hold back the
+    // GPU for 150 ms, so large copies are split over a few threads.
+    const size_t n = set.a.size();
+    const unsigned threads = n >= (size_t{1} << 20) ? 4 : 1;
+    for (auto [to, from] : {std::pair{buffers.a, &set.a}, {buffers.b, &set.b}, {buffers.c, &set.c}}) {
+        auto* destination = static_cast<ff::Fr*>(to);
+        util::parallel_for(0, n, threads, [&, from = from](size_t begin, size_t end) {
+            std::memcpy(destination + begin, from->data() + begin, (end - begin) * sizeof(ff::Fr));
+        });
+    }
+    if (buffers.keeps_contents) {
+        std::lock_guard lock(held_mutex_);
+        held_[buffers.a] = which;
+    }
+}
+
+std::vector<uint64_t> all_partitions(const Manifest& manifest) {
+    std::vector<uint64_t> indices(manifest.job.partitions);
+    for (uint64_t i = 0; i < indices.size(); ++i) indices[i] = i;
+    return indices;
+}
+
+std::vector<DeviceRecord> device_records(const Backend& backend, uint32_t prove_workers_per_device) {
+    std::vector<DeviceRecord> devices;
+    for (size_t slot = 0; slot < backend.device_count(); ++slot) {
+        DeviceRecord device{backend.device_index(slot), "", prove_workers_per_device};
+        for (const auto& [key, value] : backend.facts(slot))
+            if (key == plugin::fact::device_name) device.name = value;
+        devices.push_back(std::move(device));
+    }
+    return devices;
+}
+
+int64_t union_length_ns(std::vector<std::pair<int64_t, int64_t>> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    int64_t total = 0, covered_until = INT64_MIN;
+    for (auto [start, end] : intervals) {
+        start = std::max(start, covered_until);
+        if (end > start) {
+            total += end - start;
+            covered_until = end;
+        }
+    }
+    return total;
+}
+
+namespace {
+
+// One partition on its way through the pipeline.
+struct WorkItem {
+    zkb_host_buffers buffers{};
+    bool has_buffers = false;
+    size_t buffer_slot = 0;  // the backend (device slot) the buffers came from and go back to
+    bool proved = false;  // prove returned ZKB_OK
+    bool h_to_host = false;  // asked of the backend: the finalizer reads h
+    std::optional<std::array<uint8_t, 16>> backend_digest;  // h's XXH3-128, when the backend formed it
+    int64_t enqueued_ns = 0;
+    PartitionRecord record;
+};
+
+// A phase the runner timed: its duration in the record and its interval on `lane`.
+void time_phase(PartitionRecord& record, PhaseKey phase, std::string lane, int64_t start_ns, int64_t end_ns) {
+    record.phases[phase].ms = ns_to_ms(end_ns - start_ns);
+    PhaseInterval interval;
+    interval.phase = phase.info().name;
+    interval.lane = std::move(lane);
+    interval.start_ns = start_ns;
+    interval.end_ns = end_ns;
+    record.intervals.push_back(std::move(interval));
+}
+
+class Pipeline {
+public:
+    explicit Pipeline(const PipelineSettings& settings)
+        : settings_(settings),
+          manifest_(*settings.manifest),
+          backend_(*settings.backend),
+          log_n_(manifest_.circuit.log_n),
+          n_(uint64_t{1} << log_n_),
+          prove_queue_(manifest_.pipeline.queue_depth),
+          // Bounded too: when finalizers lag, provers wait, and the back-pressure reaches
+          // synthesis instead of proved buffers piling up here.
+          finalize_queue_(manifest_.pipeline.finalize_workers),
+          progress_(settings.partitions.size(), settings.show_progress_line) {}
+
+    RunSummary run() {
+        const int64_t start_ns = steady_now_ns();
+        // Consumers before producers: whatever starts, its partitions can be recorded.
+        std::vector<std::thread> finalizers, provers, synthesis, watcher;
+        for (uint32_t i = 0; i < manifest_.pipeline.finalize_workers; ++i)
+            start_thread(finalizers, fmt::format("finalize worker {}", i), [this] { finalize_loop(); });
+        if (!finalizers.empty()) start_thread(watcher, "the signal watcher", [this] { watch_signals(); });
+        // pipeline.prove_workers per device, all taking from the one prove queue: a
+        // device whose worker is free takes the next partition, so none idles while
+        // work is queued, and a slower device simply takes fewer.
+        const uint32_t per_device = manifest_.pipeline.prove_workers;
+        for (size_t slot = 0; slot < backend_.device_count() && !stop_; ++slot)
+            for (uint32_t k = 0; k < per_device && !stop_; ++k) {
+                const uint32_t worker_index = static_cast<uint32_t>(slot) * per_device + k;
+                start_thread(provers, fmt::format("prove worker {}", worker_index),
+                             [this, worker_index, k, slot] { prove_worker(worker_index, k, slot); });
+            }
+        for (uint32_t i = 0; i < manifest_.pipeline.synthesis_workers && !stop_; ++i)
+            start_thread(synthesis, fmt::format("synthesis worker {}", i), [this, i] { synthesis_worker(i); });
+
+        for (auto& t : synthesis) t.join();
+        prove_queue_.close();
+        for (auto& t : provers) t.join();
+        // Items nobody proved (every prove worker failed to start) still hold buffers.
+        while (auto item = prove_queue_.pop()) release(*item);
+        finalize_queue_.close();
+        for (auto& t : finalizers) t.join();
+        finished_ = true;
+        for (auto& t : watcher) t.join();
+        progress_.finish();
+
+        RunSummary summary;
+        const int64_t wall_ns = steady_now_ns() - start_ns;
+        summary.ended_unix_ns = unix_now_ns();
+        summary.wall_ms = ns_to_ms(wall_ns);
+        summary.partitions_ok = partitions_ok_;
+        summary.partitions_failed = partitions_failed_;
+        for (auto& [device, intervals] : device_intervals_)
+            summary.device_busy_ms[device] = ns_to_ms(union_length_ns(std::move(intervals)));
+        summary.peak_rss_bytes = peak_rss_bytes();
+        summary.error = run_error_;
+        if (store_error_) std::rethrow_exception(store_error_);
+        const bool all_ran = partitions_ok_ + partitions_failed_ == settings_.partitions.size();
+        if (cancelled_)
+            summary.status = RunStatus::cancelled;
+        else if (partitions_failed_ > 0 || !all_ran)
+            summary.status = RunStatus::failed;
+        else
+            summary.status = RunStatus::ok;
+        return summary;
+    }
+
+private:
+    // Starts `body` on a new thread in `threads`. The system may refuse (too many
+    // threads or processes): then the run stops, saying why, instead of the exception
+    // leaving the threads already started joinable, which would end the process.
+    template <class Body>
+    void start_thread(std::vector<std::thread>& threads, const std::string& what, Body body) {
+        try {
+            threads.emplace_back(std::move(body));
+        } catch (const std::system_error& e) {
+            request_stop(fmt::format("cannot start {}: {}", what, e.what()), true);
+        }
+    }
+
+    // Stops new partitions from starting. `abandon` also skips proving queued ones.
+    void request_stop(const std::string& why, bool abandon) {
+        {
+            std::lock_guard lock(error_mutex_);
+            if (run_error_.empty()) run_error_ = why;
+        }
+        if (abandon) abandon_ = true;
+        stop_ = true;
+        prove_queue_.close();
+    }
+
+    void synthesis_worker(uint32_t worker) {
+        const std::string lane = "synth." + std::to_string(worker);
+        while (!stop_) {
+            const uint64_t position = next_position_++;
+            if (position >= settings_.partitions.size()) break;
+            WorkItem item;
+            item.record.partition_index = settings_.partitions[position];
+            item.record.synth_worker = worker;
+            synthesize(item, lane);
+            if (item.record.status != PartitionStatus::ok) {
+                finalize_queue_.push(item);  // recorded as failed, its buffers released
+                continue;
+            }
+            if (!prove_queue_.push(item)) {  // the run is stopping
+                release(item);
+                break;
+            }
+        }
+    }
+
+    // Host buffers, then the inputs in them. A failure of either fails the partition.
+    void synthesize(WorkItem& item, const std::string& lane) {
+        PartitionRecord& record = item.record;
+        const int64_t wait_start = steady_now_ns();
+        try {
+            // Round-robin over the devices' backends: each device's pinned pool
+            // serves its share. Pinned memory is visible to every device, so any
+            // device's worker may prove these buffers.
+            item.buffer_slot = next_buffer_slot_++ % backend_.device_count();
+            item.buffers = backend_.acquire_buffers(log_n_, item.buffer_slot);
+            item.has_buffers = true;
+        } catch (const std::exception& e) {
+            record.status = PartitionStatus::failed;
+            record.error = std::string("host buffers: ") + e.what();
+            return;
+        }
+        const int64_t synth_start = steady_now_ns();
+        time_phase(record, "pool_wait", lane, wait_start, synth_start);
+        try {
+            settings_.inputs->fill(record.partition_index, item.buffers);
+        } catch (const std::exception& e) {
+            record.status = PartitionStatus::failed;
+            record.error = std::string("synthesis: ") + e.what();
+        }
+        const int64_t synth_end = steady_now_ns();
+        time_phase(record, "synth", lane, synth_start, synth_end);
+        item.enqueued_ns = synth_end;
+    }
+
+    // `worker_index` counts the run's prove workers; `device_worker` those of the
+    // device in `slot`.
+    void prove_worker(uint32_t worker_index, uint32_t device_worker, size_t slot) {
+        const std::string lane = "prove." + std::to_string(worker_index);
+        const int32_t device_index = backend_.device_index(slot);
+        std::unique_ptr<Worker> worker;
+        try {
+            worker = backend_.create_worker(device_worker, slot);
+        } catch (const std::exception& e) {
+            request_stop(fmt::format("prove worker {} (device {}): {}", worker_index, device_index, e.what()), true);
+            return;
+        }
+        int64_t previous_end_ns = -1;
+        while (auto item = prove_queue_.pop()) {
+            if (abandon_) {
+                release(*item);
+                continue;
+            }
+            auto& record = item->record;
+            record.prove_worker = worker_index;
+            record.device_index = device_index;
+            const int64_t start_ns = steady_now_ns();
+            time_phase(record, "queue_wait", lane, item->enqueued_ns, start_ns);
+            if (previous_end_ns >= 0) time_phase(record, "idle_gap", lane, previous_end_ns, start_ns);
+
+            try {
+                prove(*worker, *item, lane, start_ns);
+            } catch (const std::exception& e) {  // the partition fails; the worker goes on
+                record.status = PartitionStatus::failed;
+                record.error = fmt::format("prove worker {}: {}", worker_index, e.what());
+            }
+            previous_end_ns = steady_now_ns();
+            finalize_queue_.push(*item);
+        }
+    }
+
+    void prove(const Worker& worker, WorkItem& item, const std::string& lane, int64_t start_ns) {
+        PartitionRecord& record = item.record;
+        item.h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
+        const zkb_prove_request request =
+            plugin::quotient_request(record.partition_index, log_n_, item.h_to_host, &item.buffers);
+        auto report = std::make_unique<zkb_prove_report>();
+        std::string error;
+        const int rc = worker.prove(request, report.get(), &error);
+        time_phase(record, "prove", lane, start_ns, steady_now_ns());
+        add_backend_phases(*report, record);
+        if (rc == ZKB_OK) {
+            item.proved = true;
+            if (report->has_h_digest) item.backend_digest = std::to_array(report->h_digest);
+        } else {
+            record.status = PartitionStatus::failed;
+            record.error = error;
+        }
+    }
+
+    // Backend-reported intervals become phase intervals; those of a backend phase of the
+    // phase table are summed per partition (three uploads make one h2d time and byte count).
+    static void add_backend_phases(const zkb_prove_report& report, PartitionRecord& record) {
+        const uint32_t count = std::min<uint32_t>(report.phase_count, ZKB_MAX_PHASES);
+        for (uint32_t i = 0; i < count; ++i) {
+            const zkb_phase& phase = report.phases[i];
+            PhaseInterval piece;
+            piece.phase.assign(phase.name, strnlen(phase.name, sizeof phase.name));
+            piece.lane.assign(phase.lane, strnlen(phase.lane, sizeof phase.lane));
+            piece.start_ns = static_cast<int64_t>(phase.start_ns);
+            piece.end_ns = static_cast<int64_t>(phase.end_ns);
+            piece.bytes = phase.bytes;
+            piece.on_device = phase.on_device != 0;
+            piece.device_index = phase.device_index;
+            const auto known = PhaseKey::find(piece.phase);
+            if (known && known->info().source == PhaseSource::backend) {
+                PhaseValues::Value& total = record.phases[*known];
+                total.ms = std::max(total.ms, 0.0) + ns_to_ms(piece.end_ns - piece.start_ns);
+                if (known->info().moves_bytes) total.bytes += piece.bytes;
+            }
+            record.intervals.push_back(std::move(piece));
+        }
+    }
+
+    bool should_verify(uint64_t index) const {
+        switch (manifest_.verify.mode) {
+            case VerifyMode::identity: return true;
+            case VerifyMode::sampled: return index % manifest_.verify.every == 0;
+            case VerifyMode::none: return false;
+        }
+        return true;
+    }
+
+    void finalize_loop() {
+        std::optional<std::random_device> entropy;  // x must be unpredictable to the backend
+        while (auto item = finalize_queue_.pop()) {
+            auto& record = item->record;
+            try {
+                if (item->proved) {
+                    if (!entropy) entropy.emplace();
+                    finalize_proved(*item, (*entropy)());
+                }
+            } catch (const std::exception& e) {  // a dump that cannot be written, ...
+                record.status = PartitionStatus::failed;
+                record.error = std::string("finalize: ") + e.what();
+            }
+            release(*item);
+            if (manifest_.finalize.malloc_trim) {
+                const int64_t trim_start = steady_now_ns();
+                malloc_trim(0);
+                const int64_t trim_end = steady_now_ns();
+                time_phase(record, "malloc_trim", "finalize", trim_start, trim_end);
+            }
+            const bool ok = record.status == PartitionStatus::ok;
+            {
+                // One connection, several finalizers: writes and the run's tallies take turns.
+                std::lock_guard lock(record_mutex_);
+                for (const auto& piece : record.intervals)
+                    if (piece.on_device) device_intervals_[record.device_index].emplace_back(piece.start_ns, piece.end_ns);
+                if (!store_error_) {
+                    try {
+                        settings_.store->record_partition(settings_.run_id, record);
+                    } catch (...) {
+                        store_error_ = std::current_exception();
+                        request_stop("the database could not be written", true);
+                    }
+                }
+                (ok ? partitions_ok_ : partitions_failed_)++;
+            }
+            progress_.partition_done(record.partition_index, ok, record.error);
+            if (!ok && manifest_.pipeline.on_error == OnPartitionError::stop)
+                request_stop("partition " + std::to_string(record.partition_index) +
+                                 " failed and pipeline.on_error = \"stop\"",
+                             false);
+        }
+    }
+
+    void finalize_proved(WorkItem& item, uint64_t x_seed) {
+        auto& record = item.record;
+        const int64_t start_ns = steady_now_ns();
+        const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
+        const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
+        const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
+        // h arrives canonical (plugin ABI v3), digested and dumped as it is; it is in host
+        // memory where it was asked for (verified or dumped partitions) or the backend
+        // formed no digest (ABI v4).
+        const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
+        const bool h_on_host = item.h_to_host || !item.backend_digest;
+        if (should_verify(record.partition_index)) {
+            const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
+            const int64_t verify_end = steady_now_ns();
+            time_phase(record, "verify", "finalize", start_ns, verify_end);
+            record.verified = result.ok;
+            if (!result.ok) {
+                record.status = PartitionStatus::verify_failed;
+                record.error = "verification failed: " + result.detail;
+            }
+        }
+        const std::string backend_digest = item.backend_digest ? digest_hex(*item.backend_digest) : "";
+        record.h_digest = h_on_host ? digest_hex(h_bytes, n_ * 32) : backend_digest;
+        if (h_on_host && !backend_digest.empty() && backend_digest != record.h_digest) {
+            // Both digests of one h: the backend's, formed on its device, must be XXH3's.
+            const std::string mismatch = "the backend's h digest " + backend_digest + " differs from " +
+                                         record.h_digest + ", the digest of the h it returned";
+            if (record.status == PartitionStatus::ok) record.status = PartitionStatus::failed;
+            record.error += (record.error.empty() ? "" : "; ") + mismatch;
+        }
+        if (settings_.dump_dir) {
+            for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}})
+                dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);
+            dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
+        }
+        const int64_t end_ns = steady_now_ns();
+        time_phase(record, "finalize", "finalize", start_ns, end_ns);
+    }
+
+    void release(WorkItem& item) {
+        if (item.has_buffers) {
+            backend_.release_buffers(item.buffers, item.buffer_slot);
+            item.has_buffers = false;
+        }
+    }
+
+    // Turns SIGINT/SIGTERM (counted by the caller's handler) into a stop request.
+    void watch_signals() {
+        if (!settings_.stop_signal) return;
+        int seen = 0;
+        while (!finished_) {
+            const int signals = settings_.stop_signal->load();
+            if (signals > seen) {
+                seen = signals;
+                cancelled_ = true;
+                if (signals == 1)
+                    spdlog::warn("stopping: no new partitions start; in-flight ones finish "
+                                 "(interrupt again to abandon them)");
+                else
+                    spdlog::warn("abandoning in-flight partitions");
+                request_stop("cancelled by signal", signals >= 2);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+
+    const PipelineSettings& settings_;
+    const Manifest& manifest_;
+    const Backend& backend_;
+    const uint32_t log_n_;
+    const uint64_t n_;
+    // The check is O(n) field work on the CPU: seconds at 2^27 on one core, more than the
+    // GPU spends proving, so it uses every core once partitions are large.
+    const unsigned verify_threads_ = n_ >= (uint64_t{1} << 16) ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+
+    BoundedQueue<WorkItem> prove_queue_;
+    BoundedQueue<WorkItem> finalize_queue_;
+    Progress progress_;
+
+    std::atomic<uint64_t> next_position_{0};  // into settings_.partitions
+    std::atomic<uint64_t> next_buffer_slot_{0};
+    std::atomic<bool> stop_{false}, abandon_{false}, cancelled_{false}, finished_{false};
+    std::mutex error_mutex_;
+    std::string run_error_;
+
+    // Shared by the finalizers, under record_mutex_, until run() joins them.
+    std::mutex record_mutex_;
+    uint64_t partitions_ok_ = 0, partitions_failed_ = 0;
+    std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> device_intervals_;  // by device index
+    std::exception_ptr store_error_;
+};
+
+}  // namespace
+
+RunSummary run_pipeline(const PipelineSettings& settings) { return Pipeline(settings).run(); }
+
+}  // namespace zkbatch
