@@ -16,15 +16,14 @@
 //                 so a multi-device run can be tested without GPUs
 //   device_count  how many devices pipeline.devices = "all" means (default 1)
 #include <zkbatch/ff/fr.hpp>
+#include <zkbatch/groth16/cpu_partition.hpp>
 #include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/prover.hpp>
 #include <zkbatch/plugin/abi.h>
 #include <zkbatch/plugin/export.hpp>
 #include <zkbatch/plugin/facts.hpp>
 #include <zkbatch/plugin/heap_buffers.hpp>
+#include <zkbatch/plugin/groth16_request.hpp>
 #include <zkbatch/plugin/options.hpp>
-#include <zkbatch/prove/quotient.hpp>
-#include <zkbatch/util/parallel.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +33,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -161,22 +161,9 @@ int create_worker(zkb_backend* backend, uint32_t worker_index, zkb_worker** out,
 
 void destroy_worker(zkb_worker* worker) { delete worker; }
 
-// Appends one CPU interval to the report.
-void add_phase(zkb_prove_report* report, const std::string& lane, const char* name, uint64_t start_ns,
-               uint64_t end_ns) {
-    if (report->phase_count >= ZKB_MAX_PHASES) return;
-    zkb_phase& phase = report->phases[report->phase_count++];
-    phase = zkb_phase{};
-    zkbatch::plugin::copy_text(phase.name, name);
-    zkbatch::plugin::copy_text(phase.lane, lane);
-    phase.start_ns = start_ns;
-    phase.end_ns = end_ns;
-    phase.on_device = 0;  // the work ran on the CPU: no device time
-    phase.device_index = -1;
-}
-
 int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report* report, zkb_error* err) {
     return zkbatch::plugin::guarded(err, kName, [&] {
+        using zkbatch::ff::Fr;
         using zkbatch::plugin::Error;
         const zkb_host_buffers* buffers = request->buffers;
         const zkb_backend& backend = *worker->backend;
@@ -186,58 +173,28 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                         zkbatch::plugin::concat("partition ", request->partition_index, ": the buffers do not hold 2^",
                                                 request->log_n, " elements"));
         }
-        const bool groth16 = request->workload == ZKB_WORKLOAD_GROTH16;
-        if (!groth16 && request->workload != ZKB_WORKLOAD_QUOTIENT)
-            throw Error(ZKB_ERR_INVALID_ARGUMENT, zkbatch::plugin::concat("unknown workload ", request->workload));
-        if (groth16) {
-            if (!backend.key)
-                throw Error(ZKB_ERR_INVALID_ARGUMENT, "a Groth16 partition before load_key: the runner gave no key");
-            if (backend.key->log_n != request->log_n || buffers->z == nullptr ||
-                buffers->m != backend.key->num_variables)
-                throw Error(ZKB_ERR_INVALID_ARGUMENT,
-                            zkbatch::plugin::concat("partition ", request->partition_index,
-                                                    ": the buffers do not fit the key (2^", backend.key->log_n, " rows, ",
-                                                    backend.key->num_variables, " variables)"));
-        }
-        using zkbatch::ff::Fr;
+        const bool groth16 = zkbatch::plugin::check_workload(*request, backend.key ? &*backend.key : nullptr);
         const std::string lane = zkbatch::plugin::concat("cpu", backend.device, ".worker", worker->index);
         report->phase_count = 0;
         report->has_h_digest = 0;  // h is in host memory already: the runner digests it
         report->has_proof = 0;
-
-        const uint64_t start_ns = now_ns();
-        zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const Fr*>(buffers->a),
-                                             static_cast<const Fr*>(buffers->b), static_cast<const Fr*>(buffers->c),
-                                             static_cast<Fr*>(buffers->h), worker->scratch.get(), backend.threads);
-        const uint64_t quotient_end_ns = now_ns();
-        // In place: each element is read whole before its 32 bytes are written.
+        const auto on_step = [&](const char* step, int64_t start_ns, int64_t end_ns) {
+            // The quotient workload's kernels are its "compute", as before ABI v5.
+            const char* name = !groth16 && std::string_view(step) == "quotient" ? "compute" : step;
+            zkbatch::plugin::add_cpu_phase(report, lane, name, start_ns, end_ns);
+        };
+        const auto* a = static_cast<const Fr*>(buffers->a);
+        const auto* b = static_cast<const Fr*>(buffers->b);
+        const auto* c = static_cast<const Fr*>(buffers->c);
         auto* h = static_cast<Fr*>(buffers->h);
-        zkbatch::util::parallel_for(0, buffers->n, backend.threads, [h](size_t begin, size_t end) {
-            zkbatch::ff::to_canonical_le(h + begin, end - begin, reinterpret_cast<uint8_t*>(h + begin));
-        });
-        const uint64_t canonical_end_ns = now_ns();
-        add_phase(report, lane, groth16 ? "quotient" : "compute", start_ns, quotient_end_ns);
-        add_phase(report, lane, "canonical_h", quotient_end_ns, canonical_end_ns);
-        if (!groth16) return;
-
-        const auto* z = static_cast<const Fr*>(buffers->z);
-        zkbatch::msm::Scalar* witness = worker->witness.data();
-        zkbatch::util::parallel_for(0, buffers->m, backend.threads, [z, witness](size_t begin, size_t end) {
-            for (size_t i = begin; i < end; ++i) z[i].to_canonical(witness[i].limbs);
-        });
-        add_phase(report, lane, "witness", canonical_end_ns, now_ns());
-        zkbatch::groth16::ProofRandomness blinding;
-        if (!Fr::try_from_canonical_le_bytes(request->r, blinding.r) ||
-            !Fr::try_from_canonical_le_bytes(request->s, blinding.s))
-            throw Error(ZKB_ERR_INVALID_ARGUMENT, "the request's r or s is not a canonical scalar (>= r)");
-        // h's canonical little-endian limbs are the H-MSM's scalars as they lie.
-        const auto* h_scalars = reinterpret_cast<const zkbatch::msm::Scalar*>(buffers->h);
-        const zkbatch::groth16::Proof proof = zkbatch::groth16::prove(
-            *backend.key, witness, h_scalars, blinding, backend.threads,
-            [&](zkbatch::groth16::ProofMsm msm, int64_t msm_start_ns, int64_t msm_end_ns) {
-                add_phase(report, lane, zkbatch::groth16::phase_name(msm), static_cast<uint64_t>(msm_start_ns),
-                          static_cast<uint64_t>(msm_end_ns));
-            });
+        if (!groth16) {
+            zkbatch::groth16::quotient_on_cpu(request->log_n, zkbatch::groth16::HConvention::coefficients, a, b, c, h,
+                                              worker->scratch.get(), backend.threads, on_step);
+            return;
+        }
+        const zkbatch::groth16::Proof proof = zkbatch::groth16::prove_partition_on_cpu(
+            *backend.key, static_cast<const Fr*>(buffers->z), a, b, c, h, worker->scratch.get(),
+            worker->witness.data(), zkbatch::plugin::request_blinding(*request), backend.threads, on_step);
         zkbatch::groth16::encode_proof(proof, report->proof);
         report->has_proof = 1;
     });
@@ -245,28 +202,15 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
 
 int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report* report, zkb_error* err) {
     return zkbatch::plugin::guarded(err, kName, [&] {
-        using zkbatch::plugin::Error;
-        if (source == nullptr || source->path == nullptr)
-            throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
-        if (source->format != ZKB_KEY_FORMAT_ZKBATCH)
-            throw Error(ZKB_ERR_INVALID_ARGUMENT,
-                        zkbatch::plugin::concat("key format ", source->format, " is not one cpu-ref reads"));
+        if (source == nullptr) throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key source");
         *report = zkb_key_report{};
         report->start_ns = now_ns();
-        try {
-            backend->key = zkbatch::groth16::load_key_file(source->path, source->circuit ? source->circuit : "");
-        } catch (const zkbatch::groth16::KeyFileError& e) {
-            throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
-        }
-        if (backend->key->log_n > backend->max_log_n)
-            throw Error(ZKB_ERR_INVALID_ARGUMENT,
-                        zkbatch::plugin::concat("the key is for 2^", backend->key->log_n,
-                                                " rows, the backend was created for 2^", backend->max_log_n));
+        backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, backend->threads);
         report->end_ns = now_ns();
         report->key_bytes = backend->key->point_bytes();
         report->num_variables = backend->key->num_variables;
         zkbatch::plugin::copy_text(report->where, "host");
-        zkbatch::plugin::copy_text(report->how, "mapped");
+        zkbatch::plugin::copy_text(report->how, source->format == ZKB_KEY_FORMAT_ZKBATCH ? "mapped" : "read");
     });
 }
 

@@ -1,7 +1,9 @@
-// fault-inject: a test-only backend that computes real quotients (like cpu-ref, on
-// one thread) but fails on request, so tests can watch the runner handle failures:
+// fault-inject: a test-only backend that proves for real (Groth16 proofs or quotients,
+// with cpu-ref's code on one thread) but fails on request, so tests can watch the runner
+// handle failures:
 //   fail_prove_partition = P     prove of partition P returns ZKB_ERR_DEVICE
-//   corrupt_h_partition  = P     partition P gets a wrong h (verification must catch it)
+//   corrupt_h_partition  = P     partition P gets a wrong h, and so a wrong proof
+//                                (verification must catch it)
 //   fail_acquire_call    = K     the K-th acquire_buffers call (1-based) fails
 //   outstanding_report   = PATH  at destroy, write how many buffer sets were never released
 //   slow_partition_ms    = MS    prove sleeps MS ms first (a slow partition) ...
@@ -17,10 +19,11 @@
 //   wrong_digest_partition = P   ... with a wrong digest for partition P
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
+#include <zkbatch/groth16/cpu_partition.hpp>
 #include <zkbatch/plugin/export.hpp>
+#include <zkbatch/plugin/groth16_request.hpp>
 #include <zkbatch/plugin/heap_buffers.hpp>
 #include <zkbatch/plugin/options.hpp>
-#include <zkbatch/prove/quotient.hpp>
 
 #include <xxhash.h>
 
@@ -30,6 +33,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -58,11 +62,13 @@ struct zkb_backend {
     uint64_t wrong_digest_partition = kNever;
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
+    std::optional<zkbatch::groth16::ProvingKey> key;  // after load_key
 };
 
 struct zkb_worker {
     zkb_backend* backend;
     std::vector<zkbatch::ff::Fr> scratch;
+    std::vector<zkbatch::msm::Scalar> witness;  // z in canonical form, for a Groth16 proof
 };
 
 namespace {
@@ -110,7 +116,7 @@ int acquire_buffers(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out,
     return guarded(err, kName, [&] {
         if (++backend->acquire_calls == backend->fail_acquire_call)
             throw zkbatch::plugin::Error(ZKB_ERR_OUT_OF_MEMORY, "injected buffer allocation failure");
-        zkbatch::plugin::acquire_heap_buffers(log_n, out);
+        zkbatch::plugin::acquire_heap_buffers(log_n, out, backend->key ? backend->key->num_variables : 0);
         ++backend->outstanding;
     });
 }
@@ -122,7 +128,8 @@ void release_buffers(zkb_backend* backend, zkb_host_buffers* buffers) {
 
 int create_worker(zkb_backend* backend, uint32_t, zkb_worker** out, zkb_error* err) {
     return guarded(err, kName, [&] {
-        *out = new zkb_worker{backend, std::vector<zkbatch::ff::Fr>(2 * (uint64_t{1} << backend->max_log_n))};
+        *out = new zkb_worker{backend, std::vector<zkbatch::ff::Fr>(2 * (uint64_t{1} << backend->max_log_n)),
+                              std::vector<zkbatch::msm::Scalar>(backend->key ? backend->key->num_variables : 0)};
     });
 }
 
@@ -146,13 +153,21 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                                              .count());
         };
         const uint64_t compute_start_ns = now_ns();
-        zkbatch::prove::compute_quotient_cpu(request->log_n, static_cast<const zkbatch::ff::Fr*>(buffers.a),
-                                             static_cast<const zkbatch::ff::Fr*>(buffers.b),
-                                             static_cast<const zkbatch::ff::Fr*>(buffers.c), h,
-                                             worker->scratch.data(), 1);
-        if (request->partition_index == worker->backend->corrupt_h_partition)
-            h[0] += zkbatch::ff::Fr::one();
-        zkbatch::ff::to_canonical_le(h, buffers.n, reinterpret_cast<uint8_t*>(h));  // ABI v3: h canonical
+        const bool groth16 = zkbatch::plugin::check_workload(*request, backend.key ? &*backend.key : nullptr);
+        const auto convention = groth16 ? backend.key->h_convention : zkbatch::groth16::HConvention::coefficients;
+        zkbatch::groth16::quotient_on_cpu(request->log_n, convention, static_cast<const zkbatch::ff::Fr*>(buffers.a),
+                                          static_cast<const zkbatch::ff::Fr*>(buffers.b),
+                                          static_cast<const zkbatch::ff::Fr*>(buffers.c), h, worker->scratch.data(), 1);
+        // The canonical bytes of h[0], one bit changed: still below r, now wrong.
+        if (request->partition_index == worker->backend->corrupt_h_partition) reinterpret_cast<uint8_t*>(h)[0] ^= 1;
+        report->has_proof = 0;
+        if (groth16) {
+            const zkbatch::groth16::Proof proof = zkbatch::groth16::prove_from_quotient_on_cpu(
+                *backend.key, static_cast<const zkbatch::ff::Fr*>(buffers.z), h, worker->witness.data(),
+                zkbatch::plugin::request_blinding(*request), 1);
+            zkbatch::groth16::encode_proof(proof, report->proof);
+            report->has_proof = 1;
+        }
         report->has_h_digest = backend.digest_h ? 1 : 0;
         if (backend.digest_h) {
             XXH128_canonical_t canonical;
@@ -174,6 +189,16 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
     });
 }
 
+int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report* report, zkb_error* err) {
+    return guarded(err, kName, [&] {
+        *report = zkb_key_report{};
+        backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, 1);
+        report->key_bytes = backend->key->point_bytes();
+        report->num_variables = backend->key->num_variables;
+        zkbatch::plugin::copy_text(report->where, "host");
+    });
+}
+
 int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
     return guarded(err, kName, [&] {
         zkbatch::plugin::PluginOptions options(options_text ? options_text : "");
@@ -184,8 +209,7 @@ int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
 const zkb_plugin_api kApi = {
     ZKB_ABI_VERSION, kName, "0.1.0", "test-only backend that injects failures",
     probe, create, destroy, describe, acquire_buffers, release_buffers,
-    create_worker, destroy_worker, prove, device_count,
-    nullptr,  // load_key: quotient workloads only
+    create_worker, destroy_worker, prove, device_count, load_key,
 };
 
 }  // namespace

@@ -219,7 +219,7 @@ bool coordinates_reduced(const ec::G2Affine& point) {
 
 // Checks every point of a section on `threads` threads; the first bad one is named.
 template <class Affine>
-void check_points(const BinFile& file, uint32_t id, const Affine* points, uint64_t count, unsigned threads) {
+void check_section_points(const BinFile& file, uint32_t id, const Affine* points, uint64_t count, unsigned threads) {
     std::atomic<uint64_t> first_bad{UINT64_MAX};
     std::atomic<int> why{0};  // 1 not reduced, 2 not on the curve, 3 not in the subgroup
     util::parallel_for(0, count, threads, [&](size_t begin, size_t end) {
@@ -259,16 +259,17 @@ void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned th
     });
 }
 
-Zkey read_zkey(const std::filesystem::path& path, unsigned threads) {
+Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points) {
     auto mapped = std::make_shared<MappedFile>(path, "proving key");
     const std::span<const uint8_t> bytes = mapped->bytes();
-    return parse_zkey(bytes, path.string(), threads, std::move(mapped));
+    return parse_zkey(bytes, path.string(), threads, std::move(mapped), check_points);
 }
 
-Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
-                std::shared_ptr<const void> storage) {
-    const BinFile file(bytes, name, "zkey", 1, "proving key");
+namespace {
 
+// Sections 1 and 2 up to the points: the protocol, the curve, the sizes. Leaves `rest`
+// at section 2's first point.
+ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest) {
     const uint8_t* protocol = file.section(1, 4);
     if (read_u32(protocol) != 1)
         file.fail(1, "protocol " + std::to_string(read_u32(protocol)) + " is not Groth16 (1): zkbatch proves Groth16");
@@ -284,7 +285,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
         file.fail(2, "the curve is " + curve_of(q_hex) +
                          ", not BLS12-381: compile the circuit with `circom -p bls12381` and set it up with a "
                          "bls12381 ceremony (snarkjs powersoftau new bls12381 ...)");
-    const uint8_t* rest = header + 4 + n8q;
+    rest = header + 4 + n8q;
     const uint32_t n8r = read_u32(rest);
     const uint64_t expected_header = 4 + 48 + 4 + 32 + 12 + 3 * kG1Bytes + 3 * kG2Bytes;
     if (n8r != 32 || hex_of(rest + 4, 32) != kBls12381R) file.fail(2, "its scalar field is not BLS12-381's r");
@@ -298,11 +299,31 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     if (num_variables < uint64_t{num_public} + 1)
         file.fail(2, std::to_string(num_variables) + " variables cannot hold " + std::to_string(num_public) +
                          " public signals and the constant");
+    return {static_cast<uint32_t>(__builtin_ctz(domain_size)), num_variables, num_public};
+}
+
+}  // namespace
+
+ZkeyHeader read_zkey_header(const std::filesystem::path& path) {
+    const MappedFile mapped(path, "proving key");
+    const BinFile file(mapped.bytes(), path.string(), "zkey", 1, "proving key");
+    const uint8_t* rest = nullptr;
+    return parse_header(file, rest);
+}
+
+Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
+                std::shared_ptr<const void> storage, bool check_points) {
+    const BinFile file(bytes, name, "zkey", 1, "proving key");
+    const uint8_t* rest = nullptr;
+    const ZkeyHeader header = parse_header(file, rest);
+    const uint32_t num_variables = static_cast<uint32_t>(header.num_variables);
+    const uint32_t num_public = static_cast<uint32_t>(header.num_public);
+    const uint32_t domain_size = 1u << header.log_n;
 
     Zkey zkey;
     zkey.file_bytes = bytes.size();
     ProvingKey& key = zkey.key;
-    key.log_n = static_cast<uint32_t>(__builtin_ctz(domain_size));
+    key.log_n = header.log_n;
     key.num_variables = num_variables;
     key.num_public = num_public;
     key.h_convention = HConvention::odd_coset;
@@ -314,8 +335,8 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
         take(key.vk.delta_g2);
     const ec::G1Affine header_g1[3] = {key.vk.alpha_g1, key.beta_g1, key.delta_g1};
     const ec::G2Affine header_g2[3] = {key.vk.beta_g2, key.vk.gamma_g2, key.vk.delta_g2};
-    check_points(file, 2, header_g1, 3, 1);
-    check_points(file, 2, header_g2, 3, 1);
+    check_section_points(file, 2, header_g1, 3, 1);
+    check_section_points(file, 2, header_g2, 3, 1);
 
     // snarkjs aligns sections to nothing: in its files the A, B2 and H points start 4
     // bytes past an 8-byte boundary. A section that is not aligned for ec::Affine is
@@ -331,7 +352,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
             if (count > 0) std::memcpy(copy.data(), raw, count * sizeof(Point));
             points = copy.data();
         }
-        check_points(file, id, points, count, threads);
+        if (check_points) check_section_points(file, id, points, count, threads);
         return std::span<const Point>(points, count);
     };
     const auto ic = section_points(3, uint64_t{num_public} + 1, static_cast<ec::G1Affine*>(nullptr));
@@ -385,8 +406,11 @@ std::vector<Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variab
     return parse_wtns(mapped.bytes(), path.string(), num_variables);
 }
 
-std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables) {
-    const BinFile file(bytes, name, "wtns", 2, "witness");
+namespace {
+
+// A witness file's header (section 1) and the place of its values: the checks that
+// need none of the values but the first.
+const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
     // Section 1: u32 n8, the prime (n8 bytes), u32 nWitness. Section 2: the values.
     const uint64_t header_bytes = file.section_bytes(1);
     const uint8_t* header = file.section(1);
@@ -403,12 +427,26 @@ std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& na
         file.fail(1, std::to_string(count) + " values, but the circuit's key has " + std::to_string(num_variables) +
                          " variables: this witness is for another circuit");
     const uint8_t* values = file.section(2, uint64_t{count} * 32);
-    std::vector<Fr> witness(count);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!Fr::try_from_canonical_le_bytes(values + uint64_t{i} * 32, witness[i]))
-            file.fail(2, "value " + std::to_string(i) + " is not below r");
-    if (count == 0 || witness[0] != Fr::one())
+    Fr first;
+    if (count == 0 || !Fr::try_from_canonical_le_bytes(values, first) || first != Fr::one())
         file.fail(2, "w[0] is not 1: a circom witness starts with the constant signal 1");
+    return values;
+}
+
+}  // namespace
+
+void check_wtns(const std::filesystem::path& path, uint64_t num_variables) {
+    const MappedFile mapped(path, "witness");
+    wtns_values(BinFile(mapped.bytes(), path.string(), "wtns", 2, "witness"), num_variables);
+}
+
+std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables) {
+    const BinFile file(bytes, name, "wtns", 2, "witness");
+    const uint8_t* values = wtns_values(file, num_variables);
+    std::vector<Fr> witness(num_variables);
+    for (uint64_t i = 0; i < num_variables; ++i)
+        if (!Fr::try_from_canonical_le_bytes(values + i * 32, witness[i]))
+            file.fail(2, "value " + std::to_string(i) + " is not below r");
     return witness;
 }
 

@@ -9,6 +9,7 @@
 
 #include <zkbatch/ec/curve.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -38,6 +39,13 @@ struct VerifyingKey {
     std::vector<ec::G1Affine> ic;  // num_public + 1 points
     uint64_t num_public() const { return ic.empty() ? 0 : ic.size() - 1; }
 };
+
+// A verifying key as bytes: [alpha]1 [beta]2 [gamma]2 [delta]2, then IC, each point as
+// ec::Affine lays it out (what the store keeps with a run, so an export needs no key).
+std::vector<uint8_t> verifying_key_bytes(const VerifyingKey& key);
+// The inverse; false, with the reason in *why, for bytes of the wrong length or points
+// off their curves or outside the subgroup.
+bool verifying_key_from_bytes(const uint8_t* bytes, size_t size, VerifyingKey& key, std::string* why);
 
 // Everything a prover needs, for a circuit of num_variables variables (z_0 = 1, the
 // public inputs z_1..z_l, then the private ones) and a domain of 2^log_n rows.

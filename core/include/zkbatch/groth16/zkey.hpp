@@ -61,17 +61,28 @@ struct Zkey {
     uint64_t file_bytes = 0;
 };
 
-// Reads and checks a .zkey: every section's presence and size, the curve, every point
-// on its curve and in its subgroup (on `threads` threads). Throws ZkeyError.
-Zkey read_zkey(const std::filesystem::path& path, unsigned threads);
+// What a .zkey's header says, read without its points (a run's plan needs the domain).
+struct ZkeyHeader {
+    uint32_t log_n = 0;
+    uint64_t num_variables = 0, num_public = 0;
+};
+ZkeyHeader read_zkey_header(const std::filesystem::path& path);
+
+// Reads and checks a .zkey: every section's presence and size, the curve, and (unless
+// told the file was checked already) every point on its curve and in its subgroup, on
+// `threads` threads. Throws ZkeyError.
+Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points = true);
 // The same from bytes in memory; `name` is what messages call them, and `storage`
 // keeps the bytes alive as long as the key's spans point into them.
 Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
-                std::shared_ptr<const void> storage);
+                std::shared_ptr<const void> storage, bool check_points = true);
 
 // A .wtns's values for a circuit of `num_variables` variables, in Montgomery form.
 // Throws ZkeyError (naming the witness file).
 std::vector<ff::Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables);
 std::vector<ff::Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables);
+// Everything read_wtns checks but each value's range (the header, the sizes, w[0] = 1),
+// without reading the values: a job checks all its witness files this way before it runs.
+void check_wtns(const std::filesystem::path& path, uint64_t num_variables);
 
 }  // namespace zkbatch::groth16

@@ -141,7 +141,9 @@ typedef struct zkb_host_buffers {
 typedef struct zkb_key_source {
     const char* path;
     uint32_t format;
-    uint32_t reserved;
+    /* 1: the runner has read the file and checked every point (on its curve, in its
+     * subgroup) already, so the backend need not do it again; 0: the backend checks. */
+    uint32_t points_checked;
     const char* circuit;
     const char* setup;
 } zkb_key_source;

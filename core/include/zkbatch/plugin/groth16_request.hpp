@@ -1,0 +1,82 @@
+// What every backend does alike with a Groth16 request (plugin ABI v5): load the key a
+// zkb_key_source names, check that a request fits it, read its blinding, and report a
+// CPU interval. cpu-ref and the test backends share these, so they refuse alike.
+#pragma once
+
+#include <zkbatch/groth16/key_file.hpp>
+#include <zkbatch/groth16/keys.hpp>
+#include <zkbatch/groth16/prover.hpp>
+#include <zkbatch/groth16/zkey.hpp>
+#include <zkbatch/plugin/abi.h>
+#include <zkbatch/plugin/error.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace zkbatch::plugin {
+
+// The key of `source`, in host memory (a mapped key file, or a .zkey read and checked
+// unless the runner checked it): throws Error(ZKB_ERR_INVALID_ARGUMENT) with the file's
+// problem, and for a key larger than the backend was created for.
+inline groth16::ProvingKey load_host_key(const zkb_key_source& source, uint32_t max_log_n, unsigned threads) {
+    if (source.path == nullptr) throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
+    groth16::ProvingKey key;
+    try {
+        if (source.format == ZKB_KEY_FORMAT_ZKBATCH)
+            key = groth16::load_key_file(source.path, source.circuit ? source.circuit : "");
+        else if (source.format == ZKB_KEY_FORMAT_ZKEY)
+            key = groth16::read_zkey(source.path, threads, source.points_checked == 0).key;
+        else
+            throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown key format ", source.format));
+    } catch (const groth16::KeyFileError& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
+    } catch (const groth16::ZkeyError& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
+    }
+    if (key.log_n > max_log_n)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("the key is for 2^", key.log_n,
+                                                     " rows, the backend was created for 2^", max_log_n));
+    return key;
+}
+
+// True for a Groth16 request, false for the quotient workload; throws Error for another
+// workload, a Groth16 request before a key, or buffers that do not fit the key.
+inline bool check_workload(const zkb_prove_request& request, const groth16::ProvingKey* key) {
+    if (request.workload == ZKB_WORKLOAD_QUOTIENT) return false;
+    if (request.workload != ZKB_WORKLOAD_GROTH16)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown workload ", request.workload));
+    if (key == nullptr)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "a Groth16 partition before load_key: the runner gave no key");
+    const zkb_host_buffers& buffers = *request.buffers;
+    if (key->log_n != request.log_n || buffers.z == nullptr || buffers.m != key->num_variables)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT,
+                    concat("partition ", request.partition_index, ": the buffers do not fit the key (2^", key->log_n,
+                           " rows, ", key->num_variables, " variables)"));
+    return true;
+}
+
+// The request's r and s.
+inline groth16::ProofRandomness request_blinding(const zkb_prove_request& request) {
+    groth16::ProofRandomness blinding;
+    if (!ff::Fr::try_from_canonical_le_bytes(request.r, blinding.r) ||
+        !ff::Fr::try_from_canonical_le_bytes(request.s, blinding.s))
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "the request's r or s is not a canonical scalar (>= r)");
+    return blinding;
+}
+
+// Appends an interval of CPU work (no device time) to the report; one past
+// ZKB_MAX_PHASES is dropped.
+inline void add_cpu_phase(zkb_prove_report* report, const std::string& lane, const char* name, int64_t start_ns,
+                          int64_t end_ns) {
+    if (report->phase_count >= ZKB_MAX_PHASES) return;
+    zkb_phase& phase = report->phases[report->phase_count++];
+    phase = zkb_phase{};
+    copy_text(phase.name, name);
+    copy_text(phase.lane, lane);
+    phase.start_ns = static_cast<uint64_t>(start_ns);
+    phase.end_ns = static_cast<uint64_t>(end_ns);
+    phase.on_device = 0;
+    phase.device_index = -1;
+}
+
+}  // namespace zkbatch::plugin
