@@ -50,11 +50,22 @@ ManifestError::ManifestError(std::string path_, uint32_t line_, uint32_t column_
 
 const char* to_string(VerifyMode mode) {
     switch (mode) {
+        case VerifyMode::proof: return "proof";
         case VerifyMode::identity: return "identity";
         case VerifyMode::sampled: return "sampled";
         case VerifyMode::none: return "none";
     }
     return "?";
+}
+
+const char* to_string(ProofSystem system) {
+    return system == ProofSystem::groth16 ? "groth16" : "quotient";
+}
+
+const char* to_string(CircuitKind kind) { return kind == CircuitKind::synthetic ? "synthetic" : "zkey"; }
+
+const char* to_string(ProofRandomness randomness) {
+    return randomness == ProofRandomness::derived ? "derived" : "random";
 }
 
 const char* to_string(OnPartitionError mode) {
@@ -235,9 +246,11 @@ struct SchemaTable {
     std::string_view name;
     std::vector<std::string_view> keys;
 };
-const std::array<SchemaTable, 7> kSchema = {{
+const std::array<SchemaTable, 9> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
-    {"circuit", {"log_n", "terms_per_row"}},
+    {"circuit", {"kind", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey", "witnesses"}},
+    {"setup", {"seed", "cache_dir"}},
+    {"proof", {"system", "randomness"}},
     {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs", "devices"}},
     {"backend", {"name", "options"}},
     {"output", {"db", "tags"}},
@@ -392,9 +405,22 @@ public:
             if (where.begin.line == 0 && !override_label(where)) where.begin = {1, 1};
             fail(where, "job.name", "required key is missing; add name = \"my-job\" under [job]");
         }
-        if (const toml::table* circuit = table(root, "circuit")) {
-            read_int_axis(*circuit, "circuit", "log_n", 1, 28, m.circuit.log_n, m.axes);
-            read_int_axis(*circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row, m.axes);
+        if (const toml::table* proof = table(root, "proof")) {
+            static constexpr std::array<std::pair<std::string_view, ProofSystem>, 2> kSystems = {
+                {{"groth16", ProofSystem::groth16}, {"quotient", ProofSystem::quotient}}};
+            for_each_axis_value(*proof, "proof", "system", m.axes, [&](const toml::table& one) {
+                read_choice(one, "proof", "system", kSystems, m.proof.system);
+                return toml_quoted(to_string(m.proof.system));
+            });
+            static constexpr std::array<std::pair<std::string_view, ProofRandomness>, 2> kRandomness = {
+                {{"derived", ProofRandomness::derived}, {"random", ProofRandomness::random}}};
+            read_choice(*proof, "proof", "randomness", kRandomness, m.proof.randomness);
+        }
+        if (const toml::table* circuit = table(root, "circuit")) read_circuit(root, *circuit, m);
+        if (const toml::table* setup = table(root, "setup")) {
+            read_int(*setup, "setup", "seed", 0, INT64_MAX, m.setup.seed);
+            read_string(*setup, "setup", "cache_dir", m.setup.cache_dir,
+                        "give the folder for seeded proving keys, such as \"cache/keys\"");
         }
         if (const toml::table* pipeline = table(root, "pipeline")) {
             read_int_axis(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
@@ -433,11 +459,17 @@ public:
             read_string(*output, "output", "db", m.output.db, "give a file path such as \"results/zkbatch.db\"");
             m.output.tags = read_scalars(*output, "output", "tags", /*bare_keys=*/false);
         }
+        // A Groth16 partition is checked by its proof, a quotient-only one by h's identity.
+        m.verify.mode = m.proof.system == ProofSystem::groth16 ? VerifyMode::proof : VerifyMode::identity;
         if (const toml::table* verify = table(root, "verify")) {
-            static constexpr std::array<std::pair<std::string_view, VerifyMode>, 3> kModes = {
-                {{"identity", VerifyMode::identity}, {"sampled", VerifyMode::sampled}, {"none", VerifyMode::none}}};
+            static constexpr std::array<std::pair<std::string_view, VerifyMode>, 4> kModes = {
+                {{"proof", VerifyMode::proof},
+                 {"identity", VerifyMode::identity},
+                 {"sampled", VerifyMode::sampled},
+                 {"none", VerifyMode::none}}};
             read_choice(*verify, "verify", "mode", kModes, m.verify.mode);
             read_int(*verify, "verify", "every", 1, 1'000'000, m.verify.every);
+            check_verify_mode(*verify, m);
         }
         if (const toml::table* finalize = table(root, "finalize")) {
             read_bool(*finalize, "finalize", "malloc_trim", m.finalize.malloc_trim);
@@ -574,6 +606,103 @@ private:
             read_int(one, table_name, key, min, max, out);
             return std::to_string(out);
         });
+    }
+
+    // [circuit]: a synthetic R1CS (the default) or a .zkey with its witnesses. Keys of
+    // the other kind are refused, not ignored: a typo never silently runs the default.
+    void read_circuit(const toml::table& root, const toml::table& circuit, Manifest& m) const {
+        static constexpr std::array<std::pair<std::string_view, CircuitKind>, 2> kKinds = {
+            {{"synthetic", CircuitKind::synthetic}, {"zkey", CircuitKind::zkey}}};
+        read_choice(circuit, "circuit", "kind", kKinds, m.circuit.kind);
+        read_int_axis(circuit, "circuit", "log_n", 1, 28, m.circuit.log_n, m.axes);
+        read_int_axis(circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row, m.axes);
+        read_int(circuit, "circuit", "public_inputs", 0, (int64_t{1} << 28) - 1, m.circuit.public_inputs);
+        for_each_axis_value(circuit, "circuit", "boolean_share", m.axes, [&](const toml::table& one) {
+            read_fraction(one, "circuit", "boolean_share", m.circuit.boolean_share);
+            return float_text(m.circuit.boolean_share);
+        });
+        read_int(circuit, "circuit", "seed", 0, INT64_MAX, m.circuit.seed);
+        read_string(circuit, "circuit", "zkey", m.circuit.zkey, "give the path of the circuit's .zkey");
+        read_witnesses(circuit, m.circuit.witnesses);
+
+        const bool zkey = m.circuit.kind == CircuitKind::zkey;
+        const char* synthetic_only[] = {"log_n", "terms_per_row", "public_inputs", "boolean_share", "seed"};
+        for (const char* key : zkey ? std::span<const char* const>(synthetic_only) : std::span<const char* const>{})
+            if (const toml::node* node = circuit.get(key))
+                fail(node->source(), dotted("circuit", key),
+                     "applies to synthetic circuits; a .zkey fixes its own circuit (remove it, or set circuit.kind "
+                     "= \"synthetic\")");
+        const char* zkey_only[] = {"zkey", "witnesses"};
+        for (const char* key : zkey ? std::span<const char* const>{} : std::span<const char* const>(zkey_only))
+            if (const toml::node* node = circuit.get(key))
+                fail(node->source(), dotted("circuit", key), "applies to circuit.kind = \"zkey\"; set it too");
+        if (m.proof.system == ProofSystem::quotient && !zkey) {
+            for (const char* key : {"public_inputs", "boolean_share", "seed"})
+                if (const toml::node* node = circuit.get(key))
+                    fail(node->source(), dotted("circuit", key),
+                         "applies to Groth16 circuits; proof.system = \"quotient\" proves the quotient alone of "
+                         "its own synthetic workload (remove it, or set proof.system = \"groth16\")");
+        }
+        if (!zkey) return;
+        const toml::source_region& where = circuit.source();
+        if (m.circuit.zkey.empty()) fail(where, "circuit.zkey", "required with circuit.kind = \"zkey\": the .zkey file");
+        if (m.circuit.witnesses.empty())
+            fail(where, "circuit.witnesses",
+                 "required with circuit.kind = \"zkey\": a glob or a list of .wtns files, one partition each");
+        if (m.proof.system != ProofSystem::groth16)
+            fail(where, "proof.system", "a .zkey job proves Groth16; remove proof.system = \"quotient\"");
+        if (const toml::node* partitions = root.at_path("job.partitions").node())
+            fail(partitions->source(), "job.partitions",
+                 "a .zkey job proves one partition per witness file (circuit.witnesses); remove it");
+        // A real circuit's proofs are randomized unless deterministic ones are asked for.
+        if (!root.at_path("proof.randomness").node()) m.proof.randomness = ProofRandomness::random;
+    }
+
+    // circuit.witnesses: one string (a file or a glob) or a list of them.
+    void read_witnesses(const toml::table& circuit, std::vector<std::string>& out) const {
+        const toml::node* node = circuit.get("witnesses");
+        if (!node) return;
+        const std::string key = "circuit.witnesses";
+        const std::string what_to_use = "give a glob such as \"witnesses/*.wtns\" or a list of .wtns files";
+        auto take = [&](const toml::node& element) {
+            const auto* text = element.as_string();
+            if (!text) fail(element.source(), key, fmt::format("expected a string, found {}; {}", describe(element.type()), what_to_use));
+            if (text->get().empty()) fail(element.source(), key, "must not be empty; " + what_to_use);
+            out.push_back(text->get());
+        };
+        if (const toml::array* list = node->as_array()) {
+            if (list->empty()) fail(node->source(), key, "an empty list; " + what_to_use);
+            for (const toml::node& element : *list) take(element);
+        } else {
+            take(*node);
+        }
+    }
+
+    // A share in 0..1: a float, or the integer 0 or 1.
+    void read_fraction(const toml::table& t, std::string_view table_name, std::string_view key, double& out) const {
+        const toml::node* node = t.get(key);
+        if (!node) return;
+        double value;
+        if (const auto* f = node->as_floating_point()) value = f->get();
+        else if (const auto* i = node->as_integer()) value = static_cast<double>(i->get());
+        else fail(node->source(), dotted(table_name, key), fmt::format("expected a number in 0..1, found {}", describe(node->type())));
+        if (!(value >= 0.0 && value <= 1.0))
+            fail(node->source(), dotted(table_name, key), fmt::format("must be in 0..1, found {}", float_text(value)));
+        out = value;
+    }
+
+    // What each verify.mode checks must exist in the job.
+    void check_verify_mode(const toml::table& verify, const Manifest& m) const {
+        const toml::node* mode = verify.get("mode");
+        if (!mode) return;
+        if (m.verify.mode == VerifyMode::proof && m.proof.system == ProofSystem::quotient)
+            fail(mode->source(), "verify.mode",
+                 "\"proof\" checks Groth16 proofs, and proof.system = \"quotient\" makes none; use \"identity\"");
+        const bool identity = m.verify.mode == VerifyMode::identity || m.verify.mode == VerifyMode::sampled;
+        if (identity && m.circuit.kind == CircuitKind::zkey)
+            fail(mode->source(), "verify.mode",
+                 "a .zkey job's h is snarkjs's odd-coset evaluation, which the identity check does not apply to; "
+                 "use \"proof\"");
     }
 
     // With pipeline.devices the runner gives each backend its `device` option; one in
@@ -902,10 +1031,19 @@ Manifest load_manifest(const std::filesystem::path& path, const std::vector<std:
 }
 
 std::string describe_job(const Manifest& m) {
-    std::string text = fmt::format("job '{}': {} partition{} of 2^{} ({} terms/row), backend {}, verify {}",
-                                   m.job.name, m.job.partitions, m.job.partitions == 1 ? "" : "s",
-                                   m.circuit.log_n, m.circuit.terms_per_row, m.backend.name,
-                                   to_string(m.verify.mode));
+    std::string circuit =
+        m.circuit.kind == CircuitKind::zkey
+            ? fmt::format("the circuit of {}, one partition per witness of {}", m.circuit.zkey, fmt::join(m.circuit.witnesses, ", "))
+        : m.proof.system == ProofSystem::quotient
+            ? fmt::format("{} partition{} of 2^{} ({} terms/row)", m.job.partitions, m.job.partitions == 1 ? "" : "s",
+                          m.circuit.log_n, m.circuit.terms_per_row)
+            : fmt::format("{} partition{} of a 2^{} R1CS ({} terms/row, {} public input{}, {:.0f}% boolean rows)",
+                          m.job.partitions, m.job.partitions == 1 ? "" : "s", m.circuit.log_n, m.circuit.terms_per_row,
+                          m.circuit.public_inputs, m.circuit.public_inputs == 1 ? "" : "s",
+                          100 * m.circuit.boolean_share);
+    std::string text = fmt::format("job '{}': {}: {}, backend {}, verify {}", m.job.name,
+                                   m.proof.system == ProofSystem::groth16 ? "Groth16 proofs" : "quotients", circuit,
+                                   m.backend.name, to_string(m.verify.mode));
     if (!m.axes.empty()) {
         size_t arms = 1;
         std::string axes;
@@ -986,9 +1124,29 @@ std::string to_toml(const Manifest& m) {
         pipeline.insert_or_assign("devices", std::move(devices));
     }
     auto as_int = [](auto n) { return static_cast<int64_t>(n); };
+    // Only the keys of the circuit's kind and the proof system: the others are refused.
+    toml::table job{{"name", m.job.name}, {"seed", as_int(m.job.seed)}};
+    toml::table circuit{{"kind", to_string(m.circuit.kind)}};
+    if (m.circuit.kind == CircuitKind::zkey) {
+        toml::array witnesses;
+        for (const std::string& pattern : m.circuit.witnesses) witnesses.push_back(pattern);
+        circuit.insert_or_assign("zkey", m.circuit.zkey);
+        circuit.insert_or_assign("witnesses", std::move(witnesses));
+    } else {
+        job.insert_or_assign("partitions", as_int(m.job.partitions));
+        circuit.insert_or_assign("log_n", as_int(m.circuit.log_n));
+        circuit.insert_or_assign("terms_per_row", as_int(m.circuit.terms_per_row));
+        if (m.proof.system == ProofSystem::groth16) {
+            circuit.insert_or_assign("public_inputs", as_int(m.circuit.public_inputs));
+            circuit.insert_or_assign("boolean_share", m.circuit.boolean_share);
+            circuit.insert_or_assign("seed", as_int(m.circuit.seed));
+        }
+    }
     const toml::table doc{
-        {"job", toml::table{{"name", m.job.name}, {"partitions", as_int(m.job.partitions)}, {"seed", as_int(m.job.seed)}}},
-        {"circuit", toml::table{{"log_n", as_int(m.circuit.log_n)}, {"terms_per_row", as_int(m.circuit.terms_per_row)}}},
+        {"job", std::move(job)},
+        {"circuit", std::move(circuit)},
+        {"setup", toml::table{{"seed", as_int(m.setup.seed)}, {"cache_dir", m.setup.cache_dir}}},
+        {"proof", toml::table{{"system", to_string(m.proof.system)}, {"randomness", to_string(m.proof.randomness)}}},
         {"pipeline", std::move(pipeline)},
         {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},
         {"output", toml::table{{"db", m.output.db}}},

@@ -15,7 +15,16 @@
 
 namespace zkbatch {
 
-enum class VerifyMode { identity, sampled, none };
+// verify.mode: the pairing equation of each proof ("proof", the default for Groth16),
+// the quotient's polynomial identity on every partition or every k-th, or nothing.
+enum class VerifyMode { proof, identity, sampled, none };
+// What a partition proves (proof.system): a whole Groth16 proof, or the quotient alone.
+enum class ProofSystem { groth16, quotient };
+// Where a Groth16 circuit comes from (circuit.kind).
+enum class CircuitKind { synthetic, zkey };
+// Where a proof's blinding r, s comes from (proof.randomness): the job seed and the
+// partition (every backend then makes the same bytes), or the operating system.
+enum class ProofRandomness { derived, random };
 
 // pipeline.devices: the devices a run proves on. Each gets its own backend instance
 // (created with the option device=<index>) and pipeline.prove_workers workers.
@@ -35,9 +44,27 @@ struct Manifest {
         uint64_t seed = 1;
     } job;
     struct Circuit {
-        uint32_t log_n = 16;         // 1..28
+        CircuitKind kind = CircuitKind::synthetic;
+        uint32_t log_n = 16;         // 1..28; for a .zkey, its domain (filled in when the run is planned)
         uint32_t terms_per_row = 4;  // linear-combination terms per A/B row
+        // The synthetic R1CS of Groth16 jobs (circuit/synthetic_r1cs.hpp); the defaults are
+        // close to a Filecoin PoRep partition: one variable per constraint, mostly bits.
+        uint32_t public_inputs = 1;
+        double boolean_share = 0.9;  // share of constraint rows that are boolean (0/1 witness values)
+        uint64_t seed = 1;           // the circuit's own seed: its matrices (the job seed draws witnesses)
+        // kind = "zkey": a snarkjs proving key and the witnesses, one partition per file.
+        std::string zkey;
+        std::vector<std::string> witnesses;     // globs or files, as given
+        std::vector<std::string> witness_files; // what they match, sorted: filled when the run is planned
     } circuit;
+    struct Setup {                   // the seeded key of a synthetic Groth16 circuit
+        uint64_t seed = 1;           // tau, alpha, beta, gamma, delta come from it: for measurement only
+        std::string cache_dir = "cache/keys";
+    } setup;
+    struct Proof {
+        ProofSystem system = ProofSystem::groth16;
+        ProofRandomness randomness = ProofRandomness::derived;  // "random" is the default for a .zkey
+    } proof;
     struct Pipeline {
         uint32_t synthesis_workers = 1;
         uint32_t prove_workers = 1;   // per device
@@ -63,8 +90,8 @@ struct Manifest {
         std::map<std::string, std::string> tags;  // free-form, values as text
     } output;
     struct Verify {
-        VerifyMode mode = VerifyMode::identity;
-        uint32_t every = 1;           // with mode = sampled: verify every k-th partition
+        VerifyMode mode = VerifyMode::proof;  // "identity" is the default for proof.system = "quotient"
+        uint32_t every = 1;           // with mode = proof or sampled: verify every k-th partition
     } verify;
     struct Finalize {
         bool malloc_trim = false;
@@ -136,7 +163,10 @@ std::vector<Arm> expand_arms(const Manifest& manifest);
 // `text` as a TOML basic string ("..." with escapes): for building --set values.
 std::string toml_quoted(std::string_view text);
 
-const char* to_string(VerifyMode mode);        // "identity", "sampled", "none"
+const char* to_string(VerifyMode mode);        // "proof", "identity", "sampled", "none"
+const char* to_string(ProofSystem system);     // "groth16", "quotient"
+const char* to_string(CircuitKind kind);       // "synthetic", "zkey"
+const char* to_string(ProofRandomness randomness);  // "derived", "random"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)
 
 // One line about the job for logs and `zkbatch validate`: "job 'smoke': 4 partitions of

@@ -41,6 +41,11 @@ inline void check_round_trip(const Manifest& m) {
     const bool same = again.job.name == m.job.name && again.job.partitions == m.job.partitions &&
                       again.job.seed == m.job.seed && again.circuit.log_n == m.circuit.log_n &&
                       again.circuit.terms_per_row == m.circuit.terms_per_row &&
+                      again.circuit.kind == m.circuit.kind && again.circuit.public_inputs == m.circuit.public_inputs &&
+                      again.circuit.boolean_share == m.circuit.boolean_share && again.circuit.seed == m.circuit.seed &&
+                      again.circuit.zkey == m.circuit.zkey && again.circuit.witnesses == m.circuit.witnesses &&
+                      again.setup.seed == m.setup.seed && again.setup.cache_dir == m.setup.cache_dir &&
+                      again.proof.system == m.proof.system && again.proof.randomness == m.proof.randomness &&
                       again.pipeline.synthesis_workers == m.pipeline.synthesis_workers &&
                       again.pipeline.prove_workers == m.pipeline.prove_workers &&
                       again.pipeline.queue_depth == m.pipeline.queue_depth &&

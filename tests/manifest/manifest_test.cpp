@@ -17,6 +17,11 @@ using zkbatch::ManifestError;
 using zkbatch::OnPartitionError;
 using zkbatch::parse_manifest;
 using zkbatch::VerifyMode;
+using zkbatch::Arm;
+using zkbatch::CircuitKind;
+using zkbatch::expand_arms;
+using zkbatch::ProofRandomness;
+using zkbatch::ProofSystem;
 
 namespace {
 
@@ -95,6 +100,16 @@ TEST(Manifest, DefaultsFillEveryOmittedKey) {
     EXPECT_EQ(m.job.seed, 1u);
     EXPECT_EQ(m.circuit.log_n, 16u);
     EXPECT_EQ(m.circuit.terms_per_row, 4u);
+    EXPECT_EQ(m.circuit.kind, CircuitKind::synthetic);
+    EXPECT_EQ(m.circuit.public_inputs, 1u);
+    EXPECT_EQ(m.circuit.boolean_share, 0.9);
+    EXPECT_EQ(m.circuit.seed, 1u);
+    EXPECT_TRUE(m.circuit.zkey.empty());
+    EXPECT_TRUE(m.circuit.witnesses.empty());
+    EXPECT_EQ(m.setup.seed, 1u);
+    EXPECT_EQ(m.setup.cache_dir, "cache/keys");
+    EXPECT_EQ(m.proof.system, ProofSystem::groth16);
+    EXPECT_EQ(m.proof.randomness, ProofRandomness::derived);
     EXPECT_EQ(m.pipeline.synthesis_workers, 1u);
     EXPECT_EQ(m.pipeline.prove_workers, 1u);
     EXPECT_EQ(m.pipeline.queue_depth, 2u);
@@ -105,7 +120,7 @@ TEST(Manifest, DefaultsFillEveryOmittedKey) {
     EXPECT_EQ(m.backend.options, "");
     EXPECT_EQ(m.output.db, "results/zkbatch.db");
     EXPECT_TRUE(m.output.tags.empty());
-    EXPECT_EQ(m.verify.mode, VerifyMode::identity);
+    EXPECT_EQ(m.verify.mode, VerifyMode::proof);  // Groth16 partitions are checked by their proofs
     EXPECT_EQ(m.verify.every, 1u);
     EXPECT_FALSE(m.finalize.malloc_trim);
     EXPECT_EQ(m.source_path, fs::path("x.toml"));
@@ -121,6 +136,14 @@ seed = 9223372036854775807
 [circuit]
 log_n = 28
 terms_per_row = 1024
+public_inputs = 300
+boolean_share = 0.25
+seed = 77
+[setup]
+seed = 12
+cache_dir = "/var/cache/zkbatch"
+[proof]
+randomness = "random"
 [pipeline]
 synthesis_workers = 256
 prove_workers = 64
@@ -147,6 +170,12 @@ malloc_trim = true
     EXPECT_EQ(m.job.seed, 9223372036854775807ull);
     EXPECT_EQ(m.circuit.log_n, 28u);
     EXPECT_EQ(m.circuit.terms_per_row, 1024u);
+    EXPECT_EQ(m.circuit.public_inputs, 300u);
+    EXPECT_EQ(m.circuit.boolean_share, 0.25);
+    EXPECT_EQ(m.circuit.seed, 77u);
+    EXPECT_EQ(m.setup.seed, 12u);
+    EXPECT_EQ(m.setup.cache_dir, "/var/cache/zkbatch");
+    EXPECT_EQ(m.proof.randomness, ProofRandomness::random);
     EXPECT_EQ(m.pipeline.synthesis_workers, 256u);
     EXPECT_EQ(m.pipeline.prove_workers, 64u);
     EXPECT_EQ(m.pipeline.queue_depth, 1024u);
@@ -162,7 +191,12 @@ malloc_trim = true
 }
 
 TEST(Manifest, EnumNames) {
+    EXPECT_STREQ(zkbatch::to_string(VerifyMode::proof), "proof");
     EXPECT_STREQ(zkbatch::to_string(VerifyMode::identity), "identity");
+    EXPECT_STREQ(zkbatch::to_string(ProofSystem::groth16), "groth16");
+    EXPECT_STREQ(zkbatch::to_string(ProofSystem::quotient), "quotient");
+    EXPECT_STREQ(zkbatch::to_string(CircuitKind::zkey), "zkey");
+    EXPECT_STREQ(zkbatch::to_string(ProofRandomness::random), "random");
     EXPECT_STREQ(zkbatch::to_string(VerifyMode::sampled), "sampled");
     EXPECT_STREQ(zkbatch::to_string(VerifyMode::none), "none");
     EXPECT_STREQ(zkbatch::to_string(OnPartitionError::stop), "stop");
@@ -274,11 +308,12 @@ const std::vector<BadCase> kBadCases = {
     // Unknown tables and keys.
     {"unknown_key.toml", {}, false, 5, 1, "circuit.log_nn", "unknown key; did you mean 'circuit.log_n'?"},
     {"unknown_key_far.toml", {}, false, 5, 1, "circuit.frobnicate",
-     "unknown key; known keys of [circuit]: log_n, terms_per_row"},
+     "unknown key; known keys of [circuit]: kind, log_n, terms_per_row, public_inputs, boolean_share, seed, zkey, "
+     "witnesses"},
     {"key_in_wrong_table.toml", {}, false, 4, 1, "job.log_n", "unknown key; did you mean 'circuit.log_n'?"},
     {"key_above_tables.toml", {}, false, 2, 1, "log_n", "did you mean 'circuit.log_n'? (it belongs under [circuit])"},
     {"unknown_table.toml", {}, false, 2, 2, "jobs", "unknown table; did you mean 'job'?"},
-    {"unknown_table_far.toml", {}, false, 5, 2, "gpu", "unknown table; known tables: job, circuit, pipeline"},
+    {"unknown_table_far.toml", {}, false, 5, 2, "gpu", "unknown table; known tables: job, circuit, setup, proof, pipeline"},
     // Types.
     {"table_is_scalar.toml", {}, false, 2, 11, "circuit", "expected a table, found an integer"},
     {"wrong_type.toml", {}, false, 5, 9, "circuit.log_n", "expected an integer, found a string"},
@@ -291,7 +326,7 @@ const std::vector<BadCase> kBadCases = {
     {"out_of_range_high.toml", {}, false, 5, 9, "circuit.log_n", "must be in 1..28, found 29"},
     {"negative_seed.toml", {}, false, 4, 8, "job.seed", "must be in 0..2^63-1, found -1"},
     {"bad_enum.toml", {}, false, 5, 8, "verify.mode",
-     "\"full\" is not a valid choice; use one of \"identity\", \"sampled\", \"none\""},
+     "\"full\" is not a valid choice; use one of \"proof\", \"identity\", \"sampled\", \"none\""},
     {"bad_on_error.toml", {}, false, 5, 12, "pipeline.on_error", "use one of \"stop\", \"continue\""},
     // Required and non-empty strings.
     {"missing_job_name.toml", {}, false, 3, 1, "job.name", "required key is missing"},
@@ -330,6 +365,22 @@ const std::vector<BadCase> kBadCases = {
     {"base.toml", {"job.name=\xff"}, true, 0, 0, "job.name", "is it valid UTF-8?"},
     // A value that would smuggle in a second key is taken as one (invalid) string.
     {"base.toml", {"job.name=x\nseed = 5"}, true, 0, 0, "job.name", "contains a control character"},
+    // Groth16 keys: each kind of circuit takes its own keys, and each check needs its proof.
+    {"base.toml", {"circuit.boolean_share=1.5"}, true, 0, 0, "circuit.boolean_share", "must be in 0..1, found 1.5"},
+    {"base.toml", {"circuit.boolean_share=\"half\""}, true, 0, 0, "circuit.boolean_share",
+     "expected a number in 0..1, found a string"},
+    {"base.toml", {"circuit.public_inputs=-1"}, true, 0, 0, "circuit.public_inputs", "must be in 0..268435455"},
+    {"base.toml", {"circuit.kind=\"r1cs\""}, true, 0, 0, "circuit.kind", "use one of \"synthetic\", \"zkey\""},
+    {"base.toml", {"circuit.zkey=\"c.zkey\""}, true, 0, 0, "circuit.zkey", "applies to circuit.kind = \"zkey\""},
+    {"base.toml", {"circuit.kind=\"zkey\"", "circuit.zkey=\"c.zkey\"", "circuit.witnesses=\"w/*.wtns\""}, false, 6, 9,
+     "circuit.log_n", "applies to synthetic circuits"},
+    {"base.toml", {"proof.system=\"stark\""}, true, 0, 0, "proof.system", "use one of \"groth16\", \"quotient\""},
+    {"base.toml", {"proof.system=\"quotient\"", "verify.mode=\"proof\""}, true, 0, 0, "verify.mode",
+     "proof.system = \"quotient\" makes none"},
+    {"base.toml", {"proof.system=\"quotient\"", "circuit.boolean_share=0.5"}, true, 0, 0, "circuit.boolean_share",
+     "applies to Groth16 circuits"},
+    {"base.toml", {"setup.cache_dir=\"\""}, true, 0, 0, "setup.cache_dir", "must not be empty"},
+    {"base.toml", {"proof.randomness=\"fixed\""}, true, 0, 0, "proof.randomness", "use one of \"derived\", \"random\""},
     // The first failing override is reported even after good ones.
     {"base.toml", {"circuit.log_n=12", "pipeline.prove_workers=0"}, true, 0, 0, "pipeline.prove_workers",
      "must be in 1..64, found 0 (from --set pipeline.prove_workers=0)"},
@@ -469,6 +520,73 @@ TEST(ToToml, RoundTripsEveryField) {
 
 namespace zkbatch {
 namespace {
+
+// A .zkey job: its own keys, one partition per witness file, randomized proofs unless
+// deterministic ones are asked for, and the checks that apply to it.
+TEST(ZkeyCircuit, KeysDefaultsAndRefusals) {
+    const std::string zkey_job = R"([job]
+name = "real"
+[circuit]
+kind = "zkey"
+zkey = "c.zkey"
+witnesses = ["w/a.wtns", "w/b*.wtns"]
+)";
+    const Manifest m = parse_manifest(zkey_job, "real.toml");
+    EXPECT_EQ(m.circuit.kind, CircuitKind::zkey);
+    EXPECT_EQ(m.circuit.zkey, "c.zkey");
+    EXPECT_EQ(m.circuit.witnesses, (std::vector<std::string>{"w/a.wtns", "w/b*.wtns"}));
+    EXPECT_EQ(m.proof.randomness, ProofRandomness::random);
+    EXPECT_EQ(m.verify.mode, VerifyMode::proof);
+    EXPECT_EQ(parse_manifest(zkey_job, "real.toml", {"proof.randomness=derived"}).proof.randomness,
+              ProofRandomness::derived);
+    EXPECT_EQ(parse_manifest(zkey_job + "[verify]\nmode = \"none\"\n", "real.toml").verify.mode, VerifyMode::none);
+    const Manifest again = parse_manifest(zkbatch::to_toml(m), "effective.toml");
+    EXPECT_EQ(again.circuit.zkey, m.circuit.zkey);
+    EXPECT_EQ(again.circuit.witnesses, m.circuit.witnesses);
+    EXPECT_EQ(again.proof.randomness, ProofRandomness::random);
+
+    auto refusal = [&](const std::string& text) {
+        const ManifestError e = expect_error([&] { parse_manifest(text, "real.toml"); });
+        return std::string(e.what());
+    };
+    EXPECT_NE(refusal(zkey_job + "[verify]\nmode = \"identity\"\n").find("odd-coset"), std::string::npos);
+    EXPECT_NE(refusal(zkey_job + "[proof]\nsystem = \"quotient\"\n").find("a .zkey job proves Groth16"),
+              std::string::npos);
+    EXPECT_NE(refusal(R"([job]
+name = "real"
+partitions = 3
+[circuit]
+kind = "zkey"
+zkey = "c.zkey"
+witnesses = "w/*.wtns"
+)").find("real.toml:3:14: job.partitions: a .zkey job proves one partition per witness file"),
+              std::string::npos);
+    EXPECT_NE(refusal("[job]\nname = \"real\"\n[circuit]\nkind = \"zkey\"\nzkey = \"c.zkey\"\n")
+                  .find("circuit.witnesses: required"),
+              std::string::npos);
+    EXPECT_NE(refusal("[job]\nname = \"real\"\n[circuit]\nkind = \"zkey\"\nwitnesses = []\n").find("an empty list"),
+              std::string::npos);
+}
+
+TEST(Axes, BooleanShareAndProofSystemAreAxes) {
+    const Manifest m = parse_manifest(R"([job]
+name = "profiles"
+[circuit]
+boolean_share = [0.0, 0.9]
+)",
+                                      "profiles.toml");
+    const std::vector<Arm> arms = expand_arms(m);
+    ASSERT_EQ(arms.size(), 2u);
+    EXPECT_EQ(arms[0].manifest.circuit.boolean_share, 0.0);
+    EXPECT_EQ(arms[1].manifest.circuit.boolean_share, 0.9);
+    EXPECT_EQ(arms[1].label, "circuit.boolean_share=0.9");
+    const std::vector<Arm> systems = expand_arms(parse_manifest(
+        "[job]\nname = \"systems\"\n[proof]\nsystem = [\"groth16\", \"quotient\"]\n", "systems.toml"));
+    ASSERT_EQ(systems.size(), 2u);
+    EXPECT_EQ(systems[0].manifest.verify.mode, VerifyMode::proof);
+    EXPECT_EQ(systems[1].manifest.proof.system, ProofSystem::quotient);
+    EXPECT_EQ(systems[1].manifest.verify.mode, VerifyMode::identity);  // each arm's own default
+}
 
 TEST(BackendOptions, PerBackendTablesAddToTheCommonOptions) {
     const Manifest m = parse_manifest(R"(
