@@ -34,17 +34,31 @@ struct PhaseInfo {
     std::string_view description;  // phase_name.description
 };
 
+// The backend phases of a Groth16 proof whose sum is the partition's compute time when
+// the backend reports no "compute" of its own (cpu-ref does so: its phases are serial).
+inline constexpr std::string_view kProofComputePhases[] = {"quotient", "msm.a", "msm.b_g1", "msm.b_g2", "msm.l",
+                                                           "msm.h"};
+
 inline constexpr PhaseInfo kPhases[] = {
     {"pool_wait", PhaseSource::runner, false, "waiting for host buffers from the backend (pinned-pool back-pressure)"},
     {"synth", PhaseSource::runner, false, "CPU synthesis of a, b, c into the host buffers"},
     {"queue_wait", PhaseSource::runner, false, "synthesized, waiting for a prove worker"},
     {"h2d", PhaseSource::backend, true, "host-to-device copy of a, b, c (device events)"},
-    {"compute", PhaseSource::backend, false, "kernels of the prove call (device events)"},
+    {"compute", PhaseSource::backend, false,
+     "the prove call's computation: its kernels on a GPU (device events); for a Groth16 proof the sum of the "
+     "quotient and the MSMs below when the backend reports those"},
+    {"quotient", PhaseSource::backend, false, "the quotient h: 7 NTTs, or snarkjs's 6 and the odd-coset product"},
+    {"msm.a", PhaseSource::backend, false, "the A-query MSM, sum z_i [u_i]1 (G1)"},
+    {"msm.b_g1", PhaseSource::backend, false, "the B-query MSM in G1, sum z_i [v_i]1"},
+    {"msm.b_g2", PhaseSource::backend, false, "the B-query MSM in G2, sum z_i [v_i]2"},
+    {"msm.l", PhaseSource::backend, false, "the L-query MSM over the private witness (G1)"},
+    {"msm.h", PhaseSource::backend, false, "the H-query MSM over h (G1)"},
     {"d2h", PhaseSource::backend, true,
      "device-to-host copies: h's digest block sums, and h where the runner reads it (device events)"},
     {"prove", PhaseSource::runner, false, "the whole prove call, runner clock"},
     {"finalize", PhaseSource::runner, false, "verification, digest and dump, without malloc_trim"},
-    {"verify", PhaseSource::runner, false, "the polynomial-identity check inside finalize"},
+    {"verify", PhaseSource::runner, false,
+     "inside finalize: the proof's pairing equation, or the quotient's polynomial identity"},
     {"malloc_trim", PhaseSource::runner, false, "malloc_trim(0) after finalize, when enabled"},
     {"idle_gap", PhaseSource::runner, false, "the prove worker idle before this partition"},
     {"partition", PhaseSource::derived, false, "derived: first synth start to last finalize end"},

@@ -388,7 +388,46 @@ void fill_v4_run_settings(sqlite3* db, const fs::path& path) {
     }
 }
 
-constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings}};
+// v5: complete Groth16 proofs. A run records its workload and, for proofs, the circuit
+// and the proving key (where it came from, its digest and size, the setup's time, the
+// verifying key itself, so exports need no key file); each partition its proof, the
+// proof's digest and its public inputs, and the quotient's and each MSM's time (from the
+// phase table); each device's backend its load of the key. Runs recorded before v5
+// proved the quotient alone.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE run ADD COLUMN workload TEXT NOT NULL DEFAULT 'quotient'
+    CHECK (workload IN ('quotient', 'groth16'));          -- what each partition proved
+ALTER TABLE run ADD COLUMN circuit_kind TEXT CHECK (circuit_kind IN ('synthetic', 'zkey'));  -- NULL: quotient
+ALTER TABLE run ADD COLUMN circuit TEXT;                -- the circuit's description, as its key records it
+ALTER TABLE run ADD COLUMN public_inputs INTEGER;       -- l
+ALTER TABLE run ADD COLUMN boolean_share REAL;          -- circuit.boolean_share (synthetic)
+ALTER TABLE run ADD COLUMN circuit_seed INTEGER;        -- circuit.seed (synthetic)
+ALTER TABLE run ADD COLUMN proof_randomness TEXT CHECK (proof_randomness IN ('derived', 'random'));
+ALTER TABLE run ADD COLUMN witnesses TEXT;              -- a .zkey job's witness files, one per line, partition order
+ALTER TABLE run ADD COLUMN key_path TEXT;               -- the key file or .zkey proved with
+ALTER TABLE run ADD COLUMN key_digest TEXT;             -- names the key (its points' digest; a .zkey's verifying key's)
+ALTER TABLE run ADD COLUMN key_bytes INTEGER;           -- the key file's size
+ALTER TABLE run ADD COLUMN key_setup_ms REAL;           -- the seeded setup this run made; NULL when the key existed
+ALTER TABLE run ADD COLUMN verifying_key BLOB;          -- [alpha]1 [beta]2 [gamma]2 [delta]2 IC..., key-file point layout
+
+ALTER TABLE partition ADD COLUMN proof BLOB CHECK (proof IS NULL OR length(proof) = 192);  -- A || B || C, compressed
+ALTER TABLE partition ADD COLUMN proof_digest TEXT;     -- XXH3-128 of the proof's 192 bytes, 32 hex digits
+ALTER TABLE partition ADD COLUMN public_inputs BLOB;    -- z_1..z_l, 32 canonical little-endian bytes each
+ALTER TABLE partition ADD COLUMN witness TEXT;          -- a .zkey job's witness file of this partition
+ALTER TABLE partition ADD COLUMN quotient_ms REAL;
+ALTER TABLE partition ADD COLUMN msm_a_ms REAL;
+ALTER TABLE partition ADD COLUMN msm_b_g1_ms REAL;
+ALTER TABLE partition ADD COLUMN msm_b_g2_ms REAL;
+ALTER TABLE partition ADD COLUMN msm_l_ms REAL;
+ALTER TABLE partition ADD COLUMN msm_h_ms REAL;
+
+ALTER TABLE run_device ADD COLUMN key_load_ms REAL;     -- the backend's load (or making) of the proving key
+ALTER TABLE run_device ADD COLUMN key_bytes INTEGER;    -- the bytes of key it holds
+ALTER TABLE run_device ADD COLUMN key_location TEXT;    -- "host", "device0", ...: where its MSMs read it
+)sql";
+
+constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings},
+                                     {kSchemaV5}};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration per schema version");
 
 }  // namespace

@@ -66,6 +66,10 @@ void Cursor::bind_null(int i) { check_bind(sqlite3_bind_null(stmt_, i)); }
 void Cursor::bind_text(int i, std::string_view value) {
     check_bind(sqlite3_bind_text64(stmt_, i, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
 }
+void Cursor::bind_blob(int i, std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return bind_null(i);
+    check_bind(sqlite3_bind_blob64(stmt_, i, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+}
 void Cursor::bind_value(int i, const sqlite3_value* value) { check_bind(sqlite3_bind_value(stmt_, i, value)); }
 
 int Cursor::parameter(std::string_view name) const {
@@ -87,6 +91,11 @@ bool Cursor::step(std::string_view doing) {
 void Cursor::reset() {
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
+}
+
+std::vector<uint8_t> Cursor::blob_at(int column) const {
+    const auto* bytes = static_cast<const uint8_t*>(sqlite3_column_blob(stmt_, column));
+    return bytes ? std::vector<uint8_t>(bytes, bytes + sqlite3_column_bytes(stmt_, column)) : std::vector<uint8_t>();
 }
 
 std::string Cursor::text_at(int column) const {

@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
+#include <vector>
 
 namespace zkbatch::sqlite {
 
@@ -34,6 +36,7 @@ public:
     void bind_real(int i, double value);
     void bind_null(int i);
     void bind_text(int i, std::string_view value);
+    void bind_blob(int i, std::span<const uint8_t> bytes);  // an empty span binds NULL
     void bind_value(int i, const sqlite3_value* value);
     // Empty text is stored as NULL ("none").
     void bind_text_or_null(int i, std::string_view value) { value.empty() ? bind_null(i) : bind_text(i, value); }
@@ -57,6 +60,7 @@ public:
     void bind_real(std::string_view name, double value) { bind_real(parameter(name), value); }
     void bind_null(std::string_view name) { bind_null(parameter(name)); }
     void bind_text(std::string_view name, std::string_view value) { bind_text(parameter(name), value); }
+    void bind_blob(std::string_view name, std::span<const uint8_t> bytes) { bind_blob(parameter(name), bytes); }
     void bind_text_or_null(std::string_view name, std::string_view value) { bind_text_or_null(parameter(name), value); }
     void bind_ms(std::string_view name, double ms) { bind_ms(parameter(name), ms); }
     void bind_optional(std::string_view name, const std::optional<double>& value) { bind_optional(parameter(name), value); }
@@ -75,9 +79,11 @@ public:
     void reset();
 
     bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+    bool is_blob(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_BLOB; }
     int64_t int_at(int column) const { return sqlite3_column_int64(stmt_, column); }
     double real_at(int column) const { return sqlite3_column_double(stmt_, column); }
     std::string text_at(int column) const;
+    std::vector<uint8_t> blob_at(int column) const;
     std::optional<double> optional_real_at(int column) const {
         return is_null(column) ? std::nullopt : std::optional<double>(real_at(column));
     }

@@ -412,7 +412,9 @@ int64_t Store::begin_run(const RunRecord& run) {
             verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
             started_unix_ns, started_steady_ns,
             uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices,
-            replay_inputs, finalize_workers, verify_every, on_error)
+            replay_inputs, finalize_workers, verify_every, on_error,
+            workload, circuit_kind, circuit, public_inputs, boolean_share, circuit_seed, proof_randomness, witnesses,
+            key_path, key_digest, key_bytes, key_setup_ms, verifying_key)
         VALUES (:job_name, 'running', :started_at, :backend_name, :backend_version,
             :zkbatch_version, :git_revision, :hostname, :cpu_model, :cpu_cores,
             :gpu_name, :gpu_sm_count, :gpu_memory_bytes, :gpu_driver_version, :cuda_runtime_version,
@@ -421,10 +423,13 @@ int64_t Store::begin_run(const RunRecord& run) {
             :verify_mode, :manifest_path, :manifest_sha256, :overrides, :manifest_text,
             :started_unix_ns, :started_steady_ns,
             :uuid, :experiment_id, :arm, :pid, :process_start_ticks, :shard_index, :shard_count, :devices,
-            :replay_inputs, :finalize_workers, :verify_every, :on_error)
+            :replay_inputs, :finalize_workers, :verify_every, :on_error,
+            :workload, :circuit_kind, :circuit, :public_inputs, :boolean_share, :circuit_seed, :proof_randomness,
+            :witnesses, :key_path, :key_digest, :key_bytes, :key_setup_ms, :verifying_key)
     )sql";
     static constexpr std::string_view kInsertDevice = R"sql(
-        INSERT INTO run_device (run_id, device_index, name, prove_workers) VALUES (?1, ?2, ?3, ?4)
+        INSERT INTO run_device (run_id, device_index, name, prove_workers, key_load_ms, key_bytes, key_location)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
     )sql";
     static constexpr std::string_view kInsertTag =
         "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
@@ -495,6 +500,21 @@ int64_t Store::begin_run(const RunRecord& run) {
             device_list += (device_list.empty() ? "" : ",") + std::to_string(device.device_index);
         }
         insert.bind_text_or_null(":devices", device_list);
+        insert.bind_text(":workload", run.workload);
+        insert.bind_text_or_null(":circuit_kind", run.circuit_kind);
+        insert.bind_text_or_null(":circuit", run.circuit);
+        insert.bind_optional_int(":public_inputs", run.public_inputs);
+        insert.bind_optional(":boolean_share", run.boolean_share);
+        insert.bind_optional_int(":circuit_seed", run.circuit_seed ? std::optional(as_int(*run.circuit_seed)) : std::nullopt);
+        insert.bind_text_or_null(":proof_randomness", run.proof_randomness);
+        std::string witnesses;
+        for (const std::string& file : run.witnesses) witnesses += file + "\n";
+        insert.bind_text_or_null(":witnesses", witnesses);
+        insert.bind_text_or_null(":key_path", run.key_path);
+        insert.bind_text_or_null(":key_digest", run.key_digest);
+        insert.bind_optional_int(":key_bytes", run.key_bytes ? std::optional(as_int(*run.key_bytes)) : std::nullopt);
+        insert.bind_optional(":key_setup_ms", run.key_setup_ms);
+        insert.bind_blob(":verifying_key", run.verifying_key);
         insert.step("cannot record the start of a run");
     }
     const int64_t run_id = sqlite3_last_insert_rowid(db_);
@@ -516,6 +536,13 @@ int64_t Store::begin_run(const RunRecord& run) {
         insert.bind_int(2, device.device_index);
         insert.bind_text_or_null(3, device.name);
         insert.bind_int(4, device.prove_workers);
+        if (const auto load = run.key_loads.find(device.device_index); load != run.key_loads.end()) {
+            insert.bind_real(5, load->second.load_ms);
+            insert.bind_int(6, as_int(load->second.key_bytes));
+            insert.bind_text_or_null(7, load->second.location);
+        } else {
+            insert.bind_null(5), insert.bind_null(6), insert.bind_null(7);
+        }
         insert.step("cannot record the run's devices");
     }
     transaction.commit();
@@ -529,7 +556,7 @@ namespace {
 const std::string& partition_insert_sql() {
     static const std::string sql = [] {
         std::string columns = "run_id, partition_index, status, error, synth_worker, prove_worker, verified, "
-                              "h_digest, device_index";
+                              "h_digest, device_index, proof, proof_digest, public_inputs, witness";
         for (const PhaseInfo& phase : kPhases) {
             if (phase.source == PhaseSource::derived) continue;
             columns += ", " + ms_column(phase);
@@ -601,6 +628,10 @@ void Store::record_partition(int64_t run_id, const PartitionRecord& partition) {
         insert.bind_int(":prove_worker", partition.prove_worker);
         insert.bind_optional_int(":verified", partition.verified);
         insert.bind_text_or_null(":h_digest", partition.h_digest);
+        insert.bind_blob(":proof", partition.proof);
+        insert.bind_text_or_null(":proof_digest", partition.proof_digest);
+        insert.bind_blob(":public_inputs", partition.public_inputs);
+        insert.bind_text_or_null(":witness", partition.witness);
         insert.bind_optional_int(":device_index", partition.device_index < 0 ? std::nullopt
                                                                              : std::optional(partition.device_index));
         for (size_t i = 0; i < kPhaseCount; ++i) {
@@ -769,7 +800,9 @@ std::vector<std::pair<std::string, std::string>> Store::run_environment(int64_t 
         std::string name = query.column_name(column);
         if (std::find(std::begin(kHidden), std::end(kHidden), name) != std::end(kHidden)) continue;
         if (query.is_null(column)) continue;
-        std::string value = query.text_at(column);
+        // Binary columns (the verifying key) by their size: `zkbatch proofs` exports them.
+        std::string value =
+            query.is_blob(column) ? fmt::format("{} bytes", query.blob_at(column).size()) : query.text_at(column);
         if (value.empty()) continue;
         environment.emplace_back(std::move(name), std::move(value));
     }
@@ -866,6 +899,52 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
         digests[index] = query.text_at(1);
     }
     return digests;
+}
+
+std::vector<std::string> Store::partition_proof_digests(int64_t run_id) const {
+    std::vector<std::string> digests;
+    for (const PartitionProof& proof : partition_proofs(run_id)) {
+        if (digests.size() <= proof.partition_index) digests.resize(proof.partition_index + 1);
+        digests[proof.partition_index] = proof.proof_digest;
+    }
+    return digests;
+}
+
+std::vector<PartitionProof> Store::partition_proofs(int64_t run_id) const {
+    static constexpr std::string_view kProofs = R"sql(
+        SELECT partition_index, status, proof, proof_digest, public_inputs, witness
+        FROM partition WHERE run_id = ?1 ORDER BY partition_index
+    )sql";
+    std::vector<PartitionProof> proofs;
+    Query query(*statements_, db_, path_, kProofs);
+    query.bind_int(1, run_id);
+    while (query.step(fmt::format("cannot read the proofs of run {}", run_id))) {
+        PartitionProof& proof = proofs.emplace_back();
+        proof.partition_index = static_cast<uint64_t>(query.int_at(0));
+        proof.status = query.text_at(1);
+        proof.proof = query.blob_at(2);
+        proof.proof_digest = query.text_at(3);
+        proof.public_inputs = query.blob_at(4);
+        proof.witness = query.text_at(5);
+    }
+    return proofs;
+}
+
+RunProofSetting Store::run_proof_setting(int64_t run_id) const {
+    static constexpr std::string_view kSetting = R"sql(
+        SELECT workload, verifying_key, circuit, key_digest, public_inputs FROM run WHERE id = ?1
+    )sql";
+    const std::string doing = fmt::format("cannot read what run {} proved", run_id);
+    Query query(*statements_, db_, path_, kSetting);
+    query.bind_int(1, run_id);
+    if (!query.step(doing)) throw no_such_run(doing, run_id);
+    RunProofSetting setting;
+    setting.workload = query.text_at(0);
+    setting.verifying_key = query.blob_at(1);
+    setting.circuit = query.text_at(2);
+    setting.key_digest = query.text_at(3);
+    if (!query.is_null(4)) setting.public_inputs = static_cast<uint64_t>(query.int_at(4));
+    return setting;
 }
 
 std::vector<TimelineInterval> Store::run_timeline(int64_t run_id) const {
@@ -1016,6 +1095,12 @@ StoredValue stored_value(const sqlite::Cursor& cursor, int column) {
         case SQLITE_INTEGER: return cursor.int_at(column);
         case SQLITE_FLOAT: return cursor.real_at(column);
         case SQLITE_NULL: return std::monostate{};
+        case SQLITE_BLOB: {  // proofs, public inputs, verifying keys: as lowercase hex
+            static constexpr char kDigits[] = "0123456789abcdef";
+            std::string hex;
+            for (const uint8_t byte : cursor.blob_at(column)) hex += {kDigits[byte >> 4], kDigits[byte & 15]};
+            return hex;
+        }
         default: return cursor.text_at(column);
     }
 }
@@ -1088,7 +1173,7 @@ std::optional<ExperimentRow> Store::experiment(int64_t id) const {
 
 Store::ResumeSource Store::resume_source(int64_t run_id) const {
     static constexpr std::string_view kSource = R"sql(
-        SELECT status, experiment_id, backend_name, manifest_path, manifest_text, overrides
+        SELECT status, experiment_id, backend_name, manifest_path, manifest_text, overrides, witnesses
         FROM run WHERE id = ?1
     )sql";
     const std::string doing = fmt::format("cannot read run {}", run_id);
@@ -1106,6 +1191,9 @@ Store::ResumeSource Store::resume_source(int64_t run_id) const {
     std::istringstream lines(query.text_at(5));
     for (std::string line; std::getline(lines, line);)
         if (!line.empty()) source.overrides.push_back(line);
+    std::istringstream witnesses(query.text_at(6));
+    for (std::string line; std::getline(witnesses, line);)
+        if (!line.empty()) source.witnesses.push_back(line);
     return source;
 }
 

@@ -41,6 +41,13 @@ struct DeviceRecord {
     uint32_t prove_workers = 0;  // on this device
 };
 
+// A device's backend's load of the proving key (Groth16 runs; plugin ABI v5).
+struct DeviceKeyLoad {
+    double load_ms = 0;
+    uint64_t key_bytes = 0;
+    std::string location;  // "host", "device0", ...: where its MSMs read the key
+};
+
 // Everything known about a run when it starts: enough to compare and explain it later.
 struct RunRecord {
     std::string job_name;
@@ -67,6 +74,20 @@ struct RunRecord {
     std::string on_error;         // "stop" or "continue"
     std::string verify_mode;
     uint32_t verify_every = 0;
+    // What each partition proved, and for Groth16 the circuit and key it proved with.
+    std::string workload = "quotient";   // "groth16" or "quotient"
+    std::string circuit_kind;            // "synthetic" or "zkey"; empty for the quotient
+    std::string circuit;                 // the circuit's description (its key records the same)
+    std::optional<uint64_t> public_inputs;
+    std::optional<double> boolean_share;
+    std::optional<uint64_t> circuit_seed;
+    std::string proof_randomness;        // "derived" or "random"
+    std::vector<std::string> witnesses;  // a .zkey job's witness files, in partition order
+    std::string key_path, key_digest;
+    std::optional<uint64_t> key_bytes;
+    std::optional<double> key_setup_ms;  // the seeded setup this run made, if it made one
+    std::vector<uint8_t> verifying_key;  // groth16::verifying_key_bytes
+    std::map<int32_t, DeviceKeyLoad> key_loads;  // by device index
     std::map<std::string, std::string> tags;
     // Backend/device facts (zkb_facts): well-known keys also fill the run row's GPU
     // columns (device.name, device.sm_count, device.memory_bytes, driver.version,
@@ -117,6 +138,10 @@ struct PartitionRecord {
     PhaseValues phases;
     std::optional<bool> verified; // empty when verification was skipped
     std::string h_digest;         // XXH3-128 of canonical LE h, 32 hex chars; empty when failed
+    std::vector<uint8_t> proof;   // Groth16: the 192 bytes the backend returned; empty otherwise
+    std::string proof_digest;     // XXH3-128 of them, 32 hex chars
+    std::vector<uint8_t> public_inputs;  // z_1..z_l, 32 canonical little-endian bytes each
+    std::string witness;          // a .zkey job's witness file
     std::vector<PhaseInterval> intervals;
 };
 
@@ -210,6 +235,24 @@ struct DeviceStats {
     std::optional<double> median_compute_ms, median_prove_ms;
 };
 
+// One partition's Groth16 proof as recorded (`zkbatch proofs`, compare).
+struct PartitionProof {
+    uint64_t partition_index = 0;
+    std::string status;                  // "ok", "failed", "verify_failed"
+    std::vector<uint8_t> proof;          // 192 bytes; empty when none was recorded
+    std::string proof_digest;
+    std::vector<uint8_t> public_inputs;  // 32 canonical bytes each
+    std::string witness;                 // a .zkey job's witness file
+};
+
+// What a run proved: its workload and, for Groth16, the key's identity.
+struct RunProofSetting {
+    std::string workload;                // "groth16" or "quotient" (every run before schema v5)
+    std::vector<uint8_t> verifying_key;  // groth16::verifying_key_bytes; empty for the quotient
+    std::string circuit, key_digest;
+    std::optional<uint64_t> public_inputs;
+};
+
 // Which runs Store::find_runs returns (`zkbatch compare`, `history`, `export`): every
 // field that is set must match.
 struct RunFilter {
@@ -234,7 +277,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.
@@ -268,6 +311,11 @@ public:
     // h_digest of each partition, at its partition index; "" where no digest was
     // recorded (failed, or not recorded at all). Size: highest recorded index + 1.
     std::vector<std::string> partition_digests(int64_t run_id) const;
+    // The same for proof_digest ("" where a partition has no proof).
+    std::vector<std::string> partition_proof_digests(int64_t run_id) const;
+    // Every partition's proof, by partition index.
+    std::vector<PartitionProof> partition_proofs(int64_t run_id) const;
+    RunProofSetting run_proof_setting(int64_t run_id) const;
     // Every interval of the run, ordered by start time (then longest first).
     std::vector<TimelineInterval> run_timeline(int64_t run_id) const;
     // The partition_phase view's rows of the run, by phase (pipeline order), then partition.
@@ -303,6 +351,7 @@ public:
         std::string backend_name;     // the backend that ran it ("auto" resolved)
         std::string manifest_path, manifest_text;
         std::vector<std::string> overrides;  // the --set arguments, in order
+        std::vector<std::string> witnesses;  // a .zkey job's witness files, as the run recorded them
     };
     ResumeSource resume_source(int64_t run_id) const;
     // Makes the run this process's again, in one transaction: deletes its partitions

@@ -487,7 +487,12 @@ TEST_F(StoreTest, MigratesASchemaV2DatabaseWrittenByAnOlderZkbatch) {
 // keeps every row.
 TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) {
     use_fixture(3);
-    const auto partitions_before = sql_rows(db, "SELECT * FROM partition ORDER BY id");
+    // Later versions add partition columns: compare the ones v3 had.
+    std::string v3_columns;
+    for (const auto& column : sql_rows(db, "SELECT name FROM pragma_table_info('partition')"))
+        v3_columns += (v3_columns.empty() ? "" : ", ") + column.at(0);
+    const std::string v3_partitions = "SELECT " + v3_columns + " FROM partition ORDER BY id";
+    const auto partitions_before = sql_rows(db, v3_partitions);
     ASSERT_EQ(partitions_before.size(), 12u);
     const std::string manifest_3 = sql_value(db, "SELECT manifest_text FROM run WHERE id = 3");
     ASSERT_THROW(parse_manifest(manifest_3, "run 3"), ManifestError) << "the fixture's point: run 3 no longer parses";
@@ -496,7 +501,7 @@ TEST_F(StoreTest, MigratesASchemaV3DatabaseIntoRunColumnsOfItsPipelineSettings) 
     EXPECT_EQ(sql_rows(db, "SELECT id, replay_inputs, finalize_workers, verify_every, on_error FROM run ORDER BY id"),
               (std::vector<std::vector<std::string>>{
                   {"1", "0", "2", "1", "stop"}, {"2", "2", "3", "2", "continue"}, {"3", "2", "2", "1", "continue"}}));
-    EXPECT_EQ(sql_rows(db, "SELECT * FROM partition ORDER BY id"), partitions_before);
+    EXPECT_EQ(sql_rows(db, v3_partitions), partitions_before);
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM phase_name"), std::to_string(kPhaseCount));
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
     EXPECT_TRUE(sql_rows(db, "PRAGMA foreign_key_check").empty());
@@ -512,6 +517,37 @@ TEST_F(StoreTest, SchemaV4LeavesUnreadableSettingsNull) {
                            "WHERE id IN (1, 2) ORDER BY id"),
               (std::vector<std::vector<std::string>>{{"1", "0", "NULL", "NULL", "NULL"},
                                                      {"2", "NULL", "NULL", "NULL", "NULL"}}));
+}
+
+// fixtures/schema-v4.db was written by zkbatch with schema v4 (before Groth16 proofs):
+// run 1 a plain cpu-ref smoke run, run 2 the same replaying 2 input sets. The migration
+// to v5 keeps every row and value, and records that they proved the quotient alone.
+TEST_F(StoreTest, MigratesASchemaV4DatabaseIntoQuotientRuns) {
+    use_fixture(4);
+    std::string v4_columns;
+    for (const auto& column : sql_rows(db, "SELECT name FROM pragma_table_info('partition')"))
+        v4_columns += (v4_columns.empty() ? "" : ", ") + column.at(0);
+    const std::string v4_partitions = "SELECT " + v4_columns + " FROM partition ORDER BY id";
+    const auto partitions_before = sql_rows(db, v4_partitions);
+    const auto intervals_before = sql_rows(db, "SELECT * FROM phase_interval ORDER BY id");
+    ASSERT_EQ(partitions_before.size(), 6u);
+    {
+        Store store(db);
+        EXPECT_EQ(store.run_proof_setting(1).workload, "quotient");
+        EXPECT_TRUE(store.run_proof_setting(2).verifying_key.empty());
+        EXPECT_EQ(store.partition_proof_digests(1), (std::vector<std::string>{"", "", ""}));
+    }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), "5");
+    EXPECT_EQ(sql_rows(db, "SELECT id, workload, circuit_kind, key_path, verifying_key FROM run ORDER BY id"),
+              (std::vector<std::vector<std::string>>{{"1", "quotient", "NULL", "NULL", "NULL"},
+                                                     {"2", "quotient", "NULL", "NULL", "NULL"}}));
+    EXPECT_EQ(sql_rows(db, v4_partitions), partitions_before);
+    EXPECT_EQ(sql_rows(db, "SELECT * FROM phase_interval ORDER BY id"), intervals_before);
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM partition WHERE proof IS NOT NULL OR msm_h_ms IS NOT NULL"), "0");
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM phase_name"), std::to_string(kPhaseCount));
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    // The new columns' checks hold: a proof is 192 bytes or nothing.
+    EXPECT_THROW(sql_rows(db, "UPDATE partition SET proof = x'00' WHERE id = 1"), std::runtime_error);
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
