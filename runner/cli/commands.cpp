@@ -11,6 +11,9 @@
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 
+#include <zkbatch/groth16/key_file.hpp>
+#include <zkbatch/groth16/zkey.hpp>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -31,6 +34,12 @@ int run_guarded(const std::function<int()>& body) {
     } catch (const UsageError& e) {  // ShardError, RunPlanError, SlurmError
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::usage_error;
+    } catch (const groth16::ZkeyError& e) {  // a .zkey or .wtns that cannot be proved from
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::usage_error;
+    } catch (const groth16::KeyFileError& e) {  // the key cache: damaged, or no room for a key
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_code::storage_error;
     } catch (const PluginError& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::plugin_error;

@@ -4,9 +4,12 @@
 #include "pipeline/canonical_output.hpp"
 #include "pipeline/environment.hpp"
 #include "pipeline/progress.hpp"
+#include "proof/snarkjs_files.hpp"
 #include "util/clock.hpp"
 
 #include <zkbatch/circuit/synthetic.hpp>
+#include <zkbatch/groth16/prover.hpp>
+#include <zkbatch/groth16/verifier.hpp>
 #include <zkbatch/plugin/facts.hpp>
 #include <zkbatch/plugin/request.hpp>
 #include <zkbatch/util/parallel.hpp>
@@ -31,27 +34,37 @@ namespace zkbatch {
 SyntheticInputs::SyntheticInputs(const Manifest& manifest)
     : log_n_(manifest.circuit.log_n), terms_per_row_(manifest.circuit.terms_per_row), seed_(manifest.job.seed) {}
 
-void SyntheticInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+void SyntheticInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const {
     circuit::synthesize({log_n_, terms_per_row_}, seed_, partition_index, static_cast<ff::Fr*>(buffers.a),
-                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c));
+                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c), threads);
 }
 
-ReplayInputs::ReplayInputs(const Manifest& manifest, unsigned threads) {
+void CircuitInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const {
+    if (buffers.z == nullptr || buffers.m != circuit_.variables())
+        throw std::logic_error("the host buffers carry no witness of the circuit's length");
+    circuit_.synthesize(partition_index, static_cast<ff::Fr*>(buffers.z), static_cast<ff::Fr*>(buffers.a),
+                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c), threads);
+}
+
+ReplayInputs::ReplayInputs(const InputSource& source, uint32_t count, uint32_t log_n, uint64_t witness_elements,
+                           unsigned threads) {
     const int64_t start_ns = steady_now_ns();
-    const uint64_t n = uint64_t{1} << manifest.circuit.log_n;
-    const circuit::CircuitShape shape{manifest.circuit.log_n, manifest.circuit.terms_per_row};
-    sets_.resize(manifest.pipeline.replay_inputs);
-    // Input set j is exactly what partition j would synthesize, so a replay run's
-    // partitions 0..k-1 have the digests of an ordinary run's.
+    const uint64_t n = uint64_t{1} << log_n;
+    sets_.resize(count);
     for (size_t j = 0; j < sets_.size(); ++j) {
         auto& set = sets_[j];
-        set.a.resize(n), set.b.resize(n), set.c.resize(n);
-        circuit::synthesize(shape, manifest.job.seed, j, set.a.data(), set.b.data(), set.c.data(), threads);
+        set.z.resize(witness_elements), set.a.resize(n), set.b.resize(n), set.c.resize(n);
+        zkb_host_buffers buffers{};
+        buffers.n = n;
+        buffers.a = set.a.data(), buffers.b = set.b.data(), buffers.c = set.c.data();
+        buffers.m = witness_elements;
+        buffers.z = witness_elements > 0 ? set.z.data() : nullptr;
+        source.fill(j, buffers, threads);
     }
     setup_ms_ = ns_to_ms(steady_now_ns() - start_ns);
 }
 
-void ReplayInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers) const {
+void ReplayInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned /*threads*/) const {
     const size_t which = partition_index % sets_.size();
     if (buffers.keeps_contents) {
         std::lock_guard lock(held_mutex_);
@@ -63,10 +76,11 @@ void ReplayInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffer
     // One thread copies ~10 GB/s: a 2^24 partition's first copy would hold back the
     // GPU for 150 ms, so large copies are split over a few threads.
     const size_t n = set.a.size();
-    const unsigned threads = n >= (size_t{1} << 20) ? 4 : 1;
-    for (auto [to, from] : {std::pair{buffers.a, &set.a}, {buffers.b, &set.b}, {buffers.c, &set.c}}) {
+    const unsigned copy_threads = n >= (size_t{1} << 20) ? 4 : 1;
+    for (auto [to, from] : {std::pair{buffers.a, &set.a}, {buffers.b, &set.b}, {buffers.c, &set.c}, {buffers.z, &set.z}}) {
+        if (from->empty()) continue;  // no witness
         auto* destination = static_cast<ff::Fr*>(to);
-        util::parallel_for(0, n, threads, [&, from = from](size_t begin, size_t end) {
+        util::parallel_for(0, from->size(), copy_threads, [&, from = from](size_t begin, size_t end) {
             std::memcpy(destination + begin, from->data() + begin, (end - begin) * sizeof(ff::Fr));
         });
     }
@@ -260,7 +274,7 @@ private:
         const int64_t synth_start = steady_now_ns();
         time_phase(record, "pool_wait", lane, wait_start, synth_start);
         try {
-            settings_.inputs->fill(record.partition_index, item.buffers);
+            settings_.inputs->fill(record.partition_index, item.buffers, 1);
         } catch (const std::exception& e) {
             record.status = PartitionStatus::failed;
             record.error = std::string("synthesis: ") + e.what();
@@ -308,21 +322,44 @@ private:
 
     void prove(const Worker& worker, WorkItem& item, const std::string& lane, int64_t start_ns) {
         PartitionRecord& record = item.record;
-        item.h_to_host = should_verify(record.partition_index) || settings_.dump_dir.has_value();
-        const zkb_prove_request request =
+        // h comes to the host only where the runner reads it: the identity check, a dump.
+        item.h_to_host = (checks_identity() && should_verify(record.partition_index)) || settings_.dump_dir.has_value();
+        zkb_prove_request request =
             plugin::quotient_request(record.partition_index, log_n_, item.h_to_host, &item.buffers);
+        if (groth16_) {
+            request.workload = ZKB_WORKLOAD_GROTH16;
+            const groth16::ProofRandomness blinding = manifest_.proof.randomness == ProofRandomness::derived
+                                                          ? groth16::derived_randomness(manifest_.job.seed,
+                                                                                        record.partition_index)
+                                                          : groth16::random_randomness();
+            blinding.r.to_canonical_le_bytes(request.r);
+            blinding.s.to_canonical_le_bytes(request.s);
+        }
         auto report = std::make_unique<zkb_prove_report>();
         std::string error;
         const int rc = worker.prove(request, report.get(), &error);
         time_phase(record, "prove", lane, start_ns, steady_now_ns());
         add_backend_phases(*report, record);
-        if (rc == ZKB_OK) {
-            item.proved = true;
-            if (report->has_h_digest) item.backend_digest = std::to_array(report->h_digest);
-        } else {
+        if (rc != ZKB_OK) {
             record.status = PartitionStatus::failed;
             record.error = error;
+            return;
         }
+        item.proved = true;
+        if (report->has_h_digest) item.backend_digest = std::to_array(report->h_digest);
+        if (!groth16_) return;
+        if (!report->has_proof) {
+            item.proved = false;
+            record.status = PartitionStatus::failed;
+            record.error = "the backend returned no proof for a Groth16 partition (a bug in the backend)";
+            return;
+        }
+        record.proof.assign(report->proof, report->proof + ZKB_PROOF_BYTES);
+        record.proof_digest = digest_hex(record.proof.data(), record.proof.size());
+    }
+
+    bool checks_identity() const {
+        return manifest_.verify.mode == VerifyMode::identity || manifest_.verify.mode == VerifyMode::sampled;
     }
 
     // Backend-reported intervals become phase intervals; those of a backend phase of the
@@ -347,10 +384,18 @@ private:
             }
             record.intervals.push_back(std::move(piece));
         }
+        // A backend that times a proof's steps but no "compute" of its own: their sum.
+        PhaseValues::Value& compute = record.phases["compute"];
+        if (compute.ms >= 0) return;
+        for (const std::string_view name : kProofComputePhases) {
+            const PhaseValues::Value& step = record.phases[*PhaseKey::find(name)];
+            if (step.ms >= 0) compute.ms = std::max(compute.ms, 0.0) + step.ms;
+        }
     }
 
     bool should_verify(uint64_t index) const {
         switch (manifest_.verify.mode) {
+            case VerifyMode::proof: return index % manifest_.verify.every == 0;
             case VerifyMode::identity: return true;
             case VerifyMode::sampled: return index % manifest_.verify.every == 0;
             case VerifyMode::none: return false;
@@ -413,7 +458,22 @@ private:
         // formed no digest (ABI v4).
         const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
         const bool h_on_host = item.h_to_host || !item.backend_digest;
-        if (should_verify(record.partition_index)) {
+        const auto* z = static_cast<const ff::Fr*>(item.buffers.z);
+        const uint64_t inputs = groth16_ ? settings_.circuit->public_inputs() : 0;
+        if (groth16_) {  // the public inputs, as a verifier gets them
+            record.public_inputs.resize(32 * inputs);
+            for (uint64_t i = 0; i < inputs; ++i) z[1 + i].to_canonical_le_bytes(record.public_inputs.data() + 32 * i);
+            record.witness = settings_.circuit->partition_source(record.partition_index);
+        }
+        if (should_verify(record.partition_index) && manifest_.verify.mode == VerifyMode::proof) {
+            const auto result = groth16::verify_encoded(*settings_.verifying_key, record.proof.data(), z + 1, inputs);
+            time_phase(record, "verify", "finalize", start_ns, steady_now_ns());
+            record.verified = result.ok;
+            if (!result.ok) {
+                record.status = PartitionStatus::verify_failed;
+                record.error = "verification failed: the proof does not verify: " + result.detail;
+            }
+        } else if (should_verify(record.partition_index)) {
             const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
             const int64_t verify_end = steady_now_ns();
             time_phase(record, "verify", "finalize", start_ns, verify_end);
@@ -436,6 +496,11 @@ private:
             for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}})
                 dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);
             dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
+            if (groth16_) {
+                dump_bytes(*settings_.dump_dir, record.partition_index, "proof", record.proof.data(), record.proof.size());
+                write_snarkjs_proof(*settings_.dump_dir, fmt::format("p{}", record.partition_index), record.proof,
+                                    record.public_inputs);
+            }
         }
         const int64_t end_ns = steady_now_ns();
         time_phase(record, "finalize", "finalize", start_ns, end_ns);
@@ -471,6 +536,7 @@ private:
     const PipelineSettings& settings_;
     const Manifest& manifest_;
     const Backend& backend_;
+    const bool groth16_ = manifest_.proof.system == ProofSystem::groth16;
     const uint32_t log_n_;
     const uint64_t n_;
     // The check is O(n) field work on the CPU: seconds at 2^27 on one core, more than the

@@ -10,6 +10,7 @@
 
 #include "manifest/manifest.hpp"
 #include "plugin_host/plugin_host.hpp"
+#include "proof/job_circuit.hpp"
 #include "store/store.hpp"
 
 #include <zkbatch/ff/fr.hpp>
@@ -25,43 +26,58 @@
 
 namespace zkbatch {
 
-// Where a partition's inputs come from. fill() writes a, b, c of `partition_index` into
-// buffers the backend handed out; an exception it throws fails that partition, with
-// its message, and the run goes on as pipeline.on_error says. Called from several
+// Where a partition's inputs come from. fill() writes a, b, c of `partition_index`
+// (and the witness z, when the buffers carry one) into buffers the backend handed out,
+// on up to `threads` threads; an exception it throws fails that partition, with its
+// message, and the run goes on as pipeline.on_error says. Called from several
 // synthesis workers at once.
 class InputSource {
 public:
     virtual ~InputSource() = default;
-    virtual void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const = 0;
+    virtual void fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const = 0;
 };
 
-// The synthetic circuit of the manifest's shape and job seed (circuit/synthetic.hpp),
-// synthesized by the calling worker alone.
+// The quotient workload's synthetic circuit of the manifest's shape and job seed
+// (circuit/synthetic.hpp): a, b, c, no witness.
 class SyntheticInputs final : public InputSource {
 public:
     explicit SyntheticInputs(const Manifest& manifest);
-    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override;
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const override;
 
 private:
     uint32_t log_n_, terms_per_row_;
     uint64_t seed_;
 };
 
-// `pipeline.replay_inputs = k`: k input sets synthesized once, before the run, and
-// copied into each partition's buffers (partition p gets set p mod k), so the GPU side
-// can be measured without synthesis being the bottleneck.
+// A Groth16 job's circuit (proof/job_circuit.hpp): z, a, b, c of each partition.
+class CircuitInputs final : public InputSource {
+public:
+    explicit CircuitInputs(const JobCircuit& circuit) : circuit_(circuit) {}
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const override;
+
+private:
+    const JobCircuit& circuit_;
+};
+
+// `pipeline.replay_inputs = k`: k input sets made once by another source, before the
+// run, and copied into each partition's buffers (partition p gets set p mod k), so the
+// GPU side can be measured without synthesis being the bottleneck.
 class ReplayInputs final : public InputSource {
 public:
-    ReplayInputs(const Manifest& manifest, unsigned threads);
+    // Sets j = 0..count-1 are what `source` makes for partition j, so a replay run's
+    // partitions 0..k-1 have an ordinary run's results. `witness_elements` is m (0
+    // without a witness).
+    ReplayInputs(const InputSource& source, uint32_t count, uint32_t log_n, uint64_t witness_elements,
+                 unsigned threads);
     uint32_t set_count() const { return static_cast<uint32_t>(sets_.size()); }
-    // Puts set (partition_index mod k) into the buffers' a, b, c: a copy, skipped when
-    // the backend kept the buffers' contents and they already hold that set.
-    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override;
+    // Puts set (partition_index mod k) into the buffers: a copy, skipped when the
+    // backend kept the buffers' contents and they already hold that set.
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const override;
     double setup_ms() const { return setup_ms_; }
 
 private:
     struct InputSet {
-        std::vector<ff::Fr> a, b, c;
+        std::vector<ff::Fr> z, a, b, c;
     };
     std::vector<InputSet> sets_;
     double setup_ms_ = 0;
@@ -79,7 +95,11 @@ struct PipelineSettings {
     // The partition indices to prove, in this order (all of the job, one block of an
     // experiment, the missing ones of a resumed run, one shard's).
     std::vector<uint64_t> partitions;
-    const InputSource* inputs = nullptr;             // SyntheticInputs, or ReplayInputs
+    const InputSource* inputs = nullptr;             // SyntheticInputs, CircuitInputs or ReplayInputs
+    // Groth16 runs (proof.system = "groth16"): the circuit, for its public inputs and a
+    // partition's witness file, and the verifying key verify.mode = "proof" checks with.
+    const JobCircuit* circuit = nullptr;
+    const groth16::VerifyingKey* verifying_key = nullptr;
     std::optional<std::filesystem::path> dump_dir;   // --dump DIR
     // Raised by signal handlers: 1 = stop starting partitions, 2 = abandon in-flight ones.
     const std::atomic<int>* stop_signal = nullptr;

@@ -448,15 +448,45 @@ zkb_host_buffers Backend::acquire_buffers(uint32_t log_n, size_t slot) const {
     }
     const auto aligned = [](const void* p) { return p != nullptr && reinterpret_cast<uintptr_t>(p) % 64 == 0; };
     const bool sized = log_n < 64 && buffers.n == (uint64_t{1} << log_n);
-    if (!sized || !aligned(buffers.a) || !aligned(buffers.b) || !aligned(buffers.c) || !aligned(buffers.h)) {
+    const bool witness = witness_elements_ == 0 || (buffers.m == witness_elements_ && aligned(buffers.z));
+    if (!sized || !aligned(buffers.a) || !aligned(buffers.b) || !aligned(buffers.c) || !aligned(buffers.h) ||
+        !witness) {
         const std::string problem = fmt::format(
-            "{}: acquire_buffers(log_n = {}) returned n = {} and a/b/c/h = {}/{}/{}/{}; expected n = 2^log_n and "
-            "four 64-byte-aligned buffers (a bug in {})",
-            plugin().name(), log_n, buffers.n, buffers.a, buffers.b, buffers.c, buffers.h, plugin().file().string());
+            "{}: acquire_buffers(log_n = {}) returned n = {}, m = {} and a/b/c/h/z = {}/{}/{}/{}/{}; expected "
+            "n = 2^log_n, m = {} and 64-byte-aligned buffers (a bug in {})",
+            plugin().name(), log_n, buffers.n, buffers.m, buffers.a, buffers.b, buffers.c, buffers.h, buffers.z,
+            witness_elements_, plugin().file().string());
         api().release_buffers(raw(slot), &buffers);
         throw PluginError(PluginError::Kind::call_failed, problem);
     }
     return buffers;
+}
+
+std::vector<Backend::KeyLoad> Backend::load_key(const zkb_key_source& source) {
+    if (api().load_key == nullptr)
+        throw PluginError(PluginError::Kind::unavailable,
+                          fmt::format("{} proves the quotient alone (its plugin has no load_key, plugin ABI v5): "
+                                      "use another backend for Groth16 proofs, or set proof.system = \"quotient\"",
+                                      plugin().name()));
+    std::vector<KeyLoad> loads;
+    for (size_t slot = 0; slot < handles_.size(); ++slot) {
+        zkb_key_report report{};
+        zkb_error error{};
+        const int code = api().load_key(raw(slot), &source, &report, &error);
+        if (code != ZKB_OK) {
+            const std::string device = device_count() > 1 ? fmt::format("device {}: ", device_index(slot)) : "";
+            throw PluginError(PluginError::Kind::call_failed, device + plugin_message(plugin().name(), error, code));
+        }
+        KeyLoad& load = loads.emplace_back();
+        load.load_ms = report.end_ns >= report.start_ns ? static_cast<double>(report.end_ns - report.start_ns) / 1e6 : 0;
+        load.key_bytes = report.key_bytes;
+        load.num_variables = report.num_variables;
+        load.where = plugin::read_text(report.where);
+        load.how = plugin::read_text(report.how);
+    }
+    // From here on every buffer set carries a witness of the key's length.
+    witness_elements_ = loads.front().num_variables;
+    return loads;
 }
 
 void Backend::release_buffers(zkb_host_buffers& buffers, size_t slot) const {

@@ -119,9 +119,22 @@ public:
     // describe(), as (key, value) pairs in the plugin's order. Throws PluginError(call_failed).
     std::vector<std::pair<std::string, std::string>> facts(size_t slot = 0) const;
 
+    // What one slot's load of the proving key took and where the key now lives.
+    struct KeyLoad {
+        double load_ms = 0;       // the plugin's own start and end, on the runner's clock
+        uint64_t key_bytes = 0;
+        uint64_t num_variables = 0;
+        std::string where, how;   // "device0", "read"; "host", "mapped"
+    };
+    // Hands every slot's backend the proving key (plugin ABI v5), one slot after another.
+    // Throws PluginError(unavailable) for a plugin without load_key (it cannot prove
+    // Groth16) and PluginError(call_failed, "<name>: <plugin's message>") for a key the
+    // plugin refuses or cannot hold.
+    std::vector<KeyLoad> load_key(const zkb_key_source& source);
+
     // Blocking; throws PluginError(call_failed, ...) with the plugin's message. The
-    // buffers are checked: n == 2^log_n and a, b, c, h present. Buffers go back to the
-    // slot they came from.
+    // buffers are checked: n == 2^log_n and a, b, c, h present (and z of `witness`
+    // elements when the key asks for a witness). Buffers go back to the slot they came from.
     zkb_host_buffers acquire_buffers(uint32_t log_n, size_t slot = 0) const;
     void release_buffers(zkb_host_buffers& buffers, size_t slot = 0) const;
     // Throws PluginError(call_failed, ...) with the plugin's message. `worker_index`
@@ -133,6 +146,7 @@ public:
 private:
     std::vector<std::shared_ptr<Handle>> handles_;  // one per slot
     std::vector<int32_t> device_indices_;           // one per slot
+    uint64_t witness_elements_ = 0;                 // m, once load_key told the backends
 };
 
 class Worker {

@@ -5,7 +5,12 @@
 #include "pipeline/environment.hpp"
 #include "pipeline/pipeline.hpp"
 #include "plugin_host/plugin_host.hpp"
+#include "proof/job_circuit.hpp"
+#include "proof/proving_key.hpp"
+#include "proof/snarkjs_files.hpp"
 #include "util/clock.hpp"
+
+#include <zkbatch/groth16/zkey.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -54,6 +59,12 @@ private:
     struct sigaction old_int_ {}, old_term_{};
 };
 
+// A Groth16 arm's circuit and the key it proves with, made ready before the run begins.
+struct PreparedProof {
+    std::unique_ptr<JobCircuit> circuit;
+    PreparedKey key;
+};
+
 // One arm while it runs: its plan, its backend and inputs, its run row, and what its
 // blocks of partitions added up to.
 struct ArmRun {
@@ -63,6 +74,8 @@ struct ArmRun {
     std::unique_ptr<Backend> backend;
     const InputSource* inputs = nullptr;
     const ReplayInputs* replay = nullptr;  // the inputs, when they are replayed
+    const PreparedProof* proof = nullptr;  // a Groth16 arm's circuit and key
+    std::vector<Backend::KeyLoad> key_loads;  // per device slot
     int64_t run_id = 0;        // 0 until its row is written (or the resumed run reopened)
     uint64_t kept_ok = 0;      // a resumed run's partitions already ok
     std::optional<std::filesystem::path> dump_dir;
@@ -136,6 +149,41 @@ private:
     std::vector<ArmRun>& arms_;
     const uint64_t run_partitions_;
 };
+
+// The run row's record of what a Groth16 arm proves, and each device's key load.
+void record_proof_setting(const ArmRun& arm, RunRecord& run) {
+    const Manifest& m = arm.plan->manifest;
+    const PreparedKey& key = arm.proof->key;
+    run.workload = to_string(ProofSystem::groth16);
+    run.circuit_kind = to_string(m.circuit.kind);
+    run.circuit = key.circuit_description;
+    run.public_inputs = arm.proof->circuit->public_inputs();
+    if (m.circuit.kind == CircuitKind::synthetic) {
+        run.boolean_share = m.circuit.boolean_share;
+        run.circuit_seed = m.circuit.seed;
+    }
+    run.proof_randomness = to_string(m.proof.randomness);
+    run.witnesses = m.circuit.witness_files;
+    run.key_path = key.path.string();
+    run.key_digest = key.digest;
+    run.key_bytes = key.file_bytes;
+    run.key_setup_ms = key.setup_ms;
+    run.verifying_key = groth16::verifying_key_bytes(key.vk);
+    for (size_t slot = 0; slot < arm.key_loads.size(); ++slot) {
+        const Backend::KeyLoad& load = arm.key_loads[slot];
+        run.key_loads[arm.backend->device_index(slot)] = {load.load_ms, load.key_bytes, load.where};
+    }
+}
+
+// verification_key.json beside a dump's proofs; a folder that takes no file is a
+// storage error, like the folder itself.
+void write_dump_verification_key(const std::filesystem::path& dir, const groth16::VerifyingKey& key) {
+    try {
+        write_snarkjs_verification_key(dir, key);
+    } catch (const std::runtime_error& e) {
+        throw StoreError(fmt::format("{}. Give --dump a folder you can write.", e.what()));
+    }
+}
 
 // A dump folder; one that cannot be made is a storage error (exit 4), like the database.
 std::filesystem::path dump_folder(const std::filesystem::path& path) {
@@ -214,9 +262,11 @@ public:
                 outcome.experiment_id = begin_experiment(store);
                 for (ArmRun& arm : arms_) begin(store, arm, outcome.experiment_id);
             }
-            for (ArmRun& arm : arms_)
-                if (dump_root) arm.dump_dir = dump_folder(plan_.is_experiment() ? *dump_root / fmt::format("run{}", arm.run_id)
-                                                                                 : *dump_root);
+            for (ArmRun& arm : arms_) {
+                if (!dump_root) continue;
+                arm.dump_dir = dump_folder(plan_.is_experiment() ? *dump_root / fmt::format("run{}", arm.run_id) : *dump_root);
+                if (arm.proof) write_dump_verification_key(*arm.dump_dir, arm.proof->key.vk);
+            }
             prove(store, blocks, signals);
             for (ArmRun& arm : arms_) {
                 ArmOutcome done{arm.run_id, arm.plan->label, final_summary(arm, plan_.partitions.size()),
@@ -250,10 +300,53 @@ private:
         }
     }
 
-    // The arm's plugin, its backend on each device, and where its inputs come from. What
-    // else a backend needs before the first partition is prepared here, and timed.
+    // A Groth16 arm's circuit and proving key, made ready once for every arm of that
+    // circuit: a .zkey read and checked, with every witness file's header; a seeded key
+    // taken from the cache, or made there first (that time is recorded with the run).
+    const PreparedProof& prepare_proof(const Manifest& m) {
+        const std::string identity = m.circuit.kind == CircuitKind::zkey
+                                         ? "zkey " + m.circuit.zkey
+                                         : fmt::format("synthetic {} {} {} {} {} {} {}", m.circuit.log_n,
+                                                       m.circuit.terms_per_row, m.circuit.public_inputs,
+                                                       m.circuit.boolean_share, m.circuit.seed, m.job.seed,
+                                                       m.setup.seed);
+        auto& prepared = proofs_[identity + " " + m.setup.cache_dir];
+        if (prepared) return *prepared;
+        prepared = std::make_unique<PreparedProof>();
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        const int64_t start_ns = steady_now_ns();
+        if (m.circuit.kind == CircuitKind::zkey) {
+            std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
+            prepared->circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads);
+            for (const auto& witness : witnesses) groth16::check_wtns(witness, prepared->circuit->variables());
+            spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; {} witness files checked in {:.1f} ms",
+                         m.circuit.zkey, prepared->circuit->log_n(), prepared->circuit->variables(),
+                         prepared->circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
+        } else {
+            circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
+                                     m.circuit.boolean_share, m.circuit.seed};
+            try {
+                prepared->circuit = synthetic_job_circuit(shape, m.job.seed);
+            } catch (const std::invalid_argument& e) {
+                throw RunPlanError(e.what());  // e.g. more public inputs than 2^log_n rows hold
+            }
+        }
+        const SetupOptions setup{m.setup.seed, m.setup.cache_dir};
+        if (!prepared->circuit->zkey() && !std::filesystem::exists(seeded_key_path(*prepared->circuit, setup)))
+            spdlog::info("setup: making the seeded proving key of 2^{} (for measurement only: the seed gives it away)",
+                         m.circuit.log_n);
+        prepared->key = prepare_key(*prepared->circuit, setup, threads);
+        spdlog::info("proving key {} ({:.1f} MB{})", prepared->key.path.string(), prepared->key.file_bytes / 1e6,
+                     prepared->key.setup_ms ? fmt::format(", made in {:.1f} s", *prepared->key.setup_ms / 1e3) : "");
+        return *prepared;
+    }
+
+    // The arm's plugin, its backend on each device (with its proving key, for
+    // Groth16), and where its inputs come from.
     void set_up(ArmRun& arm) {
         const Manifest& m = arm.plan->manifest;
+        const bool groth16 = m.proof.system == ProofSystem::groth16;
+        if (groth16) arm.proof = &prepare_proof(m);
         arm.plugin = load_plugin(arm.backend_name, plan_.plugin_path);
         arm.plugin->require_usable();
         const int64_t setup_start_ns = steady_now_ns();
@@ -262,14 +355,39 @@ private:
         spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name, arm.plugin->api().version,
                      ns_to_ms(steady_now_ns() - setup_start_ns), arm.plugin->file().string(),
                      plan_.is_experiment() ? " for arm " + arm.plan->label : "");
+        if (groth16) {
+            const PreparedKey& key = arm.proof->key;
+            const std::string path = key.path.string();
+            // A .zkey's points were checked when its circuit was read (prepare_proof).
+            const uint32_t points_checked = key.format == ZKB_KEY_FORMAT_ZKEY ? 1 : 0;
+            const zkb_key_source source{path.c_str(), key.format, points_checked, key.circuit_description.c_str(),
+                                        key.setup_description.c_str()};
+            arm.key_loads = arm.backend->load_key(source);
+            for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
+                spdlog::info("device {}: proving key loaded in {:.1f} ms ({:.1f} MB {} in {})",
+                             arm.backend->device_index(slot), arm.key_loads[slot].load_ms,
+                             arm.key_loads[slot].key_bytes / 1e6, arm.key_loads[slot].how, arm.key_loads[slot].where);
+        }
+
+        // The partitions' own inputs, or replayed sets that arms of one circuit share.
+        const InputSource* source = nullptr;
+        std::string identity;
+        if (groth16) {
+            source = circuit_inputs_.emplace_back(std::make_unique<CircuitInputs>(*arm.proof->circuit)).get();
+            identity = arm.proof->circuit->description() + fmt::format("job seed {}", m.job.seed);
+        } else {
+            source = synthetic_.emplace_back(std::make_unique<SyntheticInputs>(m)).get();
+            identity = fmt::format("quotient {} {} {}", m.circuit.log_n, m.circuit.terms_per_row, m.job.seed);
+        }
         if (m.pipeline.replay_inputs == 0) {
-            arm.inputs = synthetic_.emplace_back(std::make_unique<SyntheticInputs>(m)).get();
+            arm.inputs = source;
             return;
         }
-        // Arms that prove the same circuit share the same replayed inputs.
-        auto& replay = replays_[{m.circuit.log_n, m.circuit.terms_per_row, m.pipeline.replay_inputs}];
+        auto& replay = replays_[{identity, m.pipeline.replay_inputs}];
         if (!replay) {
-            replay = std::make_unique<ReplayInputs>(m, std::max(1u, std::thread::hardware_concurrency()));
+            replay = std::make_unique<ReplayInputs>(*source, m.pipeline.replay_inputs, m.circuit.log_n,
+                                                    groth16 ? arm.proof->circuit->variables() : 0,
+                                                    std::max(1u, std::thread::hardware_concurrency()));
             spdlog::info("replay: {} input set(s) of 2^{} synthesized in {:.1f} ms", replay->set_count(),
                          m.circuit.log_n, replay->setup_ms());
         }
@@ -299,6 +417,7 @@ private:
 
     void begin(Store& store, ArmRun& arm, std::optional<int64_t> experiment_id) {
         RunRecord run = make_run_record(*arm.plan, *arm.plugin, *arm.backend);
+        if (arm.proof) record_proof_setting(arm, run);
         if (arm.replay) run.facts["replay.setup_ms"] = fmt::format("{:.3f}", arm.replay->setup_ms());
         run.experiment_id = experiment_id;
         if (plan_.shard) {
@@ -337,6 +456,10 @@ private:
                 settings.run_id = arm.run_id;
                 settings.partitions = blocks[block];
                 settings.inputs = arm.inputs;
+                if (arm.proof) {
+                    settings.circuit = arm.proof->circuit.get();
+                    settings.verifying_key = &arm.proof->key.vk;
+                }
                 settings.dump_dir = arm.dump_dir;
                 settings.stop_signal = signals.counter();
                 settings.show_progress_line = options_.show_progress_line;
@@ -350,8 +473,10 @@ private:
     const RunPlan& plan_;
     const ExecutionOptions& options_;
     std::vector<ArmRun> arms_;
+    std::map<std::string, std::unique_ptr<PreparedProof>> proofs_;  // by circuit and setup
     std::vector<std::unique_ptr<SyntheticInputs>> synthetic_;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<ReplayInputs>> replays_;
+    std::vector<std::unique_ptr<CircuitInputs>> circuit_inputs_;
+    std::map<std::pair<std::string, uint32_t>, std::unique_ptr<ReplayInputs>> replays_;  // by inputs and set count
 };
 
 }  // namespace

@@ -4,9 +4,15 @@
 #include "pipeline/environment.hpp"
 #include "pipeline/pipeline.hpp"
 
+#include <zkbatch/groth16/zkey.hpp>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <glob.h>
 
 #include <algorithm>
+#include <set>
 
 namespace zkbatch {
 
@@ -34,6 +40,36 @@ std::optional<ShardSpec> planned_shard(const RunOptions& options, const EnvLooku
             "nightly-2025-03-01), so the merged shards form one experiment", *options.shard));
     if (key.empty()) throw ShardError("--experiment-key: the key must not be empty");
     return shard;
+}
+
+// The files circuit.witnesses names, sorted, each once: every pattern through glob(3),
+// which matches names and runs nothing (no shell, no command substitution).
+std::vector<std::string> witness_files(const std::vector<std::string>& patterns) {
+    std::set<std::string> files;
+    for (const std::string& pattern : patterns) {
+        glob_t matches{};
+        const int rc = ::glob(pattern.c_str(), GLOB_ERR | GLOB_NOSORT, nullptr, &matches);
+        for (size_t i = 0; rc == 0 && i < matches.gl_pathc; ++i) files.insert(matches.gl_pathv[i]);
+        ::globfree(&matches);
+        if (rc == GLOB_NOMATCH || (rc == 0 && matches.gl_pathc == 0))
+            throw RunPlanError(fmt::format("circuit.witnesses: \"{}\" matches no file (relative paths are relative to "
+                                           "the current folder)", pattern));
+        if (rc != 0) throw RunPlanError(fmt::format("circuit.witnesses: cannot read the folders of \"{}\"", pattern));
+    }
+    return {files.begin(), files.end()};
+}
+
+// A .zkey job's partitions are its witness files, and its domain is the key's: filled
+// in from the files (or, for a resumed run, from what the run recorded).
+void resolve_zkey_job(Manifest& m, const std::vector<std::string>* recorded_witnesses) {
+    if (m.circuit.kind != CircuitKind::zkey) return;
+    m.circuit.witness_files = recorded_witnesses ? *recorded_witnesses : witness_files(m.circuit.witnesses);
+    constexpr size_t kMaxPartitions = 1'000'000;
+    if (m.circuit.witness_files.size() > kMaxPartitions)
+        throw RunPlanError(fmt::format("circuit.witnesses matches {} files; a run proves at most {} partitions",
+                                       m.circuit.witness_files.size(), kMaxPartitions));
+    m.job.partitions = static_cast<uint32_t>(m.circuit.witness_files.size());
+    m.circuit.log_n = groth16::read_zkey_header(m.circuit.zkey).log_n;
 }
 
 }  // namespace
@@ -79,14 +115,17 @@ RunPlan plan_run(const RunOptions& options, const EnvLookup& env) {
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
     if (options.db_path) overrides.push_back("output.db=" + toml_quoted(*options.db_path));
     plan.manifest = load_manifest(options.manifest_path, overrides);
+    resolve_zkey_job(plan.manifest, nullptr);
     const Manifest& m = plan.manifest;
 
     plan.db_path = m.output.db;
     plan.plugin_path = options.plugin_path;
     if (options.dump_dir) plan.dump_dir = *options.dump_dir;
     plan.partitions = plan.shard ? shard_partitions(*plan.shard, m.job.partitions) : all_partitions(m);
-    for (Arm& arm : expand_arms(m))
+    for (Arm& arm : expand_arms(m)) {
+        resolve_zkey_job(arm.manifest, &m.circuit.witness_files);
         plan.arms.push_back({std::move(arm.label), arm.manifest, arm.manifest.backend.name});
+    }
     const uint64_t count = plan.partitions.size();
     plan.block_partitions = plan.is_experiment()
                                 ? std::max<uint64_t>(1, (count + kExperimentBlocks - 1) / kExperimentBlocks)
@@ -133,6 +172,7 @@ RunPlan plan_resume(const Store& store, const RunOptions& options) {
     RunPlan plan;
     // The manifest as it was run (the file may have changed since), with its overrides.
     plan.manifest = parse_manifest(source.manifest_text, source.manifest_path, source.overrides);
+    resolve_zkey_job(plan.manifest, &source.witnesses);  // the files the run proved, not today's matches
     plan.db_path = store.path();
     plan.plugin_path = options.plugin_path;
     if (options.dump_dir) plan.dump_dir = *options.dump_dir;

@@ -103,9 +103,9 @@ TEST(CanonicalDigest, IsXxh3Of32ByteLittleEndianElements) {
 class FailingInputs final : public InputSource {
 public:
     FailingInputs(const Manifest& manifest, uint64_t failing) : synthetic_(manifest), failing_(failing) {}
-    void fill(uint64_t partition_index, const zkb_host_buffers& buffers) const override {
+    void fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const override {
         if (partition_index == failing_) throw std::runtime_error("injected: cannot make this partition's inputs");
-        synthetic_.fill(partition_index, buffers);
+        synthetic_.fill(partition_index, buffers, threads);
     }
 
 private:
@@ -120,6 +120,8 @@ name = "inputs"
 partitions = 4
 [circuit]
 log_n = 6
+[proof]
+system = "quotient"
 [pipeline]
 synthesis_workers = 2
 on_error = "continue"

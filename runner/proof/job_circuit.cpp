@@ -1,0 +1,69 @@
+#include "job_circuit.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace zkbatch {
+
+namespace {
+
+class SyntheticJobCircuit final : public JobCircuit {
+public:
+    SyntheticJobCircuit(const circuit::R1csShape& shape, uint64_t job_seed) : circuit_(shape), job_seed_(job_seed) {}
+    uint32_t log_n() const override { return circuit_.shape().log_n; }
+    uint64_t variables() const override { return circuit_.variables(); }
+    uint64_t public_inputs() const override { return circuit_.public_inputs(); }
+    std::string description() const override { return circuit_.description(); }
+    groth16::HConvention h_convention() const override { return groth16::HConvention::coefficients; }
+    void synthesize(uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                    unsigned threads) const override {
+        circuit_.synthesize(job_seed_, partition_index, z, a, b, c, threads);
+    }
+    const circuit::SyntheticR1cs* synthetic_r1cs() const override { return &circuit_; }
+
+private:
+    circuit::SyntheticR1cs circuit_;
+    uint64_t job_seed_;
+};
+
+class ZkeyJobCircuit final : public JobCircuit {
+public:
+    ZkeyJobCircuit(std::filesystem::path path, groth16::Zkey zkey, std::vector<std::filesystem::path> witnesses)
+        : path_(std::move(path)), zkey_(std::move(zkey)), witnesses_(std::move(witnesses)) {}
+    uint32_t log_n() const override { return zkey_.circuit.log_n; }
+    uint64_t variables() const override { return zkey_.circuit.num_variables; }
+    uint64_t public_inputs() const override { return zkey_.circuit.num_public; }
+    std::string description() const override { return zkey_.circuit.description(); }
+    groth16::HConvention h_convention() const override { return groth16::HConvention::odd_coset; }
+    uint64_t fixed_partitions() const override { return witnesses_.size(); }
+    std::string partition_source(uint64_t partition_index) const override {
+        return witnesses_.at(partition_index).string();
+    }
+    void synthesize(uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                    unsigned threads) const override {
+        const std::vector<ff::Fr> witness = groth16::read_wtns(witnesses_.at(partition_index), variables());
+        std::copy(witness.begin(), witness.end(), z);
+        zkey_.circuit.synthesize(z, a, b, c, threads);
+    }
+    const groth16::Zkey* zkey() const override { return &zkey_; }
+    std::filesystem::path zkey_path() const override { return path_; }
+
+private:
+    std::filesystem::path path_;
+    groth16::Zkey zkey_;
+    std::vector<std::filesystem::path> witnesses_;
+};
+
+}  // namespace
+
+std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shape, uint64_t job_seed) {
+    return std::make_unique<SyntheticJobCircuit>(shape, job_seed);
+}
+
+std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
+                                             std::vector<std::filesystem::path> witnesses, unsigned threads) {
+    if (witnesses.empty()) throw std::invalid_argument("circuit.witnesses matches no .wtns file");
+    return std::make_unique<ZkeyJobCircuit>(zkey, groth16::read_zkey(zkey, threads), std::move(witnesses));
+}
+
+}  // namespace zkbatch

@@ -1,0 +1,57 @@
+// The circuit a Groth16 job proves, and each partition's witness: a synthetic R1CS
+// (circuit.kind = "synthetic": matrices from the circuit's seed, witnesses from the job
+// seed) or a circom circuit's .zkey with one .wtns per partition (circuit.kind = "zkey").
+// Synthesis of a partition writes z, a, b, c straight into the backend's buffers.
+#pragma once
+
+#include <zkbatch/circuit/synthetic_r1cs.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/groth16/keys.hpp>
+#include <zkbatch/groth16/zkey.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+
+class JobCircuit {
+public:
+    virtual ~JobCircuit() = default;
+
+    virtual uint32_t log_n() const = 0;
+    virtual uint64_t variables() const = 0;      // m: the witness length
+    virtual uint64_t public_inputs() const = 0;  // l: z_1..z_l
+    // What identifies the circuit (key files record it; a key for another is refused).
+    virtual std::string description() const = 0;
+    virtual groth16::HConvention h_convention() const = 0;
+    // The partitions the circuit itself fixes (one per witness file), or 0 when any
+    // number will do (a synthetic circuit draws witnesses from the job seed).
+    virtual uint64_t fixed_partitions() const { return 0; }
+    // What a partition proves, for the record ("" for a synthetic one; the witness file).
+    virtual std::string partition_source(uint64_t /*partition_index*/) const { return ""; }
+
+    // A synthetic circuit, whose key a seeded setup makes (proving_key.hpp); else null.
+    virtual const circuit::SyntheticR1cs* synthetic_r1cs() const { return nullptr; }
+    // A circuit that comes with its key (a .zkey from a ceremony); else null.
+    virtual const groth16::Zkey* zkey() const { return nullptr; }
+    virtual std::filesystem::path zkey_path() const { return {}; }
+
+    // z (variables() elements), a, b, c (2^log_n each), Montgomery form. Throws
+    // std::runtime_error (a groth16::ZkeyError for a bad witness file) naming the cause.
+    virtual void synthesize(uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                            unsigned threads) const = 0;
+};
+
+// circuit.kind = "synthetic".
+std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shape, uint64_t job_seed);
+
+// circuit.kind = "zkey": the .zkey (read and checked here, every point on its curve and
+// in its subgroup, on `threads` threads) and the witness files in partition order.
+// Throws groth16::ZkeyError for a bad .zkey and std::invalid_argument for no witnesses.
+std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
+                                             std::vector<std::filesystem::path> witnesses, unsigned threads);
+
+}  // namespace zkbatch

@@ -1,0 +1,57 @@
+#include "proving_key.hpp"
+
+#include <zkbatch/groth16/key_file.hpp>
+#include <zkbatch/groth16/setup.hpp>
+#include <zkbatch/plugin/abi.h>
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+namespace zkbatch {
+
+std::filesystem::path seeded_key_path(const JobCircuit& circuit, const SetupOptions& setup) {
+    const std::string circuit_digest = groth16::description_digest(circuit.description());
+    const std::string setup_digest = groth16::description_digest(groth16::seeded_setup_description(setup.seed));
+    return setup.cache_dir / ("synthetic-n" + std::to_string(circuit.log_n()) + "-" + circuit_digest.substr(0, 16) +
+                              "-setup-" + setup_digest.substr(0, 8) + ".zkbkey");
+}
+
+PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, unsigned threads) {
+    PreparedKey prepared;
+    prepared.circuit_description = circuit.description();
+    if (const groth16::Zkey* zkey = circuit.zkey()) {
+        prepared.path = circuit.zkey_path();
+        prepared.format = ZKB_KEY_FORMAT_ZKEY;
+        prepared.vk = zkey->key.vk;
+        prepared.file_bytes = zkey->file_bytes;
+        // The verifying key's points name the ceremony (each contribution changes delta).
+        std::string vk_bytes;
+        auto add = [&vk_bytes](const auto& point) { vk_bytes.append(reinterpret_cast<const char*>(&point), sizeof point); };
+        add(prepared.vk.alpha_g1), add(prepared.vk.beta_g2), add(prepared.vk.gamma_g2), add(prepared.vk.delta_g2);
+        for (const auto& point : prepared.vk.ic) add(point);
+        prepared.digest = groth16::description_digest(vk_bytes);
+        return prepared;
+    }
+    const circuit::SyntheticR1cs* r1cs = circuit.synthetic_r1cs();
+    prepared.path = seeded_key_path(circuit, setup);
+    prepared.format = ZKB_KEY_FORMAT_ZKBATCH;
+    prepared.setup_description = groth16::seeded_setup_description(setup.seed);
+    if (!std::filesystem::exists(prepared.path)) {
+        const auto start = std::chrono::steady_clock::now();
+        const groth16::ProvingKey key = groth16::generate_key(
+            *r1cs, groth16::toxic_waste_from_seed(setup.seed, circuit.log_n()), threads);
+        groth16::write_key_file(prepared.path, key, prepared.circuit_description, prepared.setup_description);
+        prepared.setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+    groth16::KeyFileInfo info;
+    prepared.vk = groth16::load_verifying_key(prepared.path, prepared.circuit_description, &info);
+    if (info.setup_description != prepared.setup_description)
+        throw groth16::KeyFileError("key file " + prepared.path.string() + ": made by another setup (" +
+                                    info.setup_description + "); delete it and run `zkbatch setup MANIFEST` again");
+    prepared.file_bytes = info.file_bytes;
+    prepared.digest = info.points_digest;
+    return prepared;
+}
+
+}  // namespace zkbatch

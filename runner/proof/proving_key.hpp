@@ -1,0 +1,44 @@
+// A Groth16 job's proving key, made ready before any backend loads it: a seeded key
+// from the key cache (made and written there the first time, `zkbatch setup` or the
+// first run), or the .zkey a ceremony made. The runner keeps the verifying key for
+// finalize's checks and hands each backend where to load the rest (plugin ABI v5).
+#pragma once
+
+#include "job_circuit.hpp"
+
+#include <zkbatch/groth16/keys.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace zkbatch {
+
+// The [setup] table.
+struct SetupOptions {
+    uint64_t seed = 1;                                 // tau, alpha, beta, gamma, delta come from it
+    std::filesystem::path cache_dir = "cache/keys";    // where seeded keys are kept
+};
+
+struct PreparedKey {
+    std::filesystem::path path;
+    uint32_t format = 0;                  // ZKB_KEY_FORMAT_*
+    std::string circuit_description;      // the circuit the key is for
+    std::string setup_description;        // "setup=seeded..." for a seeded key, "" for a ceremony's
+    groth16::VerifyingKey vk;
+    uint64_t file_bytes = 0;
+    std::string digest;                   // names the key: its points' digest, or a .zkey's header's
+    std::optional<double> setup_ms;       // the seeded setup this call ran; empty when the key existed
+};
+
+// Where the cache keeps the seeded key of this circuit and setup.
+std::filesystem::path seeded_key_path(const JobCircuit& circuit, const SetupOptions& setup);
+
+// Makes the seeded key if the cache lacks it (on `threads` threads; the time is
+// recorded), then reads its verifying key; for a .zkey, takes what the circuit read.
+// Throws groth16::KeyFileError: a cached file that is damaged or for another circuit,
+// or too little room to write one.
+PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, unsigned threads);
+
+}  // namespace zkbatch

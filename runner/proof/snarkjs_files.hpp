@@ -1,0 +1,24 @@
+// Proofs and verifying keys as files in snarkjs's JSON layout (groth16/snarkjs_json.hpp):
+// what `zkbatch proofs --format snarkjs` exports and `--dump` writes beside h, so that
+// `snarkjs groth16 verify verification_key.json pP.public.json pP.proof.json` checks them.
+#pragma once
+
+#include <zkbatch/groth16/keys.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+namespace zkbatch {
+
+// Writes DIR/STEM.proof.json and DIR/STEM.public.json from a proof's 192 bytes and its
+// public inputs (32 canonical little-endian bytes each). Throws std::runtime_error
+// naming the file (and for bytes that are not a valid proof).
+void write_snarkjs_proof(const std::filesystem::path& dir, const std::string& stem, std::span<const uint8_t> proof,
+                         std::span<const uint8_t> public_inputs);
+
+// Writes DIR/verification_key.json.
+void write_snarkjs_verification_key(const std::filesystem::path& dir, const groth16::VerifyingKey& key);
+
+}  // namespace zkbatch
