@@ -36,16 +36,12 @@ std::string text_column(const StoredRow& row, std::string_view name) {
     const StoredValue* value = find_column(row, name);
     return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value) : "";
 }
-int64_t int_column(const StoredRow& row, std::string_view name) {
-    const StoredValue* value = find_column(row, name);
-    return value && std::holds_alternative<int64_t>(*value) ? std::get<int64_t>(*value) : 0;
-}
-
 std::optional<int64_t> optional_int_column(const StoredRow& row, std::string_view name) {
     const StoredValue* value = find_column(row, name);
     if (!value || !std::holds_alternative<int64_t>(*value)) return std::nullopt;
     return std::get<int64_t>(*value);
 }
+int64_t int_column(const StoredRow& row, std::string_view name) { return optional_int_column(row, name).value_or(0); }
 
 RunInfo read_run(const Store& store, int64_t run_id) {
     const StoredRow row = store.run_row(run_id);

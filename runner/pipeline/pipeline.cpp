@@ -15,18 +15,20 @@
 #include <zkbatch/util/parallel.hpp>
 #include <zkbatch/verify/identity.hpp>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <malloc.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <string>
+#include <system_error>
 #include <thread>
 
 namespace zkbatch {
