@@ -18,6 +18,7 @@
 // (Jacobian) and dbl-2008-s-1, add-2008-s, madd-2008-s (XYZZ).
 #pragma once
 
+#include <zkbatch/ff/batch_inverse.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/util/host_device.hpp>
 
@@ -281,28 +282,22 @@ ZKB_HOST_DEVICE Jacobian<C> scalar_mul(const Jacobian<C>& p, const ff::Fr& scala
 
 // ---- host only -----------------------------------------------------------------------
 
-// out[i] = in[i].to_affine() for all i with one field inversion (Montgomery's trick:
-// invert the product of the Z's, then peel each inverse off the running products).
-// Points at infinity are skipped in the product and come out as (0, 0).
+// out[i] = in[i].to_affine() for all i with one field inversion (ff::batch_inverse of
+// the Z's). Points at infinity (Z = 0) come out as (0, 0).
 template <class C>
 void batch_to_affine(const Jacobian<C>* in, Affine<C>* out, size_t n) {
     using Field = typename C::Field;
-    std::vector<Field> prefix(n);  // prefix[i] = product of the finite Z's before i
-    Field running = Field::one();
+    std::vector<Field> z_inverse(n);
+    for (size_t i = 0; i < n; ++i) z_inverse[i] = in[i].Z;
+    std::vector<Field> scratch;
+    ff::batch_inverse(z_inverse.data(), n, scratch);
     for (size_t i = 0; i < n; ++i) {
-        prefix[i] = running;
-        if (!in[i].is_infinity()) running *= in[i].Z;
-    }
-    Field inverse = running.inverse();  // 1 / (product of all finite Z)
-    for (size_t i = n; i-- > 0;) {
         if (in[i].is_infinity()) {
             out[i] = Affine<C>::infinity();
             continue;
         }
-        const Field z_inverse = inverse * prefix[i];
-        inverse *= in[i].Z;  // now 1 / (product of the finite Z before i)
-        const Field z_inverse2 = z_inverse.sqr();
-        out[i] = Affine<C>{in[i].X * z_inverse2, in[i].Y * (z_inverse2 * z_inverse)};
+        const Field z_inverse2 = z_inverse[i].sqr();
+        out[i] = Affine<C>{in[i].X * z_inverse2, in[i].Y * (z_inverse2 * z_inverse[i])};
     }
 }
 
