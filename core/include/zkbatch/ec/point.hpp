@@ -109,7 +109,7 @@ struct Xyzz {
 // dbl-2009-l: 2M + 5S. Infinity stays infinity (Z3 = 2 Y Z = 0); neither curve has a
 // point of order 2, so Y = 0 never occurs on it.
 template <class C>
-ZKB_HOST_DEVICE Jacobian<C> dbl(const Jacobian<C>& p) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Jacobian<C> dbl(const Jacobian<C>& p) {
     using Field = typename C::Field;
     if (p.is_infinity()) return p;
     const Field a = p.X.sqr();
@@ -127,7 +127,7 @@ ZKB_HOST_DEVICE Jacobian<C> dbl(const Jacobian<C>& p) {
 
 // add-2007-bl: 11M + 5S.
 template <class C>
-ZKB_HOST_DEVICE Jacobian<C> add(const Jacobian<C>& p, const Jacobian<C>& q) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Jacobian<C> add(const Jacobian<C>& p, const Jacobian<C>& q) {
     using Field = typename C::Field;
     if (p.is_infinity()) return q;
     if (q.is_infinity()) return p;
@@ -152,7 +152,7 @@ ZKB_HOST_DEVICE Jacobian<C> add(const Jacobian<C>& p, const Jacobian<C>& q) {
 
 // madd-2007-bl: 7M + 4S.
 template <class C>
-ZKB_HOST_DEVICE Jacobian<C> add_mixed(const Jacobian<C>& p, const Affine<C>& q) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Jacobian<C> add_mixed(const Jacobian<C>& p, const Affine<C>& q) {
     using Field = typename C::Field;
     if (q.is_infinity()) return p;
     if (p.is_infinity()) return Jacobian<C>::from_affine(q);
@@ -177,7 +177,7 @@ ZKB_HOST_DEVICE Jacobian<C> add_mixed(const Jacobian<C>& p, const Affine<C>& q) 
 
 // dbl-2008-s-1: 6M + 3S.
 template <class C>
-ZKB_HOST_DEVICE Xyzz<C> xyzz_dbl(const Xyzz<C>& p) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_dbl(const Xyzz<C>& p) {
     using Field = typename C::Field;
     if (p.is_infinity()) return p;
     const Field u = p.Y.dbl();
@@ -196,7 +196,7 @@ ZKB_HOST_DEVICE Xyzz<C> xyzz_dbl(const Xyzz<C>& p) {
 
 // madd-2008-s: 8M + 2S.
 template <class C>
-ZKB_HOST_DEVICE Xyzz<C> xyzz_add_mixed(const Xyzz<C>& p, const Affine<C>& q) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_add_mixed(const Xyzz<C>& p, const Affine<C>& q) {
     using Field = typename C::Field;
     if (q.is_infinity()) return p;
     if (p.is_infinity()) return Xyzz<C>::from_affine(q);
@@ -218,7 +218,7 @@ ZKB_HOST_DEVICE Xyzz<C> xyzz_add_mixed(const Xyzz<C>& p, const Affine<C>& q) {
 
 // add-2008-s: 12M + 2S.
 template <class C>
-ZKB_HOST_DEVICE Xyzz<C> xyzz_add(const Xyzz<C>& p, const Xyzz<C>& q) {
+ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_add(const Xyzz<C>& p, const Xyzz<C>& q) {
     using Field = typename C::Field;
     if (p.is_infinity()) return q;
     if (q.is_infinity()) return p;

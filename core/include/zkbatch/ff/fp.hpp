@@ -136,7 +136,7 @@ struct Fp {
     }
 
     // ---- arithmetic ----------------------------------------------------------------
-    ZKB_HOST_DEVICE ZKB_FORCEINLINE Fp operator+(const Fp& other) const {
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp operator+(const Fp& other) const {
         Fp sum;
         uint64_t carry = 0;
         // p < 2^381, so the sum of two reduced values fits in 384 bits.
@@ -146,7 +146,7 @@ struct Fp {
         return sum;
     }
 
-    ZKB_HOST_DEVICE ZKB_FORCEINLINE Fp operator-(const Fp& other) const {
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp operator-(const Fp& other) const {
         Fp diff;
         uint64_t borrow = 0;
         ZKB_UNROLL
@@ -160,12 +160,12 @@ struct Fp {
     }
 
     ZKB_HOST_DEVICE Fp operator-() const { return zero() - *this; }
-    ZKB_HOST_DEVICE ZKB_FORCEINLINE Fp operator*(const Fp& other) const { return mont_mul(*this, other); }
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp operator*(const Fp& other) const { return mont_mul(*this, other); }
     ZKB_HOST_DEVICE Fp& operator+=(const Fp& other) { return *this = *this + other; }
     ZKB_HOST_DEVICE Fp& operator-=(const Fp& other) { return *this = *this - other; }
-    ZKB_HOST_DEVICE ZKB_FORCEINLINE Fp& operator*=(const Fp& other) { return *this = mont_mul(*this, other); }
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp& operator*=(const Fp& other) { return *this = mont_mul(*this, other); }
 
-    ZKB_HOST_DEVICE ZKB_FORCEINLINE Fp sqr() const { return mont_mul(*this, *this); }
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp sqr() const { return mont_mul(*this, *this); }
     ZKB_HOST_DEVICE Fp dbl() const { return *this + *this; }
 
     // x/2: x + p is even when x is odd (p is odd), and below 2^382.
