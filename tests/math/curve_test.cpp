@@ -207,7 +207,10 @@ TYPED_TEST(CurveTest, FixedBaseMulMatchesScalarMulForEveryThreadCount) {
     std::mt19937_64 rng(14);
     const bool g1 = std::is_same_v<C, ec::G1Params>;
     const Affine<C> base = ec::dbl(test::random_point<C>(rng)).to_affine();
-    for (size_t n : {size_t{0}, size_t{1}, size_t{37}, g1 ? size_t{1100} : size_t{300}}) {
+    // Past 1024 points the work is split in batches, one batch inversion each, that the
+    // threads share; every point is compared across thread counts, a sample of them
+    // (and the edge scalars) with scalar_mul.
+    for (size_t n : {size_t{0}, size_t{1}, size_t{37}, g1 ? size_t{2100} : size_t{1100}}) {
         std::vector<Fr> scalars(n);
         for (Fr& s : scalars) s = test::random_scalar(rng);
         if (n > 3) {
@@ -220,12 +223,12 @@ TYPED_TEST(CurveTest, FixedBaseMulMatchesScalarMulForEveryThreadCount) {
             std::vector<Affine<C>> out(n);
             ec::fixed_base_mul(base, scalars.data(), n, out.data(), threads);
             if (threads == 1) {
-                for (size_t i = 0; i < n; ++i) {
+                for (size_t i = 0; i < n; i += (i < 40 ? 1 : 29)) {
                     ASSERT_EQ(out[i], ec::scalar_mul(Jacobian<C>::from_affine(base), scalars[i]).to_affine())
                         << "n = " << n << ", i = " << i;
                 }
                 reference = out;
-            } else {
+            } else if (n > 0) {
                 ASSERT_EQ(std::memcmp(out.data(), reference.data(), n * sizeof(Affine<C>)), 0)
                     << threads << " threads";
             }

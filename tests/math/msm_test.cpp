@@ -62,7 +62,7 @@ void expect_matches_naive_sum(const std::vector<Affine<C>>& bases, const std::ve
     const Jacobian<C> expected = naive_sum(bases, scalars);
     const Jacobian<C> one_thread = msm::pippenger(bases.data(), scalars.data(), bases.size(), 1);
     ASSERT_EQ(one_thread, expected) << what << ", n = " << bases.size();
-    for (unsigned threads : {2u, 3u, 8u}) {
+    for (unsigned threads : {2u, 5u}) {
         const Jacobian<C> result = msm::pippenger(bases.data(), scalars.data(), bases.size(), threads);
         ASSERT_EQ(std::memcmp(&result, &one_thread, sizeof result), 0)
             << what << ", n = " << bases.size() << ": " << threads << " threads gave other bits";
@@ -86,7 +86,7 @@ TYPED_TEST(MsmTest, SmallSizesWithAwkwardInputsMatchTheNaiveSum) {
     std::mt19937_64 rng(40);
     const bool g1 = std::is_same_v<C, ec::G1Params>;
     const std::vector<size_t> sizes =
-        g1 ? std::vector<size_t>{1, 2, 3, 5, 17, 64, 100, 255, 300} : std::vector<size_t>{1, 2, 7, 60, 150};
+        g1 ? std::vector<size_t>{1, 2, 3, 5, 17, 64, 255} : std::vector<size_t>{1, 2, 7, 60};
     for (size_t n : sizes) {
         std::vector<Affine<C>> bases = random_bases<C>(n, rng);
         std::vector<Scalar> scalars(n);
@@ -142,7 +142,7 @@ TYPED_TEST(MsmTest, LargerSizesMatchTheSumOfDiscreteLogs) {
     using C = TypeParam;
     std::mt19937_64 rng(42);
     const bool g1 = std::is_same_v<C, ec::G1Params>;
-    const size_t n = g1 ? 5000 : 1500;
+    const size_t n = g1 ? 3000 : 1100;
     std::vector<Fr> logs;
     std::vector<Affine<C>> bases = random_bases<C>(n, rng, &logs);
     std::vector<Scalar> scalars(n);
