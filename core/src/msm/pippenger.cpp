@@ -102,7 +102,11 @@ private:
                 }
             }
             if (denominators_.empty()) return;
-            ff::batch_inverse(denominators_.data(), denominators_.size(), prefix_);
+            if constexpr (std::is_same_v<Field, ff::Fp2>) {
+                ff::batch_inverse(denominators_.data(), denominators_.size(), norms_, prefix_);
+            } else {
+                ff::batch_inverse(denominators_.data(), denominators_.size(), prefix_);
+            }
             size_t pair = 0;
             for (size_t k = 0; k < bucket_count; ++k) {
                 if (length_[k] < 2) continue;
@@ -133,7 +137,8 @@ private:
     std::vector<ec::Affine<C>> buckets_;  // infinity = empty
     std::vector<uint32_t> start_, length_;
     std::vector<ec::Affine<C>> scratch_;  // one chunk's runs
-    std::vector<Field> denominators_, prefix_;
+    std::vector<Field> denominators_;
+    std::vector<ff::Fp> norms_, prefix_;  // batch_inverse's scratch
 };
 
 // Windows and ones sums with at least this many points use AffineBuckets; below it an

@@ -2,6 +2,8 @@
 // products. Host only (it needs scratch memory).
 #pragma once
 
+#include <zkbatch/ff/fp2.hpp>
+
 #include <cstddef>
 #include <vector>
 
@@ -24,6 +26,16 @@ void batch_inverse(F* values, size_t n, std::vector<F>& prefix) {
         inverse *= values[i];  // now 1 / (the product of the nonzero values before i)
         values[i] = value_inverse;
     }
+}
+
+// Fp2 through the norms: 1/x = conj(x) / N(x) with N(x) = c0^2 + c1^2 in Fp, the norms
+// inverted together in Fp. 7 Fp products per element instead of the 9 of three Fp2
+// products (of the 17 an addition costs in the MSM's G2 affine buckets).
+inline void batch_inverse(Fp2* values, size_t n, std::vector<Fp>& norms, std::vector<Fp>& prefix) {
+    norms.resize(n);
+    for (size_t i = 0; i < n; ++i) norms[i] = values[i].norm();
+    batch_inverse(norms.data(), n, prefix);
+    for (size_t i = 0; i < n; ++i) values[i] = values[i].conjugate().scale(norms[i]);
 }
 
 }  // namespace zkbatch::ff
