@@ -165,11 +165,7 @@ json our_encodings(const ec::Affine<C>& p) {
 
 template <class C>
 ec::Jacobian<C> times_generator(const Fr& k) {
-    if constexpr (std::is_same_v<C, ec::G1Params>) {
-        return ec::scalar_mul(ec::G1::from_affine(ec::g1_generator()), k);
-    } else {
-        return ec::scalar_mul(ec::G2::from_affine(ec::g2_generator()), k);
-    }
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), k);
 }
 
 // Noble's bytes decode, with every check, to our point.

@@ -28,15 +28,7 @@ Jacobian<C> times_r(const Jacobian<C>& p) {
 
 template <class C>
 class CurveTest : public ::testing::Test {};
-using Curves = ::testing::Types<ec::G1Params, ec::G2Params>;
-class CurveNames {
-public:
-    template <class C>
-    static std::string GetName(int) {
-        return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
-    }
-};
-TYPED_TEST_SUITE(CurveTest, Curves, CurveNames);
+TYPED_TEST_SUITE(CurveTest, test::Curves, test::CurveNames);
 
 TEST(Curve, LayoutIsTheZkeyLayout) {
     static_assert(sizeof(ec::G1Affine) == 96 && sizeof(ec::G2Affine) == 192);
@@ -51,7 +43,7 @@ TEST(Curve, LayoutIsTheZkeyLayout) {
 
 TYPED_TEST(CurveTest, GeneratorIsOnTheCurveInTheSubgroupAndOfOrderR) {
     using C = TypeParam;
-    const Affine<C>& g = test::generator<C>();
+    const Affine<C>& g = ec::generator<C>();
     EXPECT_FALSE(g.is_infinity());
     EXPECT_TRUE(g.is_on_curve());
     EXPECT_TRUE(ec::is_in_subgroup(g));
@@ -190,12 +182,12 @@ TYPED_TEST(CurveTest, BatchToAffineMatchesToAffineWithInfinitiesMixedIn) {
     points.insert(points.begin() + 3, J::infinity());
     points.insert(points.begin() + 4, J::infinity());
     points.push_back(J::infinity());
-    std::vector<Affine<C>> out(points.size(), test::generator<C>());
+    std::vector<Affine<C>> out(points.size(), ec::generator<C>());
     ec::batch_to_affine(points.data(), out.data(), points.size());
     for (size_t i = 0; i < points.size(); ++i) ASSERT_EQ(out[i], points[i].to_affine()) << "i = " << i;
 
     const std::vector<J> all_infinity(3, J::infinity());
-    std::vector<Affine<C>> out2(3, test::generator<C>());
+    std::vector<Affine<C>> out2(3, ec::generator<C>());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 3);
     for (const auto& a : out2) EXPECT_TRUE(a.is_infinity());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 0);  // nothing to do, nothing touched

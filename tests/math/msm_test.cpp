@@ -34,7 +34,7 @@ std::vector<Affine<C>> random_bases(size_t n, std::mt19937_64& rng, std::vector<
     std::vector<Fr> k(n);
     for (Fr& x : k) x = test::random_scalar(rng);
     std::vector<Affine<C>> bases(n);
-    ec::fixed_base_mul(test::generator<C>(), k.data(), n, bases.data(), 2);
+    ec::fixed_base_mul(ec::generator<C>(), k.data(), n, bases.data(), 2);
     if (logs) *logs = k;
     return bases;
 }
@@ -44,7 +44,7 @@ template <class C>
 Jacobian<C> sum_by_logs(const std::vector<Fr>& logs, const std::vector<Scalar>& scalars) {
     Fr total = Fr::zero();
     for (size_t i = 0; i < logs.size(); ++i) total += logs[i] * Fr::from_canonical(scalars[i].limbs);
-    return ec::scalar_mul(Jacobian<C>::from_affine(test::generator<C>()), total);
+    return ec::scalar_mul(Jacobian<C>::from_affine(ec::generator<C>()), total);
 }
 
 Scalar scalar_of(uint64_t v) { return Scalar{{v, 0, 0, 0}}; }
@@ -71,15 +71,7 @@ void expect_matches_naive_sum(const std::vector<Affine<C>>& bases, const std::ve
 
 template <class C>
 class MsmTest : public ::testing::Test {};
-using Curves = ::testing::Types<ec::G1Params, ec::G2Params>;
-class CurveNames {
-public:
-    template <class C>
-    static std::string GetName(int) {
-        return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
-    }
-};
-TYPED_TEST_SUITE(MsmTest, Curves, CurveNames);
+TYPED_TEST_SUITE(MsmTest, test::Curves, test::CurveNames);
 
 TYPED_TEST(MsmTest, SmallSizesWithAwkwardInputsMatchTheNaiveSum) {
     using C = TypeParam;
