@@ -4,7 +4,7 @@
 // the IETF pairing-friendly-curves draft's).
 //
 // Neither curve's full group is prime: E(Fp) has cofactor 0x396c8c005555e1568c00aaab0000aaab
-// and E'(Fp2) a 508-bit one, so a point read from outside must be checked for the
+// and E'(Fp2) a 507-bit one, so a point read from outside must be checked for the
 // subgroup (is_in_subgroup), which costs a small scalar multiplication here instead of
 // [r]P thanks to the curves' endomorphisms (Scott 2021, "A note on group membership
 // tests for G1, G2 and GT on BLS pairing-friendly curves").
