@@ -11,10 +11,12 @@
 #include <zkbatch/ff/fp6.hpp>
 
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <ostream>
 #include <random>
+#include <string>
 #include <type_traits>
 
 namespace zkbatch::ff {
@@ -71,20 +73,10 @@ inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return ff::Fp12{random_fp6(r
 // Uniform scalars below r.
 inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
 
-// The standard generator of C's group.
-template <class C>
-const ec::Affine<C>& generator() {
-    if constexpr (std::is_same_v<C, ec::G1Params>) {
-        return ec::g1_generator();
-    } else {
-        return ec::g2_generator();
-    }
-}
-
 // [k]G for a random k: a random subgroup point.
 template <class C>
 ec::Jacobian<C> random_point(std::mt19937_64& rng) {
-    return ec::scalar_mul(ec::Jacobian<C>::from_affine(generator<C>()), random_scalar(rng));
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), random_scalar(rng));
 }
 
 // A random element of the field of C's coordinates.
@@ -117,6 +109,15 @@ typename C::Field random_x_off_curve(std::mt19937_64& rng) {
         if (!(x.sqr() * x + C::b()).sqrt(y)) return x;
     }
 }
+
+// Typed tests over both groups, named G1 and G2.
+using Curves = ::testing::Types<ec::G1Params, ec::G2Params>;
+struct CurveNames {
+    template <class C>
+    static std::string GetName(int) {
+        return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
+    }
+};
 
 // The group order r as scalar limbs.
 inline const uint64_t* group_order_limbs() {

@@ -4,7 +4,7 @@
 // the IETF pairing-friendly-curves draft's).
 //
 // Neither curve's full group is prime: E(Fp) has cofactor 0x396c8c005555e1568c00aaab0000aaab
-// and E'(Fp2) a 508-bit one, so a point read from outside must be checked for the
+// and E'(Fp2) a 507-bit one, so a point read from outside must be checked for the
 // subgroup (is_in_subgroup), which costs a small scalar multiplication here instead of
 // [r]P thanks to the curves' endomorphisms (Scott 2021, "A note on group membership
 // tests for G1, G2 and GT on BLS pairing-friendly curves").
@@ -54,9 +54,18 @@ inline constexpr uint64_t kBlsXAbs = 0xd201000000010000ULL;
 
 // ---- host only -----------------------------------------------------------------------
 
-// The standard generators.
+// The standard generators, by name or by group (generator<G1Params>()).
 const G1Affine& g1_generator();
 const G2Affine& g2_generator();
+template <class C>
+const Affine<C>& generator() {
+    if constexpr (std::is_same_v<C, G1Params>) {
+        return g1_generator();
+    } else {
+        static_assert(std::is_same_v<C, G2Params>, "BLS12-381 has G1 and G2");
+        return g2_generator();
+    }
+}
 
 // G1's endomorphism phi(x, y) = (beta x, y), beta a primitive cube root of unity in Fp
 // (the one for which phi acts on G1 as multiplication by -x^2).
@@ -73,7 +82,7 @@ bool is_in_subgroup(const G2Affine& p);
 
 // out[i] = [scalars[i]] base, affine, for key generation (the same base times many
 // scalars). Builds a table of the base's multiples for w-bit windows (w chosen from n),
-// then each point costs about 256/w mixed additions; one batch inversion per chunk.
+// then each point costs about 255/w mixed additions; one batch inversion per 1024 points.
 // `scalars` are Fr as Fr stores them (Montgomery). Runs on up to `threads` threads; the
 // output does not depend on the thread count (affine points are unique).
 template <class C>

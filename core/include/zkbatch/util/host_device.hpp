@@ -11,6 +11,19 @@
 #define ZKB_FORCEINLINE inline __attribute__((always_inline))
 #endif
 
+// The field and curve arithmetic is inlined into its callers on the host (the MSM's
+// inner loops spend their time in it), but compiled as called functions on the device:
+// fully inlined there, a G2 scalar multiplication is a kernel of hundreds of thousands
+// of instructions that ptxas needs many minutes for (tests/gpu/curve_device_test.cu
+// took 19 minutes). The GPU issue's PTX arithmetic decides its own inlining.
+#if defined(__CUDA_ARCH__)
+#define ZKB_INLINE_ON_HOST __noinline__
+#define ZKB_CALL_ON_DEVICE __noinline__
+#else
+#define ZKB_INLINE_ON_HOST ZKB_FORCEINLINE
+#define ZKB_CALL_ON_DEVICE
+#endif
+
 // Fully unroll a fixed-trip loop (the 4-limb loops of the field arithmetic). In the
 // host pass of nvcc no spelling is accepted by both nvcc's front end and the host
 // compiler, so it is empty there (host builds of the math go through .cpp files).

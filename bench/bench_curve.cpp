@@ -1,0 +1,216 @@
+// Benchmarks of the BLS12-381 layers: Fp and Fp2 products, mixed additions, the
+// pairing, MSMs (full scalars and a 90%-boolean witness) and fixed-base multiplication.
+// Thread counts are an argument where the code is threaded, so single-core cost and
+// scaling are separate numbers; those report wall time and the CPU time of all threads.
+//   ./bench_curve --benchmark_out=curve.json --benchmark_out_format=json
+#include <zkbatch/ec/curve.hpp>
+#include <zkbatch/ff/fp12.hpp>
+#include <zkbatch/ff/random.hpp>
+#include <zkbatch/msm/pippenger.hpp>
+#include <zkbatch/pairing/pairing.hpp>
+#include <zkbatch/util/splitmix64.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using namespace zkbatch;
+using ff::Fp;
+using ff::Fp2;
+using ff::Fr;
+
+unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
+    util::SplitMix64 generator(seed);
+    std::vector<Fr> values(n);
+    for (Fr& v : values) v = ff::uniform_fr(generator);
+    return values;
+}
+
+// Field elements from random scalars (uniformity does not matter for timing).
+std::vector<Fp> random_fp(size_t n, uint64_t seed) {
+    std::vector<Fp> values(n);
+    const std::vector<Fr> words = random_scalars(n, seed);
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t canonical[6] = {words[i].limbs[0], words[i].limbs[1], words[i].limbs[2], words[i].limbs[3], 0, 0};
+        values[i] = Fp::from_canonical(canonical);
+    }
+    return values;
+}
+
+// 2^18 random bases per group, made once (fixed_base_mul), shared by every benchmark.
+constexpr size_t kMaxPoints = size_t{1} << 18;
+template <class C>
+const std::vector<ec::Affine<C>>& random_bases() {
+    static const std::vector<ec::Affine<C>> bases = [] {
+        const std::vector<Fr> k = random_scalars(kMaxPoints, 7);
+        std::vector<ec::Affine<C>> points(kMaxPoints);
+        ec::fixed_base_mul(ec::generator<C>(), k.data(), kMaxPoints, points.data(), all_threads());
+        return points;
+    }();
+    return bases;
+}
+
+// Independent products (throughput, as in the curve formulas' independent terms).
+void BM_FpMul(benchmark::State& state) {
+    auto a = random_fp(1024, 1);
+    const auto b = random_fp(1024, 2);
+    for (auto _ : state) {
+        for (size_t i = 0; i < a.size(); ++i) a[i] *= b[i];
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * a.size()));
+}
+BENCHMARK(BM_FpMul);
+
+// A dependent chain of products (latency).
+void BM_FpMulLatency(benchmark::State& state) {
+    Fp x = random_fp(1, 3)[0];
+    const Fp y = random_fp(1, 4)[0];
+    for (auto _ : state) {
+        for (int i = 0; i < 1024; ++i) x *= y;
+        benchmark::DoNotOptimize(x);
+    }
+    state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_FpMulLatency);
+
+void BM_FpInverse(benchmark::State& state) {
+    Fp x = random_fp(1, 5)[0];
+    for (auto _ : state) {
+        x = x.inverse() + Fp::one();
+        benchmark::DoNotOptimize(x);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_FpInverse);
+
+void BM_Fp2Mul(benchmark::State& state) {
+    const auto c0 = random_fp(2048, 6);
+    std::vector<Fp2> a(1024), b(1024);
+    for (size_t i = 0; i < 1024; ++i) {
+        a[i] = Fp2{c0[i], c0[i + 1024]};
+        b[i] = Fp2{c0[2047 - i], c0[i]};
+    }
+    for (auto _ : state) {
+        for (size_t i = 0; i < a.size(); ++i) a[i] *= b[i];
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * a.size()));
+}
+BENCHMARK(BM_Fp2Mul);
+
+// A running sum of distinct affine points: Jacobian madd-2007-bl, or XYZZ madd-2008-s
+// (the MSM buckets' addition).
+template <class C, bool kXyzz>
+void BM_AddMixed(benchmark::State& state) {
+    const auto& bases = random_bases<C>();
+    ec::Jacobian<C> jacobian = ec::Jacobian<C>::from_affine(bases[0]);
+    ec::Xyzz<C> xyzz = ec::Xyzz<C>::from_affine(bases[0]);
+    size_t i = 1;
+    for (auto _ : state) {
+        if constexpr (kXyzz) {
+            xyzz = ec::xyzz_add_mixed(xyzz, bases[i]);
+        } else {
+            jacobian = ec::add_mixed(jacobian, bases[i]);
+        }
+        i = (i + 1) % 4096;
+    }
+    benchmark::DoNotOptimize(jacobian);
+    benchmark::DoNotOptimize(xyzz);
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AddMixed<ec::G1Params, false>)->Name("BM_G1AddMixed");
+BENCHMARK(BM_AddMixed<ec::G2Params, false>)->Name("BM_G2AddMixed");
+BENCHMARK(BM_AddMixed<ec::G1Params, true>)->Name("BM_G1XyzzAddMixed");
+BENCHMARK(BM_AddMixed<ec::G2Params, true>)->Name("BM_G2XyzzAddMixed");
+
+void BM_Pairing(benchmark::State& state) {
+    const ec::G1Affine p = random_bases<ec::G1Params>()[1];
+    const ec::G2Affine q = random_bases<ec::G2Params>()[1];
+    for (auto _ : state) benchmark::DoNotOptimize(pairing::pairing(p, q));
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Pairing)->Unit(benchmark::kMillisecond);
+
+// A Groth16 verification's pairing work: four Miller loops, one final exponentiation.
+void BM_PairingProductOf4(benchmark::State& state) {
+    const auto& g1 = random_bases<ec::G1Params>();
+    const auto& g2 = random_bases<ec::G2Params>();
+    for (auto _ : state) benchmark::DoNotOptimize(pairing::pairing_product_is_one(g1.data(), g2.data(), 4));
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PairingProductOf4)->Unit(benchmark::kMillisecond);
+
+// args: log_n, threads, percent of the scalars that are 0 or 1 (the rest full-size).
+template <class C>
+void BM_Msm(benchmark::State& state) {
+    const size_t n = size_t{1} << state.range(0);
+    const auto threads = static_cast<unsigned>(state.range(1));
+    const auto boolean_percent = static_cast<uint64_t>(state.range(2));
+    const auto& bases = random_bases<C>();
+    const std::vector<Fr> values = random_scalars(n, 9);
+    std::vector<msm::Scalar> scalars(n);
+    util::SplitMix64 coin(10);
+    for (size_t i = 0; i < n; ++i) {
+        if (coin.next() % 100 < boolean_percent) {
+            scalars[i] = msm::Scalar{{coin.next() & 1, 0, 0, 0}};
+        } else {
+            scalars[i] = msm::to_scalar(values[i]);
+        }
+    }
+    for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger(bases.data(), scalars.data(), n, threads));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_Msm<ec::G1Params>)
+    ->Name("BM_G1Msm")
+    ->ArgsProduct({benchmark::CreateDenseRange(10, 18, 2), {1, static_cast<int64_t>(all_threads())}, {0, 90}})
+    ->ArgNames({"log_n", "threads", "boolean_pct"})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Msm<ec::G2Params>)
+    ->Name("BM_G2Msm")
+    ->ArgsProduct({benchmark::CreateDenseRange(10, 18, 2), {1, static_cast<int64_t>(all_threads())}, {0, 90}})
+    ->ArgNames({"log_n", "threads", "boolean_pct"})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// args: log_n, threads. Items are points, so items/s inverts to time per point.
+template <class C>
+void BM_FixedBaseMul(benchmark::State& state) {
+    const size_t n = size_t{1} << state.range(0);
+    const auto threads = static_cast<unsigned>(state.range(1));
+    const std::vector<Fr> scalars = random_scalars(n, 11);
+    std::vector<ec::Affine<C>> out(n);
+    for (auto _ : state) {
+        ec::fixed_base_mul(ec::generator<C>(), scalars.data(), n, out.data(), threads);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_FixedBaseMul<ec::G1Params>)
+    ->Name("BM_G1FixedBaseMul")
+    ->ArgsProduct({{12, 16}, {1, static_cast<int64_t>(all_threads())}})
+    ->ArgNames({"log_n", "threads"})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FixedBaseMul<ec::G2Params>)
+    ->Name("BM_G2FixedBaseMul")
+    ->ArgsProduct({{12, 16}, {1, static_cast<int64_t>(all_threads())}})
+    ->ArgNames({"log_n", "threads"})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
