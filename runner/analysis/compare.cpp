@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -25,6 +26,8 @@ struct RunInfo {
     int64_t seed = 0, log_n = 0, terms_per_row = 0, partitions = 0;
     int64_t synthesis_workers = 0, prove_workers = 0;
     std::optional<int64_t> replay_inputs;  // 0: every partition synthesized; empty: not recorded
+    std::string workload;                  // "groth16" or "quotient" (every run before schema 5)
+    std::string circuit, key_digest, proof_randomness;  // Groth16 runs
 };
 
 const StoredValue* find_column(const StoredRow& row, std::string_view name) {
@@ -59,12 +62,16 @@ RunInfo read_run(const Store& store, int64_t run_id) {
     info.synthesis_workers = int_column(row, "synthesis_workers");
     info.prove_workers = int_column(row, "prove_workers");
     info.replay_inputs = optional_int_column(row, "replay_inputs");
+    info.workload = text_column(row, "workload");
+    info.circuit = text_column(row, "circuit");
+    info.key_digest = text_column(row, "key_digest");
+    info.proof_randomness = text_column(row, "proof_randomness");
     return info;
 }
 
 // "backend cpu-ref, log_n 12, ..." : what sets a run apart within a side.
 std::string run_group(const RunInfo& run) {
-    return fmt::format("backend {}{}, log_n {}, terms_per_row {}, seed {}", run.backend_name,
+    return fmt::format("{}, backend {}{}, log_n {}, terms_per_row {}, seed {}", run.workload, run.backend_name,
                        run.arm.empty() ? "" : ", arm " + run.arm, run.log_n, run.terms_per_row, run.seed);
 }
 
@@ -106,6 +113,10 @@ std::vector<std::string> merged_order(const std::vector<std::string>& a, const s
     return order;
 }
 
+const char* workload_text(const std::string& workload) {
+    return workload == "groth16" ? "Groth16 proofs" : "the quotient alone";
+}
+
 ResultsCheck check_results(const Store& store, const std::vector<RunInfo>& a_runs,
                            const std::vector<RunInfo>& b_runs) {
     ResultsCheck check;
@@ -125,6 +136,22 @@ ResultsCheck check_results(const Store& store, const std::vector<RunInfo>& a_run
                                             run.replay_inputs ? reference.id : run.id);
                 return check;
             }
+            // Proofs and quotients are different computations: no digest of one says anything of the other.
+            if (run.workload != reference.workload) {
+                check.status = ResultsStatus::not_comparable;
+                check.message = fmt::format("results not comparable: run {} proved {}, run {} {}", reference.id,
+                                            workload_text(reference.workload), run.id, workload_text(run.workload));
+                return check;
+            }
+            if (run.circuit != reference.circuit || run.key_digest != reference.key_digest) {
+                check.status = ResultsStatus::not_comparable;
+                check.message = fmt::format("results not comparable: runs {} and {} prove {} (circuit or key "
+                                            "digest {} against {})",
+                                            reference.id, run.id,
+                                            run.circuit != reference.circuit ? "different circuits" : "with different keys",
+                                            reference.key_digest, run.key_digest);
+                return check;
+            }
             if (run.seed != reference.seed) differs("seed", run.seed, reference.seed);
             else if (run.log_n != reference.log_n) differs("log_n", run.log_n, reference.log_n);
             else if (run.terms_per_row != reference.terms_per_row)
@@ -134,11 +161,18 @@ ResultsCheck check_results(const Store& store, const std::vector<RunInfo>& a_run
             if (check.status == ResultsStatus::not_comparable) return check;
         }
     }
+    // Groth16 runs whose blinding is derived must make the same proofs; randomized ones
+    // can only agree on h.
+    const auto randomized = [](const RunInfo& run) { return run.proof_randomness == "random"; };
+    const bool proofs = reference.workload == "groth16" && std::none_of(a_runs.begin(), a_runs.end(), randomized) &&
+                        std::none_of(b_runs.begin(), b_runs.end(), randomized);
+    const std::string what = proofs ? "proofs" : reference.workload == "groth16" ? "h (the proofs are randomized)"
+                                                                                 : "results";
     // partition index -> the digests each side recorded for it (several runs may pool).
     std::map<uint64_t, std::set<std::string>> a_digests, b_digests;
     const auto collect = [&](const std::vector<RunInfo>& runs, auto& digests) {
         for (const RunInfo& run : runs) {
-            const auto per_partition = store.partition_digests(run.id);
+            const auto per_partition = proofs ? store.partition_proof_digests(run.id) : store.partition_digests(run.id);
             for (size_t p = 0; p < per_partition.size(); ++p)
                 if (!per_partition[p].empty()) digests[p].insert(per_partition[p]);
         }
@@ -156,17 +190,19 @@ ResultsCheck check_results(const Store& store, const std::vector<RunInfo>& a_run
             if (!check.first_different_partition) check.first_different_partition = partition;
         }
     }
+    std::string upper = what.substr(0, what.find(' '));
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     if (check.partitions_compared == 0) {
         check.status = ResultsStatus::nothing_to_compare;
-        check.message = "results not checked: no partition has a digest on both sides";
+        check.message = fmt::format("{} not checked: no partition has a digest on both sides", what);
     } else if (check.partitions_different > 0) {
         check.status = ResultsStatus::different;
-        check.message = fmt::format("DIFFERENT RESULTS in {} of {} partitions (first: partition {})",
-                                    check.partitions_different, check.partitions_compared,
+        check.message = fmt::format("DIFFERENT {}{} in {} of {} partitions (first: partition {})", upper,
+                                    what.substr(upper.size()), check.partitions_different, check.partitions_compared,
                                     *check.first_different_partition);
     } else {
         check.status = ResultsStatus::same;
-        check.message = fmt::format("same results ({} partition{} compared)", check.partitions_compared,
+        check.message = fmt::format("same {} ({} partition{} compared)", what, check.partitions_compared,
                                     check.partitions_compared == 1 ? "" : "s");
     }
     return check;

@@ -58,6 +58,21 @@ struct ExportOptions {
 };
 int command_export(const ExportOptions& options);
 
+// `zkbatch setup MANIFEST`: makes (or finds and checks) the proving key of every Groth16
+// arm of the manifest, so that the run itself starts proving at once.
+int command_setup(const std::string& manifest_path, const std::vector<std::string>& overrides);
+
+// `zkbatch proofs RUN... --out DIR`: each run's recorded proofs as snarkjs's files,
+// pP.proof.json and pP.public.json per partition and the run's verification_key.json
+// (one run: into DIR; several: each into DIR/runN).
+struct ProofsOptions {
+    std::vector<std::string> runs;           // run selectors
+    std::string format = "snarkjs";
+    std::string out_dir;
+    std::string db_path;
+};
+int command_proofs(const ProofsOptions& options);
+
 // `zkbatch merge SHARD.db... --into HISTORY.db` (cluster/merge.hpp): each shard in turn,
 // printing what each added.
 int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path);

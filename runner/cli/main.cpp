@@ -67,6 +67,14 @@ int main(int argc, char** argv) {
     validate_cmd->add_option("manifest", validate_path, "Job manifest (TOML)")->required();
     validate_cmd->add_option("--set", validate_overrides, "Override a manifest key")->type_name("KEY=VALUE");
 
+    std::string setup_path;
+    std::vector<std::string> setup_overrides;
+    auto* setup_cmd = app.add_subcommand(
+        "setup", "Make (or find and check) the proving key of every Groth16 arm of a manifest: a seeded key into "
+                 "setup.cache_dir, for measurement only");
+    setup_cmd->add_option("manifest", setup_path, "Job manifest (TOML)")->required();
+    setup_cmd->add_option("--set", setup_overrides, "Override a manifest key")->type_name("KEY=VALUE");
+
     auto* backends_cmd = app.add_subcommand("backends", "List the backend plugins found and whether they can run here");
 
     std::string db = default_db;
@@ -152,6 +160,20 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     export_cmd->add_option("--db", export_options.db_path, "Database")->capture_default_str();
 
+    ProofsOptions proofs_options;
+    proofs_options.db_path = default_db;
+    auto* proofs_cmd = app.add_subcommand(
+        "proofs", "Write runs' Groth16 proofs as files a verifier reads: for snarkjs, pP.proof.json and "
+                  "pP.public.json per partition and verification_key.json");
+    proofs_cmd->add_option("runs", proofs_options.runs, "Run selectors, as for compare")->required();
+    proofs_cmd->add_option("--format", proofs_options.format, "File format")
+        ->check(CLI::IsMember({"snarkjs"}))
+        ->capture_default_str();
+    proofs_cmd->add_option("--out", proofs_options.out_dir, "Folder to write (several runs: one runN/ each)")
+        ->required()
+        ->type_name("DIR");
+    proofs_cmd->add_option("--db", proofs_options.db_path, "Database")->capture_default_str();
+
     std::vector<std::string> merge_shards;
     std::string merge_into;
     auto* merge_cmd = app.add_subcommand(
@@ -202,6 +224,7 @@ int main(int argc, char** argv) {
     return run_guarded([&]() -> int {
         if (*run_cmd) return command_run(run);
         if (*validate_cmd) return command_validate(validate_path, validate_overrides);
+        if (*setup_cmd) return command_setup(setup_path, setup_overrides);
         if (*backends_cmd) return command_backends(plugin_path);
         if (*runs_cmd) return command_runs(db);
         if (*show_cmd) return command_show(run_selector, db);
@@ -210,6 +233,7 @@ int main(int argc, char** argv) {
         if (*compare_cmd) return command_compare(compare);
         if (*history_cmd) return command_history(history);
         if (*export_cmd) return command_export(export_options);
+        if (*proofs_cmd) return command_proofs(proofs_options);
         if (*merge_cmd) return command_merge(merge_shards, merge_into);
         if (*slurm_cmd) return command_slurm(slurm);
         return exit_code::usage_error;

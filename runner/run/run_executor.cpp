@@ -5,12 +5,10 @@
 #include "pipeline/environment.hpp"
 #include "pipeline/pipeline.hpp"
 #include "plugin_host/plugin_host.hpp"
-#include "proof/job_circuit.hpp"
-#include "proof/proving_key.hpp"
+#include "proof/job_proof.hpp"
 #include "proof/snarkjs_files.hpp"
 #include "util/clock.hpp"
 
-#include <zkbatch/groth16/zkey.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -59,12 +57,6 @@ private:
     struct sigaction old_int_ {}, old_term_{};
 };
 
-// A Groth16 arm's circuit and the key it proves with, made ready before the run begins.
-struct PreparedProof {
-    std::unique_ptr<JobCircuit> circuit;
-    PreparedKey key;
-};
-
 // One arm while it runs: its plan, its backend and inputs, its run row, and what its
 // blocks of partitions added up to.
 struct ArmRun {
@@ -74,7 +66,7 @@ struct ArmRun {
     std::unique_ptr<Backend> backend;
     const InputSource* inputs = nullptr;
     const ReplayInputs* replay = nullptr;  // the inputs, when they are replayed
-    const PreparedProof* proof = nullptr;  // a Groth16 arm's circuit and key
+    const JobProof* proof = nullptr;       // a Groth16 arm's circuit and key
     std::vector<Backend::KeyLoad> key_loads;  // per device slot
     int64_t run_id = 0;        // 0 until its row is written (or the resumed run reopened)
     uint64_t kept_ok = 0;      // a resumed run's partitions already ok
@@ -301,43 +293,11 @@ private:
     }
 
     // A Groth16 arm's circuit and proving key, made ready once for every arm of that
-    // circuit: a .zkey read and checked, with every witness file's header; a seeded key
-    // taken from the cache, or made there first (that time is recorded with the run).
-    const PreparedProof& prepare_proof(const Manifest& m) {
-        const std::string identity = m.circuit.kind == CircuitKind::zkey
-                                         ? "zkey " + m.circuit.zkey
-                                         : fmt::format("synthetic {} {} {} {} {} {} {}", m.circuit.log_n,
-                                                       m.circuit.terms_per_row, m.circuit.public_inputs,
-                                                       m.circuit.boolean_share, m.circuit.seed, m.job.seed,
-                                                       m.setup.seed);
-        auto& prepared = proofs_[identity + " " + m.setup.cache_dir];
-        if (prepared) return *prepared;
-        prepared = std::make_unique<PreparedProof>();
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        const int64_t start_ns = steady_now_ns();
-        if (m.circuit.kind == CircuitKind::zkey) {
-            std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
-            prepared->circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads);
-            for (const auto& witness : witnesses) groth16::check_wtns(witness, prepared->circuit->variables());
-            spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; {} witness files checked in {:.1f} ms",
-                         m.circuit.zkey, prepared->circuit->log_n(), prepared->circuit->variables(),
-                         prepared->circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
-        } else {
-            circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
-                                     m.circuit.boolean_share, m.circuit.seed};
-            try {
-                prepared->circuit = synthetic_job_circuit(shape, m.job.seed);
-            } catch (const std::invalid_argument& e) {
-                throw RunPlanError(e.what());  // e.g. more public inputs than 2^log_n rows hold
-            }
-        }
-        const SetupOptions setup{m.setup.seed, m.setup.cache_dir};
-        if (!prepared->circuit->zkey() && !std::filesystem::exists(seeded_key_path(*prepared->circuit, setup)))
-            spdlog::info("setup: making the seeded proving key of 2^{} (for measurement only: the seed gives it away)",
-                         m.circuit.log_n);
-        prepared->key = prepare_key(*prepared->circuit, setup, threads);
-        spdlog::info("proving key {} ({:.1f} MB{})", prepared->key.path.string(), prepared->key.file_bytes / 1e6,
-                     prepared->key.setup_ms ? fmt::format(", made in {:.1f} s", *prepared->key.setup_ms / 1e3) : "");
+    // circuit (proof/job_proof.hpp).
+    const JobProof& prepare_proof(const Manifest& m) {
+        auto& prepared = proofs_[job_proof_identity(m)];
+        if (!prepared)
+            prepared = std::make_unique<JobProof>(prepare_job_proof(m, std::max(1u, std::thread::hardware_concurrency())));
         return *prepared;
     }
 
@@ -473,7 +433,7 @@ private:
     const RunPlan& plan_;
     const ExecutionOptions& options_;
     std::vector<ArmRun> arms_;
-    std::map<std::string, std::unique_ptr<PreparedProof>> proofs_;  // by circuit and setup
+    std::map<std::string, std::unique_ptr<JobProof>> proofs_;  // by job_proof_identity
     std::vector<std::unique_ptr<SyntheticInputs>> synthetic_;
     std::vector<std::unique_ptr<CircuitInputs>> circuit_inputs_;
     std::map<std::pair<std::string, uint32_t>, std::unique_ptr<ReplayInputs>> replays_;  // by inputs and set count

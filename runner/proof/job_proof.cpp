@@ -1,0 +1,54 @@
+#include "proof/job_proof.hpp"
+
+#include "util/clock.hpp"
+#include "util/usage_error.hpp"
+
+#include <zkbatch/groth16/zkey.hpp>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace zkbatch {
+
+std::string job_proof_identity(const Manifest& m) {
+    if (m.circuit.kind == CircuitKind::zkey) return "zkey " + m.circuit.zkey;
+    return fmt::format("synthetic {} {} {} {} {} job seed {} setup seed {} in {}", m.circuit.log_n,
+                       m.circuit.terms_per_row, m.circuit.public_inputs, m.circuit.boolean_share, m.circuit.seed,
+                       m.job.seed, m.setup.seed, m.setup.cache_dir);
+}
+
+JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
+    JobProof prepared;
+    const int64_t start_ns = steady_now_ns();
+    if (m.circuit.kind == CircuitKind::zkey) {
+        const std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
+        prepared.circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads);
+        for (const auto& witness : witnesses) groth16::check_wtns(witness, prepared.circuit->variables());
+        spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; key and {} witness files checked in {:.1f} ms",
+                     m.circuit.zkey, prepared.circuit->log_n(), prepared.circuit->variables(),
+                     prepared.circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
+    } else {
+        const circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
+                                       m.circuit.boolean_share, m.circuit.seed};
+        try {
+            prepared.circuit = synthetic_job_circuit(shape, m.job.seed);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());  // e.g. more public inputs than 2^log_n rows hold
+        }
+    }
+    const SetupOptions setup{m.setup.seed, m.setup.cache_dir};
+    if (!prepared.circuit->zkey() && !std::filesystem::exists(seeded_key_path(*prepared.circuit, setup)))
+        spdlog::info("setup: making the seeded proving key of 2^{} into {} (for measurement only: whoever knows "
+                     "setup.seed can forge proofs)",
+                     m.circuit.log_n, m.setup.cache_dir);
+    prepared.key = prepare_key(*prepared.circuit, setup, threads);
+    spdlog::info("proving key {} ({:.1f} MB{})", prepared.key.path.string(), prepared.key.file_bytes / 1e6,
+                 prepared.key.setup_ms ? fmt::format(", made in {:.1f} s", *prepared.key.setup_ms / 1e3) : "");
+    return prepared;
+}
+
+}  // namespace zkbatch

@@ -1,0 +1,177 @@
+// zkbatch's proofs, checked by verifiers that share no code with it: `snarkjs groth16
+// verify` (snarkjs 0.7.6, tools/js) and an independent verifier on @noble/curves
+// (tools/js/groth16-verify-noble.cjs). The real zkbatch executable proves, `zkbatch
+// proofs` exports; every proof is accepted, and every proof with a changed public input
+// or swapped points is rejected.
+//   Synthetic  a seeded key's proofs, with its verifying key as zkbatch exports it.
+//   Circom     each circuit of tests/fixtures/circom, compiled and set up with circom2
+//              and snarkjs by the fixture tests (ctest fixture "circom"), proved from its
+//              .zkey and witness files through a `circuit.kind = "zkey"` manifest and
+//              verified against snarkjs's own verification_key.json.
+// Node and tools/js/node_modules are part of the test environment (tools/setup.sh
+// installs both; CI runs it): without them this suite fails, saying so.
+#include "support/zkbatch_process.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+const fs::path kJs = ZKBATCH_JS_DIR;
+const fs::path kSnarkjs = kJs / "node_modules" / "snarkjs" / "build" / "cli.cjs";
+const fs::path kNobleVerifier = kJs / "groth16-verify-noble.cjs";
+
+json read_json(const fs::path& path) {
+    std::ifstream in(path);
+    return json::parse(in);
+}
+
+void write_json(const fs::path& path, const json& value) { std::ofstream(path) << value.dump(1) << "\n"; }
+
+class ProofsAgainstSnarkjs : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (std::string(ZKBATCH_NODE).empty() || !fs::exists(kSnarkjs))
+            FAIL() << "node or " << kSnarkjs << " is missing: run tools/setup.sh (it installs nodejs and tools/js)";
+    }
+
+    // `snarkjs groth16 verify`: true when it accepts.
+    bool snarkjs_accepts(const fs::path& vk, const fs::path& public_json, const fs::path& proof) const {
+        const auto result = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "verify", vk.string(),
+                                               public_json.string(), proof.string()},
+                                              dir_, 120s);
+        EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 1) << result.out << result.err;
+        return result.exit_code == 0 && result.out.find("OK!") != std::string::npos;
+    }
+
+    // The noble verifier over every (proof, public) pair at once: its exit code is 0
+    // only when all are accepted; returns its lines.
+    test::CommandResult noble(const fs::path& vk, const std::vector<std::pair<fs::path, fs::path>>& proofs) const {
+        std::vector<std::string> argv{ZKBATCH_NODE, kNobleVerifier.string(), vk.string()};
+        for (const auto& [proof, public_json] : proofs) argv.push_back(proof.string()), argv.push_back(public_json.string());
+        return test::run_program(argv, dir_, 300s);
+    }
+
+    test::CommandResult zkbatch(const std::vector<std::string>& args) const {
+        return test::run_zkbatch(args, dir_, 300s);
+    }
+
+    // Every partition's exported proof accepted by both verifiers, and each partition's
+    // proof with a public input changed or A and C swapped rejected by both.
+    void expect_only_the_true_proofs_verify(const fs::path& exported, const fs::path& vk, uint64_t partitions,
+                                            bool has_public_inputs) {
+        std::vector<std::pair<fs::path, fs::path>> proofs, tampered;
+        for (uint64_t p = 0; p < partitions; ++p) {
+            const fs::path proof = exported / ("p" + std::to_string(p) + ".proof.json");
+            const fs::path public_json = exported / ("p" + std::to_string(p) + ".public.json");
+            ASSERT_TRUE(fs::exists(proof) && fs::exists(public_json)) << proof;
+            EXPECT_TRUE(snarkjs_accepts(vk, public_json, proof)) << proof;
+            proofs.emplace_back(proof, public_json);
+            if (p > 1) continue;  // two partitions' worth of tampering is enough
+            json swapped = read_json(proof);
+            std::swap(swapped["pi_a"], swapped["pi_c"]);
+            const fs::path swapped_path = dir_ / ("swapped" + std::to_string(p) + ".json");
+            write_json(swapped_path, swapped);
+            EXPECT_FALSE(snarkjs_accepts(vk, public_json, swapped_path)) << "A and C swapped: " << proof;
+            tampered.emplace_back(swapped_path, public_json);
+            if (!has_public_inputs) continue;
+            json inputs = read_json(public_json);
+            inputs[0] = inputs[0].get<std::string>() == "0" ? "1" : "0";
+            const fs::path changed_path = dir_ / ("changed" + std::to_string(p) + ".json");
+            write_json(changed_path, inputs);
+            EXPECT_FALSE(snarkjs_accepts(vk, changed_path, proof)) << "a changed public input: " << proof;
+            tampered.emplace_back(proof, changed_path);
+        }
+        const auto all = noble(vk, proofs);
+        EXPECT_EQ(all.exit_code, 0) << all.out << all.err;
+        for (const auto& one : tampered) {
+            const auto rejected = noble(vk, {one});
+            EXPECT_EQ(rejected.exit_code, 1) << one.first << ": " << rejected.out << rejected.err;
+        }
+    }
+
+    test::TempDir scratch_{"zkbatch-snarkjs"};
+    const fs::path dir_ = scratch_.path();
+    const std::string db_ = (dir_ / "runs.db").string();
+};
+
+TEST_F(ProofsAgainstSnarkjs, SyntheticProofsAndTheirVerifyingKey) {
+    const auto run = zkbatch({"--log-level", "warn", "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend",
+                              "cpu-ref", "--db", db_, "--set", "circuit.log_n=8", "--set", "circuit.public_inputs=3",
+                              "--set", "job.partitions=3", "--set", "setup.cache_dir=" + (dir_ / "keys").string()});
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    const fs::path exported = dir_ / "exported";
+    const auto proofs = zkbatch({"proofs", "latest", "--db", db_, "--out", exported.string()});
+    ASSERT_EQ(proofs.exit_code, 0) << proofs.out << proofs.err;
+    EXPECT_NE(proofs.out.find("run 1: 3 proofs"), std::string::npos) << proofs.out;
+    EXPECT_EQ(read_json(exported / "p0.public.json").size(), 3u);
+    expect_only_the_true_proofs_verify(exported, exported / "verification_key.json", 3, true);
+}
+
+TEST_F(ProofsAgainstSnarkjs, QuotientRunsHaveNoProofsToExport) {
+    const auto run = zkbatch({"--log-level", "warn", "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend",
+                              "cpu-ref", "--db", db_, "--set", "circuit.log_n=6", "--set", "proof.system=quotient",
+                              "--set", "verify.mode=identity"});
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    const auto proofs = zkbatch({"proofs", "latest", "--db", db_, "--out", (dir_ / "none").string()});
+    EXPECT_EQ(proofs.exit_code, 2);
+    EXPECT_NE(proofs.err.find("proved the quotient alone"), std::string::npos) << proofs.err;
+    EXPECT_FALSE(fs::exists(dir_ / "none"));
+}
+
+class CircomProofs : public ProofsAgainstSnarkjs, public ::testing::WithParamInterface<std::string> {};
+
+// A circuit nobody wrote for zkbatch: snarkjs made its key and witnesses; zkbatch proves
+// them through a manifest, and snarkjs verifies with its own verification key.
+TEST_P(CircomProofs, ProvedFromZkeyAndWtnsAndAcceptedBySnarkjs) {
+    const char* root = std::getenv("ZKBATCH_CIRCOM_DIR");
+    ASSERT_NE(root, nullptr) << "ZKBATCH_CIRCOM_DIR is not set: run this suite through ctest";
+    const fs::path circuit = fs::path(root) / GetParam();
+    const json fixture = read_json(circuit / "fixture.json");
+    const fs::path manifest = dir_ / "circuit.toml";
+    std::ofstream(manifest) << "[job]\nname = \"circom-" << GetParam() << "\"\n[circuit]\nkind = \"zkey\"\nzkey = "
+                            << json(fixture["zkey"].get<std::string>()).dump() << "\nwitnesses = "
+                            << json((circuit / "wtns" / "*.wtns").string()).dump()
+                            << "\n[pipeline]\nsynthesis_workers = 2\n[backend]\nname = \"cpu-ref\"\n";
+    const auto run = zkbatch({"--log-level", "warn", "run", manifest.string(), "--db", db_});
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    const uint64_t partitions = fixture["witnesses"].size();
+    EXPECT_EQ(test::scalar(db_, "SELECT count(*) FROM partition WHERE status = 'ok' AND verified = 1"),
+              std::to_string(partitions));
+    // One partition per witness file, in sorted order, each recorded with its file.
+    EXPECT_EQ(test::scalar(db_, "SELECT witness FROM partition WHERE partition_index = 0"),
+              (circuit / "wtns").string() + "/" +
+                  fs::path(test::scalar(db_, "SELECT min(witness) FROM partition")).filename().string());
+    const fs::path exported = dir_ / "exported";
+    const auto proofs = zkbatch({"proofs", "latest", "--db", db_, "--out", exported.string()});
+    ASSERT_EQ(proofs.exit_code, 0) << proofs.out << proofs.err;
+    const fs::path snarkjs_vk = fixture["verificationKey"].get<std::string>();
+    expect_only_the_true_proofs_verify(exported, snarkjs_vk, partitions, fixture["nPublic"].get<uint64_t>() > 0);
+    // The exported verifying key is snarkjs's.
+    const json ours = read_json(exported / "verification_key.json"), theirs = read_json(snarkjs_vk);
+    for (const char* field : {"vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC"})
+        EXPECT_EQ(ours[field], theirs[field]) << field;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CircomProofs,
+                         ::testing::Values("chain-4", "chain-4000", "many-public", "merkle-poseidon", "bits-sum"),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param;
+                             for (char& ch : name)
+                                 if (ch == '-') ch = '_';
+                             return name;
+                         });
+
+}  // namespace
+}  // namespace zkbatch
