@@ -76,7 +76,7 @@ TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
     run("--set job.partitions=6 --set circuit.log_n=10");
     const auto table = tool("compare latest~1 job=smoke");
     ASSERT_EQ(table.exit_code, 0) << table.err;
-    EXPECT_NE(table.out.find("results: same results (6 partitions compared)"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("results: same proofs (6 partitions compared)"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("partition "), std::string::npos);
     const auto csv = zkbatch::testing::parse_csv(tool("compare 1 2 --format csv").out);
     ASSERT_GE(csv.size(), 2u);
@@ -155,12 +155,12 @@ TEST_F(CliCompareTest, FastWrongBackendStandsOut) {
         "fault-inject");
     const auto result = tool("compare 1 2");
     EXPECT_EQ(result.exit_code, 5) << result.out << result.err;
-    EXPECT_NE(result.out.find("!!! DIFFERENT RESULTS in 1 of 4 partitions (first: partition 2) !!!"), std::string::npos)
+    EXPECT_NE(result.out.find("!!! DIFFERENT PROOFS in 1 of 4 partitions (first: partition 2) !!!"), std::string::npos)
         << result.out;
     const auto json = tool("compare 1 2 --format json");
     EXPECT_EQ(json.exit_code, 5);
     EXPECT_EQ(nlohmann::json::parse(json.out)["results"]["first_different_partition"], 2);
-    EXPECT_NE(json.err.find("DIFFERENT RESULTS"), std::string::npos);
+    EXPECT_NE(json.err.find("DIFFERENT PROOFS"), std::string::npos);
 }
 
 TEST_F(CliCompareTest, ExportWritesParseableJsonAndCsv) {

@@ -120,7 +120,7 @@ TEST_F(DevicesTest, DevicesAsAnExperimentAxisGiveOneRunPerChoice) {
     const auto compared = zkbatch("compare experiment=1 --db " + db_);
     EXPECT_EQ(compared.exit_code, 0) << compared.err;
     EXPECT_NE(compared.out.find("pipeline.devices=[0,1]"), std::string::npos) << compared.out;
-    EXPECT_NE(compared.out.find("same results (6 partitions compared)"), std::string::npos) << compared.out;
+    EXPECT_NE(compared.out.find("same proofs (6 partitions compared)"), std::string::npos) << compared.out;
     const auto arm = zkbatch("compare 'experiment=1,arm=pipeline.devices=[0]' 'experiment=1,arm=pipeline.devices=[0,1]' "
                              "--db " + db_);
     EXPECT_EQ(arm.exit_code, 0) << arm.err;

@@ -104,7 +104,7 @@ TEST_F(ShardsCli, MergedShardsAreTheSingleRun) {
     const auto compared = zkbatch({"compare", "experiment=" + uuid, "4", "--db", history});
     ASSERT_EQ(compared.exit_code, 0) << compared.err;
     EXPECT_NE(compared.out.find("A: runs 1, 2, 3"), std::string::npos) << compared.out;
-    EXPECT_NE(compared.out.find("same results (6 partitions compared)"), std::string::npos) << compared.out;
+    EXPECT_NE(compared.out.find("same proofs (6 partitions compared)"), std::string::npos) << compared.out;
     // A merged run's trace is the trace of the run in its shard (shard 0's run is run 1 in both).
     ASSERT_EQ(zkbatch({"trace", "1", "-o", path("merged.json"), "--db", history}).exit_code, 0);
     ASSERT_EQ(zkbatch({"trace", "1", "-o", path("shard.json"), "--db", path("s0.db")}).exit_code, 0);
@@ -171,7 +171,7 @@ TEST_F(ShardsCli, EachShardRunsEveryArmOfAnExperiment) {
               "6 6");
     const auto compared = zkbatch({"compare", "experiment=1", "--db", history});
     ASSERT_EQ(compared.exit_code, 0) << compared.err;
-    EXPECT_NE(compared.out.find("same results (6 partitions compared)"), std::string::npos) << compared.out;
+    EXPECT_NE(compared.out.find("same proofs (6 partitions compared)"), std::string::npos) << compared.out;
 }
 
 TEST_F(ShardsCli, SlurmScriptsRunAsAJobArrayThenMerge) {

@@ -177,8 +177,8 @@ uuid=$(q "$history" 'SELECT uuid FROM experiment')
 single_run=$(q "$history" 'SELECT id FROM run WHERE shard_count IS NULL')
 compare_output=$("$zkbatch" compare "experiment=$uuid" "$single_run" --db "$history") ||
   { echo "$compare_output"; fail "zkbatch compare failed"; }
-grep -q "same results (8 partitions compared)" <<<"$compare_output" ||
-  { echo "$compare_output"; fail "compare does not find the same results"; }
+grep -q "same proofs (8 partitions compared)" <<<"$compare_output" ||
+  { echo "$compare_output"; fail "compare does not find the same proofs"; }
 
 echo "PASS: 4 shards under Slurm, merged: 8 partitions once each, digests equal to the single run"
 status=0
