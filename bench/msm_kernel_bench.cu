@@ -54,9 +54,14 @@ using cuda::msm::ScalarForm;
 using cuda::msm::ScalarPlan;
 
 constexpr uint32_t kThreads = 256;
+// The point-making kernel's blocks: 128 threads launch whatever its register count (a
+// scalar multiplication and an inversion, G2's included).
+constexpr uint32_t kPointThreads = 128;
 constexpr uint64_t kValidationPoints = 4096;
 
-uint32_t blocks_for(uint64_t n) { return static_cast<uint32_t>((n + kThreads - 1) / kThreads); }
+uint32_t blocks_for(uint64_t n, uint32_t threads = kThreads) {
+    return static_cast<uint32_t>((n + threads - 1) / threads);
+}
 
 // Point i: [k_i] G for a random 64-bit k_i (distinct with overwhelming probability).
 template <class C>
@@ -185,7 +190,8 @@ struct Curve {
     // Makes `points` bases.
     Curve(const MsmCapacity& capacity, uint64_t points, uint64_t seed)
         : max_points(points), own_bases(points), bases(own_bases.data()), accumulator(capacity), result(1) {
-        make_points_kernel<C><<<blocks_for(points), kThreads>>>(generator_of<C>(), own_bases.data(), points, seed);
+        make_points_kernel<C><<<blocks_for(points, kPointThreads), kPointThreads>>>(generator_of<C>(), own_bases.data(),
+                                                                                   points, seed);
         ZKB_CUDA_CHECK_LAUNCH("make_points_kernel");
         ZKB_CUDA_CHECK(cudaDeviceSynchronize());
     }

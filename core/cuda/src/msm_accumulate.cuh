@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <type_traits>
 
 namespace zkbatch::cuda::msm {
 
@@ -19,15 +18,11 @@ namespace detail {
 // level short.
 inline constexpr uint32_t kPointThreads = 128;
 
-// Blocks per SM the level kernels are compiled for. G1's level 0 needs 167 registers
-// unconstrained: pinned at 168, three blocks of 128 fit an SM's 65536 (12 warps instead of
-// 8). The later levels (full additions, 192) and G2 keep what they need.
+// No minimum of blocks per SM: G1's level 0 compiles to 167 registers as it is, which
+// already fits three blocks of 128 in an SM's 65536 (12 warps); asking for three made
+// ptxas spill 16 bytes at 168 (MSM-NOTES.md). The other levels and G2 need what they need.
 template <class C, class Source>
-inline constexpr int kAccumulateMinBlocks =
-    std::is_same_v<typename C::Field, ff::Fp> && std::is_same_v<Source, GatherSource<C>> ? 3 : 1;
-
-template <class C, class Source>
-__global__ void __launch_bounds__(kPointThreads, (kAccumulateMinBlocks<C, Source>))
+__global__ void __launch_bounds__(kPointThreads)
     accumulate_kernel(const Source source, const Level level, const LevelOutput<C> out) {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < level.threads()) accumulate_segment<C>(source, level, out, t);
