@@ -10,7 +10,10 @@
 # arm's throughput against its bound) and copies (copy_overlap_bench: whether uploads and
 # downloads overlap, alone and in the prove workers' pattern, with the driver's default
 # work queues and with 32; copies.md), and profile (Nsight Compute per pass and the pass
-# kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md).
+# kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md), and
+# msm (issues 19 and 20: the device MSM's tests, msm_tests.log; msm_kernel_bench, msm.md;
+# the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS, MSM_REPETITIONS and
+# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests).
 # Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
@@ -76,6 +79,19 @@ for step in "${steps[@]}"; do
         tools/sass-opcodes.sh $bundle/bin/ntt_kernel_bench | sort -k2,2 -k1,1nr
       } >"$OUT/profile.md" 2>&1
       log "profile: $(grep -c 'gpu__time_duration\|Duration' "$OUT/profile.md") durations" ;;
+    msm)
+      log "gpu_tests --gtest_filter=${MSM_TEST_FILTER:-Msm*:Device*}"
+      $bundle/tests/gpu_tests --gtest_brief=1 --gtest_filter="${MSM_TEST_FILTER:-Msm*:Device*}" \
+        >"$OUT/msm_tests.log" 2>&1
+      log "msm tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/msm_tests.log" | tr '\n' ' ')"
+      log "msm_kernel_bench"
+      # shellcheck disable=SC2086  # MSM_BENCH_ARGS is a list of arguments
+      $bundle/bin/msm_kernel_bench --log-n "${MSM_LOG_NS:-16,18,20,22,24,26}" \
+        --repetitions "${MSM_REPETITIONS:-11}" ${MSM_BENCH_ARGS:-} 2>&1 | tee "$OUT/msm.md" | tee -a "$OUT/evidence.log"
+      log "msm_kernel_bench exit ${PIPESTATUS[0]}"
+      SASS_KERNELS='accumulate_kernel|reduce_buckets|tree_sum|combine_windows' \
+        tools/sass-opcodes.sh $bundle/bin/msm_kernel_bench summary >"$OUT/msm-sass.txt" 2>&1
+      tee -a "$OUT/evidence.log" <"$OUT/msm-sass.txt" ;;
     copies)
       log "copy_overlap_bench"
       {

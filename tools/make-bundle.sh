@@ -3,12 +3,17 @@
 # machine that has the NVIDIA driver but none of our build dependencies:
 #
 #   tools/make-bundle.sh            -> .bundle/ (git-ignored), about 20-40 MiB
+#   BUNDLE_BUILD_DIR=build tools/make-bundle.sh
+#                                   the same from an existing Release tree configured with
+#                                   the CUDA backends (no reconfiguration, so a -Werror tree
+#                                   stays one; its targets are built incrementally)
 #
 #   .bundle/bin/zkbatch             the runner
 #   .bundle/plugins/*.so            cpu-ref, cuda-pinned, cuda-pageable (cudart linked statically)
 #   .bundle/tests/gpu_tests         the GPU suite (finds ../plugins itself)
 #   .bundle/tests/math_tests        the field/NTT/quotient suite (needs nothing else)
-#   .bundle/bin/ntt_kernel_bench    the kernel benchmark (bench/ntt_kernel_bench.cu)
+#   .bundle/bin/ntt_kernel_bench    the NTT kernel benchmark (bench/ntt_kernel_bench.cu)
+#   .bundle/bin/msm_kernel_bench    the MSM kernel benchmark (bench/msm_kernel_bench.cu)
 #   .bundle/bin/copy_overlap_bench  whether uploads and downloads overlap (bench/copy_overlap_bench.cu)
 #   .bundle/lib/                    the shared libraries those need (see below)
 #   .bundle/jobs/                   the example manifests
@@ -26,24 +31,29 @@
 # the driver's own at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build-bundle
+build=${BUNDLE_BUILD_DIR:-build-bundle}
 bundle=.bundle
 max_bundle_mib=60
 jobs=${JOBS:-$(nproc)}
 
-# Warnings are not errors here: the warning-free gate is the CI build; GCC 12 at -O3
-# reports false positives (-Wrestrict in std::string) that -O2 does not.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_CUDA=ON -DZKBATCH_WERROR=OFF \
-  -DZKBATCH_BENCHMARKS=ON >/dev/null
+if [ -z "${BUNDLE_BUILD_DIR:-}" ]; then
+  # Warnings are not errors here: the warning-free gate is the CI build; GCC 12 at -O3
+  # reports false positives (-Wrestrict in std::string) that -O2 does not.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_CUDA=ON -DZKBATCH_WERROR=OFF \
+    -DZKBATCH_BENCHMARKS=ON >/dev/null
+elif ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || [ ! -d "$build/core/cuda" ]; then
+  echo "make-bundle: $build is not a Release tree with the CUDA backends" >&2
+  exit 1
+fi
 ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
-  ntt_kernel_bench copy_overlap_bench
+  ntt_kernel_bench msm_kernel_bench copy_overlap_bench
 
 rm -rf "$bundle"
 mkdir -p "$bundle"/{bin,plugins,tests,lib}
 install -m 755 "$build/zkbatch" "$bundle/bin/"
 install -m 755 "$build"/plugins/libzkbatch-*.so "$bundle/plugins/"
 install -m 755 "$build/gpu_tests" "$build/math_tests" "$bundle/tests/"
-install -m 755 "$build/ntt_kernel_bench" "$build/copy_overlap_bench" "$bundle/bin/"
+install -m 755 "$build/ntt_kernel_bench" "$build/msm_kernel_bench" "$build/copy_overlap_bench" "$bundle/bin/"
 cp -r jobs "$bundle/jobs"
 strip --strip-unneeded "$bundle"/bin/* "$bundle"/plugins/*.so "$bundle"/tests/*
 

@@ -8,13 +8,14 @@
 // means the plain integer a < p; the Zcash encodings write it big-endian.
 //
 // Multiplication is CIOS Montgomery multiplication over 6x64-bit limbs, written like
-// fr.hpp (the same word helpers, limbs.hpp). Device code runs the same 64-bit code for
-// now; a 32-bit PTX version like fr32.hpp is the GPU issue's. In a micro-benchmark on
-// this 2-core EPYC under GCC 12 -O2 the compare-carry form used here took about 37 ns a
-// product, one on unsigned __int128 additions 41-50 ns and one on _addcarry_u64
-// intrinsics 39 ns (bench_curve's BM_FpMul measures the one in use).
+// fr.hpp (the same word helpers, limbs.hpp). Measured on this 2-core EPYC under GCC 12
+// -O2, the compare-carry form used here beat a version built on unsigned __int128
+// additions and one on _addcarry_u64 intrinsics (bench_curve BM_FpMul gives the figure).
+// Device code multiplies, adds and subtracts over 32-bit limbs in PTX carry chains
+// instead (fp32.hpp): the same R, so the same bits, in the GPU's native word size.
 #pragma once
 
+#include <zkbatch/ff/fp32.hpp>
 #include <zkbatch/ff/limbs.hpp>
 #include <zkbatch/util/host_device.hpp>
 
@@ -54,6 +55,12 @@ inline constexpr uint64_t kFpRSquared4 = 0x9a793e85b519952dULL;
 inline constexpr uint64_t kFpRSquared5 = 0x11988fe592cae3aaULL;
 // -p^-1 mod 2^64.
 inline constexpr uint64_t kFpMontInv = 0x89f3fffcfffcfffdULL;
+
+// fp32.hpp's 32-bit limbs are these constants' halves.
+static_assert(kFpModulus0 == (uint64_t{fp32::kP1} << 32 | fp32::kP0) && kFpModulus1 == (uint64_t{fp32::kP3} << 32 | fp32::kP2) &&
+              kFpModulus2 == (uint64_t{fp32::kP5} << 32 | fp32::kP4) && kFpModulus3 == (uint64_t{fp32::kP7} << 32 | fp32::kP6) &&
+              kFpModulus4 == (uint64_t{fp32::kP9} << 32 | fp32::kP8) && kFpModulus5 == (uint64_t{fp32::kP11} << 32 | fp32::kP10));
+static_assert(static_cast<uint32_t>(kFpMontInv) == fp32::kMontInv);
 
 namespace detail {
 template <class F>
@@ -137,6 +144,9 @@ struct Fp {
 
     // ---- arithmetic ----------------------------------------------------------------
     ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp operator+(const Fp& other) const {
+#if defined(__CUDA_ARCH__)
+        return device_op<fp32::add<PtxChain>>(*this, other);
+#else
         Fp sum;
         uint64_t carry = 0;
         // p < 2^381, so the sum of two reduced values fits in 384 bits.
@@ -144,9 +154,13 @@ struct Fp {
         for (int i = 0; i < 6; ++i) sum.limbs[i] = detail::add_carry(limbs[i], other.limbs[i], carry);
         subtract_modulus_if_needed(sum.limbs);
         return sum;
+#endif
     }
 
     ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp operator-(const Fp& other) const {
+#if defined(__CUDA_ARCH__)
+        return device_op<fp32::sub<PtxChain>>(*this, other);
+#else
         Fp diff;
         uint64_t borrow = 0;
         ZKB_UNROLL
@@ -157,6 +171,7 @@ struct Fp {
         ZKB_UNROLL
         for (int i = 0; i < 6; ++i) diff.limbs[i] = detail::add_carry(diff.limbs[i], modulus_limb(i) & add_mask, carry);
         return diff;
+#endif
     }
 
     ZKB_HOST_DEVICE Fp operator-() const { return zero() - *this; }
@@ -238,6 +253,9 @@ struct Fp {
     // is below (2^64 - 1)/2 - 1, so the running value never needs a seventh limb.
     // Inputs < p give an output < p.
     ZKB_HOST_DEVICE static ZKB_FORCEINLINE Fp mont_mul(const Fp& x, const Fp& y) {
+#if defined(__CUDA_ARCH__)
+        return device_op<fp32::mont_mul<PtxChain>>(x, y);
+#else
         uint64_t t[6] = {0, 0, 0, 0, 0, 0};
         ZKB_UNROLL
         for (int i = 0; i < 6; ++i) {
@@ -255,6 +273,7 @@ struct Fp {
         }
         subtract_modulus_if_needed(t);
         return Fp{{t[0], t[1], t[2], t[3], t[4], t[5]}};
+#endif
     }
 
     // ---- host-only conversions (canonical big-endian bytes, hex) ----------------------
@@ -269,6 +288,19 @@ struct Fp {
     static Fp from_hex(std::string_view hex);
 
 private:
+#if defined(__CUDA_ARCH__)
+    // x op y through fp32's 32-bit limbs (splitting and joining are register moves).
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
+    __device__ static ZKB_FORCEINLINE Fp device_op(const Fp& x, const Fp& y) {
+        uint32_t a[fp32::kLimbs], b[fp32::kLimbs], out[fp32::kLimbs];
+        fp32::split(x.limbs, a);
+        fp32::split(y.limbs, b);
+        kOp(a, b, out);
+        Fp result;
+        fp32::join(out, result.limbs);
+        return result;
+    }
+#endif
     ZKB_HOST_DEVICE static constexpr Fp r_squared() {
         return Fp{{kFpRSquared0, kFpRSquared1, kFpRSquared2, kFpRSquared3, kFpRSquared4, kFpRSquared5}};
     }

@@ -12,13 +12,19 @@
 #endif
 
 // The field and curve arithmetic is inlined into its callers on the host (the MSM's
-// inner loops spend their time in it), but compiled as called functions on the device:
-// fully inlined there, a G2 scalar multiplication is a kernel of hundreds of thousands
-// of instructions that ptxas needs many minutes for (tests/gpu/curve_device_test.cu
-// took 19 minutes). The GPU issue's PTX arithmetic decides its own inlining.
-#if defined(__CUDA_ARCH__)
+// inner loops spend their time in it) and, by default, on the device too: the MSM
+// kernels were measured that way (core/cuda/MSM-NOTES.md). Fully inlined, though, a G2
+// kernel is hundreds of thousands of instructions that the compiler needs many minutes
+// for (msm_g2.cu ~13 minutes, tests/gpu/curve_device_test.cu 19, on 2 cores). Builds
+// that only check device code (CI's test build, the device tests) define
+// ZKBATCH_CUDA_OUTLINE (CMake option of that name): the operators and point formulas
+// are then called functions on the device, the same bits in a fraction of the time.
+#if defined(__CUDA_ARCH__) && defined(ZKBATCH_CUDA_OUTLINE)
 #define ZKB_INLINE_ON_HOST __noinline__
 #define ZKB_CALL_ON_DEVICE __noinline__
+#elif defined(__CUDA_ARCH__)
+#define ZKB_INLINE_ON_HOST ZKB_FORCEINLINE
+#define ZKB_CALL_ON_DEVICE
 #else
 #define ZKB_INLINE_ON_HOST ZKB_FORCEINLINE
 #define ZKB_CALL_ON_DEVICE

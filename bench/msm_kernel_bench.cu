@@ -1,0 +1,456 @@
+// msm_kernel_bench: the device MSM (zkbatch/cuda/msm.hpp) on device-resident bases, timed
+// with CUDA events: the figures of issues 19 and 20, in the layout of
+// ../shared/REFERENCE-NUMBERS.md's sppark MSM table so the two compare line by line.
+//
+//   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
+//                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
+//                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
+//
+// Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
+// for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
+// canonical, made on the device; the boolean row draws each scalar 0 or 1 with
+// probability --boolean-share (half each) and uniform otherwise. Each figure is the
+// median of --repetitions runs after two warm-ups: classification, the one host wait,
+// digits, sort, accumulation, reduction and combination, all inside the events.
+// "scalars from host": the scalars are copied from pinned host memory first (inside the
+// events), bases stay resident.
+// Validation: every window width a row uses is checked once against the CPU's
+// msm::pippenger on 4096 of the same points, and every row's sum at full size against
+// the same MSM with another window width (the two must be the same point).
+// Then a breakdown of each row's steps (medians, ms), a sweep of window widths and one of
+// level-0 segments (entries per thread) at --sweep-log-n.
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/device_info.hpp>
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/cuda/pinned_buffer.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ec/curve.hpp>
+#include <zkbatch/msm/pippenger.hpp>
+#include <zkbatch/util/splitmix64.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using cuda::msm::BucketAccumulator;
+using cuda::msm::MsmCapacity;
+using cuda::msm::PlanEvents;
+using cuda::msm::RunEvents;
+using cuda::msm::ScalarForm;
+using cuda::msm::ScalarPlan;
+
+constexpr uint32_t kThreads = 256;
+// The point-making kernel's blocks: 128 threads launch whatever its register count (a
+// scalar multiplication and an inversion, G2's included).
+constexpr uint32_t kPointThreads = 128;
+constexpr uint64_t kValidationPoints = 4096;
+
+uint32_t blocks_for(uint64_t n, uint32_t threads = kThreads) {
+    return static_cast<uint32_t>((n + threads - 1) / threads);
+}
+
+// Point i: [k_i] G for a random 64-bit k_i (distinct with overwhelming probability).
+template <class C>
+__global__ void make_points_kernel(ec::Affine<C> generator, ec::Affine<C>* out, uint64_t n, uint64_t seed) {
+    const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    util::SplitMix64 random(util::derive_key(seed, i));
+    const uint64_t k[4] = {random.next() | 1, 0, 0, 0};
+    out[i] = ec::scalar_mul(ec::Jacobian<C>::from_affine(generator), k).to_affine();
+}
+
+// Scalar i: uniform below 2^255, minus r when at least r (r > 2^254: close to uniform
+// below r); with probability boolean_share (in 2^-32 units) 0 or 1 instead.
+__global__ void make_scalars_kernel(msm::Scalar* out, uint64_t n, uint64_t seed, uint32_t boolean_share) {
+    const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    util::SplitMix64 random(util::derive_key(seed, i));
+    msm::Scalar s;
+    const uint64_t draw = random.next();
+    if (static_cast<uint32_t>(draw) < boolean_share) {
+        s = msm::Scalar{{(draw >> 32) & 1, 0, 0, 0}};
+    } else {
+        for (uint64_t& limb : s.limbs) limb = random.next();
+        s.limbs[3] >>= 1;
+        const uint64_t r[4] = {ff::kModulus0, ff::kModulus1, ff::kModulus2, ff::kModulus3};
+        bool at_least_r = true;
+        for (int j = 3; j >= 0; --j) {
+            if (s.limbs[j] != r[j]) {
+                at_least_r = s.limbs[j] > r[j];
+                break;
+            }
+        }
+        if (at_least_r) {
+            uint64_t borrow = 0;
+            for (int j = 0; j < 4; ++j) s.limbs[j] = ff::detail::sub_borrow(s.limbs[j], r[j], borrow);
+        }
+    }
+    out[i] = s;
+}
+
+struct Options {
+    std::vector<uint32_t> log_ns = {16, 18, 20, 22, 24, 26};
+    uint32_t g2_max_log_n = 24;
+    int repetitions = 11;
+    std::vector<uint32_t> sweep_log_ns = {20, 24};
+    std::vector<uint32_t> sweep_bits = {14, 16, 18, 20, 22};
+    std::vector<uint32_t> sweep_segments = {32, 64, 128, 256, 512};
+    double boolean_share = 0.9;
+};
+
+std::vector<uint32_t> split_numbers(const std::string& text) {
+    std::vector<uint32_t> numbers;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = std::min(text.find(',', start), text.size());
+        if (end > start) numbers.push_back(static_cast<uint32_t>(std::stoul(text.substr(start, end - start))));
+        start = end + 1;
+    }
+    return numbers;
+}
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
+        const std::string value = argv[++i];
+        if (flag == "--log-n") {
+            options.log_ns = split_numbers(value);
+        } else if (flag == "--g2-max-log-n") {
+            options.g2_max_log_n = static_cast<uint32_t>(std::stoul(value));
+        } else if (flag == "--repetitions") {
+            options.repetitions = std::max(1, std::stoi(value));
+        } else if (flag == "--sweep-log-n") {
+            options.sweep_log_ns = split_numbers(value);
+        } else if (flag == "--sweep-bits") {
+            options.sweep_bits = split_numbers(value);
+        } else if (flag == "--sweep-segments") {
+            options.sweep_segments = split_numbers(value);
+        } else if (flag == "--boolean-share") {
+            options.boolean_share = std::stod(value);
+        } else {
+            throw std::invalid_argument("unknown option " + flag +
+                                        " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
+                                        "--sweep-bits, --sweep-segments, --boolean-share)");
+        }
+    }
+    if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
+    return options;
+}
+
+double median(std::vector<double> samples) {
+    std::sort(samples.begin(), samples.end());
+    return samples.empty() ? 0.0 : samples[samples.size() / 2];
+}
+
+// The steps' medians of one row.
+struct Breakdown {
+    std::map<std::string, std::vector<double>> samples;
+    void add(const std::string& step, double ms) { samples[step].push_back(ms); }
+    double at(const std::string& step) const {
+        const auto found = samples.find(step);
+        return found == samples.end() ? 0.0 : median(found->second);
+    }
+};
+
+template <class C>
+const ec::Affine<C>& generator_of() {
+    if constexpr (std::is_same_v<C, ec::G1Params>) {
+        return ec::g1_generator();
+    } else {
+        return ec::g2_generator();
+    }
+}
+
+// What an MSM of one curve runs on: bases (made here, or someone else's), an accumulator
+// and the result.
+template <class C>
+struct Curve {
+    uint64_t max_points;
+    cuda::DeviceBuffer<ec::Affine<C>> own_bases;
+    const ec::Affine<C>* bases;
+    BucketAccumulator<C> accumulator;
+    cuda::DeviceBuffer<ec::Jacobian<C>> result;
+
+    // Makes `points` bases.
+    Curve(const MsmCapacity& capacity, uint64_t points, uint64_t seed)
+        : max_points(points), own_bases(points), bases(own_bases.data()), accumulator(capacity), result(1) {
+        make_points_kernel<C><<<blocks_for(points, kPointThreads), kPointThreads>>>(generator_of<C>(), own_bases.data(),
+                                                                                   points, seed);
+        ZKB_CUDA_CHECK_LAUNCH("make_points_kernel");
+        ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    // Uses another curve's bases.
+    Curve(const MsmCapacity& capacity, const Curve& other)
+        : max_points(other.max_points), bases(other.bases), accumulator(capacity), result(1) {}
+
+    ec::Affine<C> sum_affine() const {
+        ec::Jacobian<C> sum;
+        result.copy_to_host(&sum, 1);
+        return sum.to_affine();
+    }
+};
+
+class Bench {
+public:
+    explicit Bench(const Options& options) : options_(options) {
+        max_log_n_ = *std::max_element(options.log_ns.begin(), options.log_ns.end());
+        capacity_.max_points = uint64_t{1} << max_log_n_;
+        // Rows force the widths the automatic choice picks at their size (the validation
+        // at 4096 points reuses them) and the next one down (the full-size cross-check).
+        for (uint32_t log_n : options.log_ns) {
+            const uint32_t bits = cuda::msm::choose_window_bits(uint64_t{1} << log_n, capacity_.max_window_bits);
+            capacity_.forced_window_bits.push_back(bits);
+            capacity_.forced_window_bits.push_back(bits - 1);
+        }
+    }
+
+    void run() {
+        ZKB_CUDA_CHECK(cudaSetDevice(0));
+        const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
+        const uint64_t n = capacity_.max_points;
+        const uint32_t g2_log_n = std::min(options_.g2_max_log_n, max_log_n_);
+        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device\n",
+                    device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions);
+        const auto setup_start = std::chrono::steady_clock::now();
+        ScalarPlan plan(capacity_);
+        Curve<ec::G1Params> g1(capacity_, n, 11);
+        Curve<ec::G2Params> g2(capacity_, uint64_t{1} << g2_log_n, 12);
+        cuda::DeviceBuffer<msm::Scalar> uniform(n), boolean(n);
+        make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
+        ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
+        const auto boolean_share = static_cast<uint32_t>(std::min(options_.boolean_share, 1.0) * 4294967295.0);
+        make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22, boolean_share);
+        ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
+        ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+        cuda::PinnedBuffer host_scalars(n * sizeof(msm::Scalar));
+        uniform.copy_to_host(static_cast<msm::Scalar*>(host_scalars.data()), n);
+        std::printf("# set-up (points, scalars, buffers: plan %.2f GiB, G1 %.2f GiB, G2 %.2f GiB): %.1f s\n\n",
+                    plan.device_bytes() / 1073741824.0, g1.accumulator.device_bytes() / 1073741824.0,
+                    g2.accumulator.device_bytes() / 1073741824.0,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
+        std::fflush(stdout);
+
+        validate_small(plan, g1, uniform);
+        validate_small(plan, g2, uniform);
+        validate_small(plan, g1, boolean);
+
+        std::printf("| log n | G1 resident ms | G1 scalars from host ms | G2 resident ms | window bits | "
+                    "G1 %.0f%%-boolean resident ms | full-size check |\n",
+                    options_.boolean_share * 100);
+        std::printf("|---|---|---|---|---|---|---|\n");
+        std::vector<std::pair<std::string, Breakdown>> breakdowns;
+        for (uint32_t log_n : options_.log_ns) {
+            const uint64_t points = uint64_t{1} << log_n;
+            Breakdown g1_steps, g2_steps, boolean_steps, host_steps;
+            const double g1_ms = time_msm(plan, g1, uniform.data(), nullptr, points, 0, g1_steps);
+            const ec::G1Affine g1_sum = g1.sum_affine();
+            const double host_ms =
+                time_msm(plan, g1, uniform.data(), host_scalars.data(), points, 0, host_steps);
+            const uint32_t bits = plan.layout().bits;
+            std::string g2_cell = "-";
+            bool checks = g1.sum_affine() == g1_sum;
+            if (log_n <= g2_log_n) {
+                const double g2_ms = time_msm(plan, g2, uniform.data(), nullptr, points, 0, g2_steps);
+                g2_cell = format_ms(g2_ms);
+                breakdowns.emplace_back(row_name("G2 2^", log_n), g2_steps);
+            }
+            const double boolean_ms = time_msm(plan, g1, boolean.data(), nullptr, points, 0, boolean_steps);
+            const uint32_t boolean_bits = plan.layout().bits;
+            // The same sum with the next narrower window: a different digit split of the
+            // same scalars, so any indexing error shows as a different point.
+            time_msm(plan, g1, uniform.data(), nullptr, points, bits - 1, g1_steps, 1);
+            checks = checks && g1.sum_affine() == g1_sum;
+            std::printf("| %u | %s | %s | %s | %u (boolean: %u) | %s | %s |\n", log_n, format_ms(g1_ms).c_str(),
+                        format_ms(host_ms).c_str(), g2_cell.c_str(), bits, boolean_bits,
+                        format_ms(boolean_ms).c_str(), checks ? "equal" : "DIFFERENT");
+            std::fflush(stdout);
+            if (!checks) failures_++;
+            breakdowns.emplace_back(row_name("G1 2^", log_n), g1_steps);
+            breakdowns.emplace_back(row_name("G1 bool 2^", log_n), boolean_steps);
+        }
+
+        std::printf("\n## Steps (median ms): plan = classify, count (incl. the host wait), entries, sort; "
+                    "run = accumulate, reduce, combine\n\n");
+        std::printf("| row | classify | count | entries | sort | accumulate | reduce | combine | total |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|\n");
+        for (const auto& [name, steps] : breakdowns) {
+            std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", name.c_str(),
+                        steps.at("classify"), steps.at("count"), steps.at("entries"), steps.at("sort"),
+                        steps.at("accumulate"), steps.at("reduce"), steps.at("combine"), steps.at("total"));
+        }
+        std::fflush(stdout);
+        sweep(g1, uniform);
+        if (failures_ > 0) throw std::runtime_error(std::to_string(failures_) + " check(s) failed");
+    }
+
+private:
+    // (Appended, not "literal" + std::string: GCC 12 reports a false -Wrestrict there.)
+    static std::string row_name(const char* prefix, uint32_t log_n) {
+        std::string name = prefix;
+        name += std::to_string(log_n);
+        return name;
+    }
+
+    static std::string format_ms(double ms) {
+        char text[32];
+        std::snprintf(text, sizeof text, ms < 10 ? "%.3f" : ms < 100 ? "%.2f" : "%.1f", ms);
+        return text;
+    }
+
+    // Median device time of plan + run (+ the scalars' upload when host_scalars is
+    // given); the last run's sum stays in curve.result.
+    template <class C>
+    double time_msm(ScalarPlan& plan, Curve<C>& curve, const msm::Scalar* scalars, const void* host_scalars,
+                    uint64_t points, uint32_t window_bits, Breakdown& steps, int repetitions = -1,
+                    uint32_t first_segment = 0) {
+        if (repetitions < 0) repetitions = options_.repetitions;
+        const cuda::Stream stream;
+        const cuda::Event start, stop;
+        PlanEvents plan_events;
+        RunEvents run_events;
+        std::vector<double> totals;
+        for (int i = -2; i < repetitions; ++i) {
+            ZKB_CUDA_CHECK(cudaMemsetAsync(curve.result.data(), 0xa5, sizeof(ec::Jacobian<C>), stream.handle()));
+            start.record(stream);
+            if (host_scalars != nullptr) {
+                stream.copy_to_device(const_cast<msm::Scalar*>(scalars), host_scalars, points * sizeof(msm::Scalar));
+            }
+            plan.prepare(scalars, ScalarForm::canonical, points, stream, window_bits, &plan_events);
+            curve.accumulator.run(plan, curve.bases, curve.result.data(), stream, first_segment, &run_events);
+            stop.record(stream);
+            stop.synchronize();
+            if (i < 0) continue;
+            totals.push_back(stop.milliseconds_since(start));
+            steps.add("total", totals.back());
+            steps.add("classify", plan_events.classified.milliseconds_since(plan_events.start));
+            steps.add("count", plan_events.counted.milliseconds_since(plan_events.classified));
+            steps.add("entries", plan_events.entries_written.milliseconds_since(plan_events.counted));
+            steps.add("sort", plan_events.sorted.milliseconds_since(plan_events.entries_written));
+            steps.add("accumulate", run_events.accumulated.milliseconds_since(run_events.start));
+            steps.add("reduce", run_events.buckets_reduced.milliseconds_since(run_events.accumulated));
+            steps.add("combine", run_events.combined.milliseconds_since(run_events.buckets_reduced));
+        }
+        return median(totals);
+    }
+
+    // The first 4096 points and scalars at every forced width, against the CPU.
+    template <class C>
+    void validate_small(ScalarPlan& plan, Curve<C>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
+        const uint64_t count = std::min<uint64_t>(kValidationPoints, curve.max_points);
+        std::vector<ec::Affine<C>> bases(count);
+        std::vector<msm::Scalar> host(count);
+        ZKB_CUDA_CHECK(cudaMemcpy(bases.data(), curve.bases, count * sizeof(ec::Affine<C>),
+                                  cudaMemcpyDeviceToHost));
+        ZKB_CUDA_CHECK(cudaMemcpy(host.data(), scalars.data(), count * sizeof(msm::Scalar), cudaMemcpyDeviceToHost));
+        const ec::Affine<C> expected =
+            msm::pippenger(bases.data(), host.data(), count, std::max(1u, std::thread::hardware_concurrency()))
+                .to_affine();
+        std::vector<uint32_t> widths = capacity_.forced_window_bits;
+        std::sort(widths.begin(), widths.end());
+        widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
+        widths.insert(widths.begin(), 0);  // the automatic choice at this size
+        std::string failed;
+        const cuda::Stream stream;
+        for (uint32_t bits : widths) {
+            ZKB_CUDA_CHECK(cudaMemset(curve.result.data(), 0xa5, sizeof(ec::Jacobian<C>)));
+            plan.prepare(scalars.data(), ScalarForm::canonical, count, stream, bits);
+            curve.accumulator.run(plan, curve.bases, curve.result.data(), stream);
+            stream.synchronize();
+            if (curve.sum_affine() != expected) {
+                failed += ' ';  // (appends, not "literal" + string: GCC 12 warns on that falsely)
+                failed += std::to_string(plan.layout().bits);
+            }
+        }
+        std::printf("# validation, %s, %llu points, window widths 0 (auto)", std::is_same_v<C, ec::G1Params> ? "G1" : "G2",
+                    static_cast<unsigned long long>(count));
+        for (uint32_t bits : widths) {
+            if (bits != 0) std::printf(" %u", bits);
+        }
+        std::printf(" against the CPU: %s%s\n", failed.empty() ? "equal" : "DIFFERENT at bits", failed.c_str());
+        if (!failed.empty()) failures_++;
+        std::fflush(stdout);
+    }
+
+    // Window widths and level-0 segments side by side at a few sizes, with their own
+    // capacity (the widths need more entries than the rows do, the segments more spills).
+    void sweep(const Curve<ec::G1Params>& g1, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
+        std::vector<uint32_t> sizes;
+        for (uint32_t log_n : options_.sweep_log_ns) {
+            if (log_n <= max_log_n_) sizes.push_back(log_n);
+        }
+        if (sizes.empty()) return;
+        MsmCapacity capacity;
+        capacity.max_points = uint64_t{1} << *std::max_element(sizes.begin(), sizes.end());
+        capacity.forced_window_bits = options_.sweep_bits;
+        capacity.min_forced_segment = 1u << 30;
+        for (uint32_t segment : options_.sweep_segments) {
+            capacity.min_forced_segment = std::min(capacity.min_forced_segment, std::max(segment, 1u));
+        }
+        ScalarPlan plan(capacity);
+        Curve<ec::G1Params> curve(capacity, g1);
+        const int repetitions = std::max(3, options_.repetitions / 2);
+        const auto table = [&](const char* title, const std::vector<uint32_t>& values, const char* name,
+                               bool widths) {
+            if (values.empty()) return;
+            std::printf("\n## G1 %s (median ms; sort and accumulate in parentheses)\n\n| log n |", title);
+            for (uint32_t value : values) std::printf(" %s = %u |", name, value);
+            std::printf("\n|---|");
+            for (size_t i = 0; i < values.size(); ++i) std::printf("---|");
+            std::printf("\n");
+            for (uint32_t log_n : sizes) {
+                std::printf("| %u |", log_n);
+                ec::G1Affine first{};
+                bool equal = true;
+                for (size_t i = 0; i < values.size(); ++i) {
+                    Breakdown steps;
+                    const double ms = time_msm(plan, curve, scalars.data(), nullptr, uint64_t{1} << log_n,
+                                               widths ? values[i] : 0, steps, repetitions, widths ? 0 : values[i]);
+                    const ec::G1Affine sum = curve.sum_affine();
+                    if (i == 0) first = sum;
+                    equal = equal && sum == first;
+                    std::printf(" %s (%.1f, %.1f) |", format_ms(ms).c_str(), steps.at("sort"),
+                                steps.at("accumulate"));
+                    std::fflush(stdout);
+                }
+                std::printf("%s\n", equal ? "" : " SUMS DIFFER");
+                if (!equal) failures_++;
+            }
+        };
+        table("window widths", options_.sweep_bits, "c", true);
+        table("level-0 segments (entries per thread; automatic c)", options_.sweep_segments, "L0", false);
+    }
+
+    Options options_;
+    MsmCapacity capacity_;
+    uint32_t max_log_n_ = 0;
+    int failures_ = 0;
+};
+
+}  // namespace
+}  // namespace zkbatch
+
+int main(int argc, char** argv) {
+    try {
+        zkbatch::Bench(zkbatch::parse(argc, argv)).run();
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "msm_kernel_bench: %s\n", e.what());
+        return 1;
+    }
+}

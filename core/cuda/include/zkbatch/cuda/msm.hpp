@@ -1,0 +1,146 @@
+// The device MSM: sum_i [s_i] P_i for affine bases and scalars in device memory, for G1
+// and G2 (one template), equal as a group element to msm::pippenger's (so the affine
+// bytes are the same). The algorithm and every thread's code: msm_steps.hpp; the counts
+// and the measurements: core/cuda/MSM-NOTES.md.
+//
+// Two objects, both allocated once for the largest MSM they will see:
+// - ScalarPlan: the scalars' sorted bucket entries (classification, signed digits,
+//   radix sort). What several MSMs over the same scalars share: a Groth16 proof
+//   multiplies its witness z with three queries (A, B in G1, B in G2).
+// - BucketAccumulator<C>: the bucket sums of one curve, their reduction and the window
+//   combination, for one plan and one set of bases at a time.
+// Everything is enqueued on the caller's stream. prepare() waits once on the host (for
+// the counts of full scalars and ones, which size the sort and pick the window width);
+// run() does not wait at all.
+#pragma once
+
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/msm_steps.hpp>
+#include <zkbatch/cuda/pinned_buffer.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ec/curve.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace zkbatch::cuda::msm {
+
+// What an MSM's buffers are sized for.
+struct MsmCapacity {
+    uint64_t max_points = 0;
+    // The automatic window width's upper bound (choose_window_bits).
+    uint32_t max_window_bits = 20;
+    // Window widths a caller may also force (prepare's window_bits); 0 = none.
+    std::vector<uint32_t> forced_window_bits;
+    // The smallest level-0 segment a caller may force (run's first_segment).
+    uint32_t min_forced_segment = 0;
+
+    // The most entries any allowed choice produces for at most max_points scalars.
+    uint64_t max_entries() const;
+    // The most buckets (windows x 2^(c-1)) of any allowed window width.
+    uint64_t max_buckets() const;
+    // The most spill entries of level 0 (even levels) and of level 1 (odd levels).
+    uint64_t max_spills(int parity) const;
+    // The widths prepare() may pick for counts up to max_points, forced ones included.
+    std::vector<uint32_t> window_bits_in_use() const;
+};
+
+// Optional device timestamps of an MSM's steps (the benchmark's breakdown): each event
+// is recorded on the MSM's stream after its step.
+struct PlanEvents {
+    Event start, classified, counted, entries_written, sorted;
+};
+struct RunEvents {
+    Event start, accumulated, buckets_reduced, combined;
+};
+
+class ScalarPlan {
+public:
+    explicit ScalarPlan(const MsmCapacity& capacity);
+
+    // Steps 1-3 for the n scalars at `scalars` (device memory, `form`), on `stream`.
+    // window_bits = 0 chooses from the number of full scalars; otherwise it must be one
+    // of the capacity's forced widths. Blocks until the counts are on the host.
+    void prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits = 0,
+                 PlanEvents* events = nullptr);
+
+    uint64_t point_count() const { return point_count_; }
+    uint64_t full_count() const { return full_count_; }
+    uint64_t one_count() const { return one_count_; }
+    uint64_t entry_count() const { return entry_count_; }
+    // Windows whose buckets hold anything: the layout's, or just window 0 for ones alone.
+    const WindowLayout& layout() const { return layout_; }
+    const uint32_t* keys() const { return keys_; }
+    const uint32_t* values() const { return values_; }
+    // Recorded on prepare's stream once the entries are sorted: runs on other streams
+    // wait for it.
+    const Event& ready() const { return ready_; }
+    const MsmCapacity& capacity() const { return capacity_; }
+    uint64_t device_bytes() const;
+
+private:
+    MsmCapacity capacity_;
+    uint64_t max_entries_ = 0;
+    DeviceBuffer<Scalar> canonical_;
+    DeviceBuffer<uint8_t> full_flags_, one_flags_;
+    DeviceBuffer<uint32_t> full_indices_, one_indices_;
+    DeviceBuffer<uint32_t> counts_;  // full, ones
+    DeviceBuffer<uint32_t> key_buffers_[2], value_buffers_[2];
+    DeviceBuffer<uint8_t> cub_scratch_;
+    PinnedBuffer host_counts_;
+    Event ready_;
+
+    uint64_t point_count_ = 0, full_count_ = 0, one_count_ = 0, entry_count_ = 0;
+    WindowLayout layout_;
+    const uint32_t* keys_ = nullptr;
+    const uint32_t* values_ = nullptr;
+};
+
+template <class C>
+class BucketAccumulator {
+public:
+    explicit BucketAccumulator(const MsmCapacity& capacity);
+
+    // Steps 4-6: writes sum_i [s_i] bases[i] to *result (device memory) for the plan's
+    // scalars; bases holds plan.point_count() points (device memory, (0, 0) = infinity).
+    // `stream` first waits for plan.ready(). first_segment = 0 chooses the level-0
+    // segment (choose_first_segment); otherwise at least the capacity's
+    // min_forced_segment.
+    void run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result, const Stream& stream,
+             uint32_t first_segment = 0, RunEvents* events = nullptr);
+
+    uint64_t device_bytes() const;
+
+private:
+    MsmCapacity capacity_;
+    DeviceBuffer<ec::Xyzz<C>> buckets_;
+    DeviceBuffer<ec::Xyzz<C>> spill_points_[2];
+    DeviceBuffer<uint32_t> spill_keys_[2];
+    DeviceBuffer<uint32_t> level_flags_;  // LevelOutput::spilled of each level
+    DeviceBuffer<ec::Xyzz<C>> partials_, tree_sums_;  // the bucket chunks' sums and the tree passes'
+    DeviceBuffer<ec::Xyzz<C>> window_sums_;
+};
+
+extern template class BucketAccumulator<ec::G1Params>;
+extern template class BucketAccumulator<ec::G2Params>;
+
+// One MSM in one call, with its own plan and scratch: tests and simple callers.
+template <class C>
+class DeviceMsm {
+public:
+    explicit DeviceMsm(const MsmCapacity& capacity) : plan_(capacity), accumulator_(capacity) {}
+    void compute(const ec::Affine<C>* bases, const void* scalars, ScalarForm form, uint64_t n,
+                 ec::Jacobian<C>* result, const Stream& stream, uint32_t window_bits = 0) {
+        plan_.prepare(scalars, form, n, stream, window_bits);
+        accumulator_.run(plan_, bases, result, stream);
+    }
+    const ScalarPlan& plan() const { return plan_; }
+
+private:
+    ScalarPlan plan_;
+    BucketAccumulator<C> accumulator_;
+};
+
+}  // namespace zkbatch::cuda::msm

@@ -1,0 +1,547 @@
+// The device MSM's steps as host/device functions: what one thread of each kernel does,
+// written once so the host can run the very same code (tests emulate the kernels thread
+// by thread and compare with the CPU's msm::pippenger, without a GPU).
+//
+// The algorithm (msm.hpp has the API, core/cuda/MSM-NOTES.md the counts):
+//  1. Scalars (canonical, or Fr in Montgomery form, converted here) are classified: zero
+//     (skipped), one, or full. One device-to-host read of the two counts follows; it
+//     picks the window width c from the number of full scalars.
+//  2. Entries: a full scalar's W = ceil(256 / c) signed c-bit digits become entries
+//     (key = window * 2^(c-1) + |digit| - 1, value = point index with the digit's sign in
+//     bit 31); a zero digit gets the skip key (sorted to the end, never added). A one is
+//     a single entry, window 0 and bucket 0: it is added, not multiplied.
+//  3. The entries are sorted by key (CUB radix sort), so each bucket's points are one run.
+//  4. Accumulation, balanced whatever the bucket sizes: thread t of a level takes the
+//     entries [t L, (t + 1) L) and adds each run of equal keys into an XYZZ sum (mixed
+//     additions of the gathered affine bases at level 0). Keys are sorted, so a run that
+//     does not continue into a neighbour's segment holds its bucket whole and is stored
+//     as such; the segment's first and last runs, when they do continue, go to the next
+//     level as (key, XYZZ point) entries, two slots per thread (unused slots are marked
+//     empty). Each level has a quarter of the previous one's threads, down to one; a
+//     level whose predecessor spilled no points returns at once, so uniform scalars
+//     (buckets of tens of points) finish in two levels, and a bucket of n points (a
+//     witness of all ones) costs n / L additions per thread plus 8 per level, never n
+//     in one thread.
+//  5. Bucket reduction, per window sum_k (k + 1) B_k: thread (w, t) takes the K buckets
+//     [t K, (t + 1) K) and forms R = sum B and S = sum (j + 1) B_(tK+j) by running sums,
+//     then S + (t K) R by double-and-add; blocks then sum each window's chunks in a tree
+//     (shared memory, depth log2 instead of the chunk count).
+//  6. The window sums are combined by Horner, c doublings per window, in one thread:
+//     sum_w 2^(c w) S_w, in Jacobian coordinates, the result.
+// Why any order of additions gives the CPU's bytes: the group law is exact and the
+// formulas handle P == Q and P == -Q, so the sum is the same group element, and its affine
+// form (what a proof encodes) is unique.
+#pragma once
+
+#include <zkbatch/ec/point.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/msm/pippenger.hpp>
+#include <zkbatch/util/host_device.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace zkbatch::cuda::msm {
+
+using zkbatch::msm::Scalar;
+
+// How the scalars lie in device memory.
+enum class ScalarForm : uint32_t {
+    canonical,   // msm::Scalar: the integer below r, four little-endian 64-bit limbs
+    montgomery,  // ff::Fr as it stores itself (x R mod r): converted on the device
+};
+
+inline constexpr uint32_t kMaxWindowBits = 24;   // W * 2^(c-1) keys fit easily in 32 bits
+inline constexpr uint32_t kSignBit = 0x80000000u;  // in an entry's value: subtract the point
+inline constexpr uint64_t kMaxPoints = kSignBit;   // point indices are 31-bit
+
+// The windows of c-bit signed digits of a scalar below r < 2^255. W = ceil(256 / c): the
+// top window's digit (bits c (W-1) .. 255 plus the carry from below) is at most 2^(c-1)
+// because c W >= 256, so it is kept non-negative and no carry leaves it; the other
+// digits lie in [-2^(c-1), 2^(c-1)). Bucket k of a window holds the points whose digit
+// has |digit| = k + 1.
+struct WindowLayout {
+    uint32_t bits = 1;
+    uint32_t windows = 1;
+
+    ZKB_HOST_DEVICE static constexpr uint32_t windows_for(uint32_t bits) { return (256 + bits - 1) / bits; }
+    ZKB_HOST_DEVICE constexpr uint32_t buckets_per_window() const { return 1u << (bits - 1); }
+    ZKB_HOST_DEVICE constexpr uint32_t bucket_count() const { return windows * buckets_per_window(); }
+    // The key of zero digits: past every bucket, so sorting puts them last.
+    ZKB_HOST_DEVICE constexpr uint32_t skip_key() const { return bucket_count(); }
+    // How many low key bits the sort must look at.
+    constexpr uint32_t key_bits() const {
+        uint32_t bits_needed = 0;
+        while ((uint64_t{1} << bits_needed) <= skip_key()) ++bits_needed;
+        return bits_needed;
+    }
+};
+
+// ---- step 1: classification -------------------------------------------------------------
+
+enum class ScalarClass : uint8_t { zero = 0, one = 1, full = 2 };
+
+ZKB_HOST_DEVICE inline ScalarClass classify(const Scalar& s) {
+    if ((s.limbs[1] | s.limbs[2] | s.limbs[3]) != 0) return ScalarClass::full;
+    if (s.limbs[0] == 0) return ScalarClass::zero;
+    return s.limbs[0] == 1 ? ScalarClass::one : ScalarClass::full;
+}
+
+struct ClassifyParams {
+    const void* scalars = nullptr;  // n of ScalarForm
+    ScalarForm form = ScalarForm::canonical;
+    uint32_t count = 0;
+    Scalar* canonical = nullptr;  // out: n canonical scalars
+    uint8_t* full_flags = nullptr;  // out: 1 for full scalars
+    uint8_t* one_flags = nullptr;   // out: 1 for ones
+};
+
+ZKB_HOST_DEVICE inline void classify_scalar(const ClassifyParams& p, uint32_t i) {
+    Scalar s;
+    if (p.form == ScalarForm::montgomery) {
+        static_cast<const ff::Fr*>(p.scalars)[i].to_canonical(s.limbs);
+    } else {
+        s = static_cast<const Scalar*>(p.scalars)[i];
+    }
+    p.canonical[i] = s;
+    const ScalarClass c = classify(s);
+    p.full_flags[i] = c == ScalarClass::full ? 1 : 0;
+    p.one_flags[i] = c == ScalarClass::one ? 1 : 0;
+}
+
+// ---- step 2: entries ----------------------------------------------------------------------
+
+// The signed digit of window w given the carry from window w - 1; updates the carry.
+ZKB_HOST_DEVICE inline int32_t signed_digit(const Scalar& s, const WindowLayout& layout, uint32_t window,
+                                            uint32_t& carry) {
+    const uint32_t raw = ec::scalar_window(s.limbs, window * layout.bits, layout.bits) + carry;
+    const uint32_t half = layout.buckets_per_window();
+    if (window + 1 < layout.windows && raw >= half) {
+        carry = 1;
+        return static_cast<int32_t>(raw) - static_cast<int32_t>(half << 1);
+    }
+    carry = 0;
+    return static_cast<int32_t>(raw);
+}
+
+struct EntryParams {
+    const Scalar* canonical = nullptr;
+    const uint32_t* full_indices = nullptr;  // the full scalars' point indices, ascending
+    const uint32_t* one_indices = nullptr;   // the ones'
+    uint32_t full_count = 0;
+    uint32_t one_count = 0;
+    WindowLayout layout;
+    uint32_t* keys = nullptr;    // out: full_count * windows + one_count entries
+    uint32_t* values = nullptr;
+    ZKB_HOST_DEVICE uint64_t entry_count() const { return uint64_t{full_count} * layout.windows + one_count; }
+};
+
+// Thread j < full_count writes full scalar j's W entries at [j W, (j + 1) W); thread
+// full_count + k writes one k's entry after all of them.
+ZKB_HOST_DEVICE inline void write_entries(const EntryParams& p, uint32_t j) {
+    if (j >= p.full_count) {
+        const uint32_t k = j - p.full_count;
+        const uint64_t at = uint64_t{p.full_count} * p.layout.windows + k;
+        p.keys[at] = 0;  // window 0, |digit| = 1
+        p.values[at] = p.one_indices[k];
+        return;
+    }
+    const uint32_t index = p.full_indices[j];
+    const Scalar s = p.canonical[index];
+    uint32_t carry = 0;
+    const uint64_t base = uint64_t{j} * p.layout.windows;
+    for (uint32_t w = 0; w < p.layout.windows; ++w) {
+        const int32_t digit = signed_digit(s, p.layout, w, carry);
+        if (digit == 0) {
+            p.keys[base + w] = p.layout.skip_key();
+            p.values[base + w] = 0;
+        } else {
+            const uint32_t magnitude = static_cast<uint32_t>(digit < 0 ? -digit : digit);
+            p.keys[base + w] = w * p.layout.buckets_per_window() + magnitude - 1;
+            p.values[base + w] = index | (digit < 0 ? kSignBit : 0u);
+        }
+    }
+}
+
+// ---- memory access ----------------------------------------------------------------------
+
+// A point from or to global memory: 16-byte vector accesses on the device (every point
+// type is a multiple of 16 bytes and cudaMalloc'ed arrays of them are 16-byte aligned);
+// read-only loads through the non-coherent path.
+template <class T>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE T load_point(const T* source) {
+    static_assert(sizeof(T) % 16 == 0 && std::is_trivially_copyable_v<T>);
+#if defined(__CUDA_ARCH__)
+    T value;
+    const ulonglong2* words = reinterpret_cast<const ulonglong2*>(source);
+    ulonglong2* out = reinterpret_cast<ulonglong2*>(&value);
+    ZKB_UNROLL
+    for (size_t i = 0; i < sizeof(T) / 16; ++i) out[i] = __ldg(words + i);
+    return value;
+#else
+    return *source;
+#endif
+}
+
+template <class T>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_point(T* destination, const T& value) {
+    static_assert(sizeof(T) % 16 == 0 && std::is_trivially_copyable_v<T>);
+#if defined(__CUDA_ARCH__)
+    ulonglong2* words = reinterpret_cast<ulonglong2*>(destination);
+    const ulonglong2* in = reinterpret_cast<const ulonglong2*>(&value);
+    ZKB_UNROLL
+    for (size_t i = 0; i < sizeof(T) / 16; ++i) words[i] = in[i];
+#else
+    *destination = value;
+#endif
+}
+
+ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t load_word(const uint32_t* source) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(source);
+#else
+    return *source;
+#endif
+}
+
+// Asks for the cache lines of [address, address + bytes) in L2 ahead of their load (a
+// hint: no register waits for it); nothing on the host.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void prefetch_l2(const void* address, size_t bytes) {
+#if defined(__CUDA_ARCH__)
+    const char* first = static_cast<const char*>(address);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(first));
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(first + bytes - 1));
+#else
+    (void)address, (void)bytes;
+#endif
+}
+
+// ---- step 4: accumulation levels --------------------------------------------------------
+
+// Level 0's entries: sorted (key, signed point index) pairs over affine bases.
+template <class C>
+struct GatherSource {
+    const uint32_t* keys = nullptr;
+    const uint32_t* values = nullptr;
+    const ec::Affine<C>* bases = nullptr;
+
+    ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + i); }
+    // The gathered point of entry i, into L2 before add() needs it.
+    ZKB_HOST_DEVICE void prefetch(uint32_t i) const {
+        prefetch_l2(bases + (load_word(values + i) & ~kSignBit), sizeof(ec::Affine<C>));
+    }
+    ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
+        const uint32_t value = load_word(values + i);
+        ec::Affine<C> point = load_point(bases + (value & ~kSignBit));
+        if (value & kSignBit) point.y = -point.y;
+        return ec::xyzz_add_mixed(sum, point);
+    }
+};
+
+// Later levels' entries: (key, XYZZ partial sum) pairs, sorted by key.
+template <class C>
+struct PointSource {
+    const uint32_t* keys = nullptr;
+    const ec::Xyzz<C>* points = nullptr;
+
+    ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + i); }
+    ZKB_HOST_DEVICE void prefetch(uint32_t) const {}  // read in order: the loads stream
+    ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
+        return ec::xyzz_add(sum, load_point(points + i));
+    }
+};
+
+// Spill entries carry their run's key, with this bit set when the entry holds no points
+// (a slot whose run was complete, or a run of skipped digits): such entries keep the keys
+// sorted and are never written to a bucket. Bucket and window keys stay below 2^31.
+inline constexpr uint32_t kEmptyBit = 0x80000000u;
+
+// One level: `count` entries in segments of `segment`, one thread each, the boundaries
+// shifted down by `offset`: thread t takes [t segment - offset, (t + 1) segment - offset)
+// within [0, count). Later levels shift by segment - 1, so their boundaries fall between
+// a thread's two spill slots, never between one thread's last slot and the next one's
+// first: a bucket that straddled one boundary of the level before is whole in one
+// segment of this level, and uniform scalars need no third level.
+struct Level {
+    uint32_t count = 0;
+    uint32_t segment = 1;
+    uint32_t offset = 0;  // < segment
+    ZKB_HOST_DEVICE uint32_t threads() const { return (count + offset + segment - 1) / segment; }
+    ZKB_HOST_DEVICE uint32_t begin(uint32_t t) const { return t == 0 ? 0 : t * segment - offset; }
+    ZKB_HOST_DEVICE uint32_t end(uint32_t t) const {
+        const uint64_t end = uint64_t{t + 1} * segment - offset;
+        return end < count ? static_cast<uint32_t>(end) : count;
+    }
+    ZKB_HOST_DEVICE bool terminal() const { return threads() <= 1; }
+    // The entries the level hands to the next one (two per thread).
+    ZKB_HOST_DEVICE uint32_t spill_count() const { return terminal() ? 0 : 2 * threads(); }
+};
+
+// Where a level's sums go: whole runs to dest[key], the segment's first and last runs,
+// when they continue in a neighbour's segment, to spill entries 2t and 2t + 1.
+// `spilled` is set to 1 when any thread spills points; a level whose `previous_spilled`
+// is 0 has nothing left to do (every bucket is complete) and returns at once.
+template <class C>
+struct LevelOutput {
+    ec::Xyzz<C>* dest = nullptr;
+    uint32_t key_limit = 0;  // keys at or above it (the skip key) are never added or written
+    uint32_t* spill_keys = nullptr;
+    ec::Xyzz<C>* spill_points = nullptr;
+    uint32_t* spilled = nullptr;
+    const uint32_t* previous_spilled = nullptr;  // null for level 0
+};
+
+// How many entries ahead a level-0 thread asks for its bases: one entry's additions take
+// longer than a load from memory, so two keep a load in flight under each addition.
+inline constexpr uint32_t kPrefetchDistance = 2;
+
+namespace detail {
+
+template <class C>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void spill(const LevelOutput<C>& out, uint32_t slot, uint32_t key, bool holds_points,
+                                           const ec::Xyzz<C>& sum) {
+    out.spill_keys[slot] = holds_points ? key : key | kEmptyBit;
+    store_point(out.spill_points + slot, holds_points ? sum : ec::Xyzz<C>::infinity());
+    if (holds_points) *out.spilled = 1;
+}
+
+}  // namespace detail
+
+// Thread t of a level (the header's step 4). A run continues to the left when it is the
+// segment's first and the entry before the segment has its key, to the right when it
+// is the last and the entry after has it: equal keys are contiguous, so a run that
+// continues neither way holds all of its key's entries of this level. Such a run is
+// stored (if it holds points); a continuing one is spilled (slot 2t for the first run,
+// 2t + 1 for the last, the single run of a segment in 2t). Unused slots are empty
+// entries with their run's key, which no other thread's entries have.
+template <class C, class Source>
+ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level, const LevelOutput<C>& out,
+                                        uint32_t t) {
+    if (out.previous_spilled != nullptr && *out.previous_spilled == 0) return;
+    const uint32_t begin = level.begin(t);
+    const uint32_t end = level.end(t);
+    if (begin >= end) return;
+    const bool terminal = level.terminal();
+    uint32_t key = source.key(begin) & ~kEmptyBit;
+    const bool first_continues = begin > 0 && (source.key(begin - 1) & ~kEmptyBit) == key;
+    ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+    bool holds_points = false;
+    bool first_run = true;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (i + kPrefetchDistance < end) source.prefetch(i + kPrefetchDistance);
+        const uint32_t raw_key = source.key(i);
+        const uint32_t next_key = raw_key & ~kEmptyBit;
+        if (next_key != key) {  // the run of `key` ended inside the segment: not the last run
+            if (first_run && !terminal) {
+                if (first_continues) {
+                    detail::spill(out, 2 * t, key, holds_points, sum);
+                } else {
+                    if (holds_points) store_point(out.dest + key, sum);
+                    detail::spill(out, 2 * t, key, false, sum);
+                }
+            } else if (holds_points) {
+                store_point(out.dest + key, sum);
+            }
+            first_run = false;
+            key = next_key;
+            sum = ec::Xyzz<C>::infinity();
+            holds_points = false;
+        }
+        if ((raw_key & kEmptyBit) == 0 && next_key < out.key_limit) {
+            sum = source.add(sum, i);
+            holds_points = true;
+        }
+    }
+    if (terminal) {
+        if (holds_points) store_point(out.dest + key, sum);
+        return;
+    }
+    const bool last_continues = end < level.count && (source.key(end) & ~kEmptyBit) == key;
+    const bool continues = last_continues || (first_run && first_continues);
+    if (!continues && holds_points) store_point(out.dest + key, sum);
+    if (first_run) {  // the single run of the segment: slot 2t, and 2t + 1 stays empty
+        detail::spill(out, 2 * t, key, continues && holds_points, sum);
+        detail::spill(out, 2 * t + 1, key, false, sum);
+    } else {
+        detail::spill(out, 2 * t + 1, key, continues && holds_points, sum);
+    }
+}
+
+// The levels of one accumulation: level 0 of `entries` in segments of `first_segment`,
+// each later one of the previous level's spills in segments of `segment` (shifted, see
+// Level), until a level has one thread. That is the worst case (a bucket spanning every segment: a
+// witness of all ones); when the buckets are small, the levels after the first two find
+// nothing spilled and return at once.
+struct LevelPlan {
+    static constexpr int kMaxLevels = 40;
+    Level levels[kMaxLevels];
+    int count = 0;
+    // The largest spill counts of even and odd levels: the two spill buffers.
+    uint32_t spill_capacity[2] = {0, 0};
+};
+
+inline LevelPlan plan_levels(uint32_t entries, uint32_t first_segment, uint32_t segment) {
+    LevelPlan plan;
+    if (entries == 0) return plan;
+    uint32_t count = entries;
+    uint32_t length = first_segment < 1 ? 1 : first_segment;
+    uint32_t next_offset = 0;
+    for (;;) {
+        Level& level = plan.levels[plan.count];
+        level.count = count;
+        level.segment = length;
+        level.offset = next_offset;
+        const uint32_t spills = level.spill_count();
+        uint32_t& capacity = plan.spill_capacity[plan.count % 2];
+        if (spills > capacity) capacity = spills;
+        ++plan.count;
+        if (level.terminal()) break;
+        count = spills;
+        // Shifted boundaries need more than one segment to shrink: 2 ceil((count + L - 1)
+        // / L) < count for count > L >= 8; at most one segment's worth is one thread.
+        length = segment;
+        next_offset = count <= segment ? 0 : segment - 1;
+    }
+    return plan;
+}
+
+// ---- step 5: bucket reduction -------------------------------------------------------------
+
+// k P for a small public k, by double-and-add from k's top bit.
+template <class C>
+ZKB_HOST_DEVICE ec::Xyzz<C> multiply_small(const ec::Xyzz<C>& point, uint32_t k) {
+    ec::Xyzz<C> result = ec::Xyzz<C>::infinity();
+    for (int bit = 31; bit >= 0; --bit) {
+        result = ec::xyzz_dbl(result);
+        if ((k >> bit) & 1) result = ec::xyzz_add(result, point);
+    }
+    return result;
+}
+
+struct BucketReduceParams {
+    WindowLayout layout;
+    uint32_t chunk_log = 0;  // K = 2^chunk_log buckets per thread, <= bits - 1
+    ZKB_HOST_DEVICE uint32_t chunk() const { return 1u << chunk_log; }
+    ZKB_HOST_DEVICE uint32_t chunks_per_window() const { return layout.buckets_per_window() >> chunk_log; }
+    ZKB_HOST_DEVICE uint32_t threads() const { return layout.windows * chunks_per_window(); }
+};
+
+// Thread `thread` = w * chunks_per_window + t: partials[thread] = sum_j (t K + j + 1)
+// B_(w, tK + j). The partials lie window by window, chunks_per_window each.
+template <class C>
+ZKB_HOST_DEVICE void reduce_bucket_chunk(const BucketReduceParams& p, const ec::Xyzz<C>* buckets,
+                                         ec::Xyzz<C>* partials, uint32_t thread) {
+    const uint32_t window = thread / p.chunks_per_window();
+    const uint32_t t = thread % p.chunks_per_window();
+    const uint32_t first = t << p.chunk_log;
+    const ec::Xyzz<C>* chunk = buckets + uint64_t{window} * p.layout.buckets_per_window() + first;
+    ec::Xyzz<C> running = ec::Xyzz<C>::infinity();
+    ec::Xyzz<C> weighted = ec::Xyzz<C>::infinity();
+    for (uint32_t j = p.chunk(); j-- > 0;) {
+        running = ec::xyzz_add(running, load_point(chunk + j));
+        weighted = ec::xyzz_add(weighted, running);
+    }
+    // weighted = sum_j (j + 1) B_j; the chunk's buckets weigh `first` more each.
+    if (first != 0) weighted = ec::xyzz_add(weighted, multiply_small(running, first));
+    store_point(partials + thread, weighted);
+}
+
+// Sums of equal groups of points (the chunk partials of each window): block g of
+// kTreeThreads threads sums in[g size, (g + 1) size), thread i the elements i,
+// i + kTreeThreads, ... (tree_thread_sum), then the threads' sums pairwise in shared
+// memory, halving the stride each step (tree_step), so a group of 512 costs 8 + 6
+// serial additions, not 512.
+inline constexpr uint32_t kTreeThreads = 64;
+inline constexpr uint32_t kTreeFanIn = 512;  // the largest group one block sums
+
+template <class C>
+ZKB_HOST_DEVICE ec::Xyzz<C> tree_thread_sum(const ec::Xyzz<C>* in, uint32_t size, uint32_t group, uint32_t thread) {
+    ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+    for (uint32_t j = thread; j < size; j += kTreeThreads) {
+        sum = ec::xyzz_add(sum, load_point(in + uint64_t{group} * size + j));
+    }
+    return sum;
+}
+
+template <class C>
+ZKB_HOST_DEVICE void tree_step(ec::Xyzz<C>* shared, uint32_t stride, uint32_t thread) {
+    if (thread < stride) shared[thread] = ec::xyzz_add(shared[thread], shared[thread + stride]);
+}
+
+// The group sizes of the passes that take `per_window` partials (a power of two) to one
+// per window: each pass sums groups of up to kTreeFanIn.
+struct TreePasses {
+    static constexpr int kMaxPasses = 8;
+    uint32_t group_size[kMaxPasses] = {};
+    int count = 0;
+};
+
+inline TreePasses plan_tree_passes(uint32_t per_window) {
+    TreePasses passes;
+    while (per_window > 1) {
+        const uint32_t group = per_window < kTreeFanIn ? per_window : kTreeFanIn;
+        passes.group_size[passes.count++] = group;
+        per_window /= group;
+    }
+    return passes;
+}
+
+// ---- step 6: the windows ------------------------------------------------------------------
+
+// sum_w 2^(c w) S_w by Horner from the top window.
+template <class C>
+ZKB_HOST_DEVICE ec::Jacobian<C> combine_windows(const ec::Xyzz<C>* window_sums, const WindowLayout& layout) {
+    ec::Jacobian<C> total = ec::Jacobian<C>::infinity();
+    for (uint32_t w = layout.windows; w-- > 0;) {
+        if (w + 1 < layout.windows) {
+            for (uint32_t i = 0; i < layout.bits; ++i) total = ec::dbl(total);
+        }
+        total = ec::add(total, load_point(window_sums + w).to_jacobian());
+    }
+    return total;
+}
+
+// ---- sizes --------------------------------------------------------------------------------
+
+// The window width for `full_count` full scalars: the c minimizing the estimated cost
+// W(c) (n A + 2^(c-1) B), A the cost of an entry (a mixed addition: 10 products, plus its
+// share of sorting) and B of a bucket (two full additions in the reduction, 28, plus the
+// chunk's double-and-add), in Fp products. Non-decreasing in full_count.
+inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20) {
+    constexpr double kEntryCost = 12.0, kBucketCost = 40.0;
+    uint32_t best = 1;
+    double best_cost = 0;
+    for (uint32_t bits = 1; bits <= max_bits; ++bits) {
+        const double cost = double(WindowLayout::windows_for(bits)) *
+                            (kEntryCost * double(full_count) + kBucketCost * double(uint64_t{1} << (bits - 1)));
+        if (bits == 1 || cost < best_cost) {
+            best = bits;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+// The level-0 segment for `entries` entries: about 2^18 threads (five waves of the
+// largest GPU at G1's three blocks of 128 per SM, so the last wave's tail stays short),
+// each at least 16 entries (fewer: more spills, two per thread, each a full addition at
+// level 1) and at most 256.
+inline uint32_t choose_first_segment(uint64_t entries) {
+    const uint64_t per_thread = (entries + (uint64_t{1} << 18) - 1) >> 18;
+    return static_cast<uint32_t>(per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread);
+}
+
+// Entries per thread from level 1 on: a level's serial additions are its segment, and a
+// bucket spanning everything needs log_(segment / 2) of the levels, so 8 (depth 8 per
+// level of 4x shrinking) beats 32 (depth 32 per 16x).
+inline constexpr uint32_t kLaterSegment = 8;
+static_assert(kLaterSegment >= 8, "the shifted levels shrink only for segments of 8 or more");
+inline constexpr uint32_t kChunkLog = 5;       // buckets per reduction thread: 32
+
+// The K of a layout: 2^kChunkLog buckets per thread, or all of a small window's.
+inline uint32_t chunk_log_for(const WindowLayout& layout) {
+    return layout.bits - 1 < kChunkLog ? layout.bits - 1 : kChunkLog;
+}
+
+}  // namespace zkbatch::cuda::msm

@@ -1,0 +1,187 @@
+// BucketAccumulator<C> (msm.hpp): steps 4-6 of msm_steps.hpp on the device. Included by
+// msm_g1.cu and msm_g2.cu, one curve each, so the two compile in parallel.
+#pragma once
+
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/plugin/error.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace zkbatch::cuda::msm {
+
+namespace detail {
+
+// Threads per block of the point kernels. Their registers (an XYZZ sum, a point and the
+// formula's temporaries) limit the occupancy, not the block size; 128 keeps the tail of a
+// level short.
+inline constexpr uint32_t kPointThreads = 128;
+
+// No minimum of blocks per SM: G1's level 0 compiles to 167 registers as it is, which
+// already fits three blocks of 128 in an SM's 65536 (12 warps); asking for three made
+// ptxas spill 16 bytes at 168 (MSM-NOTES.md). The other levels and G2 need what they need.
+template <class C, class Source>
+__global__ void __launch_bounds__(kPointThreads)
+    accumulate_kernel(const Source source, const Level level, const LevelOutput<C> out) {
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < level.threads()) accumulate_segment<C>(source, level, out, t);
+}
+
+template <class C>
+__global__ void __launch_bounds__(kPointThreads) reduce_buckets_kernel(const BucketReduceParams params,
+                                                                       const ec::Xyzz<C>* buckets,
+                                                                       ec::Xyzz<C>* partials) {
+    const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+    if (thread < params.threads()) reduce_bucket_chunk<C>(params, buckets, partials, thread);
+}
+
+// One group per block (msm_steps.hpp: tree_thread_sum, tree_step).
+template <class C>
+__global__ void __launch_bounds__(kTreeThreads) tree_sum_kernel(const ec::Xyzz<C>* in, uint32_t group_size,
+                                                                ec::Xyzz<C>* out) {
+    __shared__ ec::Xyzz<C> sums[kTreeThreads];
+    sums[threadIdx.x] = tree_thread_sum<C>(in, group_size, blockIdx.x, threadIdx.x);
+    __syncthreads();
+    for (uint32_t stride = kTreeThreads / 2; stride > 0; stride /= 2) {
+        tree_step<C>(sums, stride, threadIdx.x);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) store_point(out + blockIdx.x, sums[0]);
+}
+
+template <class C>
+__global__ void combine_windows_kernel(const ec::Xyzz<C>* window_sums, const WindowLayout layout,
+                                       ec::Jacobian<C>* result) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) store_point(result, combine_windows<C>(window_sums, layout));
+}
+
+template <class C>
+__global__ void infinity_kernel(ec::Jacobian<C>* result) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) store_point(result, ec::Jacobian<C>::infinity());
+}
+
+inline uint32_t point_blocks(uint64_t threads) {
+    return static_cast<uint32_t>((threads + kPointThreads - 1) / kPointThreads);
+}
+
+// Runs the levels of `plan` (msm_steps.hpp, plan_levels): level 0 from `source`, the
+// rest from the spill buffers, whole runs into dest[key < key_limit]; `flags` holds one
+// zeroed word per level (LevelOutput::spilled).
+template <class C, class FirstSource>
+void run_levels(const LevelPlan& plan, const FirstSource& source, ec::Xyzz<C>* dest, uint32_t key_limit,
+                uint32_t* const spill_keys[2], ec::Xyzz<C>* const spill_points[2], const uint64_t capacity[2],
+                uint32_t* flags, cudaStream_t stream) {
+    for (int k = 0; k < plan.count; ++k) {
+        const Level& level = plan.levels[k];
+        if (level.spill_count() > capacity[k % 2]) {
+            throw std::logic_error(plugin::concat("BucketAccumulator: level ", k, " spills ", level.spill_count(),
+                                                  " entries into a buffer of ", capacity[k % 2]));
+        }
+        const LevelOutput<C> out{dest,        key_limit, spill_keys[k % 2], spill_points[k % 2], flags + k,
+                                 k > 0 ? flags + k - 1 : nullptr};
+        if (k == 0) {
+            accumulate_kernel<C, FirstSource><<<point_blocks(level.threads()), kPointThreads, 0, stream>>>(source,
+                                                                                                         level, out);
+            ZKB_CUDA_CHECK_LAUNCH("accumulate_kernel (level 0)");
+        } else {
+            const PointSource<C> spills{spill_keys[(k - 1) % 2], spill_points[(k - 1) % 2]};
+            accumulate_kernel<C, PointSource<C>><<<point_blocks(level.threads()), kPointThreads, 0, stream>>>(
+                spills, level, out);
+            ZKB_CUDA_CHECK_LAUNCH("accumulate_kernel (spills)");
+        }
+    }
+}
+
+}  // namespace detail
+
+template <class C>
+BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_(capacity) {
+    const uint64_t buckets = capacity.max_buckets();
+    buckets_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
+    for (int i = 0; i < 2; ++i) {
+        spill_points_[i] = DeviceBuffer<ec::Xyzz<C>>(capacity.max_spills(i));
+        spill_keys_[i] = DeviceBuffer<uint32_t>(capacity.max_spills(i));
+    }
+    level_flags_ = DeviceBuffer<uint32_t>(LevelPlan::kMaxLevels);
+    partials_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
+    tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(buckets / 2 + 1);
+    window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
+}
+
+template <class C>
+uint64_t BucketAccumulator<C>::device_bytes() const {
+    return buckets_.bytes() + spill_points_[0].bytes() + spill_points_[1].bytes() + spill_keys_[0].bytes() +
+           spill_keys_[1].bytes() + level_flags_.bytes() + partials_.bytes() + tree_sums_.bytes() +
+           window_sums_.bytes();
+}
+
+template <class C>
+void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result,
+                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    if (first_segment != 0 && first_segment < std::max<uint32_t>(capacity_.min_forced_segment, 1)) {
+        throw std::invalid_argument(plugin::concat("level-0 segment ", first_segment,
+                                                   " is below the capacity's min_forced_segment ",
+                                                   capacity_.min_forced_segment));
+    }
+    const cudaStream_t handle = stream.handle();
+    stream.wait(plan.ready());
+    if (events) events->start.record(stream);
+    const WindowLayout layout = plan.layout();
+    const uint64_t entries = plan.entry_count();
+    if (entries == 0) {  // every scalar zero (or no points): the sum is infinity
+        detail::infinity_kernel<C><<<1, 1, 0, handle>>>(result);
+        ZKB_CUDA_CHECK_LAUNCH("infinity_kernel");
+        if (events) {
+            events->accumulated.record(stream);
+            events->buckets_reduced.record(stream);
+            events->combined.record(stream);
+        }
+        return;
+    }
+    if (layout.bucket_count() > buckets_.size()) {
+        throw std::logic_error(plugin::concat("BucketAccumulator: ", layout.bucket_count(),
+                                              " buckets exceed the capacity of ", buckets_.size()));
+    }
+    uint32_t* const spill_keys[2] = {spill_keys_[0].data(), spill_keys_[1].data()};
+    ec::Xyzz<C>* const spill_points[2] = {spill_points_[0].data(), spill_points_[1].data()};
+    const uint64_t capacity[2] = {spill_keys_[0].size(), spill_keys_[1].size()};
+
+    // Step 4: buckets start at infinity (ZZ = 0, what is_infinity reads), then the levels.
+    ZKB_CUDA_CHECK(cudaMemsetAsync(buckets_.data(), 0, layout.bucket_count() * sizeof(ec::Xyzz<C>), handle));
+    ZKB_CUDA_CHECK(cudaMemsetAsync(level_flags_.data(), 0, level_flags_.bytes(), handle));
+    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entries);
+    const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
+    const GatherSource<C> gather{plan.keys(), plan.values(), bases};
+    detail::run_levels<C>(levels, gather, buckets_.data(), layout.bucket_count(), spill_keys, spill_points, capacity,
+                          level_flags_.data(), handle);
+    if (events) events->accumulated.record(stream);
+
+    // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.
+    const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+    detail::reduce_buckets_kernel<C><<<detail::point_blocks(reduce.threads()), detail::kPointThreads, 0, handle>>>(
+        reduce, buckets_.data(), partials_.data());
+    ZKB_CUDA_CHECK_LAUNCH("reduce_buckets_kernel");
+    const TreePasses passes = plan_tree_passes(reduce.chunks_per_window());
+    const ec::Xyzz<C>* sums = partials_.data();  // per window: chunks_per_window, then fewer
+    uint32_t per_window = reduce.chunks_per_window();
+    for (int pass = 0; pass < passes.count; ++pass) {
+        const uint32_t group = passes.group_size[pass];
+        per_window /= group;
+        ec::Xyzz<C>* out = pass + 1 == passes.count ? window_sums_.data()
+                           : pass % 2 == 0          ? tree_sums_.data()
+                                                    : partials_.data();
+        const uint32_t groups = layout.windows * per_window;
+        detail::tree_sum_kernel<C><<<groups, kTreeThreads, 0, handle>>>(sums, group, out);
+        ZKB_CUDA_CHECK_LAUNCH("tree_sum_kernel");
+        sums = out;
+    }
+    if (events) events->buckets_reduced.record(stream);
+
+    // Step 6.
+    detail::combine_windows_kernel<C><<<1, 1, 0, handle>>>(sums, layout, result);
+    ZKB_CUDA_CHECK_LAUNCH("combine_windows_kernel");
+    if (events) events->combined.record(stream);
+}
+
+}  // namespace zkbatch::cuda::msm

@@ -1,0 +1,84 @@
+// MsmCapacity (msm.hpp): the bounds every MSM buffer is sized from, so nothing is
+// allocated per call.
+#include <zkbatch/cuda/msm.hpp>
+
+#include <algorithm>
+
+namespace zkbatch::cuda::msm {
+
+namespace {
+
+// The largest m in [1, n] for which choose_window_bits(m) <= bits (0 when none): the
+// choice is non-decreasing in m, so that set is a prefix.
+uint64_t last_count_with_bits_at_most(uint64_t n, uint32_t bits, uint32_t max_bits) {
+    if (n == 0 || choose_window_bits(1, max_bits) > bits) return 0;
+    uint64_t low = 1, high = n;  // choose(low) <= bits
+    while (low < high) {
+        const uint64_t middle = low + (high - low + 1) / 2;
+        if (choose_window_bits(middle, max_bits) <= bits) {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    return low;
+}
+
+uint64_t bucket_count(uint32_t bits) { return WindowLayout{bits, WindowLayout::windows_for(bits)}.bucket_count(); }
+
+}  // namespace
+
+std::vector<uint32_t> MsmCapacity::window_bits_in_use() const {
+    std::vector<uint32_t> widths;
+    const uint32_t largest = choose_window_bits(std::max<uint64_t>(max_points, 1), max_window_bits);
+    for (uint32_t bits = 1; bits <= largest; ++bits) {
+        if (last_count_with_bits_at_most(max_points, bits, max_window_bits) >
+            last_count_with_bits_at_most(max_points, bits - 1, max_window_bits)) {
+            widths.push_back(bits);
+        }
+    }
+    for (uint32_t bits : forced_window_bits) {
+        if (bits >= 1 && bits <= kMaxWindowBits) widths.push_back(bits);
+    }
+    std::sort(widths.begin(), widths.end());
+    widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
+    return widths;
+}
+
+uint64_t MsmCapacity::max_entries() const {
+    // full * W(c(full)) + ones with full + ones <= n: the full scalars' part is largest at
+    // the last count of each width; the ones add at most n.
+    uint64_t most = 0;
+    for (uint32_t bits = 1; bits <= max_window_bits; ++bits) {
+        const uint64_t count = last_count_with_bits_at_most(max_points, bits, max_window_bits);
+        if (count > 0 && choose_window_bits(count, max_window_bits) == bits) {
+            most = std::max(most, count * WindowLayout::windows_for(bits) + max_points);
+        }
+    }
+    for (uint32_t bits : forced_window_bits) {
+        if (bits >= 1 && bits <= kMaxWindowBits) most = std::max(most, max_points * WindowLayout::windows_for(bits));
+    }
+    return std::max<uint64_t>(most, max_points);
+}
+
+uint64_t MsmCapacity::max_buckets() const {
+    uint64_t most = 1;
+    for (uint32_t bits : window_bits_in_use()) most = std::max(most, bucket_count(bits));
+    return most;
+}
+
+uint64_t MsmCapacity::max_spills(int parity) const {
+    // Level 0: 2 ceil(N / L0) with L0 = choose_first_segment(N) is at most 2^19 + 2 while
+    // L0 < 256 and 2 ceil(N / 256) beyond; a forced segment adds its own bound.
+    const uint64_t entries = max_entries();
+    uint64_t level0 = std::max<uint64_t>((uint64_t{1} << 19) + 2, 2 * ((entries + 255) / 256));
+    if (min_forced_segment > 0) {
+        level0 = std::max<uint64_t>(level0, 2 * ((entries + min_forced_segment - 1) / min_forced_segment));
+    }
+    // Later levels shrink: level 1 spills 2 ceil(level0 / kLaterSegment), level 2 less
+    // than level 0, and so on.
+    if (parity == 0) return level0;
+    return 2 * ((level0 + kLaterSegment - 1) / kLaterSegment);
+}
+
+}  // namespace zkbatch::cuda::msm

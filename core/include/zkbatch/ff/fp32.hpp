@@ -1,0 +1,195 @@
+// Fp arithmetic over twelve 32-bit limbs, the form the GPU's integer pipeline works in.
+//
+// fp.hpp's 64-bit limbs cost a GPU four 32-bit multiplies per limb product plus
+// compare-and-add carries; here every step is one PTX carry-chain instruction
+// (carry_chain.hpp), as fr32.hpp does for Fr. The algorithm is a template over the
+// chain: `PtxChain` emits the instructions on the device and `HostChain` models them on
+// the host, so tests run the very instruction sequence the GPU runs against fp.hpp's
+// 64-bit code and GMP. Fp's device paths (mont_mul, +, -) dispatch here, so every
+// Fp2 and curve formula of the shared headers runs on it.
+//
+// Montgomery multiplication (CIOS) with R = 2^384 as in fp.hpp: the same bits. Unlike
+// r, p's low limbs have no shape to exploit, so a round is 12 products a_j * b_i, the
+// factor m = t_0 * (-p^-1 mod 2^32) and 12 products m * p_j: 49 multiply instructions
+// (lo and hi halves counted apart: 2 * 12 + 1 + 2 * 12), 588 per product in PTX, which
+// ptxas fuses into 288 IMAD.WIDE(.X) plus 12 IMAD for the m's (core/cuda/MSM-NOTES.md
+// has the SASS counts). As in fr32.hpp, two accumulators alternate roles every round
+// so each 64-bit product lands on an aligned register pair (fr32.hpp, mul_reduce_round).
+//
+// No thirteenth limb is needed anywhere: p < 2^381, so a value of a round stays below
+// (a * b_{<=i} + M_{<=i} p) / 2^(32 i) < 2p * 2^32 < 2^414 < 2^416 (13 positions, the
+// odd accumulator's top limb being position 12), and sums of two reduced values are
+// below 2p < 2^382.
+#pragma once
+
+#include <zkbatch/ff/carry_chain.hpp>
+#include <zkbatch/util/host_device.hpp>
+
+#include <cstdint>
+
+namespace zkbatch::ff::fp32 {
+
+inline constexpr int kLimbs = 12;
+
+// p in 32-bit limbs, little-endian (fp.hpp's kFpModulus0..5 split in halves; fp.hpp
+// static_asserts that they agree).
+inline constexpr uint32_t kP0 = 0xffffaaabu, kP1 = 0xb9feffffu, kP2 = 0xb153ffffu, kP3 = 0x1eabfffeu,
+                          kP4 = 0xf6b0f624u, kP5 = 0x6730d2a0u, kP6 = 0xf38512bfu, kP7 = 0x64774b84u,
+                          kP8 = 0x434bacd7u, kP9 = 0x4b1ba7b6u, kP10 = 0x397fe69au, kP11 = 0x1a0111eau;
+// -p^-1 mod 2^32 (the low half of fp.hpp's kFpMontInv).
+inline constexpr uint32_t kMontInv = 0xfffcfffdu;
+static_assert(uint32_t(kP0 * kMontInv) == 0xffffffffu, "kMontInv must be -p^-1 mod 2^32");
+static_assert(kP11 < (1u << 29), "p < 2^381: sums of two reduced values need no thirteenth limb");
+
+// p's limbs by index (a function, so device code can index it; after unrolling, an
+// immediate).
+ZKB_HOST_DEVICE constexpr uint32_t modulus_limb(int j) {
+    constexpr uint32_t kModulus[kLimbs] = {kP0, kP1, kP2, kP3, kP4, kP5, kP6, kP7, kP8, kP9, kP10, kP11};
+    return kModulus[j];
+}
+
+// out = v - p if v >= p, else v (v < 2p). `out` may alias v.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_once(Chain& chain, const uint32_t v[kLimbs], uint32_t out[kLimbs]) {
+    uint32_t d[kLimbs];
+    d[0] = chain.sub_cc(v[0], modulus_limb(0));
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs; ++j) d[j] = chain.subc_cc(v[j], modulus_limb(j));
+    const uint32_t keep = chain.subc(0, 0);  // all ones when v < p (the subtraction borrowed)
+    ZKB_UNROLL
+    for (int j = 0; j < kLimbs; ++j) out[j] = (v[j] & keep) | (d[j] & ~keep);
+}
+
+namespace detail {
+
+// One CIOS round on two accumulators (fr32.hpp's scheme over 12 limbs): `even` holds
+// positions 0..11 and `odd` positions 1..12, so a[j] * bi for even j lands on even's
+// aligned pairs (j, j + 1) and for odd j on odd's (j - 1, j). On entry (after the first
+// round) `even` is the previous round's odd accumulator, already aligned to position 0,
+// and `odd` the previous round's reduced even one, whose limb k sits at position k - 1
+// (its limb 0 is zero): its limb 1 goes into even[0], the rest shift down two limbs,
+// inside the chain that adds the odd products. After the round,
+// value * 2^32 = even + odd * 2^32 with even[0] = 0.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                      const uint32_t a[kLimbs], uint32_t bi, bool first) {
+    if (first) {  // both start at zero: the products of one parity are disjoint
+        ZKB_UNROLL
+        for (int j = 0; j < kLimbs; j += 2) {
+            odd[j] = Chain::mul_lo(a[j + 1], bi);
+            odd[j + 1] = Chain::mul_hi(a[j + 1], bi);
+            even[j] = Chain::mul_lo(a[j], bi);
+            even[j + 1] = Chain::mul_hi(a[j], bi);
+        }
+    } else {
+        even[0] = chain.add_cc(even[0], odd[1]);
+        ZKB_UNROLL
+        for (int j = 0; j < kLimbs - 2; j += 2) {
+            odd[j] = chain.madc_lo_cc(a[j + 1], bi, odd[j + 2]);
+            odd[j + 1] = chain.madc_hi_cc(a[j + 1], bi, odd[j + 3]);
+        }
+        odd[kLimbs - 2] = chain.madc_lo_cc(a[kLimbs - 1], bi, 0);
+        odd[kLimbs - 1] = chain.madc_hi(a[kLimbs - 1], bi, 0);
+        even[0] = chain.mad_lo_cc(a[0], bi, even[0]);
+        even[1] = chain.madc_hi_cc(a[0], bi, even[1]);
+        ZKB_UNROLL
+        for (int j = 2; j < kLimbs; j += 2) {
+            even[j] = chain.madc_lo_cc(a[j], bi, even[j]);
+            even[j + 1] = chain.madc_hi_cc(a[j], bi, even[j + 1]);
+        }
+        odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);  // even's carry out of position 11 is position 12
+    }
+    // Add m * p with m = even[0] * -p^-1, which clears even[0].
+    const uint32_t m = Chain::mul_lo(even[0], kMontInv);
+    odd[0] = chain.mad_lo_cc(m, modulus_limb(1), odd[0]);
+    odd[1] = chain.madc_hi_cc(m, modulus_limb(1), odd[1]);
+    ZKB_UNROLL
+    for (int j = 2; j < kLimbs - 2; j += 2) {
+        odd[j] = chain.madc_lo_cc(m, modulus_limb(j + 1), odd[j]);
+        odd[j + 1] = chain.madc_hi_cc(m, modulus_limb(j + 1), odd[j + 1]);
+    }
+    odd[kLimbs - 2] = chain.madc_lo_cc(m, modulus_limb(kLimbs - 1), odd[kLimbs - 2]);
+    odd[kLimbs - 1] = chain.madc_hi(m, modulus_limb(kLimbs - 1), odd[kLimbs - 1]);  // no carry out: < 2^416
+    (void)chain.mad_lo_cc(m, modulus_limb(0), even[0]);  // 0, with the carry of the clearing
+    even[1] = chain.madc_hi_cc(m, modulus_limb(0), even[1]);
+    ZKB_UNROLL
+    for (int j = 2; j < kLimbs; j += 2) {
+        even[j] = chain.madc_lo_cc(m, modulus_limb(j), even[j]);
+        even[j + 1] = chain.madc_hi_cc(m, modulus_limb(j), even[j + 1]);
+    }
+    odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);
+    even[0] = 0;
+}
+
+}  // namespace detail
+
+// out = a * b / 2^384 mod p, only partly reduced: out < 2p for a < p and any 384-bit b
+// (the value at the end is below a * b / 2^384 + p < 2p). `out` may alias a or b.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
+                                                      uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t first[kLimbs], second[kLimbs];
+    ZKB_UNROLL
+    for (int i = 0; i < kLimbs; i += 2) {
+        detail::mul_reduce_round(chain, first, second, a, b[i], i == 0);
+        detail::mul_reduce_round(chain, second, first, a, b[i + 1], false);
+    }
+    // value = second / 2^32 + first, second[0] = 0.
+    out[0] = chain.add_cc(first[0], second[1]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(first[j], second[j + 1]);
+    out[kLimbs - 1] = chain.addc(first[kLimbs - 1], 0);
+}
+
+// out = a * b / 2^384 mod p, fully reduced; a, b < p. `out` may alias a or b.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
+                                              uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t t[kLimbs];
+    mont_mul_partial<Chain>(a, b, t);
+    reduce_once(chain, t, out);
+}
+
+// out = a + b mod p; a, b < p, so a + b < 2p < 2^384 needs no thirteenth limb.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add(const uint32_t a[kLimbs], const uint32_t b[kLimbs], uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t s[kLimbs];
+    s[0] = chain.add_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) s[j] = chain.addc_cc(a[j], b[j]);
+    s[kLimbs - 1] = chain.addc(a[kLimbs - 1], b[kLimbs - 1]);
+    reduce_once(chain, s, out);
+}
+
+// out = a - b mod p; a, b < p: a - b, plus p when that borrows.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[kLimbs], const uint32_t b[kLimbs], uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t d[kLimbs];
+    d[0] = chain.sub_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs; ++j) d[j] = chain.subc_cc(a[j], b[j]);
+    const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b
+    out[0] = chain.add_cc(d[0], modulus_limb(0) & add_back);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(d[j], modulus_limb(j) & add_back);
+    out[kLimbs - 1] = chain.addc(d[kLimbs - 1], modulus_limb(kLimbs - 1) & add_back);
+}
+
+// fp.hpp's six 64-bit limbs <-> twelve 32-bit limbs (register moves on the device).
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void split(const uint64_t in[6], uint32_t out[kLimbs]) {
+    ZKB_UNROLL
+    for (int i = 0; i < 6; ++i) {
+        out[2 * i] = static_cast<uint32_t>(in[i]);
+        out[2 * i + 1] = static_cast<uint32_t>(in[i] >> 32);
+    }
+}
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[kLimbs], uint64_t out[6]) {
+    ZKB_UNROLL
+    for (int i = 0; i < 6; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
+}
+
+}  // namespace zkbatch::ff::fp32

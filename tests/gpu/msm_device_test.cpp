@@ -1,0 +1,204 @@
+// The device MSM (zkbatch/cuda/msm.hpp) against the CPU's msm::pippenger: equal affine
+// sums for every scalar profile (uniform, all zero, all one, mostly boolean, r - 1,
+// small, edge values), bases distinct, repeated or at infinity, n from 1 to 2^20, G1
+// and G2, scalars canonical or in Montgomery form, the automatic and forced window
+// widths, one plan shared by a G1 and a G2 accumulation on two streams, and buffers
+// reused across sizes. Every result buffer is poisoned first, so an MSM that writes
+// nothing cannot pass. Skips visibly without a GPU.
+#include "msm_test_support.hpp"
+#include "test_support.hpp"
+
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/cuda/stream.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using cuda::msm::ScalarForm;
+using test::BaseProfile;
+using test::ScalarProfile;
+
+template <class C>
+const char* curve_name() {
+    return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
+}
+
+// Device copies of one MSM's inputs.
+template <class C>
+struct DeviceInputs {
+    cuda::DeviceBuffer<ec::Affine<C>> bases;
+    cuda::DeviceBuffer<ff::Fr> montgomery;
+    cuda::DeviceBuffer<msm::Scalar> canonical;
+
+    DeviceInputs(const std::vector<ec::Affine<C>>& host_bases, const std::vector<ff::Fr>& scalars)
+        : bases(host_bases.size()), montgomery(scalars.size()), canonical(scalars.size()) {
+        bases.copy_from_host(host_bases.data(), host_bases.size());
+        montgomery.copy_from_host(scalars.data(), scalars.size());
+        const std::vector<msm::Scalar> canonical_host = test::canonical_scalars(scalars);
+        canonical.copy_from_host(canonical_host.data(), canonical_host.size());
+    }
+    const void* scalars(ScalarForm form) const {
+        return form == ScalarForm::montgomery ? static_cast<const void*>(montgomery.data())
+                                              : static_cast<const void*>(canonical.data());
+    }
+};
+
+// The device's sum read back as affine, its result buffer poisoned beforehand.
+template <class C>
+ec::Affine<C> read_result(const cuda::DeviceBuffer<ec::Jacobian<C>>& result, const cuda::Stream& stream) {
+    stream.synchronize();
+    ec::Jacobian<C> sum;
+    result.copy_to_host(&sum, 1);
+    EXPECT_TRUE(sum.is_on_curve()) << "the device's sum is not on the curve";
+    return sum.to_affine();
+}
+
+template <class C>
+void poison(const cuda::DeviceBuffer<ec::Jacobian<C>>& result) {
+    ZKB_CUDA_CHECK(cudaMemset(result.data(), 0xa5, sizeof(ec::Jacobian<C>)));
+}
+
+// One DeviceMsm per (curve, capacity) runs all the cases of a test, so buffers are
+// reused from one size and profile to the next.
+template <class C>
+void expect_device_matches_cpu(cuda::msm::DeviceMsm<C>& msm, size_t n, BaseProfile base_profile,
+                               ScalarProfile scalar_profile, uint64_t seed, uint32_t window_bits = 0) {
+    SCOPED_TRACE(testing::Message() << curve_name<C>() << ", n " << n << ", bases " << to_string(base_profile)
+                                    << ", scalars " << to_string(scalar_profile) << ", window bits " << window_bits);
+    const auto bases = test::make_bases<C>(n, base_profile, seed);
+    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
+    const DeviceInputs<C> inputs(bases, scalars);
+    const cuda::Stream stream;
+    cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
+    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+        poison(result);
+        msm.compute(inputs.bases.data(), inputs.scalars(form), form, n, result.data(), stream, window_bits);
+        EXPECT_EQ(read_result(result, stream), expected)
+            << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars; plan: "
+            << msm.plan().full_count() << " full, " << msm.plan().one_count() << " ones, " << msm.plan().entry_count()
+            << " entries, c = " << msm.plan().layout().bits;
+    }
+}
+
+cuda::msm::MsmCapacity capacity_for(uint64_t max_points, std::vector<uint32_t> forced = {}) {
+    cuda::msm::MsmCapacity capacity;
+    capacity.max_points = max_points;
+    capacity.forced_window_bits = std::move(forced);
+    return capacity;
+}
+
+TEST(MsmDevice, G1MatchesTheCpuForEveryScalarProfile) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::G1Params> msm(capacity_for(1 << 16));
+    uint64_t seed = 1000;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{100}, size_t{1000}, size_t{4099}, size_t{1} << 16}) {
+            expect_device_matches_cpu(msm, n, BaseProfile::distinct, profile, seed++);
+        }
+    }
+}
+
+TEST(MsmDevice, G1WithRepeatedAndInfiniteBases) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::G1Params> msm(capacity_for(1 << 14));
+    uint64_t seed = 2000;
+    for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
+        for (ScalarProfile profile : test::kScalarProfiles) {
+            expect_device_matches_cpu(msm, 5000, bases, profile, seed++);
+        }
+    }
+}
+
+TEST(MsmDevice, G1AtLargeSizes) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::G1Params> msm(capacity_for(1 << 20));
+    expect_device_matches_cpu(msm, size_t{1} << 18, BaseProfile::distinct, ScalarProfile::uniform, 3000);
+    expect_device_matches_cpu(msm, size_t{1} << 20, BaseProfile::distinct, ScalarProfile::uniform, 3001);
+    expect_device_matches_cpu(msm, size_t{1} << 20, BaseProfile::distinct, ScalarProfile::mostly_boolean, 3002);
+    expect_device_matches_cpu(msm, size_t{1} << 20, BaseProfile::repeated, ScalarProfile::ones, 3003);
+    expect_device_matches_cpu(msm, (size_t{1} << 19) + 7, BaseProfile::with_infinity, ScalarProfile::edges, 3004);
+}
+
+TEST(MsmDevice, G1AndG2WithForcedWindowWidths) {
+    ZKB_REQUIRE_GPU();
+    const std::vector<uint32_t> widths = {1, 4, 8, 12, 16, 20};
+    cuda::msm::DeviceMsm<ec::G1Params> g1(capacity_for(5000, widths));
+    cuda::msm::DeviceMsm<ec::G2Params> g2(capacity_for(5000, widths));
+    uint64_t seed = 4000;
+    for (uint32_t bits : widths) {
+        expect_device_matches_cpu(g1, 5000, BaseProfile::distinct, ScalarProfile::uniform, seed++, bits);
+        expect_device_matches_cpu(g1, 3000, BaseProfile::distinct, ScalarProfile::mostly_boolean, seed++, bits);
+        expect_device_matches_cpu(g2, 700, BaseProfile::distinct, ScalarProfile::uniform, seed++, bits);
+    }
+}
+
+TEST(MsmDevice, G2MatchesTheCpu) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::G2Params> msm(capacity_for(1 << 16));
+    uint64_t seed = 5000;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        for (size_t n : {size_t{1}, size_t{5}, size_t{1000}}) {
+            expect_device_matches_cpu(msm, n, BaseProfile::distinct, profile, seed++);
+        }
+    }
+    expect_device_matches_cpu(msm, 3000, BaseProfile::repeated, ScalarProfile::uniform, seed++);
+    expect_device_matches_cpu(msm, 3000, BaseProfile::with_infinity, ScalarProfile::mostly_boolean, seed++);
+    expect_device_matches_cpu(msm, size_t{1} << 14, BaseProfile::distinct, ScalarProfile::uniform, seed++);
+    expect_device_matches_cpu(msm, size_t{1} << 16, BaseProfile::distinct, ScalarProfile::mostly_boolean, seed++);
+}
+
+// Groth16's use: one plan of z, the A and B queries in G1 on one stream and the B query
+// in G2 on another, at the same time.
+TEST(MsmDevice, OnePlanServesG1AndG2OnTwoStreams) {
+    ZKB_REQUIRE_GPU();
+    const size_t n = 20000;
+    const cuda::msm::MsmCapacity capacity = capacity_for(n);
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<ec::G1Params> g1(capacity);
+    cuda::msm::BucketAccumulator<ec::G2Params> g2(capacity);
+    const auto scalars = test::make_scalars(n, ScalarProfile::mostly_boolean, 6000);
+    const auto canonical = test::canonical_scalars(scalars);
+    const auto a_bases = test::make_bases<ec::G1Params>(n, BaseProfile::distinct, 6001);
+    const auto b_bases = test::make_bases<ec::G1Params>(n, BaseProfile::with_infinity, 6002);
+    const auto g2_bases = test::make_bases<ec::G2Params>(n, BaseProfile::distinct, 6003);
+    const DeviceInputs<ec::G1Params> a(a_bases, scalars), b(b_bases, scalars);
+    const DeviceInputs<ec::G2Params> c(g2_bases, scalars);
+    cuda::DeviceBuffer<ec::G1> a_sum(1), b_sum(1);
+    cuda::DeviceBuffer<ec::G2> c_sum(1);
+    poison(a_sum);
+    poison(b_sum);
+    poison(c_sum);
+    const cuda::Stream g1_stream, g2_stream;
+    plan.prepare(a.scalars(ScalarForm::montgomery), ScalarForm::montgomery, n, g1_stream);
+    g2.run(plan, c.bases.data(), c_sum.data(), g2_stream);  // waits for plan.ready()
+    g1.run(plan, a.bases.data(), a_sum.data(), g1_stream);
+    g1.run(plan, b.bases.data(), b_sum.data(), g1_stream);
+    EXPECT_EQ(read_result(a_sum, g1_stream), test::cpu_msm(a_bases, canonical));
+    EXPECT_EQ(read_result(b_sum, g1_stream), test::cpu_msm(b_bases, canonical));
+    EXPECT_EQ(read_result(c_sum, g2_stream), test::cpu_msm(g2_bases, canonical));
+}
+
+TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::G1Params> msm(capacity_for(100));
+    const cuda::Stream stream;
+    cuda::DeviceBuffer<ec::G1> result(1);
+    cuda::DeviceBuffer<msm::Scalar> scalars(101);
+    cuda::DeviceBuffer<ec::G1Affine> bases(101);
+    EXPECT_THROW(msm.compute(bases.data(), scalars.data(), ScalarForm::canonical, 101, result.data(), stream),
+                 std::invalid_argument);
+    EXPECT_THROW(msm.compute(bases.data(), scalars.data(), ScalarForm::canonical, 100, result.data(), stream, 7),
+                 std::invalid_argument);  // 7 bits was not a forced width of the capacity
+}
+
+}  // namespace
+}  // namespace zkbatch

@@ -1,0 +1,401 @@
+// The device MSM's code run on the host: every kernel's thread body (msm_steps.hpp) for
+// every thread, CUB's selection and sort replaced by their definitions (a stable
+// selection in index order, a stable sort by key, which is what CUB's radix sort is), and
+// the result compared with the CPU's msm::pippenger. Needs no GPU: it checks the digits,
+// the entries, the levels with their spills, the bucket reduction and the window
+// combination, for structured scalars and bases, with segments small enough that every
+// level and spill path runs; the device tests then show the GPU runs the same code.
+#include "msm_test_support.hpp"
+
+#include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/cuda/msm_steps.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using namespace cuda::msm;
+using test::BaseProfile;
+using test::ScalarProfile;
+
+// Runs the levels of `plan` as run_levels does on the device; returns how many levels
+// did any work (the others found nothing spilled before them).
+template <class C, class FirstSource>
+int emulate_levels(const LevelPlan& plan, const FirstSource& first, ec::Xyzz<C>* dest, uint32_t key_limit) {
+    std::vector<uint32_t> spill_keys[2];
+    std::vector<ec::Xyzz<C>> spill_points[2];
+    std::vector<uint32_t> flags(plan.count, 0);
+    int working = 0;
+    bool previous_ran = false;
+    for (int k = 0; k < plan.count; ++k) {
+        const Level& level = plan.levels[k];
+        if (k > 0 && flags[k - 1] == 0) {
+            // The device's threads return at once; check they would have had nothing.
+            if (previous_ran) {
+                for (size_t i = 0; i < spill_keys[(k - 1) % 2].size(); ++i) {
+                    EXPECT_NE(spill_keys[(k - 1) % 2][i] & kEmptyBit, 0u) << "a spill with points, unflagged";
+                }
+            }
+            previous_ran = false;
+            continue;
+        }
+        previous_ran = true;
+        ++working;
+        std::vector<uint32_t>& out_keys = spill_keys[k % 2];
+        std::vector<ec::Xyzz<C>>& out_points = spill_points[k % 2];
+        out_keys.assign(level.spill_count(), 0xdeadbeef);  // poisoned: every slot must be written
+        out_points.assign(level.spill_count(), ec::Xyzz<C>{});
+        const LevelOutput<C> out{dest,         key_limit, out_keys.data(), out_points.data(), &flags[k],
+                                 k > 0 ? &flags[k - 1] : nullptr};
+        // Threads in reverse order: the result must not depend on the order they run in.
+        for (uint32_t t = level.threads(); t-- > 0;) {
+            if (k == 0) {
+                accumulate_segment<C>(first, level, out, t);
+            } else {
+                const PointSource<C> spills{spill_keys[(k - 1) % 2].data(), spill_points[(k - 1) % 2].data()};
+                accumulate_segment<C>(spills, level, out, t);
+            }
+        }
+        for (uint32_t key : out_keys) EXPECT_NE(key, 0xdeadbeefu) << "level " << k << " left a spill unwritten";
+        // Sorted by key, empty or not: what the next level's run detection relies on.
+        for (size_t i = 1; i < out_keys.size(); ++i) {
+            EXPECT_LE(out_keys[i - 1] & ~kEmptyBit, out_keys[i] & ~kEmptyBit) << "level " << k << ", spill " << i;
+        }
+    }
+    return working;
+}
+
+// The tree passes of tree_sum_kernel, block by block, each step for every thread
+// before the next (what its barriers guarantee).
+template <class C>
+std::vector<ec::Xyzz<C>> emulate_tree(std::vector<ec::Xyzz<C>> sums, uint32_t windows, uint32_t per_window) {
+    const TreePasses passes = plan_tree_passes(per_window);
+    for (int pass = 0; pass < passes.count; ++pass) {
+        const uint32_t group = passes.group_size[pass];
+        per_window /= group;
+        std::vector<ec::Xyzz<C>> out(windows * per_window);
+        for (uint32_t block = 0; block < out.size(); ++block) {
+            ec::Xyzz<C> shared[kTreeThreads];
+            for (uint32_t thread = 0; thread < kTreeThreads; ++thread) {
+                shared[thread] = tree_thread_sum<C>(sums.data(), group, block, thread);
+            }
+            for (uint32_t stride = kTreeThreads / 2; stride > 0; stride /= 2) {
+                for (uint32_t thread = 0; thread < kTreeThreads; ++thread) tree_step<C>(shared, stride, thread);
+            }
+            out[block] = shared[0];
+        }
+        sums = std::move(out);
+    }
+    return sums;
+}
+
+// What emulate_msm saw, for tests that check the choices it made.
+struct EmulationResult {
+    uint64_t full = 0, ones = 0, entries = 0;
+    int levels = 0;          // in the plan (the worst case)
+    int working_levels = 0;  // that found something to do
+    WindowLayout layout;
+};
+
+// The whole device MSM on the host. window_bits 0: chosen as prepare() chooses.
+template <class C>
+ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<ff::Fr>& scalars,
+                            ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info) {
+    const uint32_t n = static_cast<uint32_t>(scalars.size());
+    const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
+    std::vector<msm::Scalar> canonical(n);
+    std::vector<uint8_t> full_flags(n), one_flags(n);
+    const ClassifyParams classify{form == ScalarForm::montgomery ? static_cast<const void*>(scalars.data())
+                                                                 : static_cast<const void*>(canonical_input.data()),
+                                  form, n, canonical.data(), full_flags.data(), one_flags.data()};
+    for (uint32_t i = 0; i < n; ++i) classify_scalar(classify, i);
+    std::vector<uint32_t> full_indices, one_indices;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (full_flags[i]) full_indices.push_back(i);
+        if (one_flags[i]) one_indices.push_back(i);
+    }
+    const uint32_t bits = window_bits != 0 ? window_bits : choose_window_bits(full_indices.size());
+    const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits)};
+    EntryParams entry_params{canonical.data(), full_indices.data(), one_indices.data(),
+                             static_cast<uint32_t>(full_indices.size()), static_cast<uint32_t>(one_indices.size()),
+                             layout, nullptr, nullptr};
+    const uint64_t entry_count = entry_params.entry_count();
+    std::vector<uint32_t> keys(entry_count, 0xdeadbeef), values(entry_count, 0xdeadbeef);
+    entry_params.keys = keys.data();
+    entry_params.values = values.data();
+    for (uint32_t j = 0; j < entry_params.full_count + entry_params.one_count; ++j) write_entries(entry_params, j);
+    std::vector<uint32_t> order(entry_count);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
+    std::vector<uint32_t> sorted_keys(entry_count), sorted_values(entry_count);
+    for (uint64_t i = 0; i < entry_count; ++i) {
+        sorted_keys[i] = keys[order[i]];
+        sorted_values[i] = values[order[i]];
+        EXPECT_LT(sorted_keys[i], uint64_t{1} << layout.key_bits()) << "a key the sort would truncate";
+    }
+    if (info) {
+        info->full = full_indices.size();
+        info->ones = one_indices.size();
+        info->entries = entry_count;
+        info->layout = layout;
+    }
+    if (entry_count == 0) return ec::Jacobian<C>::infinity();
+
+    std::vector<ec::Xyzz<C>> buckets(layout.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
+    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count);
+    const LevelPlan levels = plan_levels(static_cast<uint32_t>(entry_count), segment, kLaterSegment);
+    const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), bases.data()};
+    const int working = emulate_levels<C>(levels, gather, buckets.data(), layout.bucket_count());
+    if (info) {
+        info->levels = levels.count;
+        info->working_levels = working;
+    }
+
+    const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+    std::vector<ec::Xyzz<C>> partials(reduce.threads());
+    for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
+        reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
+    }
+    const std::vector<ec::Xyzz<C>> window_sums = emulate_tree(partials, layout.windows, reduce.chunks_per_window());
+    EXPECT_EQ(window_sums.size(), layout.windows);
+    return combine_windows<C>(window_sums.data(), layout);
+}
+
+template <class C>
+void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
+                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed) {
+    SCOPED_TRACE(testing::Message() << (std::is_same_v<C, ec::G1Params> ? "G1" : "G2") << ", n " << n << ", bases "
+                                    << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
+                                    << ", window bits " << window_bits << ", first segment " << first_segment);
+    const auto bases = test::make_bases<C>(n, base_profile, seed);
+    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
+    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+        const ec::Affine<C> got = emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr).to_affine();
+        EXPECT_EQ(got, expected) << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
+    }
+}
+
+// Signed digits: sum_w d_w 2^(c w) = s (checked in Fr), every digit in range, the top
+// window's never negative, for every width the layout allows.
+TEST(MsmSteps, SignedDigitsRecomposeTheScalar) {
+    std::mt19937_64 rng(5);
+    std::vector<ff::Fr> values = test::make_scalars(200, ScalarProfile::edges, 6);
+    for (int i = 0; i < 50; ++i) values.push_back(test::random_fr(rng));
+    values.push_back(-ff::Fr::one());
+    for (uint32_t bits = 1; bits <= kMaxWindowBits; ++bits) {
+        const WindowLayout layout{bits, WindowLayout::windows_for(bits)};
+        ASSERT_GE(layout.windows * bits, 256u);
+        const ff::Fr radix = ff::Fr::from_u64(uint64_t{1} << bits);
+        for (const ff::Fr& value : values) {
+            const msm::Scalar s = msm::to_scalar(value);
+            uint32_t carry = 0;
+            ff::Fr sum = ff::Fr::zero(), weight = ff::Fr::one();
+            for (uint32_t w = 0; w < layout.windows; ++w) {
+                const int32_t digit = signed_digit(s, layout, w, carry);
+                ASSERT_LE(digit, int32_t(layout.buckets_per_window())) << bits;
+                ASSERT_GE(digit, -int32_t(layout.buckets_per_window())) << bits;
+                if (w + 1 == layout.windows) {
+                    ASSERT_GE(digit, 0) << "top window, bits " << bits;
+                }
+                const ff::Fr magnitude = ff::Fr::from_u64(static_cast<uint64_t>(digit < 0 ? -digit : digit));
+                sum = digit < 0 ? sum - magnitude * weight : sum + magnitude * weight;
+                weight = weight * radix;
+            }
+            ASSERT_EQ(carry, 0u) << "a carry left the top window, bits " << bits;
+            ASSERT_EQ(sum, value) << "bits " << bits << ", " << value.to_hex();
+        }
+    }
+}
+
+TEST(MsmSteps, ClassificationAndEntries) {
+    const std::vector<ff::Fr> scalars = {ff::Fr::zero(), ff::Fr::one(), ff::Fr::from_u64(2), -ff::Fr::one(),
+                                         ff::Fr::from_u64(uint64_t{1} << 40)};
+    const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
+    std::vector<msm::Scalar> canonical(5);
+    std::vector<uint8_t> full(5), one(5);
+    const ClassifyParams p{scalars.data(), ScalarForm::montgomery, 5, canonical.data(), full.data(), one.data()};
+    for (uint32_t i = 0; i < 5; ++i) classify_scalar(p, i);
+    EXPECT_EQ(full, (std::vector<uint8_t>{0, 0, 1, 1, 1}));
+    EXPECT_EQ(one, (std::vector<uint8_t>{0, 1, 0, 0, 0}));
+    for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(std::memcmp(&canonical[i], &canonical_input[i], 32), 0) << i;
+
+    // c = 8: 2 = digit 2 in window 0 (bucket 1), zeros elsewhere (skip key); the one at
+    // index 1 is one entry with key 0.
+    const WindowLayout layout{8, WindowLayout::windows_for(8)};
+    const uint32_t full_indices[] = {2}, one_indices[] = {1};
+    std::vector<uint32_t> keys(layout.windows + 1), values(layout.windows + 1);
+    const EntryParams e{canonical.data(), full_indices, one_indices, 1, 1, layout, keys.data(), values.data()};
+    for (uint32_t j = 0; j < 2; ++j) write_entries(e, j);
+    EXPECT_EQ(keys[0], 1u);
+    EXPECT_EQ(values[0], 2u);
+    for (uint32_t w = 1; w < layout.windows; ++w) EXPECT_EQ(keys[w], layout.skip_key()) << w;
+    EXPECT_EQ(keys[layout.windows], 0u);
+    EXPECT_EQ(values[layout.windows], 1u);
+    EXPECT_EQ(layout.skip_key(), 32u * 128u);
+    EXPECT_EQ(layout.key_bits(), 13u);  // 4096 needs 13 bits
+}
+
+TEST(MsmSteps, LevelsShrinkToOneThreadWithinTheirBuffers) {
+    for (uint32_t entries : {1u, 2u, 7u, 8u, 9u, 100u, 4096u, 100000u, 1u << 20, (1u << 28) + 3}) {
+        for (uint32_t first : {1u, 3u, 8u, 256u}) {
+            const LevelPlan plan = plan_levels(entries, first, kLaterSegment);
+            ASSERT_GE(plan.count, 1);
+            ASSERT_LE(plan.count, LevelPlan::kMaxLevels);
+            EXPECT_EQ(plan.levels[0].count, entries);
+            EXPECT_TRUE(plan.levels[plan.count - 1].terminal());
+            for (int k = 0; k + 1 < plan.count; ++k) {
+                EXPECT_FALSE(plan.levels[k].terminal());
+                EXPECT_EQ(plan.levels[k + 1].count, plan.levels[k].spill_count());
+                EXPECT_LE(plan.levels[k].spill_count(), plan.spill_capacity[k % 2]);
+                if (k > 0) {
+                    EXPECT_LT(plan.levels[k + 1].count, plan.levels[k].count);
+                }
+            }
+            // The segments of every level tile its entries exactly.
+            for (int k = 0; k < plan.count; ++k) {
+                const Level& level = plan.levels[k];
+                EXPECT_LT(level.offset, level.segment);
+                uint32_t covered = 0;
+                for (uint32_t t = 0; t < level.threads(); ++t) {
+                    EXPECT_EQ(level.begin(t), std::min(covered, level.count)) << "level " << k << ", thread " << t;
+                    covered = std::max(covered, level.end(t));
+                }
+                EXPECT_EQ(covered, level.count) << "level " << k;
+            }
+        }
+    }
+}
+
+TEST(MsmSteps, TreePassesCoverEveryWindowSize) {
+    for (uint32_t log = 0; log <= 23; ++log) {
+        const TreePasses passes = plan_tree_passes(1u << log);
+        uint64_t product = 1;
+        for (int i = 0; i < passes.count; ++i) {
+            EXPECT_LE(passes.group_size[i], kTreeFanIn);
+            product *= passes.group_size[i];
+        }
+        EXPECT_EQ(product, uint64_t{1} << log);
+    }
+}
+
+TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
+    uint32_t previous = 1;
+    for (uint64_t n = 1; n <= (uint64_t{1} << 30); n = n * 5 / 4 + 1) {
+        const uint32_t bits = choose_window_bits(n);
+        EXPECT_GE(bits, previous) << n;
+        EXPECT_LE(bits, 20u);
+        previous = bits;
+    }
+    EXPECT_EQ(choose_window_bits(0), 1u);
+}
+
+// The capacity covers every count of full scalars and ones that prepare() may see, and
+// every level of every MSM up to it.
+TEST(MsmCapacity, BoundsEveryChoice) {
+    for (uint64_t max_points : {uint64_t{1}, uint64_t{10}, uint64_t{1000}, uint64_t{1} << 16, uint64_t{1} << 20,
+                                (uint64_t{1} << 24) + 5}) {
+        MsmCapacity capacity;
+        capacity.max_points = max_points;
+        const uint64_t entries_bound = capacity.max_entries();
+        const uint64_t buckets_bound = capacity.max_buckets();
+        for (uint64_t full = 0; full <= max_points; full = full * 3 / 2 + 1) {
+            for (uint64_t ones : {uint64_t{0}, max_points - std::min(full, max_points)}) {
+                if (full + ones > max_points) continue;
+                const uint32_t bits = choose_window_bits(full);
+                const WindowLayout layout{bits, full > 0 ? WindowLayout::windows_for(bits) : 1u};
+                const uint64_t entries = full * layout.windows + ones;
+                ASSERT_LE(entries, entries_bound) << max_points << ": " << full << " full, " << ones << " ones";
+                ASSERT_LE(layout.bucket_count(), buckets_bound) << max_points << ", " << full;
+                if (entries == 0 || entries >= (uint64_t{1} << 32)) continue;
+                const LevelPlan levels =
+                    plan_levels(static_cast<uint32_t>(entries), choose_first_segment(entries), kLaterSegment);
+                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
+                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
+                const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+                const LevelPlan window_levels = plan_levels(reduce.threads(), kLaterSegment, kLaterSegment);
+                ASSERT_LE(window_levels.spill_capacity[0], capacity.max_spills(0));
+                ASSERT_LE(window_levels.spill_capacity[1], capacity.max_spills(1));
+            }
+        }
+    }
+    MsmCapacity forced;
+    forced.max_points = 1000;
+    forced.forced_window_bits = {3};
+    EXPECT_GE(forced.max_entries(), 1000u * WindowLayout::windows_for(3));
+}
+
+TEST(MsmEmulation, G1MatchesTheCpuForEveryScalarProfile) {
+    uint64_t seed = 100;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{17}, size_t{300}}) {
+            expect_emulation_matches_cpu<ec::G1Params>(n, BaseProfile::distinct, profile, 0, 0, seed++);
+        }
+    }
+}
+
+TEST(MsmEmulation, G1WithRepeatedAndInfiniteBases) {
+    uint64_t seed = 200;
+    for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
+        for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::ones, ScalarProfile::r_minus_1,
+                                      ScalarProfile::mostly_boolean, ScalarProfile::small}) {
+            expect_emulation_matches_cpu<ec::G1Params>(200, bases, profile, 0, 3, seed++);
+        }
+    }
+}
+
+// Small segments and windows: many levels, spills of single runs, buckets spanning many
+// segments (all ones: one bucket of n points), every window width from 1 bit up.
+TEST(MsmEmulation, G1ForEveryWindowWidthAndSegment) {
+    uint64_t seed = 300;
+    for (uint32_t bits : {1u, 2u, 3u, 5u, 8u, 11u, 13u, 16u}) {
+        for (uint32_t segment : {1u, 2u, 3u, 5u, 64u}) {
+            expect_emulation_matches_cpu<ec::G1Params>(96, BaseProfile::distinct, ScalarProfile::uniform, bits,
+                                                       segment, seed++);
+        }
+        expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, ScalarProfile::mostly_boolean, bits, 2,
+                                                   seed++);
+    }
+    for (uint32_t segment : {1u, 2u, 7u}) {
+        expect_emulation_matches_cpu<ec::G1Params>(2000, BaseProfile::distinct, ScalarProfile::ones, 0, segment,
+                                                   seed++);
+        expect_emulation_matches_cpu<ec::G1Params>(500, BaseProfile::repeated, ScalarProfile::r_minus_1, 0, segment,
+                                                   seed++);
+    }
+}
+
+TEST(MsmEmulation, G1AtFourThousandPointsWithTheDefaultChoices) {
+    EmulationResult info;
+    const auto bases = test::make_bases<ec::G1Params>(4096, BaseProfile::distinct, 400);
+    const auto scalars = test::make_scalars(4096, ScalarProfile::uniform, 401);
+    const auto expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
+    EXPECT_EQ(emulate_msm(bases, scalars, ScalarForm::montgomery, 0, 0, &info).to_affine(), expected);
+    EXPECT_EQ(info.full, 4096u);
+    EXPECT_EQ(info.layout.bits, choose_window_bits(4096));
+    EXPECT_GE(info.levels, 3) << "level 0 should not be the only level";
+    // c = 8: 128 buckets per window, the top one's too (bits 248..255), about 32 entries
+    // each; in segments of 64 no bucket spans three, so level 1 completes every
+    // straddling one and the later levels return at once. (With the automatic c = 9 the
+    // top window's digits are at most 8, so its 8 buckets hold 512 entries each.)
+    EXPECT_EQ(emulate_msm(bases, scalars, ScalarForm::montgomery, 8, 64, &info).to_affine(), expected);
+    EXPECT_GE(info.levels, 3);
+    EXPECT_EQ(info.working_levels, 2);
+}
+
+TEST(MsmEmulation, G2MatchesTheCpu) {
+    uint64_t seed = 500;
+    for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::mostly_boolean, ScalarProfile::r_minus_1,
+                                  ScalarProfile::ones, ScalarProfile::zeros}) {
+        expect_emulation_matches_cpu<ec::G2Params>(64, BaseProfile::distinct, profile, 0, 0, seed++);
+        expect_emulation_matches_cpu<ec::G2Params>(64, BaseProfile::repeated, profile, 4, 3, seed++);
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch

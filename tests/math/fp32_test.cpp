@@ -1,0 +1,148 @@
+// fp32.hpp, the 12 x 32-bit carry-chain arithmetic the GPU runs for Fp, executed here
+// through HostChain (an exact model of PTX's carry flag) and checked against GMP and
+// against fp.hpp's 64-bit host code, bit for bit. The device test
+// (tests/gpu/field_device_test.cu) then shows PtxChain gives the same bits.
+#include "fp_oracle.hpp"
+
+#include <zkbatch/ff/fp.hpp>
+#include <zkbatch/ff/fp32.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+using ff::Fp;
+namespace fp32 = ff::fp32;
+using Limbs = uint32_t[fp32::kLimbs];
+
+const mpz_class kR = mpz_class(1) << 384;  // the Montgomery radix
+
+mpz_class integer_of(const uint32_t limbs[fp32::kLimbs]) {
+    mpz_class value;
+    mpz_import(value.get_mpz_t(), fp32::kLimbs, -1, sizeof(uint32_t), 0, 0, limbs);
+    return value;
+}
+
+void limbs_of(const mpz_class& value, uint32_t limbs[fp32::kLimbs]) {
+    for (int j = 0; j < fp32::kLimbs; ++j) limbs[j] = 0;
+    size_t count = 0;
+    mpz_export(limbs, &count, -1, sizeof(uint32_t), 0, 0, value.get_mpz_t());
+}
+
+const mpz_class& r_inverse() {  // R^-1 mod p
+    static const mpz_class inverse = [] {
+        mpz_class value;
+        mpz_invert(value.get_mpz_t(), mpz_class(kR % test::fp_modulus()).get_mpz_t(), test::fp_modulus().get_mpz_t());
+        return value;
+    }();
+    return inverse;
+}
+
+// Raw residues < p (the limbs fp32 sees), stressing the carry chains: zero, small
+// values, p - k, all-ones limbs at every word boundary, p's own limbs, and the
+// Montgomery forms of 0, 1 and -1 (R mod p and p - R mod p), plus random values.
+std::vector<mpz_class> operands() {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = {0, 1, 2, 3, p - 1, p - 2, (p - 1) / 2, (p + 1) / 2, kR % p, p - kR % p};
+    for (int shift = 32; shift <= 352; shift += 32) {
+        values.push_back(mpz_class(1) << shift);
+        values.push_back((mpz_class(1) << shift) - 1);
+        values.push_back(p - (mpz_class(1) << shift));
+    }
+    values.push_back((mpz_class(1) << 380) + 12345);
+    values.push_back(mpz_class("ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000", 16));
+    std::mt19937_64 rng(381);
+    for (int i = 0; i < 300; ++i) values.push_back(test::random_below(rng, p));
+    return values;
+}
+
+TEST(Fp32, ModulusLimbsAreTheModulus) {
+    Limbs p;
+    for (int j = 0; j < fp32::kLimbs; ++j) p[j] = fp32::modulus_limb(j);
+    EXPECT_EQ(integer_of(p), test::fp_modulus());
+    const mpz_class two32 = mpz_class(1) << 32;
+    // kMontInv * p = -1 (mod 2^32)
+    EXPECT_EQ(mpz_class(mpz_class(fp32::kMontInv) * test::fp_modulus() + 1) % two32, 0);
+}
+
+TEST(Fp32, HostChainArithmeticMatchesGmp) {
+    const mpz_class& p = test::fp_modulus();
+    const std::vector<mpz_class> values = operands();
+    for (const mpz_class& x : values) {
+        for (const mpz_class& y : values) {
+            Limbs a, b, out;
+            limbs_of(x, a);
+            limbs_of(y, b);
+            fp32::mont_mul<ff::HostChain>(a, b, out);
+            ASSERT_EQ(integer_of(out), x * y * r_inverse() % p) << x.get_str(16) << " * " << y.get_str(16);
+            fp32::add<ff::HostChain>(a, b, out);
+            ASSERT_EQ(integer_of(out), (x + y) % p) << x.get_str(16) << " + " << y.get_str(16);
+            fp32::sub<ff::HostChain>(a, b, out);
+            ASSERT_EQ(integer_of(out), ((x - y) % p + p) % p) << x.get_str(16) << " - " << y.get_str(16);
+        }
+    }
+}
+
+// mont_mul_partial: a < p and any 384-bit b give a result below 2p with the right
+// residue; reduce_once brings any value below 2p to its residue.
+TEST(Fp32, PartlyReducedProductsStayBelowTwiceTheModulus) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> multiplicands = operands();
+    for (const mpz_class& v : {mpz_class(kR - 1), mpz_class(kR - 2), mpz_class(2 * p - 1), mpz_class(2 * p),
+                               mpz_class(4 * p - 1), mpz_class(kR - p)}) {
+        multiplicands.push_back(v);
+    }
+    const std::vector<mpz_class> factors = operands();  // < p
+    for (const mpz_class& factor : factors) {
+        Limbs f;
+        limbs_of(factor, f);
+        for (const mpz_class& x : multiplicands) {
+            Limbs b, out;
+            limbs_of(x, b);
+            fp32::mont_mul_partial<ff::HostChain>(f, b, out);
+            ASSERT_LT(integer_of(out), 2 * p) << factor.get_str(16) << " * " << x.get_str(16);
+            ASSERT_EQ(integer_of(out) % p, factor * x * r_inverse() % p) << factor.get_str(16) << " * " << x.get_str(16);
+        }
+    }
+    for (const mpz_class& x : {mpz_class(0), mpz_class(p - 1), mpz_class(p), mpz_class(p + 1), mpz_class(2 * p - 1)}) {
+        Limbs v, out;
+        limbs_of(x, v);
+        ff::HostChain chain;
+        fp32::reduce_once(chain, v, out);
+        EXPECT_EQ(integer_of(out), x % p) << x.get_str(16);
+    }
+}
+
+// Same R, same reduced output: what the GPU computes is what Fp computes on the host,
+// bit for bit, including through the 64 <-> 32-bit limb split the device paths use.
+TEST(Fp32, AgreesWithTheSixtyFourBitLimbs) {
+    std::mt19937_64 rng(64);
+    std::vector<Fp> values = {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_u64(2), -Fp::from_u64(2)};
+    for (int i = 0; i < 4000; ++i) values.push_back(test::random_fp(rng));
+    for (size_t i = 0; i < values.size(); ++i) {
+        for (size_t k : {i, (i * 7 + 3) % values.size(), (i + 1) % values.size()}) {
+            const Fp& x = values[i];
+            const Fp& y = values[k];
+            Limbs a, b, out;
+            fp32::split(x.limbs, a);
+            fp32::split(y.limbs, b);
+            Fp result;
+            fp32::mont_mul<ff::HostChain>(a, b, out);
+            fp32::join(out, result.limbs);
+            ASSERT_EQ(result, x * y) << i << ", " << k;
+            fp32::add<ff::HostChain>(a, b, out);
+            fp32::join(out, result.limbs);
+            ASSERT_EQ(result, x + y) << i << ", " << k;
+            fp32::sub<ff::HostChain>(a, b, out);
+            fp32::join(out, result.limbs);
+            ASSERT_EQ(result, x - y) << i << ", " << k;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch
