@@ -1,0 +1,30 @@
+// DeviceProvingKey: a Groth16 proving key resident in device memory, where the MSM
+// kernels read it. Both CUDA plugins hold their key this way (only their host memory
+// policy for a, b, c, z and the outputs differs). Made once per backend by load_key,
+// from a key in host memory (upload_proving_key) or, for a seeded setup, on the device
+// itself (generate_proving_key): the same points either way, in groth16::ProvingKey's
+// layout (ec::Affine, .zkey coordinates).
+#pragma once
+
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ec/curve.hpp>
+#include <zkbatch/groth16/keys.hpp>
+
+#include <cstdint>
+
+namespace zkbatch::cuda {
+
+struct DeviceProvingKey {
+    // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
+    // Its spans are empty and its storage is null.
+    groth16::ProvingKey header;
+    DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
+    DeviceBuffer<ec::G2Affine> b_g2_query;
+
+    uint64_t device_bytes() const {
+        return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes();
+    }
+};
+
+}  // namespace zkbatch::cuda
