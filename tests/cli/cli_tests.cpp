@@ -351,11 +351,11 @@ TEST_F(CliTest, BackendDigestIsRecordedAndHIsReadOnlyWhereVerified) {
     }
 }
 
-// Where h is read (here every partition is verified), the backend's digest must be the
-// digest of the h it returned.
+// Where h is read (here every partition's h is checked against the quotient identity),
+// the backend's digest must be the digest of the h it returned.
 TEST_F(CliTest, BackendDigestThatDisagreesWithItsHFailsThePartition) {
     const auto result = run_faulty("--set backend.options.digest_h=1 --set backend.options.wrong_digest_partition=2 "
-                                   "--set pipeline.on_error=continue");
+                                   "--set pipeline.on_error=continue --set verify.mode=identity");
     EXPECT_EQ(result.exit_code, 5) << result.err;
     const std::string run = latest_run();
     const std::string error = scalar("SELECT status || ': ' || error FROM partition WHERE run_id = " + run +

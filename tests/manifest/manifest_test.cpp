@@ -68,7 +68,7 @@ TEST(ShippedJobs, SmokeIsSmall) {
     EXPECT_EQ(m.job.partitions, 4u);
     EXPECT_EQ(m.circuit.log_n, 12u);
     EXPECT_EQ(m.backend.name, "auto");
-    EXPECT_EQ(m.verify.mode, VerifyMode::identity);
+    EXPECT_EQ(m.verify.mode, VerifyMode::proof);
 }
 
 TEST(ShippedJobs, DefaultUsesAutoBackend) {
