@@ -103,21 +103,24 @@ Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_sc
         return sum;
     };
     const uint64_t m = key.num_variables, private_start = key.num_public + 1;
-    const ec::G1 a_sum = timed(ProofMsm::a, [&] { return msm::pippenger(key.a_query.data(), z, m, threads); });
-    const ec::G1 b1_sum = timed(ProofMsm::b_g1, [&] { return msm::pippenger(key.b_g1_query.data(), z, m, threads); });
-    const ec::G2 b2_sum = timed(ProofMsm::b_g2, [&] { return msm::pippenger(key.b_g2_query.data(), z, m, threads); });
-    const ec::G1 l_sum = timed(ProofMsm::l, [&] {
+    MsmSums sums;
+    sums.a = timed(ProofMsm::a, [&] { return msm::pippenger(key.a_query.data(), z, m, threads); });
+    sums.b_g1 = timed(ProofMsm::b_g1, [&] { return msm::pippenger(key.b_g1_query.data(), z, m, threads); });
+    sums.b_g2 = timed(ProofMsm::b_g2, [&] { return msm::pippenger(key.b_g2_query.data(), z, m, threads); });
+    sums.l = timed(ProofMsm::l, [&] {
         return msm::pippenger(key.l_query.data(), z + private_start, key.private_variables(), threads);
     });
-    const ec::G1 h_sum =
-        timed(ProofMsm::h, [&] { return msm::pippenger(key.h_query.data(), h_scalars, key.h_points(), threads); });
+    sums.h = timed(ProofMsm::h, [&] { return msm::pippenger(key.h_query.data(), h_scalars, key.h_points(), threads); });
+    return combine(key, sums, blinding);
+}
 
+Proof combine(const ProvingKey& key, const MsmSums& sums, const ProofRandomness& blinding) {
     const Fr& r = blinding.r;
     const Fr& s = blinding.s;
-    const ec::G1 a = ec::add(ec::add_mixed(a_sum, key.vk.alpha_g1), times(key.delta_g1, r));
-    const ec::G2 b = ec::add(ec::add_mixed(b2_sum, key.vk.beta_g2), times(key.vk.delta_g2, s));
-    const ec::G1 b1 = ec::add(ec::add_mixed(b1_sum, key.beta_g1), times(key.delta_g1, s));
-    ec::G1 c = ec::add(l_sum, h_sum);
+    const ec::G1 a = ec::add(ec::add_mixed(sums.a, key.vk.alpha_g1), times(key.delta_g1, r));
+    const ec::G2 b = ec::add(ec::add_mixed(sums.b_g2, key.vk.beta_g2), times(key.vk.delta_g2, s));
+    const ec::G1 b1 = ec::add(ec::add_mixed(sums.b_g1, key.beta_g1), times(key.delta_g1, s));
+    ec::G1 c = ec::add(sums.l, sums.h);
     c = ec::add(c, ec::scalar_mul(a, s));
     c = ec::add(c, ec::scalar_mul(b1, r));
     c = ec::add(c, -times(key.delta_g1, r * s));

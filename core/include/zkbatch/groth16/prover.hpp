@@ -35,6 +35,17 @@ const char* phase_name(ProofMsm msm);
 // Called after each MSM with its start and end (steady clock, ns).
 using MsmTimer = std::function<void(ProofMsm, int64_t start_ns, int64_t end_ns)>;
 
+// The five MSMs' sums: what the combination takes from wherever they were computed.
+struct MsmSums {
+    ec::G1 a, b_g1, l, h;
+    ec::G2 b_g2;
+};
+
+// A, B and C from the sums and the blinding (the equations above): the last step of
+// every backend, on the host. Uses the key's alpha, beta and delta only, so a key whose
+// queries live on a device (its header) serves.
+Proof combine(const ProvingKey& key, const MsmSums& sums, const ProofRandomness& blinding);
+
 // z: the key's num_variables witness values, canonical (msm::Scalar); h_scalars: the
 // key's h_points() scalars of its H convention, canonical. Uses up to `threads` threads;
 // the proof does not depend on them.
