@@ -110,6 +110,16 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
 }
 
 template <class C>
+uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
+    // The constructor's buffers: buckets and partials, the tree passes' half, the two
+    // spill levels' points and keys, the level flags and the window sums.
+    const uint64_t buckets = capacity.max_buckets();
+    const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
+    const uint64_t points = 2 * buckets + (buckets / 2 + 1) + spills + WindowLayout::windows_for(1);
+    return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t);
+}
+
+template <class C>
 uint64_t BucketAccumulator<C>::device_bytes() const {
     return buckets_.bytes() + spill_points_[0].bytes() + spill_points_[1].bytes() + spill_keys_[0].bytes() +
            spill_keys_[1].bytes() + level_flags_.bytes() + partials_.bytes() + tree_sums_.bytes() +

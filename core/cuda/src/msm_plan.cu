@@ -29,7 +29,7 @@ __global__ void entries_kernel(const EntryParams params) {
 }
 
 // CUB's scratch for a selection of n flags and a sort of `entries` pairs.
-size_t cub_scratch_bytes(uint64_t n, uint64_t entries) {
+size_t cub_scratch_bytes_for(uint64_t n, uint64_t entries) {
     size_t select_bytes = 0, sort_bytes = 0;
     const thrust::counting_iterator<uint32_t> indices(0);
     ZKB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, select_bytes, indices, static_cast<const uint8_t*>(nullptr),
@@ -41,19 +41,38 @@ size_t cub_scratch_bytes(uint64_t n, uint64_t entries) {
     return std::max<size_t>({select_bytes, sort_bytes, 16});
 }
 
+// The element counts of a plan's buffers: what the constructor allocates and
+// device_bytes_for adds up, so the two cannot differ.
+struct PlanSizes {
+    uint64_t scalars = 0;  // canonical copies, flags and indices: one each per scalar
+    uint64_t entries = 0;  // each of the two key and two value buffers
+    uint64_t cub_scratch_bytes = 0;
+
+    explicit PlanSizes(const MsmCapacity& capacity) {
+        if (capacity.max_points >= kMaxPoints) {
+            throw std::invalid_argument(plugin::concat("an MSM of ", capacity.max_points,
+                                                       " points is too large: point indices are 31-bit"));
+        }
+        entries = capacity.max_entries();
+        if (entries >= (uint64_t{1} << 32)) {
+            throw std::invalid_argument(plugin::concat("an MSM of ", capacity.max_points, " points needs ", entries,
+                                                       " bucket entries; the sort counts them in 32 bits"));
+        }
+        scalars = std::max<uint64_t>(capacity.max_points, 1);
+        cub_scratch_bytes = cub_scratch_bytes_for(scalars, entries);
+    }
+    uint64_t device_bytes() const {
+        return scalars * (sizeof(Scalar) + 2 * sizeof(uint8_t) + 2 * sizeof(uint32_t)) + 2 * sizeof(uint32_t) +
+               4 * entries * sizeof(uint32_t) + cub_scratch_bytes;
+    }
+};
+
 }  // namespace
 
 ScalarPlan::ScalarPlan(const MsmCapacity& capacity) : capacity_(capacity) {
-    if (capacity.max_points >= kMaxPoints) {
-        throw std::invalid_argument(plugin::concat("an MSM of ", capacity.max_points,
-                                                   " points is too large: point indices are 31-bit"));
-    }
-    max_entries_ = capacity.max_entries();
-    if (max_entries_ >= (uint64_t{1} << 32)) {
-        throw std::invalid_argument(plugin::concat("an MSM of ", capacity.max_points, " points needs ", max_entries_,
-                                                   " bucket entries; the sort counts them in 32 bits"));
-    }
-    const size_t n = std::max<uint64_t>(capacity.max_points, 1);
+    const PlanSizes sizes(capacity);
+    max_entries_ = sizes.entries;
+    const size_t n = sizes.scalars;
     canonical_ = DeviceBuffer<Scalar>(n);
     full_flags_ = DeviceBuffer<uint8_t>(n);
     one_flags_ = DeviceBuffer<uint8_t>(n);
@@ -64,7 +83,7 @@ ScalarPlan::ScalarPlan(const MsmCapacity& capacity) : capacity_(capacity) {
         key_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_);
         value_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_);
     }
-    cub_scratch_ = DeviceBuffer<uint8_t>(cub_scratch_bytes(n, max_entries_));
+    cub_scratch_ = DeviceBuffer<uint8_t>(sizes.cub_scratch_bytes);
     host_counts_ = PinnedBuffer(2 * sizeof(uint32_t));
 }
 
@@ -73,6 +92,8 @@ uint64_t ScalarPlan::device_bytes() const {
            one_indices_.bytes() + counts_.bytes() + 2 * key_buffers_[0].bytes() + 2 * value_buffers_[0].bytes() +
            cub_scratch_.bytes();
 }
+
+uint64_t ScalarPlan::device_bytes_for(const MsmCapacity& capacity) { return PlanSizes(capacity).device_bytes(); }
 
 void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
                          PlanEvents* events) {

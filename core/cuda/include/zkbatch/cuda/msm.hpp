@@ -79,6 +79,10 @@ public:
     const Event& ready() const { return ready_; }
     const MsmCapacity& capacity() const { return capacity_; }
     uint64_t device_bytes() const;
+    // What a plan of `capacity` allocates, CUB's scratch included (CUB sizes it for the
+    // current device): what a backend adds up before it allocates anything. Throws
+    // std::invalid_argument for a capacity the constructor refuses.
+    static uint64_t device_bytes_for(const MsmCapacity& capacity);
 
 private:
     MsmCapacity capacity_;
@@ -112,6 +116,8 @@ public:
              uint32_t first_segment = 0, RunEvents* events = nullptr);
 
     uint64_t device_bytes() const;
+    // What an accumulator of `capacity` allocates: host arithmetic, no device needed.
+    static uint64_t device_bytes_for(const MsmCapacity& capacity);
 
 private:
     MsmCapacity capacity_;
