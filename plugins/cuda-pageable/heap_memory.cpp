@@ -9,7 +9,7 @@ namespace zkbatch::cuda_pageable {
 
 zkb_host_buffers HeapMemory::acquire(uint32_t log_n) {
     zkb_host_buffers buffers{};
-    plugin::acquire_heap_buffers(log_n, &buffers);
+    plugin::acquire_heap_buffers(log_n, &buffers, witness_elements_);
     return buffers;
 }
 

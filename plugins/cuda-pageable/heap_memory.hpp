@@ -21,7 +21,11 @@ public:
 
     zkb_host_buffers acquire(uint32_t log_n) override;
     void release(const zkb_host_buffers& buffers) noexcept override;
+    void add_witness(uint64_t m) override { witness_elements_ = m; }
     void add_facts(zkb_facts* facts) const override;
+
+private:
+    uint64_t witness_elements_ = 0;
 };
 
 }  // namespace zkbatch::cuda_pageable

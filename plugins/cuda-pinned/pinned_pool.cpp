@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace zkbatch::cuda_pinned {
 
@@ -17,6 +18,24 @@ namespace {
 
 constexpr uint64_t kMaxPoolSets = 1024;
 constexpr int kVectorsPerSet = 4;  // a, b, c, h
+
+// Refuses (plugin::Error, ZKB_ERR_OUT_OF_MEMORY) to pin `bytes` more than this machine
+// can spare: pinned pages cannot be swapped or reclaimed, so a tenth of the machine is
+// left for everything else (the runner, synthesis, the page cache). `what` names the
+// memory, `remedy` says what to lower.
+void check_pinnable(uint64_t bytes, const std::string& what, const char* remedy) {
+    const cuda::HostMemoryInfo memory = cuda::read_host_memory_info();
+    const uint64_t headroom_bytes = memory.total_bytes / 10;
+    const uint64_t usable_bytes = memory.available_bytes > headroom_bytes ? memory.available_bytes - headroom_bytes : 0;
+    if (memory.total_bytes != 0 && bytes > usable_bytes) {
+        throw plugin::Error(ZKB_ERR_OUT_OF_MEMORY,
+                            plugin::concat(what, " needs ", cuda::format_gib(bytes),
+                                           " of pinned host memory, but this machine has ",
+                                           cuda::format_gib(memory.available_bytes), " available of ",
+                                           cuda::format_gib(memory.total_bytes),
+                                           " (/proc/meminfo) and a tenth is kept free; lower ", remedy));
+    }
+}
 
 }  // namespace
 
@@ -26,22 +45,10 @@ PinnedPool::Settings PinnedPool::read_settings(plugin::PluginOptions& options, c
         static_cast<uint32_t>(options.get_uint("pool_sets", uint64_t{config.prove_workers} + 1, 1, kMaxPoolSets));
     const uint64_t vector_bytes = (uint64_t{1} << config.max_log_n) * sizeof(ff::Fr);
     settings.pinned_bytes = uint64_t{settings.pool_sets} * kVectorsPerSet * vector_bytes;
-
-    // Pinned pages cannot be swapped or reclaimed: leave a tenth of the machine for
-    // everything else (the runner, synthesis, the page cache).
-    const cuda::HostMemoryInfo memory = cuda::read_host_memory_info();
-    const uint64_t headroom_bytes = memory.total_bytes / 10;
-    const uint64_t usable_bytes = memory.available_bytes > headroom_bytes ? memory.available_bytes - headroom_bytes : 0;
-    if (memory.total_bytes != 0 && settings.pinned_bytes > usable_bytes) {
-        throw plugin::Error(
-            ZKB_ERR_OUT_OF_MEMORY,
-            plugin::concat("a pool of ", settings.pool_sets, " buffer set(s) of 4 x 2^", config.max_log_n,
-                           " elements needs ", cuda::format_gib(settings.pinned_bytes),
-                           " of pinned host memory, but this machine has ", cuda::format_gib(memory.available_bytes),
-                           " available of ", cuda::format_gib(memory.total_bytes),
-                           " (/proc/meminfo) and a tenth is kept free; lower backend.options.pool_sets or "
-                           "circuit.log_n"));
-    }
+    check_pinnable(settings.pinned_bytes,
+                   plugin::concat("a pool of ", settings.pool_sets, " buffer set(s) of 4 x 2^", config.max_log_n,
+                                  " elements"),
+                   "backend.options.pool_sets or circuit.log_n");
     return settings;
 }
 
@@ -81,9 +88,31 @@ zkb_host_buffers PinnedPool::acquire(uint32_t log_n) {
     buffers.b = base + vector_capacity_bytes_;
     buffers.c = base + 2 * vector_capacity_bytes_;
     buffers.h = base + 3 * vector_capacity_bytes_;
+    buffers.m = witness_elements_;
+    buffers.z = witness_elements_ > 0 ? witnesses_[set].data() : nullptr;
     buffers.token = reinterpret_cast<void*>(static_cast<uintptr_t>(set) + 1);  // never null
     buffers.keeps_contents = 1;  // allocated once; nothing touches a/b/c between partitions
     return buffers;
+}
+
+void PinnedPool::add_witness(uint64_t m) {
+    const uint64_t bytes = m * sizeof(ff::Fr);
+    check_pinnable(bytes * sets_.size(),
+                   plugin::concat("the witness of ", m, " variables in each of the pool's ", sets_.size(),
+                                  " buffer set(s), beside the ", cuda::format_gib(pinned_bytes_), " pinned already,"),
+                   "backend.options.pool_sets or the circuit's size");
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<cuda::PinnedBuffer> witnesses;
+    witnesses.reserve(sets_.size());
+    for (size_t i = 0; i < sets_.size(); ++i) {
+        witnesses.emplace_back(bytes);
+        std::memset(witnesses.back().data(), 0, bytes);  // first touch now, as for the sets
+    }
+    const std::lock_guard<std::mutex> lock(mutex_);
+    witnesses_ = std::move(witnesses);
+    witness_elements_ = m;
+    pinned_bytes_ += bytes * sets_.size();
+    setup_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 void PinnedPool::release(const zkb_host_buffers& buffers) noexcept {

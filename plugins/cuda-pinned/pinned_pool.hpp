@@ -1,6 +1,7 @@
 // PinnedPool: cuda-pinned's host memory. A bounded pool of buffer sets (a, b, c and h
 // of 2^max_log_n elements each) allocated once with cudaHostAlloc when the backend is
-// created; synthesis writes straight into a set, so uploads run at PCIe line rate.
+// created, and each set's witness z of the key's m elements when the key is loaded;
+// synthesis writes straight into a set, so uploads run at PCIe line rate.
 // An exhausted pool blocks acquire (the runner records the wait as pool wait); it
 // never falls back to pageable memory and never allocates per partition.
 //
@@ -38,11 +39,15 @@ public:
 
     zkb_host_buffers acquire(uint32_t log_n) override;
     void release(const zkb_host_buffers& buffers) noexcept override;
+    // Pins one witness buffer per set, refused like the pool when it would not fit.
+    void add_witness(uint64_t m) override;
     void add_facts(zkb_facts* facts) const override;
 
 private:
     uint64_t vector_capacity_bytes_;
     std::vector<cuda::PinnedBuffer> sets_;
+    uint64_t witness_elements_ = 0;
+    std::vector<cuda::PinnedBuffer> witnesses_;  // one per set, after add_witness
     uint64_t pinned_bytes_ = 0;
     double setup_ms_ = 0.0;
 

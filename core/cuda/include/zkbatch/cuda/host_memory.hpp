@@ -1,4 +1,5 @@
-// HostMemoryPolicy: where a CUDA backend's host buffers for a, b, c and h come from.
+// HostMemoryPolicy: where a CUDA backend's host buffers for a, b, c, h and the witness z
+// come from.
 // It is the only thing cuda-pinned (a bounded pool of cudaHostAlloc memory) and
 // cuda-pageable (the ordinary heap) do differently, so an A/B between them measures
 // host memory and nothing else.
@@ -33,6 +34,10 @@ public:
     // another kind of memory. Thread-safe.
     virtual zkb_host_buffers acquire(uint32_t log_n) = 0;
     virtual void release(const zkb_host_buffers& buffers) noexcept = 0;
+    // From now on every buffer set also carries a witness z of m elements (load_key of a
+    // Groth16 run, before any acquire). Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with
+    // the numbers when the memory cannot be had.
+    virtual void add_witness(uint64_t m) = 0;
     // pool.pinned_bytes, pool.setup_ms and the policy's own facts.
     virtual void add_facts(zkb_facts* facts) const = 0;
 };
