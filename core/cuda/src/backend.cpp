@@ -5,14 +5,18 @@
 #include <zkbatch/cuda/ntt_kernels.hpp>
 #include <zkbatch/cuda/ntt_steps.hpp>
 #include <zkbatch/cuda/nvtx.hpp>
+#include <zkbatch/groth16/cpu_partition.hpp>
+#include <zkbatch/groth16/proof.hpp>
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/facts.hpp>
+#include <zkbatch/plugin/groth16_request.hpp>
 #include <zkbatch/util/xxh3_split.hpp>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <initializer_list>
+#include <thread>
 
 namespace zkbatch::cuda {
 
@@ -123,6 +127,40 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
+void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
+    *report = zkb_key_report{};
+    report->start_ns = steady_now_ns();
+    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    const groth16::ProvingKey host_key =
+        plugin::load_host_key(source, config_.max_log_n, std::max(1u, std::thread::hardware_concurrency()));
+
+    // Refuse before uploading anything: the key and, per worker, a, b, c, z and the MSMs'
+    // scratch (the workers are created after load_key, the constructor counted a, b, c).
+    size_t free_bytes = 0, total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t key_bytes = device_key_bytes(host_key);
+    const uint64_t worker_bytes = 3 * vector_bytes(config_.max_log_n) + host_key.num_variables * sizeof(ff::Fr) +
+                                  ProofMsms::device_bytes_for(host_key);
+    const uint64_t needed_bytes = key_bytes + uint64_t{config_.prove_workers} * worker_bytes;
+    if (needed_bytes > free_bytes) {
+        throw plugin::Error(
+            ZKB_ERR_OUT_OF_MEMORY,
+            plugin::concat("the proving key (", format_gib(key_bytes), " of points) and ", config_.prove_workers,
+                           " prove worker(s) (", format_gib(worker_bytes),
+                           " each: a, b, c, the witness and the MSMs' buckets) need ", format_gib(needed_bytes),
+                           " of device memory, but ", device_info_.name, " (device ", config_.device, ") has ",
+                           format_gib(free_bytes), " free of ", format_gib(total_bytes),
+                           "; lower pipeline.prove_workers or the circuit's size"));
+    }
+    policy_->add_witness(host_key.num_variables);
+    key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
+    report->end_ns = steady_now_ns();
+    report->key_bytes = key_->device_bytes();
+    report->num_variables = host_key.num_variables;
+    plugin::copy_text(report->where, plugin::concat("device", config_.device));
+    plugin::copy_text(report->how, "uploaded");
+}
+
 std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
     return std::make_unique<CudaWorker>(*this, worker_index);
@@ -133,6 +171,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
       compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
       host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
+      g2_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".g2")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
       download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
@@ -141,6 +180,11 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       c_(size_t{1} << backend.config().max_log_n) {
     // Build the tables of the largest domain now rather than in the first prove.
     (void)backend_.tables(backend.config().max_log_n);
+    if (const DeviceProvingKey* key = backend.key()) {
+        z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
+        msms_ = std::make_unique<ProofMsms>(key->header);
+        host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
+    }
 }
 
 namespace {
@@ -178,6 +222,7 @@ void add_phase(zkb_prove_report* report, const char* name, const std::string& la
 void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* report) {
     report->phase_count = 0;
     report->has_h_digest = 0;
+    report->has_proof = 0;
     backend_.check_log_n(request.log_n);
     const zkb_host_buffers* buffers = request.buffers;
     const uint64_t n = uint64_t{1} << request.log_n;
@@ -188,12 +233,25 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
                                            ": the host buffers are missing or not for 2^", request.log_n,
                                            " elements (use buffers from acquire_buffers with the same log_n)"));
     }
+    const DeviceProvingKey* key = backend_.key();
+    const bool groth16 = plugin::check_workload(request, key != nullptr ? &key->header : nullptr);
+    if (groth16 && msms_ == nullptr) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            "a Groth16 partition on a worker created before load_key: create workers after the key");
+    }
+    const groth16::ProofRandomness blinding = groth16 ? plugin::request_blinding(request) : groth16::ProofRandomness{};
+    // snarkjs's H convention: the quotient on the host, h uploaded (header comment).
+    const bool host_quotient = groth16 && key->header.h_convention == groth16::HConvention::odd_coset;
     const int device = backend_.config().device;
     ZKB_CUDA_CHECK(cudaSetDevice(device));
     const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
     const uint64_t bytes = n * sizeof(ff::Fr);
+    const uint64_t z_bytes = groth16 ? key->header.num_variables * sizeof(ff::Fr) : 0;
     const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
     const NvtxRange whole_range(partition + "prove on " + compute_lane_);
+    // A Groth16 proof's kernel groups are its quotient; the quotient workload's are its
+    // "compute", as before plugin ABI v5.
+    const char* const quotient_phase = groth16 ? "quotient" : "compute";
 
     // The compute stream is this worker's alone and idle here (the previous prove ended
     // synchronized), so the anchor completes at once and now() is its time on the
@@ -202,12 +260,14 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     anchor_.synchronize();
     const uint64_t anchor_ns = steady_now_ns();
 
-    // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h.
-    const bool digest_on_device = xxh3::splits(bytes);
-    const bool h_to_host = request.h_to_host != 0 || !digest_on_device;
+    // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h. An
+    // h made on the host is digested by the runner.
+    const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
+    const bool h_to_host = !host_quotient && (request.h_to_host != 0 || !digest_on_device);
     const uint64_t rows_bytes = digest_on_device ? xxh3::block_sum_count(bytes) * sizeof(uint64_t) : 0;
     std::array<uint8_t, 16> digest{};
     uint64_t chain_start_ns = 0, chain_end_ns = 0;
+    groth16::MsmSums sums;
 
     // Copies `size` bytes to the host once `ready` (on the compute stream) has completed,
     // timed by d2h event pair `slot`, and waits for them: once a download is done, so is
@@ -229,34 +289,51 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         }
         d2h_end_[slot].synchronize();
     };
+    // Enqueues upload `slot` of `size` bytes on the upload stream, timed.
+    const auto upload = [&](void* device_destination, const void* host_source, uint64_t size, int slot,
+                            const char* what) {
+        const NvtxRange range(partition + "h2d " + what);
+        const auto lock = backend_.lock_upload_stream();
+        h2d_start_[slot].record(upload_stream_);
+        upload_stream_.copy_to_device(device_destination, host_source, size);
+        h2d_end_[slot].record(upload_stream_);
+    };
 
     ff::Fr* const device_vectors[3] = {a_.data(), b_.data(), c_.data()};
     const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
     const char* const vector_names[3] = {"a", "b", "c"};
     try {
-        // Enqueued in this order so that each upload is followed at once by the work
-        // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
-        // data is staged, and a's NTTs must already be queued by then.
-        for (int i = 0; i < 3; ++i) {
-            {
-                const NvtxRange range(partition + "h2d " + vector_names[i]);
-                const auto lock = backend_.lock_upload_stream();
-                h2d_start_[i].record(upload_stream_);
-                upload_stream_.copy_to_device(device_vectors[i], host_vectors[i], bytes);
-                h2d_end_[i].record(upload_stream_);
+        if (host_quotient) {
+            groth16::quotient_on_cpu(
+                request.log_n, key->header.h_convention, static_cast<const ff::Fr*>(buffers->a),
+                static_cast<const ff::Fr*>(buffers->b), static_cast<const ff::Fr*>(buffers->c),
+                static_cast<ff::Fr*>(buffers->h), host_scratch(n), host_threads_,
+                [&](const char* step, int64_t start_ns, int64_t end_ns) {
+                    plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
+                });
+            upload(b_.data(), buffers->h, bytes, 0, "h");  // where the device quotient leaves h
+        } else {
+            // Enqueued in this order so that each upload is followed at once by the work
+            // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
+            // data is staged, and a's NTTs must already be queued by then.
+            for (int i = 0; i < 3; ++i) {
+                upload(device_vectors[i], host_vectors[i], bytes, i, vector_names[i]);
+                const NvtxRange range(partition + "ntt " + vector_names[i]);
+                compute_stream_.wait(h2d_end_[i]);
+                compute_start_[i].record(compute_stream_);
+                ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
+                compute_end_[i].record(compute_stream_);
             }
-            const NvtxRange range(partition + "ntt " + vector_names[i]);
-            compute_stream_.wait(h2d_end_[i]);
-            compute_start_[i].record(compute_stream_);
-            ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
-            compute_end_[i].record(compute_stream_);
         }
-        {
+        if (!host_quotient) {
             const NvtxRange range(partition + "quotient and inverse ntt");
             compute_start_[3].record(compute_stream_);
             ntt::enqueue(ntt::quotient_output_steps(tables, a_.data(), b_.data(), c_.data()), compute_stream_);
             compute_end_[3].record(compute_stream_);
         }
+        // z goes up under the quotient's kernels, enqueued after them: from pageable
+        // memory the call returns only once z is staged.
+        if (groth16) upload(z_.data(), buffers->z, z_bytes, 3, "z");
         if (digest_on_device) {
             // a, no longer needed once the quotient is in b, holds the block sums.
             auto* const device_rows = reinterpret_cast<uint64_t*>(a_.data());
@@ -274,6 +351,12 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             const NvtxRange range(partition + "d2h h");
             download(buffers->h, b_.data(), bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
         }
+        if (groth16) {
+            const NvtxRange range(partition + "msms");
+            // h is on the device either way; the uploads' last event covers z (and h).
+            compute_stream_.wait(h2d_end_[0]);
+            sums = msms_->run(*key, z_.data(), b_.data(), compute_stream_, h2d_end_[3]);
+        }
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
     } catch (...) {
         // Never return while queued work may still read or write this partition's host
@@ -284,19 +367,46 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         throw;
     }
 
-    for (int i = 0; i < 3; ++i) {
+    const int uploads = host_quotient ? 1 : 3;
+    for (int i = 0; i < uploads; ++i) {
         add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[i], h2d_end_[i], bytes);
     }
-    for (int i = 0; i < (digest_on_device ? 5 : 4); ++i) {
-        add_phase(report, "compute", compute_lane_, device, anchor_, anchor_ns, compute_start_[i], compute_end_[i], 0);
+    if (groth16) add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[3], h2d_end_[3], z_bytes);
+    if (!host_quotient) {
+        for (int i = 0; i < 4; ++i) {
+            add_phase(report, quotient_phase, compute_lane_, device, anchor_, anchor_ns, compute_start_[i],
+                      compute_end_[i], 0);
+        }
     }
     if (digest_on_device) {
+        // The block sums count as the quotient workload's compute, as they always have.
+        add_phase(report, groth16 ? "h_digest_blocks" : "compute", compute_lane_, device, anchor_, anchor_ns,
+                  compute_start_[4], compute_end_[4], 0);
         add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[0], d2h_end_[0], rows_bytes);
         add_phase(report, "h_digest", host_lane_, -1, chain_start_ns, chain_end_ns, 0);
         report->has_h_digest = 1;
         std::copy(digest.begin(), digest.end(), report->h_digest);
     }
     if (h_to_host) add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[1], d2h_end_[1], bytes);
+    if (!groth16) return;
+
+    const auto msm_phase = [&](groth16::ProofMsm msm, const std::string& lane, const Event& start, const Event& end) {
+        add_phase(report, groth16::phase_name(msm), lane, device, anchor_, anchor_ns, start, end, 0);
+    };
+    msm_phase(groth16::ProofMsm::a, compute_lane_, msms_->msm_start(), msms_->a_done());
+    msm_phase(groth16::ProofMsm::b_g1, compute_lane_, msms_->a_done(), msms_->b_g1_done());
+    msm_phase(groth16::ProofMsm::b_g2, g2_lane_, msms_->b_g2_start(), msms_->b_g2_done());
+    msm_phase(groth16::ProofMsm::l, compute_lane_, msms_->b_g1_done(), msms_->l_done());
+    msm_phase(groth16::ProofMsm::h, compute_lane_, msms_->l_done(), msms_->h_done());
+    const uint64_t combine_start_ns = steady_now_ns();
+    groth16::encode_proof(groth16::combine(key->header, sums, blinding), report->proof);
+    report->has_proof = 1;
+    add_phase(report, "combine", host_lane_, -1, combine_start_ns, steady_now_ns(), 0);
+}
+
+ff::Fr* CudaWorker::host_scratch(uint64_t n) {
+    if (host_scratch_.size() < 2 * n) host_scratch_.resize(2 * n);
+    return host_scratch_.data();
 }
 
 }  // namespace zkbatch::cuda

@@ -155,7 +155,7 @@ typedef struct zkb_key_report {
     uint64_t key_bytes;    /* bytes of key the backend holds */
     uint64_t num_variables;  /* m: the witness length the buffers now carry */
     char where[ZKB_NAME_BYTES];  /* "host", "device0", ... */
-    char how[ZKB_NAME_BYTES];    /* "mapped", "read", "generated" */
+    char how[ZKB_NAME_BYTES];    /* "mapped", "read", "uploaded" (to a device), "generated" */
 } zkb_key_report;
 
 /* One interval of work the backend did for a partition, on the runner's clock.

@@ -5,9 +5,11 @@
 
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
+#include <zkbatch/cuda/device_key.hpp>
 #include <zkbatch/cuda/domain_tables.hpp>
 #include <zkbatch/cuda/event.hpp>
 #include <zkbatch/cuda/host_memory.hpp>
+#include <zkbatch/cuda/proof_msms.hpp>
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/plugin/abi.h>
@@ -19,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace zkbatch::cuda {
 
@@ -49,6 +52,15 @@ public:
     void release_buffers(const zkb_host_buffers& buffers) noexcept;
     std::unique_ptr<CudaWorker> create_worker(uint32_t worker_index);
 
+    // A Groth16 run's proving key (plugin ABI v5, before any buffers or workers): read
+    // from `source` on the host, refused with the numbers unless it fits in device memory
+    // beside every worker's buffers and MSM scratch, then uploaded; every buffer set from
+    // now on carries the witness z. Throws plugin::Error (ZKB_ERR_INVALID_ARGUMENT for the
+    // file, ZKB_ERR_OUT_OF_MEMORY for the memory) or CudaError.
+    void load_key(const zkb_key_source& source, zkb_key_report* report);
+    // The key on the device; null before load_key (a quotient run).
+    const DeviceProvingKey* key() const { return key_.get(); }
+
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
     void check_log_n(uint32_t log_n) const;
@@ -70,11 +82,13 @@ private:
     std::optional<Stream> upload_stream_, download_stream_;
     std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
+    std::unique_ptr<DeviceProvingKey> key_;
 };
 
 // One prove worker: its own compute stream and device buffers for a, b and c (h ends in
-// b: ntt_steps.hpp), allocated once for 2^max_log_n and reused, so the steady state has
-// no cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
+// b: ntt_steps.hpp), and, for a Groth16 key, for z and the proof's MSMs (ProofMsms),
+// allocated once for 2^max_log_n and reused, so the steady state has no
+// cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
 // shared upload and download streams, or on a copy stream of its own (copy_streams =
 // worker). With a copy stream per worker, the H200 timelines showed a worker's first
 // upload waiting for other workers' downloads (KERNEL-NOTES.md, "End to end").
@@ -82,25 +96,39 @@ class CudaWorker {
 public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);
 
-    // The quotient of one partition, synchronously: uploads a, b, c while the compute
+    // One partition, synchronously. The quotient: uploads a, b, c while the compute
     // stream transforms what has arrived, then h's digest and, when the request asks
-    // for it (or h is too short to digest in blocks), h back to the host.
-    // Fills `report` with one interval per copy and per kernel group, from device
-    // events mapped onto the runner's clock, and the host's part of the digest.
+    // for it (or h is too short to digest in blocks), h back to the host. A Groth16
+    // partition then uploads z (under the quotient's kernels) and runs the five MSMs on
+    // z and the h still on the device; only their sums come back, and the host combines
+    // them into the proof (groth16::combine, as cpu-ref). A key of snarkjs's H convention
+    // has its odd-coset quotient made on the host (groth16::quotient_on_cpu) and h
+    // uploaded: the device has no odd-coset transform yet.
+    // Fills `report` with one interval per copy, kernel group and MSM, from device
+    // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
 
 private:
+    // 2n elements of host scratch for an odd-coset quotient, allocated on first use.
+    ff::Fr* host_scratch(uint64_t n);
+
     CudaBackend& backend_;
     std::string copy_lane_;
     std::string compute_lane_;
     std::string host_lane_;
+    std::string g2_lane_;
     Stream compute_stream_;
     std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
     const Stream& upload_stream_;
     const Stream& download_stream_;
     DeviceBuffer<ff::Fr> a_, b_, c_;
+    // Groth16 only: the witness, the MSMs, and host scratch for an odd-coset quotient.
+    DeviceBuffer<ff::Fr> z_;
+    std::unique_ptr<ProofMsms> msms_;
+    std::vector<ff::Fr> host_scratch_;
+    unsigned host_threads_ = 1;
     Event anchor_;
-    Event h2d_start_[3], h2d_end_[3];
+    Event h2d_start_[4], h2d_end_[4];  // a, b, c (or h from the host), z
     // a, b, c input transforms; the output transform; h's digest block sums
     Event compute_start_[5], compute_end_[5];
     Event d2h_start_[2], d2h_end_[2];  // the block sums; h

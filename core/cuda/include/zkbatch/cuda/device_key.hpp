@@ -27,4 +27,11 @@ struct DeviceProvingKey {
     }
 };
 
+// What a DeviceProvingKey of `key`'s sizes holds in device memory.
+uint64_t device_key_bytes(const groth16::ProvingKey& key);
+
+// The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
+// current device, synchronously; the header keeps everything else. Throws CudaError.
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key);
+
 }  // namespace zkbatch::cuda

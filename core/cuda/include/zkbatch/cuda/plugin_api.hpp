@@ -30,8 +30,7 @@ public:
             ZKB_ABI_VERSION, Policy::kName,    backend_version(), Policy::kDescription,
             &probe,          &create,          &destroy,          &describe,
             &acquire_buffers, &release_buffers, &create_worker,   &destroy_worker,
-            &prove,          &device_count,
-            nullptr,  // load_key: no Groth16 proofs on the GPU yet; the runner refuses such a run
+            &prove,          &device_count,    &load_key,
         };
         return &table;
     }
@@ -94,6 +93,14 @@ private:
             if (const std::string why = cuda_unavailable_reason(0); !why.empty())
                 throw plugin::Error(ZKB_ERR_UNAVAILABLE, why);
             *count = static_cast<uint32_t>(DeviceInfo::query(0).device_count);
+        });
+    }
+
+    static int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report* report,
+                        zkb_error* err) {
+        return plugin::guarded(err, Policy::kName, [&] {
+            if (source == nullptr) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key source");
+            backend_of(backend)->load_key(*source, report);
         });
     }
 
