@@ -1,0 +1,289 @@
+// Whole Groth16 proofs on the GPU: cuda-pinned and cuda-pageable, loaded through the
+// plugin host as the runner loads them, prove partitions of seeded synthetic circuits
+// (log_n 1..20) and of the circom fixtures' .zkey and .wtns files; every proof must be
+// byte-equal to cpu-ref's for the same key, witness and blinding, and verify (the
+// pairing equation). The phases of a Groth16 prove are checked too.
+#include "support/temp_dir.hpp"
+#include "test_support.hpp"
+
+#include "plugin_host/plugin_host.hpp"
+
+#include <zkbatch/circuit/synthetic_r1cs.hpp>
+#include <zkbatch/ff/fr.hpp>
+#include <zkbatch/groth16/key_file.hpp>
+#include <zkbatch/groth16/proof.hpp>
+#include <zkbatch/groth16/prover.hpp>
+#include <zkbatch/groth16/setup.hpp>
+#include <zkbatch/groth16/verifier.hpp>
+#include <zkbatch/groth16/zkey.hpp>
+#include <zkbatch/plugin/request.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+namespace fs = std::filesystem;
+using ff::Fr;
+using Proof = std::array<uint8_t, ZKB_PROOF_BYTES>;
+
+const char* const kGpuBackends[] = {"cuda-pinned", "cuda-pageable"};
+
+unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// Plugins as plugin_test.cpp finds them: $ZKBATCH_PLUGIN_PATH, the build tree, or the
+// bundle's ../plugins beside this binary.
+std::string plugin_folder() {
+    if (std::getenv("ZKBATCH_PLUGIN_PATH") != nullptr) return {};
+    std::error_code error;
+    const auto self = fs::read_symlink("/proc/self/exe", error);
+    if (error) return {};
+    const auto bundled = self.parent_path().parent_path() / "plugins";
+    return fs::is_directory(bundled) ? bundled.string() : std::string();
+}
+
+// One backend of `name` with its key loaded, one worker.
+struct LoadedBackend {
+    std::unique_ptr<Backend> backend;
+    std::unique_ptr<Worker> worker;
+    Backend::KeyLoad load;
+};
+
+LoadedBackend load_backend(const std::string& name, uint32_t log_n, const zkb_key_source& source) {
+    LoadedBackend loaded;
+    loaded.backend = std::make_unique<Backend>(load_plugin(name, plugin_folder()), "", log_n, 1);
+    loaded.load = loaded.backend->load_key(source).at(0);
+    loaded.worker = loaded.backend->create_worker(0);
+    return loaded;
+}
+
+// One partition's inputs, written into a backend's buffers by `fill(z, a, b, c)`.
+using Fill = std::function<void(Fr* z, Fr* a, Fr* b, Fr* c)>;
+
+// The proof `loaded` makes of the inputs `fill` writes, with the given blinding.
+Proof prove_with(const LoadedBackend& loaded, uint32_t log_n, uint64_t partition, const Fill& fill,
+                 const groth16::ProofRandomness& blinding, zkb_prove_report* report_out = nullptr) {
+    zkb_host_buffers buffers = loaded.backend->acquire_buffers(log_n);
+    fill(static_cast<Fr*>(buffers.z), static_cast<Fr*>(buffers.a), static_cast<Fr*>(buffers.b),
+         static_cast<Fr*>(buffers.c));
+    zkb_prove_request request = plugin::quotient_request(partition, log_n, false, &buffers);
+    request.workload = ZKB_WORKLOAD_GROTH16;
+    blinding.r.to_canonical_le_bytes(request.r);
+    blinding.s.to_canonical_le_bytes(request.s);
+    auto report = std::make_unique<zkb_prove_report>();
+    std::string error;
+    const int rc = loaded.worker->prove(request, report.get(), &error);
+    loaded.backend->release_buffers(buffers);
+    EXPECT_EQ(rc, ZKB_OK) << error;
+    EXPECT_EQ(report->has_proof, 1);
+    Proof proof{};
+    std::copy(report->proof, report->proof + ZKB_PROOF_BYTES, proof.begin());
+    if (report_out != nullptr) *report_out = *report;
+    return proof;
+}
+
+// cpu-ref and both CUDA backends prove `partitions` partitions with `key_file`'s key:
+// the GPU proofs equal cpu-ref's byte for byte, and cpu-ref's verify against `vk` with
+// the public inputs `fill` wrote (z_1..z_l).
+void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& source, const groth16::VerifyingKey& vk,
+                                     uint64_t m, uint64_t partitions, const std::function<Fill(uint64_t)>& fill_for,
+                                     uint64_t job_seed) {
+    const LoadedBackend reference = load_backend("cpu-ref", log_n, source);
+    std::vector<LoadedBackend> gpus;
+    for (const char* name : kGpuBackends) {
+        gpus.push_back(load_backend(name, log_n, source));
+        EXPECT_EQ(gpus.back().load.where, "device0") << name;
+        EXPECT_EQ(gpus.back().load.num_variables, m) << name;
+    }
+    for (uint64_t partition = 0; partition < partitions; ++partition) {
+        SCOPED_TRACE(testing::Message() << "log_n " << log_n << ", partition " << partition);
+        const Fill fill = fill_for(partition);
+        const groth16::ProofRandomness blinding = groth16::derived_randomness(job_seed, partition);
+        const Proof expected = prove_with(reference, log_n, partition, fill, blinding);
+        std::vector<Fr> z(m), a(size_t{1} << log_n), b(a.size()), c(a.size());
+        fill(z.data(), a.data(), b.data(), c.data());
+        const auto verdict = groth16::verify_encoded(vk, expected.data(), z.data() + 1, vk.num_public());
+        EXPECT_TRUE(verdict.ok) << "cpu-ref's proof: " << verdict.detail;
+        for (size_t i = 0; i < gpus.size(); ++i) {
+            EXPECT_EQ(prove_with(gpus[i], log_n, partition, fill, blinding), expected)
+                << kGpuBackends[i] << "'s proof differs from cpu-ref's";
+        }
+    }
+}
+
+// A seeded key for `shape`, written to a key file in `folder`; its source for load_key.
+struct SeededKey {
+    circuit::SyntheticR1cs circuit;
+    groth16::ProvingKey key;
+    fs::path path;
+    std::string circuit_description, setup_description;
+    zkb_key_source source() const {
+        return {path.c_str(), ZKB_KEY_FORMAT_ZKBATCH, 0, circuit_description.c_str(), setup_description.c_str()};
+    }
+};
+
+std::unique_ptr<SeededKey> seeded_key(const circuit::R1csShape& shape, uint64_t setup_seed, const fs::path& folder) {
+    auto made = std::unique_ptr<SeededKey>(new SeededKey{circuit::SyntheticR1cs(shape), {}, {}, {}, {}});
+    made->key = groth16::generate_key(made->circuit, groth16::toxic_waste_from_seed(setup_seed, shape.log_n),
+                                      host_threads());
+    made->path = folder / ("log" + std::to_string(shape.log_n) + ".zkbkey");
+    made->circuit_description = made->circuit.description();
+    made->setup_description = groth16::seeded_setup_description(setup_seed);
+    groth16::write_key_file(made->path, made->key, made->circuit_description, made->setup_description);
+    return made;
+}
+
+TEST(CudaGroth16, ProofsAreByteEqualToCpuRefForEveryLogNUpTo20) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    for (uint32_t log_n = 1; log_n <= 20; ++log_n) {
+        // Shapes that vary what the MSMs see: public inputs, terms, and the share of 0/1
+        // witness values (all boolean at 2^7, none at 2^9, PoRep-like elsewhere).
+        const uint32_t public_inputs = log_n == 1 ? 0 : std::min<uint32_t>(log_n % 4 + 1, (1u << log_n) - 2);
+        const double boolean_share = log_n == 7 ? 1.0 : log_n == 9 ? 0.0 : 0.9;
+        const circuit::R1csShape shape{log_n, 1 + log_n % 4, public_inputs, boolean_share, 100 + log_n};
+        const auto made = seeded_key(shape, 7 + log_n, folder.path());
+        // Several seeds where proving is cheap, one job seed above 2^16.
+        const uint64_t partitions = log_n <= 16 ? 3 : 1;
+        const uint64_t job_seed = 11 * log_n;
+        expect_gpu_proofs_equal_cpu_ref(
+            log_n, made->source(), made->key.vk, made->circuit.variables(), partitions,
+            [&](uint64_t partition) -> Fill {
+                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                    made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
+                };
+            },
+            job_seed);
+        fs::remove(made->path);
+    }
+}
+
+// A Groth16 prove's phases: the copies (a, b, c and z up; the digest's block sums
+// down), the quotient's kernel groups, the five MSMs on the device (B2 on its own lane)
+// and the host's combination, all inside the prove call on the runner's clock.
+TEST(CudaGroth16, ReportsEveryStepOfTheProof) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const uint32_t log_n = 12;
+    const auto made = seeded_key({log_n, 4, 2, 0.9, 5}, 3, folder.path());
+    const uint64_t n = uint64_t{1} << log_n, m = made->circuit.variables();
+    for (const char* name : kGpuBackends) {
+        SCOPED_TRACE(name);
+        const LoadedBackend loaded = load_backend(name, log_n, made->source());
+        EXPECT_EQ(loaded.load.how, "uploaded");
+        const groth16::ProvingKey& key = made->key;
+        EXPECT_EQ(loaded.load.key_bytes, sizeof(ec::G1Affine) * (2 * m + key.private_variables() + key.h_points()) +
+                                             sizeof(ec::G2Affine) * m);
+        zkb_prove_report report{};
+        prove_with(
+            loaded, log_n, 0,
+            [&](Fr* z, Fr* a, Fr* b, Fr* c) { made->circuit.synthesize(1, 0, z, a, b, c, host_threads()); },
+            groth16::derived_randomness(1, 0), &report);
+        std::map<std::string, int> counts;
+        std::map<std::string, std::string> lanes;
+        uint64_t uploaded_bytes = 0;
+        for (uint32_t i = 0; i < report.phase_count; ++i) {
+            const zkb_phase& phase = report.phases[i];
+            ++counts[phase.name];
+            lanes[phase.name] = phase.lane;
+            EXPECT_LE(phase.start_ns, phase.end_ns) << phase.name;
+            if (std::string(phase.name) == "h2d") uploaded_bytes += phase.bytes;
+        }
+        EXPECT_EQ(counts["h2d"], 4);
+        EXPECT_EQ(uploaded_bytes, (3 * n + m) * sizeof(Fr));
+        EXPECT_EQ(counts["quotient"], 4);
+        EXPECT_EQ(counts["compute"], 0) << "a Groth16 prove times its steps, the runner sums them";
+        for (const groth16::ProofMsm msm : groth16::kProofMsms) EXPECT_EQ(counts[groth16::phase_name(msm)], 1);
+        EXPECT_EQ(lanes["msm.a"], "gpu0.w0.compute");
+        EXPECT_EQ(lanes["msm.b_g2"], "gpu0.w0.g2");
+        EXPECT_EQ(counts["combine"], 1);
+        EXPECT_EQ(lanes["combine"], "gpu0.w0.host");
+    }
+}
+
+// The circom fixtures (tools/js/circuit-fixture.mjs builds them into
+// tools/js/cache/circom/NAME/; the GPU machine gets them with the working tree): each
+// witness proved on the GPU, byte-equal to cpu-ref, verified against the .zkey's own
+// verifying key. snarkjs's H convention: the odd-coset quotient on the host, the MSMs
+// on the device.
+TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
+    ZKB_REQUIRE_GPU();
+    const fs::path cache = fs::path(std::getenv("ZKBATCH_CIRCOM_CACHE") != nullptr ? std::getenv("ZKBATCH_CIRCOM_CACHE")
+                                                                                     : "tools/js/cache/circom");
+    if (!fs::is_directory(cache))
+        GTEST_SKIP() << "no circom fixtures in " << fs::absolute(cache).string()
+                     << ": build them with `node tools/js/circuit-fixture.mjs NAME tools/js/cache/circom/NAME` "
+                        "or set ZKBATCH_CIRCOM_CACHE";
+    int proved = 0;
+    for (const char* name : {"chain-4", "many-public", "bits-sum", "chain-4000", "merkle-poseidon"}) {
+        const fs::path folder = cache / name;
+        const fs::path zkey_path = folder / (std::string(name) + ".zkey");
+        if (!fs::exists(zkey_path)) continue;
+        SCOPED_TRACE(name);
+        const groth16::Zkey zkey = groth16::read_zkey(zkey_path, host_threads());
+        std::vector<std::vector<Fr>> witnesses;
+        for (const auto& entry : fs::directory_iterator(folder / "wtns"))
+            witnesses.push_back(groth16::read_wtns(entry.path(), zkey.circuit.num_variables));
+        ASSERT_FALSE(witnesses.empty());
+        const std::string circuit_description = zkey.circuit.description();
+        const std::string path = zkey_path.string();
+        const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), ""};
+        expect_gpu_proofs_equal_cpu_ref(
+            zkey.circuit.log_n, source, zkey.key.vk, zkey.circuit.num_variables, witnesses.size(),
+            [&](uint64_t partition) -> Fill {
+                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                    const std::vector<Fr>& w = witnesses[partition];
+                    std::copy(w.begin(), w.end(), z);
+                    zkey.circuit.synthesize(w.data(), a, b, c, host_threads());
+                };
+            },
+            3);
+        ++proved;
+    }
+    EXPECT_GE(proved, 1) << "no fixture with a .zkey in " << cache.string();
+}
+
+// A key that cannot fit beside the workers is refused at load_key with the numbers,
+// before anything is uploaded. At 2^10, 4096 workers' a, b and c (384 MiB) pass the
+// backend's own check, but their MSM scratch (the level-0 spill buffers alone are
+// 2^19 bucket sums per curve, some 300 MiB a worker) needs terabytes.
+TEST(CudaGroth16, RefusesAKeyThatDoesNotFitBesideTheWorkers) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const auto made = seeded_key({10, 2, 1, 0.9, 1}, 1, folder.path());
+    for (const char* name : kGpuBackends) {
+        std::unique_ptr<Backend> backend;
+        try {
+            backend = std::make_unique<Backend>(load_plugin(name, plugin_folder()), "", 10, 4096);
+        } catch (const PluginError& e) {
+            // The constructor's own check (a, b, c of every worker) may refuse first.
+            EXPECT_NE(std::string(e.what()).find("device memory"), std::string::npos) << e.what();
+            continue;
+        }
+        try {
+            backend->load_key(made->source());
+            ADD_FAILURE() << name << " accepted a key beside 4096 workers";
+        } catch (const PluginError& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find("of device memory"), std::string::npos) << message;
+            EXPECT_NE(message.find("prove_workers"), std::string::npos) << message;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace zkbatch
