@@ -13,7 +13,8 @@
 # kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md), and
 # msm (issues 19 and 20: the device MSM's tests, msm_tests.log; msm_kernel_bench, msm.md;
 # the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS, MSM_REPETITIONS and
-# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests).
+# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests), and groth16 and
+# groth16-e2e (issue 19: whole proofs on the GPU; see those steps).
 # Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
 # own `runs` and `show` from the database.
@@ -114,6 +115,43 @@ for step in "${steps[@]}"; do
            # (keeps_contents), so the host's memory bandwidth goes to digests and uploads.
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
         --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
+    groth16)  # Whole proofs on the GPU: the Groth16 device tests (byte-equal to cpu-ref,
+              # log_n 1..20, and the circom fixtures of tools/js/cache/circom, carried with
+              # the working tree), then the smoke job and each circom fixture's witnesses
+              # proved and verified through zkbatch run on both CUDA backends.
+      log "gpu_tests --gtest_filter=CudaGroth16*:CudaPlugins*"
+      $bundle/tests/gpu_tests --gtest_brief=1 --gtest_filter='CudaGroth16*:CudaPlugins*' >"$OUT/groth16_tests.log" 2>&1
+      log "groth16 tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/groth16_tests.log" | tr '\n' ' ')"
+      for backend in cuda-pinned cuda-pageable; do
+        run_job "groth16-smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 \
+          --set circuit.log_n=16 --set verify.mode=proof --set verify.every=1
+        for fixture in tools/js/cache/circom/*/fixture.json; do
+          name=$(basename "$(dirname "$fixture")")
+          run_job "circom-$name-$backend" jobs/circom.toml --backend "$backend" --set job.name="circom-$name" \
+            --set circuit.zkey="tools/js/cache/circom/$name/$name.zkey" \
+            --set circuit.witnesses="tools/js/cache/circom/$name/wtns/*.wtns" --set proof.randomness=derived
+        done
+      done ;;
+    groth16-e2e)  # Whole proofs, pinned vs pageable (jobs/groth16-gpu.toml): for each
+                  # G16_SHAPES entry LOG_N:BOOLEAN_SHARE (default a PoRep-like 2^24 witness,
+                  # 90% of rows boolean, and a full-density 2^22 one), the seeded key made
+                  # once (zkbatch setup, timed), then each arm with replayed inputs (the GPU's
+                  # side alone) and with synthesized ones (the whole pipeline).
+      for shape in ${G16_SHAPES:-24:0.9 22:0}; do
+        log_n=${shape%%:*} share=${shape#*:}
+        shape_args=(--set circuit.log_n="$log_n" --set circuit.boolean_share="$share"
+                    --set job.name="groth16-log$log_n-bool$share")
+        log "zkbatch setup jobs/groth16-gpu.toml ${shape_args[*]}"
+        "$zkbatch" --log-level info setup jobs/groth16-gpu.toml "${shape_args[@]}" 2>&1 | tail -n 2 | tee -a "$OUT/evidence.log"
+        for arm in pinned pageable; do
+          for replay in 2 0; do
+            inputs=$([ "$replay" = 0 ] && echo synthesized || echo replayed)
+            run_job "groth16-log$log_n-bool$share-$arm-$inputs" jobs/groth16-gpu.toml --backend "cuda-$arm" \
+              "${shape_args[@]}" --set pipeline.replay_inputs="$replay" \
+              --set output.tags.arm="$arm" --set output.tags.inputs="$inputs"
+          done
+        done
+      done ;;
     e2e24|e2e26|e2e27)  # One input set replayed (keeps_contents: no host copies into pinned
                         # sets), 3 prove workers (one partition's upload, another's kernels
                         # and a third's download may overlap), 4 synthesis workers and a
