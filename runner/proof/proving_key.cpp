@@ -58,4 +58,8 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
     return prepared;
 }
 
+void check_key_points(const PreparedKey& key) {
+    if (key.format == ZKB_KEY_FORMAT_ZKBATCH) groth16::load_key_file(key.path, key.circuit_description);
+}
+
 }  // namespace zkbatch
