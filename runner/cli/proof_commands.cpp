@@ -36,6 +36,7 @@ int command_setup(const std::string& manifest_path, const std::vector<std::strin
         if (!done.insert(job_proof_identity(arm.manifest)).second) continue;  // another arm's key
         const JobProof proof = prepare_job_proof(arm.manifest, std::max(1u, std::thread::hardware_concurrency()));
         const PreparedKey& key = proof.key;
+        if (!key.setup_ms) check_key_points(key);  // "checked": every point, as a run's backend will
         const std::string made = key.setup_ms ? fmt::format("made in {:.1f} s", *key.setup_ms / 1e3)
                                  : proof.circuit->zkey() ? "a ceremony's key, checked"
                                                          : "already in the cache, checked";

@@ -38,6 +38,10 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
     prepared.format = ZKB_KEY_FORMAT_ZKBATCH;
     prepared.setup_description = groth16::seeded_setup_description(setup.seed);
     if (!std::filesystem::exists(prepared.path)) {
+        // Refused before the setup runs, not after (a large key takes minutes to make).
+        groth16::require_room_for_key_file(prepared.path,
+                                           groth16::key_file_bytes(circuit.log_n(), circuit.variables(),
+                                                                   circuit.public_inputs(), circuit.h_convention()));
         const auto start = std::chrono::steady_clock::now();
         const groth16::ProvingKey key = groth16::generate_key(
             *r1cs, groth16::toxic_waste_from_seed(setup.seed, circuit.log_n()), threads);
@@ -52,6 +56,10 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
     prepared.file_bytes = info.file_bytes;
     prepared.digest = info.points_digest;
     return prepared;
+}
+
+void check_key_points(const PreparedKey& key) {
+    if (key.format == ZKB_KEY_FORMAT_ZKBATCH) groth16::load_key_file(key.path, key.circuit_description);
 }
 
 }  // namespace zkbatch

@@ -41,4 +41,10 @@ std::filesystem::path seeded_key_path(const JobCircuit& circuit, const SetupOpti
 // or too little room to write one.
 PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, unsigned threads);
 
+// Reads every point of a seeded key file against its digest, as a backend's load_key
+// does: throws groth16::KeyFileError for a damaged file. For `zkbatch setup`, and for a
+// backend's refusal of the key, so that a damaged file is reported as the file's fault
+// (exit 4), not the backend's. A .zkey's points were checked when it was read.
+void check_key_points(const PreparedKey& key);
+
 }  // namespace zkbatch

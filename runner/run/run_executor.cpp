@@ -322,7 +322,12 @@ private:
             const uint32_t points_checked = key.format == ZKB_KEY_FORMAT_ZKEY ? 1 : 0;
             const zkb_key_source source{path.c_str(), key.format, points_checked, key.circuit_description.c_str(),
                                         key.setup_description.c_str()};
-            arm.key_loads = arm.backend->load_key(source);
+            try {
+                arm.key_loads = arm.backend->load_key(source);
+            } catch (const PluginError&) {
+                check_key_points(key);  // a damaged key file is named as such (exit 4), not as the backend's fault
+                throw;
+            }
             for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
                 spdlog::info("device {}: proving key loaded in {:.1f} ms ({:.1f} MB {} in {})",
                              arm.backend->device_index(slot), arm.key_loads[slot].load_ms,

@@ -3,11 +3,9 @@
 // which database and what to do, exit with the storage code (4), damage nothing already
 // recorded, and leave the cut-short run resumable once the disk has room again.
 //
-// The tmpfs is mounted in a mount namespace of the test process alone (as root, or as
-// an unprivileged user through a user namespace), so nothing outside the test sees it
-// and it disappears with the process. Where neither is allowed the tests skip, saying so.
+// The tmpfs is mounted in a mount namespace of the test process alone
+// (support/private_mount.hpp). Where that is not allowed the tests skip, saying so.
 #include <gtest/gtest.h>
-#include <sched.h>
 #include <sqlite3.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
@@ -21,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/private_mount.hpp"
 #include "support/zkbatch_process.hpp"
 
 namespace fs = std::filesystem;
@@ -32,45 +31,15 @@ namespace {
 
 constexpr int kStorageExitCode = 4;  // runner/exit_codes.hpp: exit_code::storage_error
 
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    return static_cast<bool>(out.flush());
-}
-
-// Enters a mount namespace of this process alone; "" on success, else why not.
-std::string enter_private_mount_namespace() {
-    const uid_t uid = geteuid();
-    const gid_t gid = getegid();
-    if (uid == 0) {
-        if (unshare(CLONE_NEWNS) != 0) return std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
-    } else {
-        // An unprivileged user may mount a tmpfs inside its own user namespace.
-        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
-            return std::string("unshare(CLONE_NEWUSER | CLONE_NEWNS): ") + std::strerror(errno) +
-                   " (user namespaces disabled?)";
-        if (!write_text("/proc/self/setgroups", "deny") ||
-            !write_text("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1") ||
-            !write_text("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1"))
-            return "cannot map the user into the new user namespace";
-    }
-    // Mounts made from here on must not propagate back to the host's namespace.
-    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-        return std::string("making / private: ") + std::strerror(errno);
-    return {};
-}
-
 class StorageFaultTest : public ::testing::Test {
 protected:
     void SetUp() override {
         mount_point_ = temp_.path() / "fs";
         fs::create_directory(mount_point_);
-        if (const std::string why = enter_private_mount_namespace(); !why.empty())
-            GTEST_SKIP() << "cannot mount a tmpfs here: " << why;
         // 1 MiB: room for the schema and a run of 30 small partitions, whose write-ahead
         // log grows by some 20 KiB a partition (SQLite checkpoints it at 4 MiB).
-        if (mount("tmpfs", mount_point_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0)
-            GTEST_SKIP() << "cannot mount a tmpfs on " << mount_point_ << ": " << std::strerror(errno);
+        if (const std::string why = zkbatch::test::mount_private_tmpfs(mount_point_, "1m"); !why.empty())
+            GTEST_SKIP() << why;
         mounted_ = true;
         db_ = (mount_point_ / "runs.db").string();
     }

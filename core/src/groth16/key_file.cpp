@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace zkbatch::groth16 {
@@ -94,10 +95,17 @@ void digest_into(const void* data, size_t bytes, uint8_t out[16]) {
     std::memcpy(out, canonical.digest, 16);
 }
 
-std::string gigabytes(uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
+// Exact bytes, and in the unit that reads best: a small key's "0.00 GB" said nothing.
+std::string size_text(uint64_t bytes) {
+    const double value = static_cast<double>(bytes);
+    const auto [scale, unit] = value >= 1e9 ? std::pair{1e9, "GB"} : value >= 1e6 ? std::pair{1e6, "MB"} : std::pair{1e3, "kB"};
+    char text[64];
+    std::snprintf(text, sizeof text, "%llu bytes (%.2f %s)", static_cast<unsigned long long>(bytes), value / scale, unit);
     return text;
+}
+
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+    return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
@@ -244,6 +252,19 @@ uint64_t key_file_bytes(uint32_t log_n, uint64_t num_variables, uint64_t num_pub
     return layout_for(log_n, num_variables, num_public, convention).file_bytes;
 }
 
+void require_room_for_key_file(const std::filesystem::path& path, uint64_t file_bytes) {
+    const std::filesystem::path folder = folder_of(path);
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) fail(path, "cannot create its folder " + folder.string() + ": " + ec.message());
+    struct statvfs filesystem {};
+    if (::statvfs(folder.c_str(), &filesystem) != 0) return;  // the write itself will say what is wrong
+    const uint64_t free_bytes = static_cast<uint64_t>(filesystem.f_bavail) * filesystem.f_frsize;
+    if (free_bytes < file_bytes)
+        fail(path, "needs " + size_text(file_bytes) + " but " + folder.string() + " has " + size_text(free_bytes) +
+                       " free; free some space or point setup.cache_dir elsewhere");
+}
+
 void write_key_file(const std::filesystem::path& path, const ProvingKey& key, const std::string& circuit_description,
                     const std::string& setup_description) {
     key.check_sizes();
@@ -253,18 +274,9 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
         setup_description.size() > sizeof header.setup_description)
         fail(path, "the circuit or setup description is too long for the header");
 
-    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    require_room_for_key_file(path, layout.file_bytes);
+    const std::filesystem::path folder = folder_of(path);
     std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    if (ec) fail(path, "cannot create its folder " + folder.string() + ": " + ec.message());
-    struct statvfs filesystem {};
-    if (::statvfs(folder.c_str(), &filesystem) == 0) {
-        const uint64_t free_bytes = static_cast<uint64_t>(filesystem.f_bavail) * filesystem.f_frsize;
-        if (free_bytes < layout.file_bytes)
-            fail(path, "needs " + gigabytes(layout.file_bytes) + " but " + folder.string() + " has " +
-                           gigabytes(free_bytes) + " free; free some space or point setup.cache_dir elsewhere");
-    }
-
     const std::filesystem::path partial = path.string() + ".partial-" + std::to_string(::getpid());
     const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) fail(path, "cannot create " + partial.string() + ": " + std::strerror(errno));

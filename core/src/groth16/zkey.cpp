@@ -131,20 +131,24 @@ public:
         const uint32_t count = u32(8);
         uint64_t offset = 12;
         for (uint32_t i = 0; i < count; ++i) {
-            if (offset + 12 > bytes.size()) fail_file("truncated in the table of sections");
+            if (offset + 12 > bytes.size())
+                fail_file("truncated: it ends at byte " + std::to_string(bytes.size()) + ", before section " +
+                          std::to_string(i + 1) + " of the " + std::to_string(count) + " its header lists");
             const uint32_t id = u32(offset);
             uint64_t length;
             std::memcpy(&length, bytes.data() + offset + 4, 8);
             offset += 12;
             if (length > bytes.size() - offset)
-                fail_file("truncated: section " + std::to_string(id) + " (" + section_label(id) + ") claims " +
-                          std::to_string(length) + " bytes, " + std::to_string(bytes.size() - offset) + " remain");
+                fail_file("truncated: section " + std::to_string(id) + " (" + section_label(id) + ") at byte " +
+                          std::to_string(offset) + " claims " + std::to_string(length) + " bytes, " +
+                          std::to_string(bytes.size() - offset) + " remain");
             if (!sections_.emplace(id, std::pair{offset, length}).second)
                 fail_file("section " + std::to_string(id) + " appears twice");
             offset += length;
         }
         if (offset != bytes.size())
-            fail_file(std::to_string(bytes.size() - offset) + " bytes after its last section: the file is corrupted");
+            fail_file(std::to_string(bytes.size() - offset) + " bytes after its last section (from byte " +
+                      std::to_string(offset) + "): the file is corrupted");
     }
 
     // The section's payload; `expected_bytes` (when set) must be its length.

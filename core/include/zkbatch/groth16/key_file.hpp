@@ -53,6 +53,10 @@ std::string description_digest(const std::string& text);
 // The bytes a key file of this shape takes, header included.
 uint64_t key_file_bytes(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention);
 
+// Makes `path`'s folder and throws KeyFileError, with both numbers, when its file system
+// has less than `file_bytes` free: before a key is made, and again before it is written.
+void require_room_for_key_file(const std::filesystem::path& path, uint64_t file_bytes);
+
 // Writes `key` to `path` atomically: a temporary file beside it, flushed to disk, then
 // renamed, so an interrupted write never leaves a truncated key under that name.
 // Refuses before writing anything when the file system has too little room.

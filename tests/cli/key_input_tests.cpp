@@ -1,0 +1,263 @@
+// Bad key and witness files through the real zkbatch executable: a damaged key in the
+// key cache, a malformed .zkey or .wtns, a key larger than the disk. Each must end in
+// the exit code README.md's "When things go wrong" documents, with a message that names
+// the file and says what to do, and with nothing recorded as proved.
+#include <gtest/gtest.h>
+
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "support/private_mount.hpp"
+#include "support/zkbatch_process.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using zkbatch::test::CommandResult;
+
+namespace {
+
+constexpr int kUsageExitCode = 2;    // runner/cli/exit_codes.hpp: a malformed .zkey or .wtns
+constexpr int kStorageExitCode = 4;  // a key file that is damaged or cannot be written
+
+std::string read_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+class KeyInputTest : public ::testing::Test {
+protected:
+    CommandResult zkbatch(std::vector<std::string> args) const {
+        args.insert(args.begin(), {"--log-level", "warn"});
+        return zkbatch::test::run_zkbatch(args, dir_, 300s);
+    }
+
+    // The smoke job, one partition of 2^8 rows, with its seeded key cached in `cache`.
+    std::vector<std::string> smoke_args(const fs::path& cache) const {
+        return {std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--set", "setup.cache_dir=" + cache.string(),
+                "--set", "circuit.log_n=8", "--set", "job.partitions=1"};
+    }
+    CommandResult setup_smoke(const fs::path& cache) const {
+        std::vector<std::string> args{"setup"};
+        for (const auto& arg : smoke_args(cache)) args.push_back(arg);
+        return zkbatch(args);
+    }
+    CommandResult run_smoke(const fs::path& cache) const {
+        std::vector<std::string> args{"run", "--backend", "cpu-ref", "--db", db_};
+        for (const auto& arg : smoke_args(cache)) args.push_back(arg);
+        return zkbatch(args);
+    }
+
+    // The one key file `zkbatch setup` made in `cache`.
+    static fs::path cached_key(const fs::path& cache) {
+        std::vector<fs::path> keys;
+        for (const auto& entry : fs::directory_iterator(cache)) keys.push_back(entry.path());
+        EXPECT_EQ(keys.size(), 1u) << "one key file in " << cache;
+        return keys.empty() ? fs::path() : keys.front();
+    }
+
+    // What the database holds as proved: runs and partitions recorded ok.
+    std::string recorded_ok() const {
+        if (!fs::exists(db_)) return "no database";
+        return zkbatch::test::scalar(db_, "SELECT (SELECT count(*) FROM run WHERE status = 'ok') || ' runs, ' || "
+                                          "(SELECT count(*) FROM partition WHERE status = 'ok') || ' partitions'");
+    }
+    std::string nothing_ok() const { return fs::exists(db_) ? "0 runs, 0 partitions" : "no database"; }
+
+    zkbatch::test::TempDir scratch_{"zkbatch-keys"};
+    const fs::path dir_ = scratch_.path();
+    const std::string db_ = (dir_ / "runs.db").string();
+};
+
+// What every damaged cached key must say: its path, and delete it / setup remakes it.
+void expect_remake_advice(const CommandResult& result, const fs::path& key) {
+    EXPECT_NE(result.err.find("key file " + key.string() + ":"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("delete it and run `zkbatch setup MANIFEST` again"), std::string::npos) << result.err;
+}
+
+// A cached key cut short (a full disk while it was copied, say): exit 4, named as
+// truncated; `zkbatch setup` refuses it too; deleted and remade as the message says,
+// the run proves.
+TEST_F(KeyInputTest, TruncatedCachedKeyIsAStorageErrorAndSetupRemakesIt) {
+    const fs::path cache = dir_ / "keys";
+    ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+    const fs::path key = cached_key(cache);
+    const uintmax_t full_bytes = fs::file_size(key);
+    fs::resize_file(key, full_bytes / 2);
+
+    const auto run = run_smoke(cache);
+    EXPECT_EQ(run.exit_code, kStorageExitCode) << run.out << run.err;
+    expect_remake_advice(run, key);
+    EXPECT_NE(run.err.find("truncated: " + std::to_string(full_bytes / 2) + " bytes where the header says " +
+                           std::to_string(full_bytes)),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+
+    const auto setup = setup_smoke(cache);
+    EXPECT_EQ(setup.exit_code, kStorageExitCode) << setup.out << setup.err;
+    expect_remake_advice(setup, key);
+
+    fs::remove(key);
+    ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+    EXPECT_EQ(fs::file_size(key), full_bytes);
+    const auto remade = run_smoke(cache);
+    EXPECT_EQ(remade.exit_code, 0) << remade.err;
+    EXPECT_EQ(recorded_ok(), "1 runs, 1 partitions");
+}
+
+// One flipped bit in a point of the bulk sections, which only the points' digest
+// covers (the header and the verifying key are intact): the backend's load finds it,
+// and the run names the file as damaged, exit 4, not the backend as failing (exit 3).
+// `zkbatch setup` checks every point of a cached key, so it finds it too.
+TEST_F(KeyInputTest, FlippedBitInACachedKeysPointsIsAStorageError) {
+    // docs/formats.md, "Key files": the (offset, count) of sections vk, a, b_g1, b_g2,
+    // l, h from byte 40, 16 bytes each.
+    for (const auto& [section, name] : {std::pair{1, "a"}, std::pair{5, "h"}}) {
+        SCOPED_TRACE(name);
+        const fs::path cache = dir_ / (std::string("keys-") + name);
+        ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+        const fs::path key = cached_key(cache);
+        std::string bytes = read_bytes(key);
+        uint64_t offset = 0;
+        std::memcpy(&offset, bytes.data() + 40 + 16 * section, sizeof offset);
+        ASSERT_LT(offset + 60, bytes.size());
+        bytes[offset + 60] ^= 0x10;  // the first point's y coordinate
+        write_bytes(key, bytes);
+
+        const auto run = run_smoke(cache);
+        EXPECT_EQ(run.exit_code, kStorageExitCode) << run.out << run.err;
+        expect_remake_advice(run, key);
+        EXPECT_NE(run.err.find("corrupted: the points' digest is "), std::string::npos) << run.err;
+        EXPECT_EQ(recorded_ok(), nothing_ok());
+
+        const auto setup = setup_smoke(cache);
+        EXPECT_EQ(setup.exit_code, kStorageExitCode) << setup.out << setup.err;
+        expect_remake_advice(setup, key);
+    }
+}
+
+// A snarkjs key and witnesses (the chain-4 circuit of tests/fixtures/circom, as the
+// fuzz corpus commits them), copied so that a test may damage its copies.
+class ZkeyInputTest : public KeyInputTest {
+protected:
+    void SetUp() override {
+        const fs::path corpus = fs::path(SOURCE_DIR) / "tests/fuzz/corpus";
+        fs::copy_file(corpus / "zkey/chain-4.zkey", zkey_);
+        for (const char* name : {"small", "large", "zero"}) {
+            witnesses_.push_back(dir_ / (std::string(name) + ".wtns"));
+            fs::copy_file(corpus / "wtns" / ("chain-4-" + std::string(name) + ".wtns"), witnesses_.back());
+        }
+    }
+
+    CommandResult run_zkey() const {
+        std::string list;
+        for (const auto& witness : witnesses_) list += (list.empty() ? "\"" : ", \"") + witness.string() + "\"";
+        const fs::path manifest = zkbatch::test::write_file(
+            dir_ / "circom.toml", "[job]\nname = \"circom\"\n[circuit]\nkind = \"zkey\"\nzkey = \"" + zkey_.string() +
+                                      "\"\nwitnesses = [" + list + "]\n[backend]\nname = \"cpu-ref\"\n");
+        return zkbatch({"run", manifest.string(), "--db", db_});
+    }
+
+    const fs::path zkey_ = dir_ / "chain-4.zkey";
+    std::vector<fs::path> witnesses_;
+};
+
+// The files as snarkjs made them prove: the damaged copies below fail for their damage.
+TEST_F(ZkeyInputTest, IntactFilesProve) {
+    const auto run = run_zkey();
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(recorded_ok(), "1 runs, 3 partitions");
+}
+
+TEST_F(ZkeyInputTest, TruncatedZkeyNamesTheFileAndTheSection) {
+    const std::string bytes = read_bytes(zkey_);
+    write_bytes(zkey_, bytes.substr(0, bytes.size() / 2));
+    const auto run = run_zkey();
+    EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+    EXPECT_NE(run.err.find("error: " + zkey_.string() + ": truncated: section "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(" at byte "), std::string::npos) << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+TEST_F(ZkeyInputTest, FileThatIsNoZkeyIsNamedAsSuch) {
+    for (const auto& [bytes, says] :
+         {std::pair{read_bytes(witnesses_[0]), std::string("this is a .wtns file, not a .zkey")},
+          std::pair{std::string("{\"protocol\": \"groth16\"}\n"), std::string("not a .zkey file")}}) {
+        write_bytes(zkey_, bytes);
+        const auto run = run_zkey();
+        EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+        EXPECT_NE(run.err.find("error: " + zkey_.string() + ": " + says), std::string::npos) << run.err;
+        EXPECT_EQ(recorded_ok(), nothing_ok());
+    }
+}
+
+// One bad witness of three: refused before anything is proved, naming that file.
+TEST_F(ZkeyInputTest, TruncatedWitnessIsRefusedBeforeAnyPartition) {
+    const std::string bytes = read_bytes(witnesses_[1]);
+    write_bytes(witnesses_[1], bytes.substr(0, bytes.size() - 40));
+    const auto run = run_zkey();
+    EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+    EXPECT_NE(run.err.find("error: " + witnesses_[1].string() + ": truncated: section 2 (values) at byte "),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+TEST_F(ZkeyInputTest, WitnessWithTheWrongMagicIsNamedAsSuch) {
+    std::string bytes = read_bytes(witnesses_[2]);
+    bytes.replace(0, 4, "wtnz");
+    write_bytes(witnesses_[2], bytes);
+    const auto run = run_zkey();
+    EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+    EXPECT_NE(run.err.find("error: " + witnesses_[2].string() + ": not a .wtns file"), std::string::npos) << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+// The key cache on a file system with less room than the key: refused before the
+// setup runs, exit 4, with the key's size and the free space in bytes; no file left
+// behind in the cache, nothing recorded as proved.
+TEST_F(KeyInputTest, KeyLargerThanTheFreeDiskIsRefusedWithTheNumbers) {
+    // First, while this process has one thread (a user namespace demands it).
+    const fs::path tiny = dir_ / "tiny";
+    fs::create_directory(tiny);
+    if (const std::string why = zkbatch::test::mount_private_tmpfs(tiny, "64k"); !why.empty()) GTEST_SKIP() << why;
+    struct Unmount {
+        fs::path path;
+        ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+    } unmount{tiny};
+    // The key's size, from a key made where there is room.
+    ASSERT_EQ(setup_smoke(dir_ / "roomy").exit_code, 0);
+    const uintmax_t key_bytes = fs::file_size(cached_key(dir_ / "roomy"));
+
+    const fs::path cache = tiny / "keys";
+    fs::create_directory(cache);
+    struct statvfs room {};
+    ASSERT_EQ(statvfs(cache.c_str(), &room), 0);
+    const uint64_t free_bytes = uint64_t{room.f_bavail} * room.f_frsize;
+    ASSERT_LT(free_bytes, key_bytes) << "the test needs a key larger than the tmpfs";
+
+    for (const auto& result : {run_smoke(cache), setup_smoke(cache)}) {
+        EXPECT_EQ(result.exit_code, kStorageExitCode) << result.out << result.err;
+        EXPECT_NE(result.err.find("key file " + cache.string() + "/"), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("needs " + std::to_string(key_bytes) + " bytes"), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("has " + std::to_string(free_bytes) + " bytes"), std::string::npos) << result.err;
+        EXPECT_NE(result.err.find("free some space or point setup.cache_dir elsewhere"), std::string::npos)
+            << result.err;
+        EXPECT_TRUE(fs::is_empty(cache)) << "a key file or a partial one was left in " << cache;
+    }
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+}  // namespace
