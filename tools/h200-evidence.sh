@@ -25,7 +25,7 @@ OUT=${OUT:-/tmp/zkbatch-evidence}
 # returns at most 8 files.
 logs=$(mktemp -d)
 mkdir -p "$OUT"
-bundle=.bundle
+bundle=${ZKBATCH_BUNDLE:-.bundle}  # another folder when the carried bundle lives elsewhere
 export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
 zkbatch=$bundle/bin/zkbatch
@@ -116,20 +116,22 @@ for step in "${steps[@]}"; do
       run_job busy jobs/ab-log24.toml --backend cuda-pinned --set job.name=busy-log24 \
         --set job.partitions=20 --set pipeline.prove_workers=2 --set pipeline.replay_inputs=1 ;;
     groth16)  # Whole proofs on the GPU: the Groth16 device tests (byte-equal to cpu-ref,
-              # log_n 1..20, and the circom fixtures of tools/js/cache/circom, carried with
-              # the working tree), then the smoke job and each circom fixture's witnesses
-              # proved and verified through zkbatch run on both CUDA backends.
+              # log_n 1..20, and the circom fixtures in $ZKBATCH_CIRCOM_CACHE, default
+              # tools/js/cache/circom: NAME/NAME.zkey and NAME/wtns/*.wtns, carried to the
+              # GPU machine), then the smoke job and each circom fixture's witnesses proved
+              # and verified through zkbatch run on both CUDA backends.
+      export ZKBATCH_CIRCOM_CACHE=${ZKBATCH_CIRCOM_CACHE:-tools/js/cache/circom}
       log "gpu_tests --gtest_filter=CudaGroth16*:CudaPlugins*"
       $bundle/tests/gpu_tests --gtest_brief=1 --gtest_filter='CudaGroth16*:CudaPlugins*' >"$OUT/groth16_tests.log" 2>&1
       log "groth16 tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/groth16_tests.log" | tr '\n' ' ')"
       for backend in cuda-pinned cuda-pageable; do
         run_job "groth16-smoke-$backend" jobs/smoke.toml --backend "$backend" --set job.partitions=8 \
           --set circuit.log_n=16 --set verify.mode=proof --set verify.every=1
-        for fixture in tools/js/cache/circom/*/fixture.json; do
+        for fixture in "$ZKBATCH_CIRCOM_CACHE"/*/wtns; do
           name=$(basename "$(dirname "$fixture")")
           run_job "circom-$name-$backend" jobs/circom.toml --backend "$backend" --set job.name="circom-$name" \
-            --set circuit.zkey="tools/js/cache/circom/$name/$name.zkey" \
-            --set circuit.witnesses="tools/js/cache/circom/$name/wtns/*.wtns" --set proof.randomness=derived
+            --set circuit.zkey="$ZKBATCH_CIRCOM_CACHE/$name/$name.zkey" \
+            --set circuit.witnesses="$ZKBATCH_CIRCOM_CACHE/$name/wtns/*.wtns" --set proof.randomness=derived
         done
       done ;;
     groth16-e2e)  # Whole proofs, pinned vs pageable (jobs/groth16-gpu.toml): for each
