@@ -20,7 +20,6 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -45,17 +44,6 @@ const char* const kGpuBackends[] = {"cuda-pinned", "cuda-pageable"};
 
 unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// Plugins as plugin_test.cpp finds them: $ZKBATCH_PLUGIN_PATH, the build tree, or the
-// bundle's ../plugins beside this binary.
-std::string plugin_folder() {
-    if (std::getenv("ZKBATCH_PLUGIN_PATH") != nullptr) return {};
-    std::error_code error;
-    const auto self = fs::read_symlink("/proc/self/exe", error);
-    if (error) return {};
-    const auto bundled = self.parent_path().parent_path() / "plugins";
-    return fs::is_directory(bundled) ? bundled.string() : std::string();
-}
-
 // One backend of `name` with its key loaded, one worker.
 struct LoadedBackend {
     std::unique_ptr<Backend> backend;
@@ -65,7 +53,7 @@ struct LoadedBackend {
 
 LoadedBackend load_backend(const std::string& name, uint32_t log_n, const zkb_key_source& source) {
     LoadedBackend loaded;
-    loaded.backend = std::make_unique<Backend>(load_plugin(name, plugin_folder()), "", log_n, 1);
+    loaded.backend = std::make_unique<Backend>(load_plugin(name, test::plugin_folder()), "", log_n, 1);
     loaded.load = loaded.backend->load_key(source).at(0);
     loaded.worker = loaded.backend->create_worker(0);
     return loaded;
@@ -268,7 +256,7 @@ TEST(CudaGroth16, RefusesAKeyThatDoesNotFitBesideTheWorkers) {
     for (const char* name : kGpuBackends) {
         std::unique_ptr<Backend> backend;
         try {
-            backend = std::make_unique<Backend>(load_plugin(name, plugin_folder()), "", 10, 4096);
+            backend = std::make_unique<Backend>(load_plugin(name, test::plugin_folder()), "", 10, 4096);
         } catch (const PluginError& e) {
             // The constructor's own check (a, b, c of every worker) may refuse first.
             EXPECT_NE(std::string(e.what()).find("device memory"), std::string::npos) << e.what();

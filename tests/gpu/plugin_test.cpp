@@ -37,18 +37,7 @@ using ff::Fr;
 
 const char* const kBackends[] = {"cuda-pinned", "cuda-pageable"};
 
-// Plugins are found as the runner finds them ($ZKBATCH_PLUGIN_PATH, the build tree),
-// and also in ../plugins next to this binary, where the bundle keeps them.
-std::string plugin_folder() {
-    if (std::getenv("ZKBATCH_PLUGIN_PATH") != nullptr) return {};
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (error) return {};
-    const auto bundled = self.parent_path().parent_path() / "plugins";
-    return std::filesystem::is_directory(bundled) ? bundled.string() : std::string();
-}
-
-std::shared_ptr<Plugin> load(const std::string& name) { return load_plugin(name, plugin_folder()); }
+std::shared_ptr<Plugin> load(const std::string& name) { return load_plugin(name, test::plugin_folder()); }
 
 // The message of a create() that must fail, or a test failure if it succeeds.
 std::string create_error(const std::string& name, const std::string& options, uint32_t max_log_n) {

@@ -34,6 +34,11 @@ inline std::vector<ff::Fr> canonical_form(std::vector<ff::Fr> values) {
 // Empty when CUDA device 0 can run this build's kernels; else the reason (cached).
 const std::string& gpu_unavailable_reason();
 
+// Where the CUDA plugins are loaded from: "" (as the runner finds them:
+// $ZKBATCH_PLUGIN_PATH, the build tree) unless this binary sits in a bundle, whose
+// plugins are in ../plugins beside it.
+std::string plugin_folder();
+
 }  // namespace zkbatch::test
 
 // First statement of every test that needs a GPU: skips, visibly, when there is none.
