@@ -24,10 +24,11 @@ protected:
     CommandResult zkbatch(const std::string& args) const {
         return zkbatch::test::run_zkbatch_shell(args, folder_.path(), 120s);
     }
-    // A smoke-job run on cpu-ref (or another backend) into this test's database.
+    // A smoke-job run on cpu-ref (or another backend) into this test's database, at 2^8:
+    // the comparisons need partitions, not large ones.
     void run(const std::string& settings, const std::string& backend = "cpu-ref") const {
         const auto result = zkbatch("--log-level warn run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend " +
-                                    backend + " --db " + db_ + " " + settings);
+                                    backend + " --db " + db_ + " --set circuit.log_n=8 " + settings);
         ASSERT_EQ(result.exit_code, 0) << result.err;
     }
     CommandResult tool(const std::string& args) const { return zkbatch(args + " --db " + db_); }

@@ -22,10 +22,10 @@ class DevicesTest : public ::testing::Test {
 protected:
     CommandResult zkbatch(const std::string& args) const { return zkbatch::test::run_zkbatch_shell(args, dir_); }
 
-    // The smoke job (2^12, every partition verified) with extra arguments.
+    // The smoke job (every partition verified) at 2^8, with extra arguments.
     CommandResult run_smoke(const std::string& extra, const std::string& backend = "cpu-ref") const {
         return zkbatch("--log-level warn run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend " + backend +
-                       " --db " + db_ + " " + extra);
+                       " --db " + db_ + " --set circuit.log_n=8 " + extra);
     }
     CommandResult run_faulty(const std::string& extra) const {
         return run_smoke("--plugin-path " + std::string(FAULT_PLUGIN) + " " + extra, "fault-inject");

@@ -63,7 +63,9 @@ std::vector<std::string> split(const std::string& text, char separator) {
     return parts;
 }
 
-// One database for the whole suite: making it costs a few seconds of proving.
+// One database for the whole suite: making it costs a few seconds of proving (at 2^8:
+// every test is its own process, and at the smoke job's 2^12 the proofs made the suite
+// the slowest under the sanitizers).
 class EndToEnd : public ::testing::Test {
 protected:
     static std::unique_ptr<zkbatch::test::TempDir> scratch_;
@@ -77,7 +79,7 @@ protected:
         db_ = dir_ / "history.db";
         const std::string smoke = std::string(SOURCE_DIR) + "/jobs/smoke.toml";
         const std::string common = quoted(zkbatch::test::zkbatch_exe()) + " --log-level warn run " + quoted(smoke) +
-                                   " --db " + quoted(db_.string()) + " --set job.name=nightly ";
+                                   " --db " + quoted(db_.string()) + " --set job.name=nightly --set circuit.log_n=8 ";
         struct Step {
             std::string arguments;
             int expected_exit;
