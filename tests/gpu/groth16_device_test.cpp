@@ -3,6 +3,7 @@
 // (log_n 1..20) and of the circom fixtures' .zkey and .wtns files; every proof must be
 // byte-equal to cpu-ref's for the same key, witness and blinding, and verify (the
 // pairing equation). The phases of a Groth16 prove are checked too.
+#include "support/circom_fixtures.hpp"
 #include "support/temp_dir.hpp"
 #include "test_support.hpp"
 
@@ -217,9 +218,9 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
                      << ": build them with `node tools/js/circuit-fixture.mjs NAME tools/js/cache/circom/NAME` "
                         "or set ZKBATCH_CIRCOM_CACHE";
     int proved = 0;
-    for (const char* name : {"chain-4", "many-public", "bits-sum", "chain-4000", "merkle-poseidon"}) {
+    for (const std::string& name : test::kCircomFixtures) {
         const fs::path folder = cache / name;
-        const fs::path zkey_path = folder / (std::string(name) + ".zkey");
+        const fs::path zkey_path = folder / (name + ".zkey");
         if (!fs::exists(zkey_path)) continue;
         SCOPED_TRACE(name);
         const groth16::Zkey zkey = groth16::read_zkey(zkey_path, host_threads());

@@ -5,6 +5,7 @@
 #include <zkbatch/groth16/key_file.hpp>
 #include <zkbatch/groth16/setup.hpp>
 
+#include "../support/file_bytes.hpp"
 #include "../support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -26,16 +27,6 @@ using groth16::ProvingKey;
 template <class Point>
 bool same_points(std::span<const Point> a, std::span<const Point> b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-}
-
-std::vector<char> read_all(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_all(const fs::path& path, const std::vector<char>& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 // What loading `path` says, or "" when it loads.
@@ -89,27 +80,27 @@ TEST_F(KeyFile, LoadsBackWhatWasWritten) {
 }
 
 TEST_F(KeyFile, RefusesTruncatedAndExtendedFiles) {
-    const std::vector<char> bytes = read_all(path_);
+    const std::vector<char> bytes = test::read_file_bytes(path_);
     for (size_t keep : {size_t{0}, size_t{7}, size_t{100}, size_t{4096}, bytes.size() - 1}) {
-        write_all(path_, std::vector<char>(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(keep)));
+        test::write_file_bytes(path_, std::vector<char>(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(keep)));
         const std::string error = load_error(path_, "");
         EXPECT_NE(error.find(path_.string()), std::string::npos) << error;
         EXPECT_NE(error.find("truncated"), std::string::npos) << keep << " bytes: " << error;
     }
     std::vector<char> longer = bytes;
     longer.push_back('\0');
-    write_all(path_, longer);
+    test::write_file_bytes(path_, longer);
     EXPECT_NE(load_error(path_, "").find("trailing bytes"), std::string::npos);
 }
 
 TEST_F(KeyFile, RefusesAChangedByteAnywhere) {
-    const std::vector<char> bytes = read_all(path_);
+    const std::vector<char> bytes = test::read_file_bytes(path_);
     // In the header, the vk section, each query section and the last byte.
     const size_t positions[] = {12, 16, 100, 3000, 4096 + 10, 4096 * 2 + 5, bytes.size() / 2, bytes.size() - 1};
     for (size_t position : positions) {
         std::vector<char> changed = bytes;
         changed[position] ^= 0x20;
-        write_all(path_, changed);
+        test::write_file_bytes(path_, changed);
         const std::string error = load_error(path_, circuit_.description());
         EXPECT_NE(error.find("corrupted"), std::string::npos) << "byte " << position << ": " << error;
         EXPECT_NE(error.find("zkbatch setup"), std::string::npos) << error;
@@ -117,7 +108,7 @@ TEST_F(KeyFile, RefusesAChangedByteAnywhere) {
     // The verifying key alone is checked by its own digest.
     std::vector<char> changed = bytes;
     changed[4096 + 3] ^= 1;
-    write_all(path_, changed);
+    test::write_file_bytes(path_, changed);
     EXPECT_THROW(groth16::load_verifying_key(path_, ""), KeyFileError);
 }
 
@@ -130,7 +121,7 @@ TEST_F(KeyFile, RefusesAKeyForAnotherCircuit) {
 }
 
 TEST_F(KeyFile, RefusesWhatIsNotAKeyFile) {
-    write_all(path_, std::vector<char>(5000, 'x'));
+    test::write_file_bytes(path_, std::vector<char>(5000, 'x'));
     EXPECT_NE(load_error(path_, "").find("not a zkbatch key file"), std::string::npos);
     const std::string missing = load_error(temp_.path() / "absent.zkbkey", "");
     EXPECT_NE(missing.find("cannot open"), std::string::npos) << missing;

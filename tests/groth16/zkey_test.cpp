@@ -10,6 +10,8 @@
 #include <zkbatch/groth16/zkey.hpp>
 #include <zkbatch/prove/quotient.hpp>
 
+#include "../support/circom_fixtures.hpp"
+#include "../support/file_bytes.hpp"
 #include "../support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -40,16 +42,6 @@ fs::path circuit_dir(const std::string& circuit) {
 nlohmann::json read_json(const fs::path& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);
-}
-
-std::vector<char> read_all(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_all(const fs::path& path, const std::vector<char>& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 class CircomCircuits : public ::testing::TestWithParam<std::string> {};
@@ -96,13 +88,8 @@ TEST_P(CircomCircuits, EveryWitnessProvesAndVerifies) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CircomCircuits,
-                         ::testing::Values("chain-4", "chain-4000", "many-public", "merkle-poseidon", "bits-sum"),
-                         [](const auto& param_info) {
-                             std::string name = param_info.param;
-                             for (char& ch : name)
-                                 if (ch == '-') ch = '_';
-                             return name;
-                         });
+                         ::testing::ValuesIn(test::kCircomFixtures),
+                         [](const auto& param_info) { return test::circom_test_name(param_info.param); });
 
 // The sections of a snarkjs binary file: id -> (payload offset, length).
 std::map<uint32_t, std::pair<size_t, size_t>> sections_of(const std::vector<char>& bytes) {
@@ -146,15 +133,15 @@ class MalformedFiles : public ::testing::Test {
 protected:
     void SetUp() override {
         const fs::path dir = circuit_dir("chain-4");
-        zkey_ = read_all(dir / "chain-4.zkey");
-        wtns_ = read_all(dir / "wtns" / "small.wtns");
-        other_wtns_ = read_all(circuit_dir("many-public") / "wtns" / "small.wtns");
+        zkey_ = test::read_file_bytes(dir / "chain-4.zkey");
+        wtns_ = test::read_file_bytes(dir / "wtns" / "small.wtns");
+        other_wtns_ = test::read_file_bytes(circuit_dir("many-public") / "wtns" / "small.wtns");
         ASSERT_GT(zkey_.size(), 1000u);
         ASSERT_GT(wtns_.size(), 50u);
     }
     // What reading `bytes` as a .zkey says ("" when it reads).
     std::string zkey_error(const std::vector<char>& bytes) {
-        write_all(zkey_path_, bytes);
+        test::write_file_bytes(zkey_path_, bytes);
         try {
             groth16::read_zkey(zkey_path_, 1);
             return "";
@@ -165,7 +152,7 @@ protected:
         }
     }
     std::string wtns_error(const std::vector<char>& bytes, uint64_t variables = 7) {
-        write_all(wtns_path_, bytes);
+        test::write_file_bytes(wtns_path_, bytes);
         try {
             groth16::read_wtns(wtns_path_, variables);
             return "";

@@ -10,6 +10,7 @@
 //              verified against snarkjs's own verification_key.json.
 // Node and tools/js/node_modules are part of the test environment (tools/setup.sh
 // installs both; CI runs it): without them this suite fails, saying so.
+#include "support/circom_fixtures.hpp"
 #include "support/zkbatch_process.hpp"
 
 #include <gtest/gtest.h>
@@ -165,13 +166,8 @@ TEST_P(CircomProofs, ProvedFromZkeyAndWtnsAndAcceptedBySnarkjs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CircomProofs,
-                         ::testing::Values("chain-4", "chain-4000", "many-public", "merkle-poseidon", "bits-sum"),
-                         [](const auto& param_info) {
-                             std::string name = param_info.param;
-                             for (char& ch : name)
-                                 if (ch == '-') ch = '_';
-                             return name;
-                         });
+                         ::testing::ValuesIn(test::kCircomFixtures),
+                         [](const auto& param_info) { return test::circom_test_name(param_info.param); });
 
 }  // namespace
 }  // namespace zkbatch
