@@ -35,6 +35,16 @@ void for_each_butterfly(Fr* values, size_t span, size_t first, size_t last, Butt
     }
 }
 
+// Butterflies [first, last) of the stage of span 1, where every twiddle is w^0 = 1 and
+// both directions' butterflies are the same sum and difference.
+void span_one_stage(Fr* values, size_t first, size_t last) {
+    for_each_butterfly(values, 1, first, last, [](Fr& low, Fr& high, size_t) {
+        const Fr sum = low + high;
+        high = low - high;
+        low = sum;
+    });
+}
+
 // Gentleman-Sande (decimation in frequency): natural in, bit-reversed out, no 1/n.
 // `twiddles` holds w^k for k < n/2 where w is the transform's root.
 void dif_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads) {
@@ -43,14 +53,7 @@ void dif_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads
     for (size_t span = half_n; span >= 1; span /= 2) {
         const size_t twiddle_stride = half_n / span;
         util::parallel_for(0, half_n, threads, [&](size_t first, size_t last) {
-            if (span == 1) {  // every twiddle is w^0 = 1
-                for_each_butterfly(values, span, first, last, [](Fr& low, Fr& high, size_t) {
-                    const Fr sum = low + high;
-                    high = low - high;
-                    low = sum;
-                });
-                return;
-            }
+            if (span == 1) return span_one_stage(values, first, last);
             for_each_butterfly(values, span, first, last, [&](Fr& low, Fr& high, size_t j) {
                 const Fr sum = low + high;
                 high = (low - high) * twiddles[j * twiddle_stride];
@@ -68,14 +71,7 @@ void dit_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads
     for (size_t span = 1; span < n; span *= 2) {
         const size_t twiddle_stride = half_n / span;
         util::parallel_for(0, half_n, threads, [&](size_t first, size_t last) {
-            if (span == 1) {
-                for_each_butterfly(values, span, first, last, [](Fr& low, Fr& high, size_t) {
-                    const Fr sum = low + high;
-                    high = low - high;
-                    low = sum;
-                });
-                return;
-            }
+            if (span == 1) return span_one_stage(values, first, last);
             for_each_butterfly(values, span, first, last, [&](Fr& low, Fr& high, size_t j) {
                 const Fr product = high * twiddles[j * twiddle_stride];
                 high = low - product;
