@@ -199,6 +199,14 @@ RunSelection select_runs(const Store& store, const std::string& selector, const 
     return {selector, {ids[ids.size() - 1 - static_cast<size_t>(back)]}};
 }
 
+std::vector<int64_t> select_runs_of(const Store& store, const std::vector<std::string>& selectors) {
+    std::vector<int64_t> ids;
+    for (const std::string& selector : selectors)
+        for (const int64_t id : select_runs(store, selector).run_ids)
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    return ids;
+}
+
 int64_t select_one_run(const Store& store, const std::string& selector, const RunFilter& within) {
     const RunSelection selection = select_runs(store, selector, within);
     if (selection.run_ids.size() != 1) {

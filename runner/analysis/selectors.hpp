@@ -36,6 +36,9 @@ struct RunSelection {
 RunSelection select_runs(const Store& store, const std::string& selector,
                          const RunFilter& within = {});
 
+// The runs of several selectors, in the order they name them, each run once.
+std::vector<int64_t> select_runs_of(const Store& store, const std::vector<std::string>& selectors);
+
 // Like select_runs, but the selector must name exactly one run.
 int64_t select_one_run(const Store& store, const std::string& selector, const RunFilter& within = {});
 

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <tuple>
@@ -107,10 +106,7 @@ int command_history(const HistoryOptions& options) {
 
 int command_export(const ExportOptions& options) {
     const Store store = Store::open_existing(options.db_path);
-    std::vector<int64_t> ids;
-    for (const std::string& selector : options.runs)
-        for (const int64_t id : select_runs(store, selector).run_ids)
-            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    const std::vector<int64_t> ids = select_runs_of(store, options.runs);
     const std::string text = export_runs(store, ids, options.format == "csv" ? ExportFormat::csv : ExportFormat::json);
     if (options.output_path == "-") {
         fmt::print("{}", text);

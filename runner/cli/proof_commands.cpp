@@ -49,10 +49,7 @@ int command_setup(const std::string& manifest_path, const std::vector<std::strin
 
 int command_proofs(const ProofsOptions& options) {
     const Store store = Store::open_existing(options.db_path);
-    std::vector<int64_t> ids;
-    for (const std::string& selector : options.runs)
-        for (const int64_t id : select_runs(store, selector).run_ids)
-            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    const std::vector<int64_t> ids = select_runs_of(store, options.runs);
     // Check every run before writing anything.
     std::vector<groth16::VerifyingKey> keys(ids.size());
     for (size_t i = 0; i < ids.size(); ++i) {
