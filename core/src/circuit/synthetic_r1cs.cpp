@@ -4,8 +4,10 @@
 #include <zkbatch/util/parallel.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -104,6 +106,49 @@ std::string SyntheticR1cs::description() const {
            "\npublic_inputs=" + std::to_string(shape_.public_inputs) + "\nboolean_rows=" +
            (all_boolean_ ? std::string("all") : std::string("below ") + threshold) +
            "\nseed=" + std::to_string(shape_.seed) + "\n";
+}
+
+SyntheticR1cs SyntheticR1cs::from_description(const std::string& description) {
+    auto refuse_text = [&description]() -> SyntheticR1cs {
+        throw std::invalid_argument("not a synthetic circuit's description: '" + description + "'");
+    };
+    std::map<std::string, std::string> fields;
+    size_t begin = 0;
+    while (begin < description.size()) {
+        const size_t end = description.find('\n', begin);
+        const size_t equals = description.find('=', begin);
+        if (end == std::string::npos || equals == std::string::npos || equals > end) return refuse_text();
+        fields[description.substr(begin, equals - begin)] = description.substr(equals + 1, end - equals - 1);
+        begin = end + 1;
+    }
+    auto number = [&](const char* key) {
+        const std::string& text = fields[key];
+        uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size()) refuse_text();
+        return value;
+    };
+    R1csShape shape;
+    shape.log_n = static_cast<uint32_t>(std::min<uint64_t>(number("log_n"), 64));
+    shape.terms_per_row = static_cast<uint32_t>(std::min<uint64_t>(number("terms_per_row"), UINT32_MAX));
+    shape.public_inputs = number("public_inputs");
+    shape.seed = number("seed");
+    // The threshold is share * 2^64 truncated, at most 53 significant bits: share = threshold
+    // / 2^64 is exact and gives it back.
+    const std::string& rows = fields["boolean_rows"];
+    if (rows == "all") {
+        shape.boolean_share = 1.0;
+    } else if (rows.starts_with("below 0x") && rows.size() == 8 + 16) {
+        uint64_t threshold = 0;
+        const auto [end, error] = std::from_chars(rows.data() + 8, rows.data() + rows.size(), threshold, 16);
+        if (error != std::errc() || end != rows.data() + rows.size()) return refuse_text();
+        shape.boolean_share = std::ldexp(static_cast<double>(threshold), -64);
+    } else {
+        return refuse_text();
+    }
+    SyntheticR1cs circuit(shape);  // throws for a shape outside its ranges
+    if (circuit.description() != description) return refuse_text();  // other fields, versions or spellings
+    return circuit;
 }
 
 }  // namespace zkbatch::circuit

@@ -89,6 +89,11 @@ std::string hex(const uint8_t digest[16]) {
     return out;
 }
 
+void unhex(const std::string& text, uint8_t digest[16]) {
+    auto nibble = [](char c) { return static_cast<uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10); };
+    for (int i = 0; i < 16; ++i) digest[i] = static_cast<uint8_t>(nibble(text[2 * i]) << 4 | nibble(text[2 * i + 1]));
+}
+
 void digest_into(const void* data, size_t bytes, uint8_t out[16]) {
     XXH128_canonical_t canonical;
     XXH128_canonicalFromHash(&canonical, XXH3_128bits(data, bytes));
@@ -110,19 +115,6 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
     throw KeyFileError("key file " + path.string() + ": " + what);
-}
-
-// The vk section's bytes, as written and as read.
-std::vector<uint8_t> vk_section_bytes(const ProvingKey& key) {
-    std::vector<uint8_t> bytes;
-    auto put = [&bytes](const auto& point) {
-        const auto* raw = reinterpret_cast<const uint8_t*>(&point);
-        bytes.insert(bytes.end(), raw, raw + sizeof point);
-    };
-    put(key.vk.alpha_g1), put(key.beta_g1), put(key.delta_g1);
-    put(key.vk.beta_g2), put(key.vk.gamma_g2), put(key.vk.delta_g2);
-    for (const auto& point : key.vk.ic) put(point);
-    return bytes;
 }
 
 // A read-only mapping of a whole file, released with the last key that uses it.
@@ -242,6 +234,94 @@ std::vector<uint8_t> read_vk_bytes(const std::filesystem::path& path, const RawH
 
 }  // namespace
 
+struct KeyPointsDigest::State {
+    Layout layout;
+    XXH3_state_t* xxh = nullptr;
+    int section = -1;          // the section being added, -1 before the first
+    uint64_t position = kHeaderBytes;  // file offset of the next byte digested
+    uint64_t section_end = kHeaderBytes;
+};
+
+KeyPointsDigest::KeyPointsDigest(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention)
+    : state_(std::make_unique<State>()) {
+    state_->layout = layout_for(log_n, num_variables, num_public, convention);
+    state_->xxh = XXH3_createState();
+    if (state_->xxh == nullptr) throw std::bad_alloc();
+    XXH3_128bits_reset(state_->xxh);
+}
+
+KeyPointsDigest::~KeyPointsDigest() { XXH3_freeState(state_->xxh); }
+
+namespace {
+// Digests `bytes` zeros (alignment gaps).
+void add_zeros(XXH3_state_t* xxh, uint64_t bytes) {
+    static const std::vector<uint8_t> zeros(kSectionAlignment, 0);
+    for (; bytes > 0;) {
+        const uint64_t piece = std::min<uint64_t>(bytes, zeros.size());
+        XXH3_128bits_update(xxh, zeros.data(), piece);
+        bytes -= piece;
+    }
+}
+}  // namespace
+
+void KeyPointsDigest::add(Section section, const void* data, uint64_t bytes) {
+    State& s = *state_;
+    const int index = static_cast<int>(section);
+    if (index != s.section) {  // a new section: the previous one must be complete
+        if (index < s.section || s.position != s.section_end)
+            throw std::logic_error(std::string("KeyPointsDigest: section ") + kSectionNames[index] +
+                                   " out of order, or the one before it incomplete");
+        for (int skipped = s.section + 1; skipped < index; ++skipped)
+            if (s.layout.section_bytes[skipped] != 0)
+                throw std::logic_error(std::string("KeyPointsDigest: section ") + kSectionNames[skipped] + " missing");
+        const uint64_t offset = s.layout.sections[index].offset;
+        add_zeros(s.xxh, offset - s.position);
+        s.section = index;
+        s.position = offset;
+        s.section_end = offset + s.layout.section_bytes[index];
+    }
+    if (s.position + bytes > s.section_end)
+        throw std::logic_error(std::string("KeyPointsDigest: more bytes than section ") + kSectionNames[index] + " holds");
+    XXH3_128bits_update(s.xxh, data, bytes);
+    s.position += bytes;
+}
+
+std::string KeyPointsDigest::finish() {
+    State& s = *state_;
+    if (s.section != kSectionCount - 1 || s.position != s.section_end)
+        throw std::logic_error("KeyPointsDigest: finished before every section was complete");
+    add_zeros(s.xxh, s.layout.file_bytes - s.position);
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(s.xxh));
+    return hex(canonical.digest);
+}
+
+std::vector<uint8_t> vk_section_bytes(const ProvingKey& key) {
+    std::vector<uint8_t> bytes;
+    auto put = [&bytes](const auto& point) {
+        const auto* raw = reinterpret_cast<const uint8_t*>(&point);
+        bytes.insert(bytes.end(), raw, raw + sizeof point);
+    };
+    put(key.vk.alpha_g1), put(key.beta_g1), put(key.delta_g1);
+    put(key.vk.beta_g2), put(key.vk.gamma_g2), put(key.vk.delta_g2);
+    for (const auto& point : key.vk.ic) put(point);
+    return bytes;
+}
+
+std::string key_points_digest(const ProvingKey& key) {
+    key.check_sizes();
+    KeyPointsDigest digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+    const std::vector<uint8_t> vk = vk_section_bytes(key);
+    using Section = KeyPointsDigest::Section;
+    digest.add(Section::vk, vk.data(), vk.size());
+    digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes());
+    digest.add(Section::b_g1, key.b_g1_query.data(), key.b_g1_query.size_bytes());
+    digest.add(Section::b_g2, key.b_g2_query.data(), key.b_g2_query.size_bytes());
+    digest.add(Section::l, key.l_query.data(), key.l_query.size_bytes());
+    digest.add(Section::h, key.h_query.data(), key.h_query.size_bytes());
+    return digest.finish();
+}
+
 std::string description_digest(const std::string& text) {
     uint8_t digest[16];
     digest_into(text.data(), text.size(), digest);
@@ -295,17 +375,10 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
         }
     };
 
-    // The points' digest runs over every byte after the header, alignment gaps (zeros) too.
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_128bits_reset(state);
-    uint64_t written_until = kHeaderBytes;
-    const std::vector<uint8_t> zeros(kSectionAlignment, 0);
+    KeyPointsDigest points_digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
     auto write_section = [&](int section, const void* data, uint64_t bytes) {
-        const uint64_t offset = layout.sections[section].offset;
-        XXH3_128bits_update(state, zeros.data(), offset - written_until);
-        write_at(offset, data, bytes);
-        XXH3_128bits_update(state, data, bytes);
-        written_until = offset + bytes;
+        write_at(layout.sections[section].offset, data, bytes);
+        points_digest.add(static_cast<KeyPointsDigest::Section>(section), data, bytes);
     };
     const std::vector<uint8_t> vk = vk_section_bytes(key);
     write_section(kVk, vk.data(), vk.size());
@@ -314,12 +387,8 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
     write_section(kBG2, key.b_g2_query.data(), key.b_g2_query.size_bytes());
     write_section(kL, key.l_query.data(), key.l_query.size_bytes());
     write_section(kH, key.h_query.data(), key.h_query.size_bytes());
-    const uint64_t tail = layout.file_bytes - written_until;
-    XXH3_128bits_update(state, zeros.data(), tail);
     if (::ftruncate(fd, static_cast<off_t>(layout.file_bytes)) != 0) abandon("cannot extend");
-    XXH128_canonical_t points_digest;
-    XXH128_canonicalFromHash(&points_digest, XXH3_128bits_digest(state));
-    XXH3_freeState(state);
+    const std::string points_hex = points_digest.finish();
 
     std::memcpy(header.magic, kMagic, sizeof kMagic);
     header.format_version = kKeyFileFormatVersion;
@@ -332,7 +401,7 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
     digest_into(circuit_description.data(), circuit_description.size(), header.circuit_digest);
     digest_into(setup_description.data(), setup_description.size(), header.setup_digest);
     digest_into(vk.data(), vk.size(), header.vk_digest);
-    std::memcpy(header.points_digest, points_digest.digest, 16);
+    unhex(points_hex, header.points_digest);
     header.circuit_description_bytes = static_cast<uint32_t>(circuit_description.size());
     header.setup_description_bytes = static_cast<uint32_t>(setup_description.size());
     std::memcpy(header.circuit_description, circuit_description.data(), circuit_description.size());

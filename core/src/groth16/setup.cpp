@@ -11,6 +11,8 @@
 #include <zkbatch/util/parallel.hpp>
 #include <zkbatch/util/splitmix64.hpp>
 
+#include <array>
+#include <charconv>
 #include <stdexcept>
 #include <vector>
 
@@ -21,30 +23,103 @@ namespace {
 using ff::Fr;
 
 constexpr uint64_t kSetupTag = 0x7a6b622d73657475ULL;  // "zkb-setu"
+constexpr char kSeededPrefix[] = "setup=seeded\nseed=";
 
-// L_j(tau) = (tau^n - 1) / n * omega^j / (tau - omega^j) for every j, with one
-// inversion for all n denominators (Montgomery's trick).
-std::vector<Fr> lagrange_at(uint32_t log_n, const Fr& tau) {
-    const size_t n = size_t{1} << log_n;
+// L_j(tau) = (tau^n - 1) / n * omega^j / (tau - omega^j) for j in [first, first + count),
+// into out, with one inversion for all the denominators (Montgomery's trick).
+void lagrange_range(uint32_t log_n, const Fr& tau, uint64_t first, uint64_t count, Fr* out) {
+    if (count == 0) return;
     const Fr omega = ff::root_of_unity(log_n);
-    std::vector<Fr> powers(n), denominators(n), prefix(n);
-    Fr power = Fr::one();
+    const uint64_t n = uint64_t{1} << log_n;
+    std::vector<Fr> powers(count), denominators(count), prefix(count);
+    Fr power = omega.pow(first);
     Fr running = Fr::one();
-    for (size_t j = 0; j < n; ++j) {
-        powers[j] = power;
-        denominators[j] = tau - power;  // nonzero: tau is outside the domain
-        prefix[j] = running;
-        running *= denominators[j];
+    for (uint64_t k = 0; k < count; ++k) {
+        powers[k] = power;
+        denominators[k] = tau - power;  // nonzero: tau is outside the domain
+        prefix[k] = running;
+        running *= denominators[k];
         power *= omega;
     }
     Fr inverse = running.inverse();  // of the product of every denominator
     const Fr scale = (tau.pow(n) - Fr::one()) * Fr::from_u64(n).inverse();
-    std::vector<Fr> basis(n);
-    for (size_t j = n; j-- > 0;) {
-        basis[j] = scale * powers[j] * (inverse * prefix[j]);
-        inverse *= denominators[j];
+    for (uint64_t k = count; k-- > 0;) {
+        out[k] = scale * powers[k] * (inverse * prefix[k]);
+        inverse *= denominators[k];
     }
-    return basis;
+}
+
+// u_i, v_i, w_i at tau for the variables below `limit` (m for a whole key, l + 1 for the
+// verifying key; terms of other variables are skipped).
+struct Columns {
+    std::vector<Fr> u, v, w;
+};
+
+// One pass over the rows, in parallel over blocks of rows. A product row of block b reads
+// only the window of variables before its block (synthetic_r1cs.hpp) and every row
+// defines a variable of its own block, so the variables block b adds to lie in
+// [E_b - window, E_b + block) with E_b its first defined variable. Blocks `stride` =
+// window / block + 1 apart touch disjoint variables, except z_0 (the constant, in B of
+// every boolean row): rounds of such blocks run at once, and each block sums its z_0
+// terms apart. Sums in Fr are exact, so the result does not depend on the order.
+Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau, uint64_t limit, unsigned threads) {
+    const uint32_t log_n = circuit.shape().log_n;
+    const uint64_t constraints = circuit.constraint_rows();
+    const uint64_t block_rows = circuit.block_rows();
+    const uint64_t blocks = (constraints + block_rows - 1) / block_rows;
+    const uint64_t stride = circuit.window_variables() / block_rows + 1;
+    Columns columns{std::vector<Fr>(limit, Fr::zero()), std::vector<Fr>(limit, Fr::zero()),
+                    std::vector<Fr>(limit, Fr::zero())};
+    std::vector<Fr>* const by_matrix[3] = {&columns.u, &columns.v, &columns.w};
+    std::vector<std::array<Fr, 3>> constant_terms(blocks, {Fr::zero(), Fr::zero(), Fr::zero()});
+
+    auto add_block = [&](uint64_t block) {
+        const uint64_t first = block * block_rows;
+        const uint64_t count = std::min(block_rows, constraints - first);
+        std::vector<Fr> basis(count);
+        lagrange_range(log_n, tau, first, count, basis.data());
+        std::array<Fr, 3>& constant = constant_terms[block];
+        for (uint64_t k = 0; k < count; ++k) {
+            circuit.for_each_term(first + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
+                const int column = static_cast<int>(matrix);
+                if (variable == 0) constant[column] += coefficient * basis[k];
+                else if (variable < limit) (*by_matrix[column])[variable] += coefficient * basis[k];
+            });
+        }
+    };
+    std::vector<uint64_t> round;
+    for (uint64_t start = 0; start < std::min(stride, blocks); ++start) {
+        round.clear();
+        for (uint64_t block = start; block < blocks; block += stride) round.push_back(block);
+        util::parallel_for(0, round.size(), threads, [&](size_t begin, size_t end) {
+            for (size_t k = begin; k < end; ++k) add_block(round[k]);
+        });
+    }
+    for (const auto& constant : constant_terms)
+        for (int column = 0; column < 3; ++column) (*by_matrix[column])[0] += constant[column];
+
+    // The input rows, A = {i: 1} for i = 0..l.
+    const uint64_t input_rows = circuit.rows() - constraints;
+    std::vector<Fr> basis(input_rows);
+    lagrange_range(log_n, tau, constraints, input_rows, basis.data());
+    for (uint64_t k = 0; k < input_rows; ++k) {
+        circuit.for_each_term(constraints + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
+            if (variable < limit) (*by_matrix[static_cast<int>(matrix)])[variable] += coefficient * basis[k];
+        });
+    }
+    return columns;
+}
+
+// beta u_i + alpha v_i + w_i.
+Fr combined(const ToxicWaste& secrets, const Columns& columns, uint64_t i) {
+    return secrets.beta * columns.u[i] + secrets.alpha * columns.v[i] + columns.w[i];
+}
+
+std::vector<Fr> ic_scalars(const ToxicWaste& secrets, const Columns& columns, uint64_t public_inputs) {
+    const Fr gamma_inverse = secrets.gamma.inverse();
+    std::vector<Fr> ic(public_inputs + 1);
+    for (uint64_t i = 0; i <= public_inputs; ++i) ic[i] = combined(secrets, columns, i) * gamma_inverse;
+    return ic;
 }
 
 // Keeps the key's point vectors alive behind its spans.
@@ -84,53 +159,53 @@ ToxicWaste toxic_waste_from_seed(uint64_t setup_seed, uint32_t log_n) {
 }
 
 std::string seeded_setup_description(uint64_t setup_seed) {
-    return "setup=seeded\nseed=" + std::to_string(setup_seed) + "\n";
+    return kSeededPrefix + std::to_string(setup_seed) + "\n";
 }
 
-ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
-    const uint32_t log_n = circuit.shape().log_n;
+uint64_t seeded_setup_seed(const std::string& description) {
+    const std::string_view prefix = kSeededPrefix;
+    uint64_t seed = 0;
+    if (description.starts_with(prefix) && description.size() > prefix.size() + 1 && description.back() == '\n') {
+        const char* first = description.data() + prefix.size();
+        const char* last = description.data() + description.size() - 1;
+        const auto [end, error] = std::from_chars(first, last, seed);
+        if (error == std::errc() && end == last && seeded_setup_description(seed) == description) return seed;
+    }
+    throw std::invalid_argument("not a seeded setup's description: '" + description + "'");
+}
+
+KeyScalars key_scalars(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
     const uint64_t n = circuit.rows(), m = circuit.variables(), l = circuit.public_inputs();
+    Columns columns = column_evaluations(circuit, secrets.tau, m, threads);
 
-    const std::vector<Fr> lagrange = lagrange_at(log_n, secrets.tau);
-    std::vector<Fr> u(m, Fr::zero()), v(m, Fr::zero()), w(m, Fr::zero());
-    for (uint64_t row = 0; row < n; ++row) {
-        const Fr& basis = lagrange[row];
-        circuit.for_each_term(row, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
-            std::vector<Fr>& column = matrix == circuit::Matrix::a ? u : matrix == circuit::Matrix::b ? v : w;
-            column[variable] += coefficient * basis;
-        });
-    }
-
-    const Fr gamma_inverse = secrets.gamma.inverse(), delta_inverse = secrets.delta.inverse();
-    std::vector<Fr> ic(l + 1), private_part(m - l - 1);
-    util::parallel_for(0, m, threads, [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-            const Fr combined = secrets.beta * u[i] + secrets.alpha * v[i] + w[i];
-            if (i <= l) ic[i] = combined * gamma_inverse;
-            else private_part[i - l - 1] = combined * delta_inverse;
-        }
+    KeyScalars scalars;
+    scalars.ic = ic_scalars(secrets, columns, l);
+    const Fr delta_inverse = secrets.delta.inverse();
+    scalars.l.resize(m - l - 1);
+    util::parallel_for(l + 1, m, threads, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) scalars.l[i - l - 1] = combined(secrets, columns, i) * delta_inverse;
     });
-    std::vector<Fr> h(n - 1);
-    const Fr z_over_delta = (secrets.tau.pow(n) - Fr::one()) * delta_inverse;
-    Fr tau_power = Fr::one();
-    for (uint64_t j = 0; j + 1 < n; ++j) {
-        h[j] = tau_power * z_over_delta;
-        tau_power *= secrets.tau;
-    }
+    scalars.a = std::move(columns.u);
+    scalars.b = std::move(columns.v);
+    columns.w = {};
 
+    scalars.h.resize(n - 1);
+    const Fr z_over_delta = (secrets.tau.pow(n) - Fr::one()) * delta_inverse;
+    util::parallel_for(0, n - 1, threads, [&](size_t begin, size_t end) {
+        Fr value = secrets.tau.pow(begin) * z_over_delta;
+        for (size_t j = begin; j < end; ++j, value *= secrets.tau) scalars.h[j] = value;
+    });
+    return scalars;
+}
+
+ProvingKey key_header(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, const std::vector<Fr>& ic,
+                      unsigned threads) {
     const ec::G1Affine g1 = ec::g1_generator();
     const ec::G2Affine g2 = ec::g2_generator();
-    auto vectors = std::make_shared<KeyVectors>();
-    vectors->a = multiply_generator(g1, u, threads);
-    vectors->b_g1 = multiply_generator(g1, v, threads);
-    vectors->b_g2 = multiply_generator(g2, v, threads);
-    vectors->l = multiply_generator(g1, private_part, threads);
-    vectors->h = multiply_generator(g1, h, threads);
-
     ProvingKey key;
-    key.log_n = log_n;
-    key.num_variables = m;
-    key.num_public = l;
+    key.log_n = circuit.shape().log_n;
+    key.num_variables = circuit.variables();
+    key.num_public = circuit.public_inputs();
     key.h_convention = HConvention::coefficients;
     key.vk.alpha_g1 = times(g1, secrets.alpha);
     key.vk.beta_g2 = times(g2, secrets.beta);
@@ -139,6 +214,25 @@ ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste&
     key.vk.ic = multiply_generator(g1, ic, threads);
     key.beta_g1 = times(g1, secrets.beta);
     key.delta_g1 = times(g1, secrets.delta);
+    return key;
+}
+
+VerifyingKey seeded_verifying_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
+    const uint64_t l = circuit.public_inputs();
+    const Columns columns = column_evaluations(circuit, secrets.tau, l + 1, threads);
+    return std::move(key_header(circuit, secrets, ic_scalars(secrets, columns, l), threads).vk);
+}
+
+ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
+    const KeyScalars scalars = key_scalars(circuit, secrets, threads);
+    ProvingKey key = key_header(circuit, secrets, scalars.ic, threads);
+    const ec::G1Affine g1 = ec::g1_generator();
+    auto vectors = std::make_shared<KeyVectors>();
+    vectors->a = multiply_generator(g1, scalars.a, threads);
+    vectors->b_g1 = multiply_generator(g1, scalars.b, threads);
+    vectors->b_g2 = multiply_generator(ec::g2_generator(), scalars.b, threads);
+    vectors->l = multiply_generator(g1, scalars.l, threads);
+    vectors->h = multiply_generator(g1, scalars.h, threads);
     key.a_query = vectors->a;
     key.b_g1_query = vectors->b_g1;
     key.b_g2_query = vectors->b_g2;

@@ -118,6 +118,9 @@ public:
     // The circuit's definition, one "key=value" line each: what identifies it (its
     // digest, key files, a backend that makes its own key).
     std::string description() const;
+    // The circuit a description() names (a backend that makes its own key gets only the
+    // text). Throws std::invalid_argument for text that no circuit's description() is.
+    static SyntheticR1cs from_description(const std::string& description);
 
 private:
     uint64_t row_key(uint64_t row) const;

@@ -22,8 +22,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace zkbatch::groth16 {
 
@@ -65,6 +67,35 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
 
 // Reads the header (and checks its digest) without touching the points.
 KeyFileInfo read_key_file_info(const std::filesystem::path& path);
+
+// The points digest of a key file (KeyFileInfo::points_digest: every byte after the
+// header, the alignment gaps' zeros too) from the key's sections as they come, in file
+// order: vk, a, b_g1, b_g2, l, h, each in one or more pieces. A key that is never
+// written (made on a GPU, or in memory) is named by the digest its file would have, so it
+// compares with a key file's. Throws std::logic_error for sections out of order or of
+// the wrong size.
+class KeyPointsDigest {
+public:
+    enum class Section { vk, a, b_g1, b_g2, l, h };
+    KeyPointsDigest(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention);
+    ~KeyPointsDigest();
+    KeyPointsDigest(const KeyPointsDigest&) = delete;
+    KeyPointsDigest& operator=(const KeyPointsDigest&) = delete;
+
+    void add(Section section, const void* data, uint64_t bytes);
+    // 32 hex digits; every section must be complete.
+    std::string finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The vk section's bytes: [alpha]1 [beta]1 [delta]1 [beta]2 [gamma]2 [delta]2, IC.
+std::vector<uint8_t> vk_section_bytes(const ProvingKey& key);
+
+// The points digest of a key in host memory: its file's, without writing it.
+std::string key_points_digest(const ProvingKey& key);
 
 // Maps the file and checks everything above. A non-empty `expected_circuit` must equal
 // the circuit description the key was made for.
