@@ -1,10 +1,22 @@
 #include <zkbatch/cuda/device_key.hpp>
 
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/fixed_base.hpp>
+#include <zkbatch/cuda/pinned_buffer.hpp>
+#include <zkbatch/groth16/key_file.hpp>
+
+#include <algorithm>
 #include <span>
+#include <vector>
 
 namespace zkbatch::cuda {
 
 namespace {
+
+// Scalars copied up per fixed-base launch: 128 MiB of Fr.
+constexpr uint64_t kScalarChunk = uint64_t{1} << 22;
+// Bytes per download of the digest's pass.
+constexpr uint64_t kDigestChunkBytes = uint64_t{64} << 20;
 
 template <class Point>
 DeviceBuffer<Point> upload(std::span<const Point> points) {
@@ -13,12 +25,37 @@ DeviceBuffer<Point> upload(std::span<const Point> points) {
     return buffer;
 }
 
+// out[i] = [scalars[i]] generator for the whole vector, a chunk at a time.
+template <class C>
+DeviceBuffer<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const std::vector<ff::Fr>& scalars,
+                                     DeviceBuffer<ff::Fr>& chunk, const Stream& stream) {
+    DeviceBuffer<ec::Affine<C>> points(scalars.size());
+    for (uint64_t first = 0; first < scalars.size(); first += kScalarChunk) {
+        const uint64_t count = std::min<uint64_t>(kScalarChunk, scalars.size() - first);
+        // The previous chunk's kernel reads `chunk` until it ends.
+        stream.synchronize();
+        stream.copy_to_device(chunk.data(), scalars.data() + first, count * sizeof(ff::Fr));
+        generator.multiply(chunk.data(), count, points.data() + first, stream);
+    }
+    stream.synchronize();
+    return points;
+}
+
+groth16::ProvingKey without_queries(groth16::ProvingKey key) {
+    key.a_query = {};
+    key.b_g1_query = {};
+    key.b_g2_query = {};
+    key.l_query = {};
+    key.h_query = {};
+    key.storage.reset();
+    return key;
+}
+
 }  // namespace
 
 uint64_t device_key_bytes(const groth16::ProvingKey& key) {
-    return sizeof(ec::G1Affine) * (key.a_query.size() + key.b_g1_query.size() + key.l_query.size() +
-                                   key.h_query.size()) +
-           sizeof(ec::G2Affine) * key.b_g2_query.size();
+    return sizeof(ec::G1Affine) * (2 * key.num_variables + key.private_variables() + key.h_points()) +
+           sizeof(ec::G2Affine) * key.num_variables;
 }
 
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {
@@ -28,14 +65,72 @@ DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {
     device.b_g2_query = upload(key.b_g2_query);
     device.l_query = upload(key.l_query);
     device.h_query = upload(key.h_query);
-    device.header = key;
-    device.header.a_query = {};
-    device.header.b_g1_query = {};
-    device.header.b_g2_query = {};
-    device.header.l_query = {};
-    device.header.h_query = {};
-    device.header.storage.reset();
+    device.header = without_queries(key);
     return device;
+}
+
+uint64_t key_generation_scratch_bytes() {
+    return FixedBaseGenerator<ec::G1Params>::table_bytes() + FixedBaseGenerator<ec::G2Params>::table_bytes() +
+           kScalarChunk * sizeof(ff::Fr);
+}
+
+DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                      unsigned host_threads) {
+    const Stream stream;
+    DeviceBuffer<ff::Fr> chunk(kScalarChunk);
+    DeviceProvingKey device;
+    {
+        const FixedBaseGenerator<ec::G1Params> g1(ec::g1_generator(), host_threads);
+        device.a_query = multiply(g1, scalars.a, chunk, stream);
+        device.b_g1_query = multiply(g1, scalars.b, chunk, stream);
+        device.l_query = multiply(g1, scalars.l, chunk, stream);
+        device.h_query = multiply(g1, scalars.h, chunk, stream);
+    }
+    const FixedBaseGenerator<ec::G2Params> g2(ec::g2_generator(), host_threads);
+    device.b_g2_query = multiply(g2, scalars.b, chunk, stream);
+    device.header = without_queries(std::move(header));
+    return device;
+}
+
+std::string device_key_points_digest(const DeviceProvingKey& key) {
+    const groth16::ProvingKey& header = key.header;
+    groth16::KeyPointsDigest digest(header.log_n, header.num_variables, header.num_public, header.h_convention);
+    using Section = groth16::KeyPointsDigest::Section;
+    const std::vector<uint8_t> vk = groth16::vk_section_bytes(header);
+    digest.add(Section::vk, vk.data(), vk.size());
+    // The points, piece by piece in file order, through two pinned halves: the next piece
+    // downloads while the host digests this one.
+    struct Piece {
+        Section section;
+        const uint8_t* source;
+        uint64_t bytes;
+    };
+    std::vector<Piece> pieces;
+    const auto cut = [&](Section section, const void* device_points, uint64_t bytes) {
+        for (uint64_t done = 0; done < bytes; done += kDigestChunkBytes)
+            pieces.push_back({section, static_cast<const uint8_t*>(device_points) + done,
+                              std::min(kDigestChunkBytes, bytes - done)});
+    };
+    cut(Section::a, key.a_query.data(), key.a_query.bytes());
+    cut(Section::b_g1, key.b_g1_query.data(), key.b_g1_query.bytes());
+    cut(Section::b_g2, key.b_g2_query.data(), key.b_g2_query.bytes());
+    cut(Section::l, key.l_query.data(), key.l_query.bytes());
+    cut(Section::h, key.h_query.data(), key.h_query.bytes());
+    const Stream stream;
+    PinnedBuffer staging(2 * kDigestChunkBytes);
+    const Event downloaded[2];
+    const auto half = [&](size_t k) { return static_cast<uint8_t*>(staging.data()) + (k % 2) * kDigestChunkBytes; };
+    const auto enqueue = [&](size_t k) {
+        stream.copy_to_host(half(k), pieces[k].source, pieces[k].bytes);
+        downloaded[k % 2].record(stream);
+    };
+    if (!pieces.empty()) enqueue(0);
+    for (size_t k = 0; k < pieces.size(); ++k) {
+        if (k + 1 < pieces.size()) enqueue(k + 1);  // into the other half, digested already
+        downloaded[k % 2].synchronize();
+        digest.add(pieces[k].section, half(k), pieces[k].bytes);
+    }
+    return digest.finish();
 }
 
 }  // namespace zkbatch::cuda

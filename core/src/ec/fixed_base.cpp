@@ -4,6 +4,7 @@
 #include <zkbatch/util/parallel.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace zkbatch::ec {
@@ -15,12 +16,14 @@ constexpr unsigned kMaxWindowBits = 12;  // a 22 x 4096-point table: 17 MiB for 
 // Points converted to affine per batch inversion.
 constexpr size_t kBatch = 1024;
 
-unsigned window_count(unsigned bits) { return (kScalarBits + bits - 1) / bits; }
+}  // namespace
 
-// table[w * 2^bits + d] = [d * 2^(w * bits)] base, affine (d = 0 is infinity, unused).
+unsigned fixed_base_windows(unsigned bits) { return (kScalarBits + bits - 1) / bits; }
+
 template <class C>
-std::vector<Affine<C>> window_table(const Affine<C>& base, unsigned bits, unsigned threads) {
-    const unsigned windows = window_count(bits);
+std::vector<Affine<C>> fixed_base_table(const Affine<C>& base, unsigned bits, unsigned threads) {
+    if (bits < 1 || bits > 16) throw std::invalid_argument("fixed_base_table: window bits must be 1..16");
+    const unsigned windows = fixed_base_windows(bits);
     const size_t row = size_t{1} << bits;
     // The windows' first entries, [2^(w bits)] base, by doubling.
     std::vector<Jacobian<C>> starts(windows);
@@ -44,7 +47,8 @@ std::vector<Affine<C>> window_table(const Affine<C>& base, unsigned bits, unsign
     return table;
 }
 
-}  // namespace
+template std::vector<G1Affine> fixed_base_table<G1Params>(const G1Affine&, unsigned, unsigned);
+template std::vector<G2Affine> fixed_base_table<G2Params>(const G2Affine&, unsigned, unsigned);
 
 unsigned fixed_base_window_bits(size_t n) {
     // Cost in mixed additions: each of the ceil(255/w) windows has a table row of 2^w
@@ -52,7 +56,7 @@ unsigned fixed_base_window_bits(size_t n) {
     unsigned best = 1;
     double best_cost = 0;
     for (unsigned bits = 1; bits <= kMaxWindowBits; ++bits) {
-        const double cost = double(window_count(bits)) * (double(n) + double(size_t{1} << bits));
+        const double cost = double(fixed_base_windows(bits)) * (double(n) + double(size_t{1} << bits));
         if (bits == 1 || cost < best_cost) {
             best = bits;
             best_cost = cost;
@@ -69,9 +73,9 @@ void fixed_base_mul(const Affine<C>& base, const ff::Fr* scalars, size_t n, Affi
         return;
     }
     const unsigned bits = fixed_base_window_bits(n);
-    const unsigned windows = window_count(bits);
+    const unsigned windows = fixed_base_windows(bits);
     const size_t row = size_t{1} << bits;
-    const std::vector<Affine<C>> table = window_table(base, bits, threads);
+    const std::vector<Affine<C>> table = fixed_base_table(base, bits, threads);
 
     const size_t batches = (n + kBatch - 1) / kBatch;
     util::parallel_for(0, batches, threads, [&](size_t first_batch, size_t last_batch) {

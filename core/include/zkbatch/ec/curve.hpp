@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace zkbatch::ec {
 
@@ -93,5 +94,16 @@ extern template void fixed_base_mul<G2Params>(const G2Affine&, const ff::Fr*, si
 
 // The window width fixed_base_mul uses for n points (exposed for its tests and benchmark).
 unsigned fixed_base_window_bits(size_t n);
+
+// fixed_base_mul's table for `bits`-bit windows (1..16): entry w * 2^bits + d is
+// [d * 2^(w * bits)] base, affine, for the ceil(255 / bits) windows (d = 0 is infinity,
+// never read). What a device making many points of one base reads too.
+template <class C>
+std::vector<Affine<C>> fixed_base_table(const Affine<C>& base, unsigned bits, unsigned threads);
+
+extern template std::vector<G1Affine> fixed_base_table<G1Params>(const G1Affine&, unsigned, unsigned);
+extern template std::vector<G2Affine> fixed_base_table<G2Params>(const G2Affine&, unsigned, unsigned);
+// The windows of such a table.
+unsigned fixed_base_windows(unsigned bits);
 
 }  // namespace zkbatch::ec

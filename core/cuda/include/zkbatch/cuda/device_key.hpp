@@ -10,8 +10,10 @@
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ec/curve.hpp>
 #include <zkbatch/groth16/keys.hpp>
+#include <zkbatch/groth16/setup.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace zkbatch::cuda {
 
@@ -27,11 +29,27 @@ struct DeviceProvingKey {
     }
 };
 
-// What a DeviceProvingKey of `key`'s sizes holds in device memory.
+// What a DeviceProvingKey of `key`'s shape holds in device memory (only the header's
+// sizes are read: a key_header will do).
 uint64_t device_key_bytes(const groth16::ProvingKey& key);
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
 // current device, synchronously; the header keeps everything else. Throws CudaError.
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key);
+
+// The seeded key made on the current device: `header` from groth16::key_header, each
+// query's points its scalars (groth16::key_scalars) times a generator, by
+// FixedBaseGenerator, the scalars copied up in chunks. The same bytes as
+// groth16::generate_key. Synchronous; throws CudaError.
+DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                      unsigned host_threads);
+
+// Device memory generate_proving_key needs beside the key: the generators' tables and a
+// chunk of scalars.
+uint64_t key_generation_scratch_bytes();
+
+// The points digest of a key on the device: what its key file's header would carry
+// (groth16::KeyPointsDigest), from its points downloaded in file order. Synchronous.
+std::string device_key_points_digest(const DeviceProvingKey& key);
 
 }  // namespace zkbatch::cuda
