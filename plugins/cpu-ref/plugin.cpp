@@ -4,7 +4,8 @@
 // allocation per acquire: the runner's bounded queue already limits how many exist.
 //
 // A Groth16 partition (ABI v5) is the quotient h, then the prover of
-// zkbatch/groth16/prover.hpp over the key that load_key mapped into memory: five
+// zkbatch/groth16/prover.hpp over the key that load_key mapped into memory (or, for a
+// seeded key the runner asks the backend to make, ABI v6, made in memory): five
 // multi-threaded Pippenger MSMs and the combination. h is returned in canonical form
 // (ABI v3), converted on the prove call's threads; its canonical limbs are also the
 // H-MSM's scalars.
@@ -206,11 +207,16 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
         *report = zkb_key_report{};
         report->start_ns = now_ns();
         backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, backend->threads);
+        const bool generated = source->format == ZKB_KEY_FORMAT_SEEDED;
+        if (generated)
+            zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(*backend->key));
         report->end_ns = now_ns();
         report->key_bytes = backend->key->point_bytes();
         report->num_variables = backend->key->num_variables;
         zkbatch::plugin::copy_text(report->where, "host");
-        zkbatch::plugin::copy_text(report->how, source->format == ZKB_KEY_FORMAT_ZKBATCH ? "mapped" : "read");
+        zkbatch::plugin::copy_text(report->how, generated                                  ? "generated"
+                                                : source->format == ZKB_KEY_FORMAT_ZKBATCH ? "mapped"
+                                                                                           : "read");
     });
 }
 

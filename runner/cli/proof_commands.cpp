@@ -34,6 +34,11 @@ int command_setup(const std::string& manifest_path, const std::vector<std::strin
             continue;
         }
         if (!done.insert(job_proof_identity(arm.manifest)).second) continue;  // another arm's key
+        if (arm.manifest.setup.key == KeySource::backend) {
+            fmt::print("{}{}: setup.key = \"backend\": each run's backend makes the key itself; nothing to make\n",
+                       plan.manifest.job.name, label);
+            continue;
+        }
         const JobProof proof = prepare_job_proof(arm.manifest, std::max(1u, std::thread::hardware_concurrency()));
         const PreparedKey& key = proof.key;
         if (!key.setup_ms) check_key_points(key);  // "checked": every point, as a run's backend will

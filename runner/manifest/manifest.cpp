@@ -68,6 +68,8 @@ const char* to_string(ProofRandomness randomness) {
     return randomness == ProofRandomness::derived ? "derived" : "random";
 }
 
+const char* to_string(KeySource source) { return source == KeySource::cache ? "cache" : "backend"; }
+
 const char* to_string(OnPartitionError mode) {
     switch (mode) {
         case OnPartitionError::stop: return "stop";
@@ -249,7 +251,7 @@ struct SchemaTable {
 const std::array<SchemaTable, 9> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
     {"circuit", {"kind", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey", "witnesses"}},
-    {"setup", {"seed", "cache_dir"}},
+    {"setup", {"seed", "cache_dir", "key"}},
     {"proof", {"system", "randomness"}},
     {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs", "devices"}},
     {"backend", {"name", "options"}},
@@ -421,6 +423,12 @@ public:
             read_int(*setup, "setup", "seed", 0, INT64_MAX, m.setup.seed);
             read_string(*setup, "setup", "cache_dir", m.setup.cache_dir,
                         "give the folder for seeded proving keys, such as \"cache/keys\"");
+            static constexpr std::array<std::pair<std::string_view, KeySource>, 2> kKeySources = {
+                {{"cache", KeySource::cache}, {"backend", KeySource::backend}}};
+            read_choice(*setup, "setup", "key", kKeySources, m.setup.key);
+            if (m.setup.key == KeySource::backend && m.circuit.kind == CircuitKind::zkey)
+                fail(setup->get("key")->source(), "setup.key",
+                     "\"backend\" makes a seeded key; a .zkey circuit proves with its ceremony's key (remove it)");
         }
         if (const toml::table* pipeline = table(root, "pipeline")) {
             read_int_axis(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
@@ -1145,7 +1153,9 @@ std::string to_toml(const Manifest& m) {
     const toml::table doc{
         {"job", std::move(job)},
         {"circuit", std::move(circuit)},
-        {"setup", toml::table{{"seed", as_int(m.setup.seed)}, {"cache_dir", m.setup.cache_dir}}},
+        {"setup", toml::table{{"seed", as_int(m.setup.seed)},
+                              {"cache_dir", m.setup.cache_dir},
+                              {"key", to_string(m.setup.key)}}},
         {"proof", toml::table{{"system", to_string(m.proof.system)}, {"randomness", to_string(m.proof.randomness)}}},
         {"pipeline", std::move(pipeline)},
         {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},

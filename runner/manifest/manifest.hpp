@@ -25,6 +25,9 @@ enum class CircuitKind { synthetic, zkey };
 // Where a proof's blinding r, s comes from (proof.randomness): the job seed and the
 // partition (every backend then makes the same bytes), or the operating system.
 enum class ProofRandomness { derived, random };
+// Where a seeded proving key comes from (setup.key): the key cache (a file made once and
+// mapped by every run), or the backend, which makes it in its own memory each run.
+enum class KeySource { cache, backend };
 
 // pipeline.devices: the devices a run proves on. Each gets its own backend instance
 // (created with the option device=<index>) and pipeline.prove_workers workers.
@@ -60,6 +63,7 @@ struct Manifest {
     struct Setup {                   // the seeded key of a synthetic Groth16 circuit
         uint64_t seed = 1;           // tau, alpha, beta, gamma, delta come from it: for measurement only
         std::string cache_dir = "cache/keys";
+        KeySource key = KeySource::cache;
     } setup;
     struct Proof {
         ProofSystem system = ProofSystem::groth16;
@@ -167,6 +171,7 @@ const char* to_string(VerifyMode mode);        // "proof", "identity", "sampled"
 const char* to_string(ProofSystem system);     // "groth16", "quotient"
 const char* to_string(CircuitKind kind);       // "synthetic", "zkey"
 const char* to_string(ProofRandomness randomness);  // "derived", "random"
+const char* to_string(KeySource source);            // "cache", "backend"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)
 
 // One line about the job for logs and `zkbatch validate`: "job 'smoke': 4 partitions of

@@ -483,6 +483,7 @@ std::vector<Backend::KeyLoad> Backend::load_key(const zkb_key_source& source) {
         load.num_variables = report.num_variables;
         load.where = plugin::read_text(report.where);
         load.how = plugin::read_text(report.how);
+        load.points_digest = plugin::read_text(report.points_digest);
     }
     // From here on every buffer set carries a witness of the key's length.
     witness_elements_ = loads.front().num_variables;

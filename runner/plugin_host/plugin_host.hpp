@@ -124,9 +124,10 @@ public:
         double load_ms = 0;       // the plugin's own start and end, on the runner's clock
         uint64_t key_bytes = 0;
         uint64_t num_variables = 0;
-        std::string where, how;   // "device0", "read"; "host", "mapped"
+        std::string where, how;   // "device0", "read"; "host", "mapped"; "device0", "generated"
+        std::string points_digest;  // of a key the backend made (ZKB_KEY_FORMAT_SEEDED); "" otherwise
     };
-    // Hands every slot's backend the proving key (plugin ABI v5), one slot after another.
+    // Hands every slot's backend the proving key (plugin ABI v6), one slot after another.
     // Throws PluginError(unavailable) for a plugin without load_key (it cannot prove
     // Groth16) and PluginError(call_failed, "<name>: <plugin's message>") for a key the
     // plugin refuses or cannot hold.

@@ -4,6 +4,7 @@
 #include "util/usage_error.hpp"
 
 #include <zkbatch/groth16/zkey.hpp>
+#include <zkbatch/plugin/abi.h>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -16,9 +17,9 @@ namespace zkbatch {
 
 std::string job_proof_identity(const Manifest& m) {
     if (m.circuit.kind == CircuitKind::zkey) return "zkey " + m.circuit.zkey;
-    return fmt::format("synthetic {} {} {} {} {} job seed {} setup seed {} in {}", m.circuit.log_n,
+    return fmt::format("synthetic {} {} {} {} {} job seed {} setup seed {} in {} key {}", m.circuit.log_n,
                        m.circuit.terms_per_row, m.circuit.public_inputs, m.circuit.boolean_share, m.circuit.seed,
-                       m.job.seed, m.setup.seed, m.setup.cache_dir);
+                       m.job.seed, m.setup.seed, m.setup.cache_dir, to_string(m.setup.key));
 }
 
 JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
@@ -40,14 +41,22 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
             throw UsageError(e.what());  // e.g. more public inputs than 2^log_n rows hold
         }
     }
-    const SetupOptions setup{m.setup.seed, m.setup.cache_dir};
-    if (!prepared.circuit->zkey() && !std::filesystem::exists(seeded_key_path(*prepared.circuit, setup)))
+    const SetupOptions setup{m.setup.seed, m.setup.cache_dir, m.setup.key == KeySource::backend};
+    if (!prepared.circuit->zkey() && !setup.backend_makes_key &&
+        !std::filesystem::exists(seeded_key_path(*prepared.circuit, setup)))
         spdlog::info("setup: making the seeded proving key of 2^{} into {} (for measurement only: whoever knows "
                      "setup.seed can forge proofs)",
                      m.circuit.log_n, m.setup.cache_dir);
+    const int64_t key_start_ns = steady_now_ns();
     prepared.key = prepare_key(*prepared.circuit, setup, threads);
-    spdlog::info("proving key {} ({:.1f} MB{})", prepared.key.path.string(), prepared.key.file_bytes / 1e6,
-                 prepared.key.setup_ms ? fmt::format(", made in {:.1f} s", *prepared.key.setup_ms / 1e3) : "");
+    if (prepared.key.format == ZKB_KEY_FORMAT_SEEDED)
+        spdlog::info("proving key: made by the backend (setup.key = \"backend\"); verifying key computed in {:.1f} "
+                     "ms{}",
+                     ns_to_ms(steady_now_ns() - key_start_ns),
+                     prepared.key.digest.empty() ? "" : ", checked against the cached key's digest " + prepared.key.digest);
+    else
+        spdlog::info("proving key {} ({:.1f} MB{})", prepared.key.path.string(), prepared.key.file_bytes / 1e6,
+                     prepared.key.setup_ms ? fmt::format(", made in {:.1f} s", *prepared.key.setup_ms / 1e3) : "");
     return prepared;
 }
 

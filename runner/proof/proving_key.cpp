@@ -34,9 +34,21 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
         return prepared;
     }
     const circuit::SyntheticR1cs* r1cs = circuit.synthetic_r1cs();
-    prepared.path = seeded_key_path(circuit, setup);
-    prepared.format = ZKB_KEY_FORMAT_ZKBATCH;
+    const std::filesystem::path cached = seeded_key_path(circuit, setup);
     prepared.setup_description = groth16::seeded_setup_description(setup.seed);
+    if (setup.backend_makes_key) {
+        prepared.format = ZKB_KEY_FORMAT_SEEDED;
+        prepared.vk = groth16::seeded_verifying_key(
+            *r1cs, groth16::toxic_waste_from_seed(setup.seed, circuit.log_n()), threads);
+        if (std::filesystem::exists(cached)) {
+            groth16::KeyFileInfo info;
+            (void)groth16::load_verifying_key(cached, prepared.circuit_description, &info);
+            if (info.setup_description == prepared.setup_description) prepared.digest = info.points_digest;
+        }
+        return prepared;
+    }
+    prepared.path = cached;
+    prepared.format = ZKB_KEY_FORMAT_ZKBATCH;
     if (!std::filesystem::exists(prepared.path)) {
         // Refused before the setup runs, not after (a large key takes minutes to make).
         groth16::require_room_for_key_file(prepared.path,

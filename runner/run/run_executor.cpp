@@ -68,6 +68,7 @@ struct ArmRun {
     const ReplayInputs* replay = nullptr;  // the inputs, when they are replayed
     const JobProof* proof = nullptr;       // a Groth16 arm's circuit and key
     std::vector<Backend::KeyLoad> key_loads;  // per device slot
+    std::string made_key_digest;              // setup.key = "backend": the points digest every slot reported
     int64_t run_id = 0;        // 0 until its row is written (or the resumed run reopened)
     uint64_t kept_ok = 0;      // a resumed run's partitions already ok
     std::optional<std::filesystem::path> dump_dir;
@@ -142,6 +143,36 @@ private:
     const uint64_t run_partitions_;
 };
 
+// setup.key = "backend": each slot's backend made the seeded key itself. They must all
+// have made the same one, and the one a cached key file of this circuit and setup holds
+// (`expected`, when there is such a file): else the backend that differs is wrong, and
+// none of its proofs would verify. Returns the agreed points digest.
+std::string check_made_keys(const ArmRun& arm, const std::string& expected) {
+    const std::vector<Backend::KeyLoad>& loads = arm.key_loads;
+    const std::string& made = loads.front().points_digest;
+    for (size_t slot = 0; slot < loads.size(); ++slot) {
+        const std::string& digest = loads[slot].points_digest;
+        const std::string device = fmt::format("{} (device {})", arm.backend_name, arm.backend->device_index(slot));
+        if (digest.empty())
+            throw PluginError(PluginError::Kind::call_failed,
+                              fmt::format("{} made the proving key but reported no points digest (plugin ABI v6): "
+                                          "it cannot be checked; set setup.key = \"cache\"",
+                                          device));
+        if (digest != made || (!expected.empty() && digest != expected))
+            throw PluginError(
+                PluginError::Kind::call_failed,
+                fmt::format("{} made a proving key with points digest {}, but {} has {}: a bug in the backend; "
+                            "set setup.key = \"cache\" and report it",
+                            device, digest,
+                            expected.empty() ? fmt::format("the key of device {}", arm.backend->device_index(0))
+                                             : std::string("the cached key file of this setup"),
+                            expected.empty() ? made : expected));
+    }
+    spdlog::info("proving key made by {} backend(s){}: points digest {}", loads.size(),
+                 expected.empty() ? "" : ", equal to the cached key file's", made);
+    return made;
+}
+
 // The run row's record of what a Groth16 arm proves, and each device's key load.
 void record_proof_setting(const ArmRun& arm, RunRecord& run) {
     const Manifest& m = arm.plan->manifest;
@@ -156,14 +187,19 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
     }
     run.proof_randomness = to_string(m.proof.randomness);
     run.witnesses = m.circuit.witness_files;
-    run.key_path = key.path.string();
-    run.key_digest = key.digest;
-    run.key_bytes = key.file_bytes;
+    if (key.format == ZKB_KEY_FORMAT_SEEDED) {  // no file: the key is named by what the backends made
+        run.key_digest = arm.made_key_digest;
+    } else {
+        run.key_path = key.path.string();
+        run.key_digest = key.digest;
+        run.key_bytes = key.file_bytes;
+    }
     run.key_setup_ms = key.setup_ms;
     run.verifying_key = groth16::verifying_key_bytes(key.vk);
     for (size_t slot = 0; slot < arm.key_loads.size(); ++slot) {
         const Backend::KeyLoad& load = arm.key_loads[slot];
-        run.key_loads[arm.backend->device_index(slot)] = {load.load_ms, load.key_bytes, load.where};
+        run.key_loads[arm.backend->device_index(slot)] = {load.load_ms, load.key_bytes, load.where, load.how,
+                                                          load.points_digest};
     }
 }
 
@@ -320,7 +356,8 @@ private:
             const std::string path = key.path.string();
             // A .zkey's points were checked when its circuit was read (prepare_proof).
             const uint32_t points_checked = key.format == ZKB_KEY_FORMAT_ZKEY ? 1 : 0;
-            const zkb_key_source source{path.c_str(), key.format, points_checked, key.circuit_description.c_str(),
+            const zkb_key_source source{key.format == ZKB_KEY_FORMAT_SEEDED ? nullptr : path.c_str(), key.format,
+                                        points_checked, key.circuit_description.c_str(),
                                         key.setup_description.c_str()};
             try {
                 arm.key_loads = arm.backend->load_key(source);
@@ -328,6 +365,7 @@ private:
                 check_key_points(key);  // a damaged key file is named as such (exit 4), not as the backend's fault
                 throw;
             }
+            if (key.format == ZKB_KEY_FORMAT_SEEDED) arm.made_key_digest = check_made_keys(arm, key.digest);
             for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
                 spdlog::info("device {}: proving key loaded in {:.1f} ms ({:.1f} MB {} in {})",
                              arm.backend->device_index(slot), arm.key_loads[slot].load_ms,

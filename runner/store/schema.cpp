@@ -426,8 +426,16 @@ ALTER TABLE run_device ADD COLUMN key_bytes INTEGER;    -- the bytes of key it h
 ALTER TABLE run_device ADD COLUMN key_location TEXT;    -- "host", "device0", ...: where its MSMs read it
 )sql";
 
+// v6: a seeded key the backend makes itself (setup.key = "backend", no key file): each
+// device's backend says how it got its key and, for a key it made, the key's points
+// digest (the run's key_digest is then the digest they agreed on, key_path NULL).
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE run_device ADD COLUMN key_how TEXT;         -- "mapped", "read", "uploaded" (to a device), "generated"
+ALTER TABLE run_device ADD COLUMN key_digest TEXT;      -- the points digest of a key the backend made; NULL otherwise
+)sql";
+
 constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings},
-                                     {kSchemaV5}};
+                                     {kSchemaV5}, {kSchemaV6}};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration per schema version");
 
 }  // namespace

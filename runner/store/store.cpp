@@ -428,8 +428,9 @@ int64_t Store::begin_run(const RunRecord& run) {
             :witnesses, :key_path, :key_digest, :key_bytes, :key_setup_ms, :verifying_key)
     )sql";
     static constexpr std::string_view kInsertDevice = R"sql(
-        INSERT INTO run_device (run_id, device_index, name, prove_workers, key_load_ms, key_bytes, key_location)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        INSERT INTO run_device (run_id, device_index, name, prove_workers, key_load_ms, key_bytes, key_location,
+                                key_how, key_digest)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
     )sql";
     static constexpr std::string_view kInsertTag =
         "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
@@ -540,8 +541,10 @@ int64_t Store::begin_run(const RunRecord& run) {
             insert.bind_real(5, load->second.load_ms);
             insert.bind_int(6, as_int(load->second.key_bytes));
             insert.bind_text_or_null(7, load->second.location);
+            insert.bind_text_or_null(8, load->second.how);
+            insert.bind_text_or_null(9, load->second.points_digest);
         } else {
-            insert.bind_null(5), insert.bind_null(6), insert.bind_null(7);
+            for (int column = 5; column <= 9; ++column) insert.bind_null(column);
         }
         insert.step("cannot record the run's devices");
     }

@@ -41,11 +41,13 @@ struct DeviceRecord {
     uint32_t prove_workers = 0;  // on this device
 };
 
-// A device's backend's load of the proving key (Groth16 runs; plugin ABI v5).
+// A device's backend's load of the proving key (Groth16 runs; plugin ABI v5, v6).
 struct DeviceKeyLoad {
     double load_ms = 0;
     uint64_t key_bytes = 0;
     std::string location;  // "host", "device0", ...: where its MSMs read the key
+    std::string how;       // "mapped", "read", "uploaded", "generated" (schema v6)
+    std::string points_digest;  // of a key the backend made (setup.key = "backend"); "" otherwise
 };
 
 // Everything known about a run when it starts: enough to compare and explain it later.
@@ -277,7 +279,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.

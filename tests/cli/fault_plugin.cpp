@@ -17,6 +17,8 @@
 //                                when the request says h_to_host = 0, leave 0xff bytes
 //                                in the h buffer instead of h
 //   wrong_digest_partition = P   ... with a wrong digest for partition P
+//   wrong_key_device     = D     a seeded key this backend makes (setup.key = "backend",
+//                                ABI v6) is reported with a wrong points digest on device D
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
 #include <zkbatch/groth16/cpu_partition.hpp>
@@ -60,6 +62,7 @@ struct zkb_backend {
     bool report_device_time = false;
     bool digest_h = false;
     uint64_t wrong_digest_partition = kNever;
+    uint64_t wrong_key_device = kNever;
     std::atomic<uint64_t> acquire_calls{0};
     std::atomic<int64_t> outstanding{0};
     std::optional<zkbatch::groth16::ProvingKey> key;  // after load_key
@@ -91,6 +94,7 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->report_device_time = options.get_uint("report_device_time", 0, 0, 1) == 1;
         backend->digest_h = options.get_uint("digest_h", 0, 0, 1) == 1;
         backend->wrong_digest_partition = options.get_uint("wrong_digest_partition", kNever, 0, kNever);
+        backend->wrong_key_device = options.get_uint("wrong_key_device", kNever, 0, kNever);
         options.get_uint("device_count", 1, 1, 1024);  // read by device_count only
         options.check_all_used();
         *out = backend.release();
@@ -193,6 +197,11 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
     return guarded(err, kName, [&] {
         *report = zkb_key_report{};
         backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, 1);
+        if (source->format == ZKB_KEY_FORMAT_SEEDED) {
+            std::string digest = zkbatch::groth16::key_points_digest(*backend->key);
+            if (backend->device == backend->wrong_key_device) digest[0] = digest[0] == '0' ? '1' : '0';
+            zkbatch::plugin::copy_text(report->points_digest, digest);
+        }
         report->key_bytes = backend->key->point_bytes();
         report->num_variables = backend->key->num_variables;
         zkbatch::plugin::copy_text(report->where, "host");

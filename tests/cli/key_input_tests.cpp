@@ -148,6 +148,86 @@ TEST_F(KeyInputTest, FlippedBitInACachedKeysPointsIsAStorageError) {
     }
 }
 
+// setup.key = "backend" (plugin ABI v6): no key file; each device's backend makes the
+// seeded key and reports its points digest. On cpu-ref (two "devices"), the key it
+// makes must be the one `zkbatch setup` writes to the cache (the file's digest comes
+// from write_key_file, the backend's from its own key in memory), and it must prove the
+// same bytes; `zkbatch setup` has nothing to make.
+TEST_F(KeyInputTest, KeyTheBackendMakesIsTheCachedKeyAndProvesTheSameBytes) {
+    const fs::path cache = dir_ / "keys";
+    auto run = [&](const std::string& key_source) {
+        std::vector<std::string> args{"run", "--backend", "cpu-ref", "--db", db_};
+        for (const auto& arg : smoke_args(cache)) args.push_back(arg);
+        for (const std::string& set : {"setup.key=\"" + key_source + "\"", std::string("job.partitions=2"),
+                                      std::string("pipeline.devices=all"), std::string("backend.options.device_count=2")})
+            args.insert(args.end(), {"--set", set});
+        return zkbatch(args);
+    };
+    std::vector<std::string> setup_args{"setup"};
+    for (const auto& arg : smoke_args(cache)) setup_args.push_back(arg);
+    setup_args.insert(setup_args.end(), {"--set", "setup.key=\"backend\""});
+    const auto setup = zkbatch(setup_args);
+    EXPECT_EQ(setup.exit_code, 0) << setup.err;
+    EXPECT_NE(setup.out.find("nothing to make"), std::string::npos) << setup.out;
+
+    const auto made = run("backend");
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_FALSE(fs::exists(cache)) << "setup.key = \"backend\" wrote a key file";
+    const auto cached = run("cache");
+    ASSERT_EQ(cached.exit_code, 0) << cached.err;
+    const auto checked = run("backend");  // now against the cached file's digest as well
+    ASSERT_EQ(checked.exit_code, 0) << checked.err;
+
+    using zkbatch::test::scalar;
+    const std::string file_digest = scalar(db_, "SELECT key_digest FROM run WHERE id = 2");
+    EXPECT_EQ(file_digest.size(), 32u);
+    EXPECT_EQ(scalar(db_, "SELECT group_concat(key_digest, ' ') FROM run WHERE id IN (1, 3)"),
+              file_digest + " " + file_digest);
+    EXPECT_EQ(scalar(db_, "SELECT count(*) FROM run WHERE key_path IS NULL AND key_bytes IS NULL"), "2");
+    EXPECT_EQ(scalar(db_, "SELECT group_concat(run_id || ':' || device_index || ':' || key_how || ':' || "
+                          "coalesce(key_digest = '" + file_digest + "', 'null'), ' ') FROM "
+                          "(SELECT * FROM run_device ORDER BY run_id, device_index)"),
+              "1:0:generated:1 1:1:generated:1 2:0:mapped:null 2:1:mapped:null 3:0:generated:1 3:1:generated:1");
+    auto proofs = [&](int run_id) {
+        return scalar(db_, "SELECT group_concat(proof_digest, ' ') FROM (SELECT proof_digest FROM partition "
+                           "WHERE run_id = " + std::to_string(run_id) + " AND status = 'ok' ORDER BY partition_index)");
+    };
+    const std::string first = proofs(1);
+    EXPECT_EQ(first.size(), 65u) << first;
+    EXPECT_EQ(proofs(2), first);
+    EXPECT_EQ(proofs(3), first);
+}
+
+// A backend that makes a different key from its peers, or from the cached file of the
+// same setup, is a bug in the backend: the run stops before any partition (exit 3,
+// the backend named, and the way around it).
+TEST_F(KeyInputTest, KeyTheBackendMakesWrongIsRefused) {
+    constexpr int kPluginExitCode = 3;
+    const fs::path cache = dir_ / "keys";
+    auto run_faulty = [&](const std::string& devices) {
+        std::vector<std::string> args{"run", "--plugin-path", FAULT_PLUGIN, "--backend", "fault-inject", "--db", db_};
+        for (const auto& arg : smoke_args(cache)) args.push_back(arg);
+        for (const std::string& set : {std::string("setup.key=\"backend\""), "pipeline.devices=" + devices,
+                                      std::string("backend.options.device_count=2"),
+                                      std::string("backend.options.wrong_key_device=1")})
+            args.insert(args.end(), {"--set", set});
+        return zkbatch(args);
+    };
+    const auto peers = run_faulty("all");
+    EXPECT_EQ(peers.exit_code, kPluginExitCode) << peers.out << peers.err;
+    EXPECT_NE(peers.err.find("fault-inject (device 1) made a proving key with points digest"), std::string::npos)
+        << peers.err;
+    EXPECT_NE(peers.err.find("but the key of device 0 has"), std::string::npos) << peers.err;
+    EXPECT_NE(peers.err.find("set setup.key = \"cache\""), std::string::npos) << peers.err;
+
+    ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+    const auto file = run_faulty("[1]");
+    EXPECT_EQ(file.exit_code, kPluginExitCode) << file.out << file.err;
+    EXPECT_NE(file.err.find("but the cached key file of this setup has"), std::string::npos) << file.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+    EXPECT_EQ(run_faulty("[0]").exit_code, 0) << "device 0 makes the right key";
+}
+
 // A snarkjs key and witnesses (the chain-4 circuit of tests/fixtures/circom, as the
 // fuzz corpus commits them), copied so that a test may damage its copies.
 class ZkeyInputTest : public KeyInputTest {

@@ -246,6 +246,39 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
     EXPECT_GE(proved, 1) << "no fixture with a .zkey in " << cache.string();
 }
 
+// setup.key = "backend" (plugin ABI v6): the CUDA backends make the seeded key on the
+// device, from the descriptions alone. Each must report the points digest of the key
+// file groth16::generate_key and write_key_file make, and prove what cpu-ref proves
+// with it, for shapes from one row to 2^16 (a full-density, an all-boolean, PoRep-like).
+TEST(CudaGroth16, KeysMadeOnTheDeviceAreTheSetupsKeys) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const circuit::R1csShape shapes[] = {{1, 1, 0, 0.9, 3}, {6, 2, 3, 1.0, 4}, {11, 4, 2, 0.0, 5}, {16, 3, 1, 0.9, 6}};
+    for (const circuit::R1csShape& shape : shapes) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
+        const auto made = seeded_key(shape, 20 + shape.log_n, folder.path());
+        groth16::KeyFileInfo info;
+        (void)groth16::load_verifying_key(made->path, made->circuit_description, &info);
+        const zkb_key_source seeded{nullptr, ZKB_KEY_FORMAT_SEEDED, 0, made->circuit_description.c_str(),
+                                    made->setup_description.c_str()};
+        for (const char* name : kGpuBackends) {
+            const LoadedBackend loaded = load_backend(name, shape.log_n, seeded);
+            EXPECT_EQ(loaded.load.how, "generated") << name;
+            EXPECT_EQ(loaded.load.points_digest, info.points_digest) << name;
+            EXPECT_EQ(loaded.load.key_bytes, made->key.point_bytes()) << name;
+        }
+        const uint64_t job_seed = 31 + shape.log_n;
+        expect_gpu_proofs_equal_cpu_ref(
+            shape.log_n, seeded, made->key.vk, made->circuit.variables(), 2,
+            [&](uint64_t partition) -> Fill {
+                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                    made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
+                };
+            },
+            job_seed);
+    }
+}
+
 // A key that cannot fit beside the workers is refused at load_key with the numbers,
 // before anything is uploaded. At 2^10, 4096 workers' a, b and c (384 MiB) pass the
 // backend's own check, but their MSM scratch (the level-0 spill buffers alone are

@@ -21,6 +21,7 @@ using zkbatch::Arm;
 using zkbatch::CircuitKind;
 using zkbatch::expand_arms;
 using zkbatch::ProofRandomness;
+using zkbatch::KeySource;
 using zkbatch::ProofSystem;
 
 namespace {
@@ -108,6 +109,7 @@ TEST(Manifest, DefaultsFillEveryOmittedKey) {
     EXPECT_TRUE(m.circuit.witnesses.empty());
     EXPECT_EQ(m.setup.seed, 1u);
     EXPECT_EQ(m.setup.cache_dir, "cache/keys");
+    EXPECT_EQ(m.setup.key, KeySource::cache);
     EXPECT_EQ(m.proof.system, ProofSystem::groth16);
     EXPECT_EQ(m.proof.randomness, ProofRandomness::derived);
     EXPECT_EQ(m.pipeline.synthesis_workers, 1u);
@@ -380,6 +382,8 @@ const std::vector<BadCase> kBadCases = {
     {"base.toml", {"proof.system=\"quotient\"", "circuit.boolean_share=0.5"}, true, 0, 0, "circuit.boolean_share",
      "applies to Groth16 circuits"},
     {"base.toml", {"setup.cache_dir=\"\""}, true, 0, 0, "setup.cache_dir", "must not be empty"},
+    {"base.toml", {"setup.key=\"disk\""}, true, 0, 0, "setup.key", "use one of \"cache\", \"backend\""},
+    {"zkey_backend_key.toml", {}, false, 11, 7, "setup.key", "a .zkey circuit proves with its ceremony's key"},
     {"base.toml", {"proof.randomness=\"fixed\""}, true, 0, 0, "proof.randomness", "use one of \"derived\", \"random\""},
     // The first failing override is reported even after good ones.
     {"base.toml", {"circuit.log_n=12", "pipeline.prove_workers=0"}, true, 0, 0, "pipeline.prove_workers",

@@ -537,7 +537,7 @@ TEST_F(StoreTest, MigratesASchemaV4DatabaseIntoQuotientRuns) {
         EXPECT_TRUE(store.run_proof_setting(2).verifying_key.empty());
         EXPECT_EQ(store.partition_proof_digests(1), (std::vector<std::string>{"", "", ""}));
     }
-    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), "5");
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
     EXPECT_EQ(sql_rows(db, "SELECT id, workload, circuit_kind, key_path, verifying_key FROM run ORDER BY id"),
               (std::vector<std::vector<std::string>>{{"1", "quotient", "NULL", "NULL", "NULL"},
                                                      {"2", "quotient", "NULL", "NULL", "NULL"}}));

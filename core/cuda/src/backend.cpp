@@ -7,6 +7,7 @@
 #include <zkbatch/cuda/nvtx.hpp>
 #include <zkbatch/groth16/cpu_partition.hpp>
 #include <zkbatch/groth16/proof.hpp>
+#include <zkbatch/groth16/setup.hpp>
 #include <zkbatch/plugin/error.hpp>
 #include <zkbatch/plugin/facts.hpp>
 #include <zkbatch/plugin/groth16_request.hpp>
@@ -127,38 +128,61 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
-void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
-    *report = zkb_key_report{};
-    report->start_ns = steady_now_ns();
-    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
-    const groth16::ProvingKey host_key =
-        plugin::load_host_key(source, config_.max_log_n, std::max(1u, std::thread::hardware_concurrency()));
-
-    // Refuse before uploading anything: the key and, per worker, a, b, c, z and the MSMs'
-    // scratch (the workers are created after load_key, the constructor counted a, b, c).
+void CudaBackend::require_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
+    // The key, scratch for making it, and per worker a, b, c, z and the MSMs' buffers (the
+    // workers are created after load_key; the constructor counted a, b, c already).
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const uint64_t key_bytes = device_key_bytes(host_key);
-    const uint64_t worker_bytes = 3 * vector_bytes(config_.max_log_n) + host_key.num_variables * sizeof(ff::Fr) +
-                                  ProofMsms::device_bytes_for(host_key);
-    const uint64_t needed_bytes = key_bytes + uint64_t{config_.prove_workers} * worker_bytes;
+    const uint64_t key_bytes = device_key_bytes(shape);
+    const uint64_t worker_bytes = 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
+                                  ProofMsms::device_bytes_for(shape);
+    const uint64_t needed_bytes = key_bytes + scratch_bytes + uint64_t{config_.prove_workers} * worker_bytes;
     if (needed_bytes > free_bytes) {
         throw plugin::Error(
             ZKB_ERR_OUT_OF_MEMORY,
-            plugin::concat("the proving key (", format_gib(key_bytes), " of points) and ", config_.prove_workers,
-                           " prove worker(s) (", format_gib(worker_bytes),
+            plugin::concat("the proving key (", format_gib(key_bytes), " of points",
+                           scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
+                           ") and ", config_.prove_workers, " prove worker(s) (", format_gib(worker_bytes),
                            " each: a, b, c, the witness and the MSMs' buckets) need ", format_gib(needed_bytes),
                            " of device memory, but ", device_info_.name, " (device ", config_.device, ") has ",
                            format_gib(free_bytes), " free of ", format_gib(total_bytes),
                            "; lower pipeline.prove_workers or the circuit's size"));
     }
-    policy_->add_witness(host_key.num_variables);
-    key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
+}
+
+void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
+    *report = zkb_key_report{};
+    report->start_ns = steady_now_ns();
+    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+    if (source.format == ZKB_KEY_FORMAT_SEEDED) {
+        // Made here: the scalars on the host, the points on the device (no file to read:
+        // a 2^27 key is some 77 GB), refused before the O(m) scalar pass if it cannot fit.
+        const plugin::SeededKeySource seeded = plugin::seeded_key_source(source, config_.max_log_n);
+        groth16::ProvingKey shape;
+        shape.log_n = seeded.circuit.shape().log_n;
+        shape.num_variables = seeded.circuit.variables();
+        shape.num_public = seeded.circuit.public_inputs();
+        require_key_memory(shape, key_generation_scratch_bytes());
+        groth16::ProvingKey header;
+        {
+            const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
+            header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
+            key_ = std::make_unique<DeviceProvingKey>(generate_proving_key(header, scalars, host_threads));
+        }
+        plugin::copy_text(report->points_digest, device_key_points_digest(*key_));
+        plugin::copy_text(report->how, "generated");
+    } else {
+        const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
+        require_key_memory(host_key, 0);
+        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
+        plugin::copy_text(report->how, "uploaded");
+    }
+    policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->key_bytes = key_->device_bytes();
-    report->num_variables = host_key.num_variables;
+    report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where, plugin::concat("device", config_.device));
-    plugin::copy_text(report->how, "uploaded");
 }
 
 std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {

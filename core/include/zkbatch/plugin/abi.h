@@ -57,10 +57,11 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 5u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+#define ZKB_ABI_VERSION 6u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
                               4: h_to_host, the backend's h digest; 5: Groth16 proofs (load_key,
                               the witness buffer, workload and blinding in the request, the
-                              proof in the report) */
+                              proof in the report); 6: seeded keys made by the backend
+                              (ZKB_KEY_FORMAT_SEEDED, the key report's points digest) */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -82,6 +83,8 @@ extern "C" {
 /* Key formats (zkb_key_source.format). */
 #define ZKB_KEY_FORMAT_ZKBATCH 1 /* zkbatch's key file (zkbatch/groth16/key_file.hpp) */
 #define ZKB_KEY_FORMAT_ZKEY 2    /* a snarkjs .zkey (Groth16, BLS12-381) */
+#define ZKB_KEY_FORMAT_SEEDED 3  /* no file (path is NULL): the backend makes the seeded key
+                                    of `circuit` and `setup` itself (version 6) */
 
 /* Return codes. */
 #define ZKB_OK 0
@@ -135,9 +138,10 @@ typedef struct zkb_host_buffers {
 /* Where a backend's proving key comes from (load_key). `path` is a key file of
  * `format`; `circuit` is the circuit's description ("key=value" lines) the key must
  * be for, and `setup` the setup's ("setup=seeded\nseed=N\n" for a key made from a seed,
- * "" for a ceremony's). A backend that can make a seeded key itself (on a GPU, faster
- * than reading 77 GB) may do so from those two instead of reading `path`; it must then
- * make exactly the key the file holds. */
+ * "" for a ceremony's). For ZKB_KEY_FORMAT_SEEDED there is no file (a 2^27 key is some
+ * 77 GB): the backend makes the key from those two descriptions, exactly the key
+ * zkbatch's setup would write (groth16::generate_key), and reports its points digest
+ * so the runner can check that. */
 typedef struct zkb_key_source {
     const char* path;
     uint32_t format;
@@ -156,6 +160,9 @@ typedef struct zkb_key_report {
     uint64_t num_variables;  /* m: the witness length the buffers now carry */
     char where[ZKB_NAME_BYTES];  /* "host", "device0", ... */
     char how[ZKB_NAME_BYTES];    /* "mapped", "read", "uploaded" (to a device), "generated" */
+    /* Version 6: for a key the backend made (ZKB_KEY_FORMAT_SEEDED), the points digest
+     * its key file would carry (groth16::KeyPointsDigest); "" for a key it loaded. */
+    char points_digest[ZKB_DIGEST_HEX_BYTES];
 } zkb_key_report;
 
 /* One interval of work the backend did for a partition, on the runner's clock.

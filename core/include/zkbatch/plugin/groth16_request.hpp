@@ -1,24 +1,58 @@
-// What every backend does alike with a Groth16 request (plugin ABI v5): load the key a
-// zkb_key_source names, check that a request fits it, read its blinding, and report a
-// CPU interval. cpu-ref and the test backends share these, so they refuse alike.
+// What every backend does alike with a Groth16 request (plugin ABI v6): load or make the
+// key a zkb_key_source names, check that a request fits it, read its blinding, and
+// report a CPU interval. cpu-ref, the CUDA backends and the test backends share these,
+// so they refuse alike.
 #pragma once
 
 #include <zkbatch/groth16/key_file.hpp>
 #include <zkbatch/groth16/keys.hpp>
 #include <zkbatch/groth16/prover.hpp>
+#include <zkbatch/groth16/setup.hpp>
 #include <zkbatch/groth16/zkey.hpp>
 #include <zkbatch/plugin/abi.h>
 #include <zkbatch/plugin/error.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace zkbatch::plugin {
 
-// The key of `source`, in host memory (a mapped key file, or a .zkey read and checked
-// unless the runner checked it): throws Error(ZKB_ERR_INVALID_ARGUMENT) with the file's
-// problem, and for a key larger than the backend was created for.
+// What a ZKB_KEY_FORMAT_SEEDED source asks for: the circuit and the setup's secrets,
+// rebuilt from their descriptions. Throws Error(ZKB_ERR_INVALID_ARGUMENT) for text that
+// names no synthetic circuit or seeded setup, and for a circuit larger than the backend
+// was created for.
+struct SeededKeySource {
+    circuit::SyntheticR1cs circuit;
+    groth16::ToxicWaste secrets;
+};
+inline SeededKeySource seeded_key_source(const zkb_key_source& source, uint32_t max_log_n) {
+    if (source.format != ZKB_KEY_FORMAT_SEEDED || source.circuit == nullptr || source.setup == nullptr)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "a seeded key needs the circuit's and the setup's descriptions");
+    try {
+        circuit::SyntheticR1cs circuit = circuit::SyntheticR1cs::from_description(source.circuit);
+        const uint32_t log_n = circuit.shape().log_n;
+        if (log_n > max_log_n)
+            throw Error(ZKB_ERR_INVALID_ARGUMENT,
+                        concat("the key is for 2^", log_n, " rows, the backend was created for 2^", max_log_n));
+        const groth16::ToxicWaste secrets =
+            groth16::toxic_waste_from_seed(groth16::seeded_setup_seed(source.setup), log_n);
+        return SeededKeySource{std::move(circuit), secrets};
+    } catch (const std::invalid_argument& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("cannot make the seeded key: ", e.what()));
+    }
+}
+
+// The key of `source`, in host memory (a mapped key file, a .zkey read and checked
+// unless the runner checked it, or a seeded key made here): throws
+// Error(ZKB_ERR_INVALID_ARGUMENT) with the file's problem, and for a key larger than the
+// backend was created for.
 inline groth16::ProvingKey load_host_key(const zkb_key_source& source, uint32_t max_log_n, unsigned threads) {
+    if (source.format == ZKB_KEY_FORMAT_SEEDED) {
+        const SeededKeySource seeded = seeded_key_source(source, max_log_n);
+        return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
+    }
     if (source.path == nullptr) throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
     groth16::ProvingKey key;
     try {

@@ -52,11 +52,13 @@ public:
     void release_buffers(const zkb_host_buffers& buffers) noexcept;
     std::unique_ptr<CudaWorker> create_worker(uint32_t worker_index);
 
-    // A Groth16 run's proving key (plugin ABI v5, before any buffers or workers): read
-    // from `source` on the host, refused with the numbers unless it fits in device memory
-    // beside every worker's buffers and MSM scratch, then uploaded; every buffer set from
-    // now on carries the witness z. Throws plugin::Error (ZKB_ERR_INVALID_ARGUMENT for the
-    // file, ZKB_ERR_OUT_OF_MEMORY for the memory) or CudaError.
+    // A Groth16 run's proving key (plugin ABI v6, before any buffers or workers): read
+    // from `source`'s file on the host and uploaded, or for ZKB_KEY_FORMAT_SEEDED made on
+    // the device (generate_proving_key; the report carries its points digest); refused
+    // with the numbers unless it fits in device memory beside every worker's buffers and
+    // MSM scratch. Every buffer set from now on carries the witness z. Throws
+    // plugin::Error (ZKB_ERR_INVALID_ARGUMENT for the file or descriptions,
+    // ZKB_ERR_OUT_OF_MEMORY for the memory) or CudaError.
     void load_key(const zkb_key_source& source, zkb_key_report* report);
     // The key on the device; null before load_key (a quotient run).
     const DeviceProvingKey* key() const { return key_.get(); }
@@ -74,6 +76,10 @@ public:
     std::unique_lock<std::mutex> lock_download_stream();
 
 private:
+    // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers unless a key of
+    // `shape`'s sizes, `scratch_bytes` more, and every worker's buffers fit.
+    void require_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
+
     BackendConfig config_;
     DeviceInfo device_info_;
     ntt::DomainTablesCache tables_;
