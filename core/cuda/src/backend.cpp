@@ -14,10 +14,12 @@
 #include <zkbatch/util/xxh3_split.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <chrono>
 #include <initializer_list>
 #include <thread>
+#include <vector>
 
 namespace zkbatch::cuda {
 
@@ -63,6 +65,14 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                            "'device' (one upload and one download stream per device, the default) "
                                            "or 'worker' (one copy stream per prove worker)"));
     }
+    // 0, or from 2^10: chunks of fewer points would cost more in plans than they save.
+    config.msm_chunk_log = static_cast<uint32_t>(options.get_uint("msm_chunk_log", 0, 0, 31));
+    if (config.msm_chunk_log != 0 && config.msm_chunk_log < 10) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_chunk_log' = ", config.msm_chunk_log,
+                                           " is below 10: give 10..31, or 0 (the default) for chunks as large as "
+                                           "device memory allows"));
+    }
     return config;
 }
 
@@ -103,6 +113,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     policy_->add_facts(facts);
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
+    if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
 }
 
 void CudaBackend::check_log_n(uint32_t log_n) const {
@@ -128,26 +139,60 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
-void CudaBackend::require_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
-    // The key, scratch for making it, and per worker a, b, c, z and the MSMs' buffers (the
-    // workers are created after load_key; the constructor counted a, b, c already).
+uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
+    // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
+    // after load_key; the constructor counted a, b, c already); the scratch for making
+    // the key is freed before the workers exist.
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t key_bytes = device_key_bytes(shape);
-    const uint64_t worker_bytes = 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
-                                  ProofMsms::device_bytes_for(shape);
-    const uint64_t needed_bytes = key_bytes + scratch_bytes + uint64_t{config_.prove_workers} * worker_bytes;
-    if (needed_bytes > free_bytes) {
-        throw plugin::Error(
-            ZKB_ERR_OUT_OF_MEMORY,
-            plugin::concat("the proving key (", format_gib(key_bytes), " of points",
-                           scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
-                           ") and ", config_.prove_workers, " prove worker(s) (", format_gib(worker_bytes),
-                           " each: a, b, c, the witness and the MSMs' buckets) need ", format_gib(needed_bytes),
-                           " of device memory, but ", device_info_.name, " (device ", config_.device, ") has ",
-                           format_gib(free_bytes), " free of ", format_gib(total_bytes),
-                           "; lower pipeline.prove_workers or the circuit's size"));
+    const auto worker_bytes = [&](uint64_t chunk_points) {
+        return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
+               ProofMsms::device_bytes_for(shape, chunk_points);
+    };
+    // Room left for what is allocated later without being counted here (kernels' local
+    // memory, CUB's and the driver's own): a key that filled the device to the byte would
+    // fail at the first worker's allocation instead of being refused with the numbers.
+    constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+    const auto needed_bytes = [&](uint64_t chunk_points) {
+        return key_bytes + std::max(scratch_bytes, uint64_t{config_.prove_workers} * worker_bytes(chunk_points)) +
+               kReserveBytes;
+    };
+    // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
+    // has room for their intervals; msm_chunk_log fixes the size.
+    const uint64_t largest = ProofMsms::largest_msm(shape);
+    std::vector<uint64_t> chunk_choices;
+    if (config_.msm_chunk_log != 0) {
+        chunk_choices.push_back(uint64_t{1} << config_.msm_chunk_log);
+    } else {
+        chunk_choices.push_back(largest);
+        for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
+            if (ProofMsms::chunk_intervals(shape, chunk) > ProofMsms::kMaxChunkIntervals) break;
+            chunk_choices.push_back(chunk);
+        }
     }
+    if (ProofMsms::chunk_intervals(shape, chunk_choices.front()) > ProofMsms::kMaxChunkIntervals) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_chunk_log' = ", config_.msm_chunk_log, " cuts the witness's ",
+                                           shape.num_variables, " points into more than ",
+                                           (ProofMsms::kMaxChunkIntervals - 2) / 3,
+                                           " chunks, more than a prove report has phases for: raise it, or leave "
+                                           "it out"));
+    }
+    for (uint64_t chunk : chunk_choices) {
+        if (needed_bytes(chunk) <= free_bytes) return chunk;
+    }
+    const uint64_t smallest = chunk_choices.back();
+    throw plugin::Error(
+        ZKB_ERR_OUT_OF_MEMORY,
+        plugin::concat("the proving key (", format_gib(key_bytes), " of points",
+                       scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
+                       ") and ", config_.prove_workers, " prove worker(s) (", format_gib(worker_bytes(smallest)),
+                       " each: a, b, c, the witness and the MSMs' buckets",
+                       smallest < largest ? plugin::concat(", the MSMs in chunks of ", smallest, " points") : "",
+                       ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ", device_info_.name,
+                       " (device ", config_.device, ") has ", format_gib(free_bytes), " free of ",
+                       format_gib(total_bytes), "; lower pipeline.prove_workers or the circuit's size"));
 }
 
 void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
@@ -163,7 +208,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         shape.log_n = seeded.circuit.shape().log_n;
         shape.num_variables = seeded.circuit.variables();
         shape.num_public = seeded.circuit.public_inputs();
-        require_key_memory(shape, key_generation_scratch_bytes());
+        msm_chunk_points_ = plan_key_memory(shape, key_generation_scratch_bytes());
         groth16::ProvingKey header;
         {
             const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
@@ -174,7 +219,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         plugin::copy_text(report->how, "generated");
     } else {
         const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
-        require_key_memory(host_key, 0);
+        msm_chunk_points_ = plan_key_memory(host_key, 0);
         key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
         plugin::copy_text(report->how, "uploaded");
     }
@@ -206,7 +251,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     (void)backend_.tables(backend.config().max_log_n);
     if (const DeviceProvingKey* key = backend.key()) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header);
+        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points());
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }
@@ -414,14 +459,11 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     if (h_to_host) add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[1], d2h_end_[1], bytes);
     if (!groth16) return;
 
-    const auto msm_phase = [&](groth16::ProofMsm msm, const std::string& lane, const Event& start, const Event& end) {
-        add_phase(report, groth16::phase_name(msm), lane, device, anchor_, anchor_ns, start, end, 0);
-    };
-    msm_phase(groth16::ProofMsm::a, compute_lane_, msms_->msm_start(), msms_->a_done());
-    msm_phase(groth16::ProofMsm::b_g1, compute_lane_, msms_->a_done(), msms_->b_g1_done());
-    msm_phase(groth16::ProofMsm::b_g2, g2_lane_, msms_->b_g2_start(), msms_->b_g2_done());
-    msm_phase(groth16::ProofMsm::l, compute_lane_, msms_->b_g1_done(), msms_->l_done());
-    msm_phase(groth16::ProofMsm::h, compute_lane_, msms_->l_done(), msms_->h_done());
+    for (const ProofMsms::Interval& interval : msms_->intervals()) {
+        add_phase(report, groth16::phase_name(interval.msm),
+                  interval.msm == groth16::ProofMsm::b_g2 ? g2_lane_ : compute_lane_, device, anchor_, anchor_ns,
+                  *interval.start, *interval.end, 0);
+    }
     const uint64_t combine_start_ns = steady_now_ns();
     groth16::encode_proof(groth16::combine(key->header, sums, blinding), report->proof);
     report->has_proof = 1;

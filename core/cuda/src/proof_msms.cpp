@@ -1,13 +1,37 @@
 #include <zkbatch/cuda/proof_msms.hpp>
 
+#include <zkbatch/plugin/error.hpp>
+
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace zkbatch::cuda {
 
 namespace {
 
-constexpr size_t kG1Sums = 4;  // A, B1, L, H, in that order in g1_sums_
+constexpr size_t kG1Msms = 4;  // A, B1, L, H
+
+uint64_t chunks(uint64_t points, uint64_t chunk_points) {
+    return std::max<uint64_t>(1, (points + chunk_points - 1) / chunk_points);
+}
+
+struct ChunkCounts {
+    uint64_t z, l, h;  // chunks of z's MSMs (A, B1, B2), of L's, of H's
+    uint64_t g1_sums() const { return 2 * z + l + h; }
+    uint64_t intervals() const { return 3 * z + 2; }  // ProofMsms::kMaxChunkIntervals
+};
+
+// 0 (no chunks) as the largest MSM.
+uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    const uint64_t largest = ProofMsms::largest_msm(header);
+    return chunk_points == 0 ? largest : std::min(chunk_points, largest);
+}
+
+ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    return {chunks(header.num_variables, chunk_points), chunks(header.private_variables(), chunk_points),
+            chunks(header.h_points(), chunk_points)};
+}
 
 msm::MsmCapacity capacity_for(uint64_t points) {
     msm::MsmCapacity capacity;
@@ -15,76 +39,140 @@ msm::MsmCapacity capacity_for(uint64_t points) {
     return capacity;
 }
 
-// z's plan: m scalars. L's and H's: the larger of the two.
-msm::MsmCapacity z_capacity(const groth16::ProvingKey& header) { return capacity_for(header.num_variables); }
-msm::MsmCapacity lh_capacity(const groth16::ProvingKey& header) {
-    return capacity_for(std::max(header.private_variables(), header.h_points()));
-}
-// The G1 accumulator serves both plans; the G2 one only z's.
-msm::MsmCapacity g1_capacity(const groth16::ProvingKey& header) {
-    return capacity_for(std::max(header.num_variables, lh_capacity(header).max_points));
+// What each plan and accumulator is sized for: chunks of at most `chunk` points of the
+// MSMs it serves (z's plan and the G2 accumulator: A, B1, B2; the other plan: L and H;
+// the G1 accumulator: all but B2).
+struct Capacities {
+    msm::MsmCapacity z_plan, lh_plan, g1, g2;
+};
+Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk) {
+    const uint64_t z = std::min(chunk, header.num_variables);
+    const uint64_t lh = std::min(chunk, std::max(header.private_variables(), header.h_points()));
+    return {capacity_for(z), capacity_for(lh), capacity_for(std::max(z, lh)), capacity_for(z)};
 }
 
-uint64_t sums_bytes() { return kG1Sums * sizeof(ec::G1) + sizeof(ec::G2); }
+uint64_t sums_bytes(const ChunkCounts& counts) {
+    return counts.g1_sums() * sizeof(ec::G1) + counts.z * sizeof(ec::G2);
+}
 
 }  // namespace
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header)
-    : z_plan_(z_capacity(header)),
-      lh_plan_(lh_capacity(header)),
-      g1_(g1_capacity(header)),
-      g2_(z_capacity(header)),
-      g1_sums_(kG1Sums),
-      g2_sum_(1),
-      host_sums_(sums_bytes()) {}
+uint64_t ProofMsms::largest_msm(const groth16::ProvingKey& header) {
+    return std::max({header.num_variables, header.private_variables(), header.h_points(), uint64_t{1}});
+}
 
-uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header) {
-    return msm::ScalarPlan::device_bytes_for(z_capacity(header)) +
-           msm::ScalarPlan::device_bytes_for(lh_capacity(header)) +
-           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(g1_capacity(header)) +
-           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(z_capacity(header)) + sums_bytes();
+uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
+}
+
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points)
+    : chunk_points_(effective_chunk(header, chunk_points)),
+      z_plan_(capacities(header, chunk_points_).z_plan),
+      lh_plan_(capacities(header, chunk_points_).lh_plan),
+      g1_(capacities(header, chunk_points_).g1),
+      g2_(capacities(header, chunk_points_).g2),
+      g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
+      g2_sums_(chunk_counts(header, chunk_points_).z),
+      host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
+    const uint64_t intervals = chunk_counts(header, chunk_points_).intervals();
+    if (intervals > kMaxChunkIntervals) {
+        throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_msm(header), " points in chunks of ",
+                                                   chunk_points_, " make ", intervals, " intervals, more than ",
+                                                   kMaxChunkIntervals, ": use larger chunks"));
+    }
+    events_.resize(2 * intervals);
+    intervals_.reserve(intervals);
+}
+
+uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    const uint64_t chunk = effective_chunk(header, chunk_points);
+    const Capacities sized = capacities(header, chunk);
+    return msm::ScalarPlan::device_bytes_for(sized.z_plan) + msm::ScalarPlan::device_bytes_for(sized.lh_plan) +
+           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
+           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk));
+}
+
+const Event& ProofMsms::mark(const Stream& stream) {
+    const Event& event = events_.at(events_used_++);
+    event.record(stream);
+    return event;
 }
 
 groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
                                 const Event& inputs_ready) {
     const groth16::ProvingKey& header = key.header;
     const uint64_t m = header.num_variables, private_start = header.num_public + 1;
-    ec::G1* const sums = g1_sums_.data();
+    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    ec::G1* const a_sums = g1_sums_.data();
+    ec::G1* const b_g1_sums = a_sums + counts.z;
+    ec::G1* const l_sums = b_g1_sums + counts.z;
+    ec::G1* const h_sums = l_sums + counts.l;
+    events_used_ = 0;
+    intervals_.clear();
     stream.wait(inputs_ready);
-    events_[0].record(stream);
-    z_plan_.prepare(z, msm::ScalarForm::montgomery, m, stream);
-    // B2 starts once z's entries are sorted, beside the G1 MSMs.
-    g2_stream_.wait(z_plan_.ready());
-    b_g2_events_[0].record(g2_stream_);
-    g2_.run(z_plan_, key.b_g2_query.data(), g2_sum_.data(), g2_stream_);
-    b_g2_events_[1].record(g2_stream_);
 
-    g1_.run(z_plan_, key.a_query.data(), sums + 0, stream);
-    events_[1].record(stream);
-    g1_.run(z_plan_, key.b_g1_query.data(), sums + 1, stream);
-    events_[2].record(stream);
-    // lh_plan_ is re-prepared for H on the same stream, after L's run has read it.
-    lh_plan_.prepare(z + private_start, msm::ScalarForm::montgomery, header.private_variables(), stream);
-    g1_.run(lh_plan_, key.l_query.data(), sums + 2, stream);
-    events_[3].record(stream);
-    lh_plan_.prepare(h, msm::ScalarForm::canonical, header.h_points(), stream);
-    g1_.run(lh_plan_, key.h_query.data(), sums + 3, stream);
-    events_[4].record(stream);
+    const Event* b_g2_done = nullptr;
+    for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
+        const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
+        // The plan is made again for this chunk only once B2 has read the last one.
+        if (b_g2_done != nullptr) stream.wait(*b_g2_done);
+        const Event& start = mark(stream);
+        z_plan_.prepare(z + first, msm::ScalarForm::montgomery, count, stream);
+        // B2 starts once z's entries are sorted, beside the G1 MSMs.
+        g2_stream_.wait(z_plan_.ready());
+        const Event& b_g2_start = mark(g2_stream_);
+        g2_.run(z_plan_, key.b_g2_query.data() + first, g2_sums_.data() + chunk, g2_stream_);
+        b_g2_done = &mark(g2_stream_);
+        intervals_.push_back({groth16::ProofMsm::b_g2, &b_g2_start, b_g2_done});
 
-    stream.wait(b_g2_events_[1]);
+        g1_.run(z_plan_, key.a_query.data() + first, a_sums + chunk, stream);
+        const Event& a_done = mark(stream);
+        intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
+        g1_.run(z_plan_, key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
+        intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &mark(stream)});
+    }
+    // lh_plan_ is made again for each chunk of L, then of H, on the same stream, after
+    // the previous run has read it; nothing else runs on it between, so one interval
+    // covers each MSM's chunks.
+    const auto run_chunks = [&](groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                                const ec::G1Affine* bases, ec::G1* sums) {
+        const Event& start = mark(stream);
+        for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
+            const uint64_t count = std::min(chunk_points_, points - first);
+            lh_plan_.prepare(static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
+            g1_.run(lh_plan_, bases + first, sums + chunk, stream);
+        }
+        intervals_.push_back({msm, &start, &mark(stream)});
+    };
+    run_chunks(groth16::ProofMsm::l, z + private_start, msm::ScalarForm::montgomery, header.private_variables(),
+               key.l_query.data(), l_sums);
+    run_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.h_query.data(), h_sums);
+
+    stream.wait(*b_g2_done);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
-    stream.copy_to_host(host, sums, kG1Sums * sizeof(ec::G1));
-    stream.copy_to_host(host + kG1Sums * sizeof(ec::G1), g2_sum_.data(), sizeof(ec::G2));
+    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
+    stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
+    stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.z * sizeof(ec::G2));
     stream.synchronize();
 
-    ec::G1 g1[kG1Sums];
-    std::memcpy(static_cast<void*>(g1), host, sizeof g1);
+    // Each MSM's chunks added up (one chunk: its sum as it is).
+    const auto total = [&](auto zero, size_t offset, uint64_t count) {
+        using Point = decltype(zero);
+        Point sum;
+        std::memcpy(static_cast<void*>(&sum), host + offset, sizeof(Point));
+        for (uint64_t chunk = 1; chunk < count; ++chunk) {
+            Point next;
+            std::memcpy(static_cast<void*>(&next), host + offset + chunk * sizeof(Point), sizeof(Point));
+            sum = ec::add(sum, next);
+        }
+        return sum;
+    };
     groth16::MsmSums result;
-    result.a = g1[0];
-    result.b_g1 = g1[1];
-    result.l = g1[2];
-    result.h = g1[3];
-    std::memcpy(static_cast<void*>(&result.b_g2), host + sizeof g1, sizeof(ec::G2));
+    result.a = total(ec::G1{}, 0, counts.z);
+    result.b_g1 = total(ec::G1{}, counts.z * sizeof(ec::G1), counts.z);
+    result.l = total(ec::G1{}, 2 * counts.z * sizeof(ec::G1), counts.l);
+    result.h = total(ec::G1{}, (2 * counts.z + counts.l) * sizeof(ec::G1), counts.h);
+    result.b_g2 = total(ec::G2{}, g1_bytes, counts.z);
     return result;
 }
 

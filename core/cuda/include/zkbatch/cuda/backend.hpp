@@ -62,6 +62,8 @@ public:
     void load_key(const zkb_key_source& source, zkb_key_report* report);
     // The key on the device; null before load_key (a quotient run).
     const DeviceProvingKey* key() const { return key_.get(); }
+    // The most points each worker's MSMs take at once (ProofMsms), chosen by load_key.
+    uint64_t msm_chunk_points() const { return msm_chunk_points_; }
 
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
@@ -76,9 +78,11 @@ public:
     std::unique_lock<std::mutex> lock_download_stream();
 
 private:
-    // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers unless a key of
-    // `shape`'s sizes, `scratch_bytes` more, and every worker's buffers fit.
-    void require_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
+    // The MSMs' chunk size (ProofMsms) with which a key of `shape`'s sizes, the
+    // `scratch_bytes` that making it takes, and every worker's buffers fit in free device
+    // memory: the MSMs whole if they fit, else the largest power of two that does.
+    // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
+    uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
 
     BackendConfig config_;
     DeviceInfo device_info_;
@@ -89,6 +93,7 @@ private:
     std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
+    uint64_t msm_chunk_points_ = 0;
 };
 
 // One prove worker: its own compute stream and device buffers for a, b and c (h ends in

@@ -6,6 +6,11 @@
 // about four G1 MSMs), runs beside them on a second stream as soon as z's plan is
 // sorted. Only the five sums (1.2 KB) come back to the host, where groth16::combine
 // makes the proof. One per prove worker, allocated once for the key's sizes.
+//
+// The plans and accumulators are sized for `chunk_points` points: an MSM over more runs
+// in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
+// GPU for plans of 2^27 points (36 GB each); in chunks of 2^26 it fits, at the cost of
+// B2 waiting for each chunk's plan.
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
@@ -18,17 +23,29 @@
 #include <zkbatch/groth16/prover.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace zkbatch::cuda {
 
 class ProofMsms {
 public:
-    // For a key of `header`'s sizes (m variables, h_points() H points).
-    explicit ProofMsms(const groth16::ProvingKey& header);
+    // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
+    // most `chunk_points` points (0: none, every MSM at once). Throws
+    // std::invalid_argument when that makes more than kMaxChunkIntervals intervals.
+    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0);
 
-    // Device bytes a ProofMsms for `header` allocates (the plans, both accumulators, the
-    // sums), before allocating anything: what load_key adds up per worker.
-    static uint64_t device_bytes_for(const groth16::ProvingKey& header);
+    // Device bytes a ProofMsms for `header` and `chunk_points` allocates (the plans,
+    // both accumulators, the sums), before allocating anything: what load_key adds up
+    // per worker.
+    static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0);
+    // The most points any of the five MSMs has: chunks of this many are no chunks.
+    static uint64_t largest_msm(const groth16::ProvingKey& header);
+    // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
+    // interleave), one for all of L's and one for all of H's; 5 unchunked. Each is a
+    // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
+    // (copies, quotient, digest, combine): z in 5 chunks at most.
+    static constexpr uint64_t kMaxChunkIntervals = 17;
+    static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
 
     // Enqueues the five MSMs on `stream` (B2 on the second stream) once `inputs_ready`
     // has completed: z holds key.header.num_variables elements (device, Montgomery form),
@@ -37,29 +54,32 @@ public:
     groth16::MsmSums run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
                          const Event& inputs_ready);
 
-    // After run: each MSM's interval as events, msm_start() .. a_done() for A (z's plan
-    // included), a_done() .. b_g1_done() for B1, b_g1_done() .. l_done() for L (its plan
-    // included), l_done() .. h_done() for H (its plan included); B2 has its own pair on
-    // the second stream.
-    const Event& msm_start() const { return events_[0]; }
-    const Event& a_done() const { return events_[1]; }
-    const Event& b_g1_done() const { return events_[2]; }
-    const Event& l_done() const { return events_[3]; }
-    const Event& h_done() const { return events_[4]; }
-    const Event& b_g2_start() const { return b_g2_events_[0]; }
-    const Event& b_g2_done() const { return b_g2_events_[1]; }
+    // After run: the MSMs' intervals, each between two events: A's and B1's of each of
+    // z's chunks (A's with the chunk's plan) and L's and H's (their plans included) on
+    // the caller's stream, B2's of each chunk on the second stream.
+    struct Interval {
+        groth16::ProofMsm msm;
+        const Event* start;
+        const Event* end;
+    };
+    const std::vector<Interval>& intervals() const { return intervals_; }
 
 private:
+    // Records a new event on `stream` and returns it.
+    const Event& mark(const Stream& stream);
+
+    uint64_t chunk_points_;
     msm::ScalarPlan z_plan_;   // A, B1 and B2
     msm::ScalarPlan lh_plan_;  // L, then H
     msm::BucketAccumulator<ec::G1Params> g1_;
     msm::BucketAccumulator<ec::G2Params> g2_;
     Stream g2_stream_;
-    DeviceBuffer<ec::G1> g1_sums_;  // A, B1, L, H
-    DeviceBuffer<ec::G2> g2_sum_;
+    DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
+    DeviceBuffer<ec::G2> g2_sums_;  // each chunk's sum of B2
     PinnedBuffer host_sums_;
-    Event events_[5];
-    Event b_g2_events_[2];
+    std::vector<Event> events_;     // two per interval, made once, recorded again by every run
+    size_t events_used_ = 0;
+    std::vector<Interval> intervals_;
 };
 
 }  // namespace zkbatch::cuda
