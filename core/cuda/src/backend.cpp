@@ -199,6 +199,9 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     *report = zkb_key_report{};
     report->start_ns = steady_now_ns();
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    // The largest domain's tables (13 GB at 2^27) now, as the first worker would: the
+    // free memory the key and the workers' buffers are planned in is then what is left.
+    (void)tables(config_.max_log_n);
     const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
     if (source.format == ZKB_KEY_FORMAT_SEEDED) {
         // Made here: the scalars on the host, the points on the device (no file to read:
