@@ -10,8 +10,6 @@ namespace zkbatch::cuda {
 
 namespace {
 
-constexpr size_t kG1Msms = 4;  // A, B1, L, H
-
 uint64_t chunks(uint64_t points, uint64_t chunk_points) {
     return std::max<uint64_t>(1, (points + chunk_points - 1) / chunk_points);
 }
