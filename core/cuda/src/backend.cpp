@@ -14,8 +14,8 @@
 #include <zkbatch/util/xxh3_split.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <initializer_list>
 #include <thread>
@@ -141,8 +141,7 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
 
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
     // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
-    // after load_key; the constructor counted a, b, c already); the scratch for making
-    // the key is freed before the workers exist.
+    // after load_key); the scratch for making the key is freed before the workers exist.
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t key_bytes = device_key_bytes(shape);
