@@ -105,12 +105,22 @@ HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view back
     // has more out at once: the pipeline waits for a free one instead.
     if (const auto pool_sets = plugin::find_uint_option(m.backend.options_for(std::string(backend_name)), "pool_sets"))
         e.buffer_sets = std::min(e.buffer_sets, saturating_mul(*pool_sets, e.devices));
-    e.buffer_bytes = saturating_mul(saturating_mul(e.buffer_sets, 4), e.vector_bytes);
+    // A Groth16 set and replayed input set also carry the witness z (m = n variables for
+    // a synthetic circuit).
+    const bool groth16 = m.proof.system == ProofSystem::groth16;
+    e.set_vectors = groth16 ? 5 : 4;
+    e.buffer_bytes = saturating_mul(saturating_mul(e.buffer_sets, e.set_vectors), e.vector_bytes);
     e.witness_bytes = saturating_mul(p.synthesis_workers, e.vector_bytes);
-    e.replay_bytes = saturating_mul(saturating_mul(p.replay_inputs, 3), e.vector_bytes);
-    e.scratch_bytes = may_be_cpu_ref(backend_name) ? saturating_mul(saturating_mul(p.prove_workers, 2), e.vector_bytes) : 0;
+    e.replay_bytes = saturating_mul(saturating_mul(p.replay_inputs, groth16 ? 4 : 3), e.vector_bytes);
+    const bool cpu_ref = may_be_cpu_ref(backend_name);
+    e.scratch_bytes = cpu_ref ? saturating_mul(saturating_mul(p.prove_workers, 2), e.vector_bytes) : 0;
     e.ntt_table_bytes = e.vector_bytes;
-    for (uint64_t part : {e.buffer_bytes, e.witness_bytes, e.replay_bytes, e.scratch_bytes, e.ntt_table_bytes})
+    // setup.key = "backend": the key's scalars (u, v, the L and H scalars: about 4V) on the
+    // host while the key is made, and cpu-ref keeps the key itself (18V of points).
+    if (groth16 && m.circuit.kind == CircuitKind::synthetic && m.setup.key == KeySource::backend)
+        e.key_bytes = saturating_mul(cpu_ref ? 22 : 4, e.vector_bytes);
+    for (uint64_t part :
+         {e.buffer_bytes, e.witness_bytes, e.replay_bytes, e.scratch_bytes, e.ntt_table_bytes, e.key_bytes})
         e.total_bytes = saturating_add(e.total_bytes, part);
     return e;
 }
@@ -148,16 +158,18 @@ std::optional<AvailableMemory> available_host_memory() {
 std::optional<std::string> host_memory_shortfall(const Manifest& m, const HostMemoryEstimate& e,
                                                  const AvailableMemory& available) {
     if (e.total_bytes <= available.bytes) return std::nullopt;
-    std::string parts = fmt::format("{} buffer sets of a/b/c/h alive at once (synthesis_workers {} + queue_depth {} + "
+    std::string parts = fmt::format("{} buffer sets of {} alive at once (synthesis_workers {} + queue_depth {} + "
                                     "{} device(s) × prove_workers {} + 2 × finalize_workers {}, or the backend's "
-                                    "pool_sets per device if fewer) × 4 × 2^{} × 32 B = {}",
-                                    e.buffer_sets, m.pipeline.synthesis_workers, m.pipeline.queue_depth, e.devices,
-                                    m.pipeline.prove_workers, m.pipeline.finalize_workers, m.circuit.log_n,
-                                    gib(e.buffer_bytes));
+                                    "pool_sets per device if fewer) × {} × 2^{} × 32 B = {}",
+                                    e.buffer_sets, e.set_vectors == 5 ? "a/b/c/h/z" : "a/b/c/h",
+                                    m.pipeline.synthesis_workers, m.pipeline.queue_depth, e.devices,
+                                    m.pipeline.prove_workers, m.pipeline.finalize_workers, e.set_vectors,
+                                    m.circuit.log_n, gib(e.buffer_bytes));
     parts += fmt::format(", synthesis witnesses {}", gib(e.witness_bytes));
     if (e.replay_bytes > 0) parts += fmt::format(", replay inputs {}", gib(e.replay_bytes));
     if (e.scratch_bytes > 0) parts += fmt::format(", cpu-ref worker scratch {}", gib(e.scratch_bytes));
     parts += fmt::format(", NTT tables {}", gib(e.ntt_table_bytes));
+    if (e.key_bytes > 0) parts += fmt::format(", the proving key the backend makes {}", gib(e.key_bytes));
     return fmt::format("this run needs about {} of host memory but only {} is available ({}): {}. Lower "
                        "circuit.log_n (each step down halves it), pipeline.queue_depth, synthesis_workers, "
                        "prove_workers, finalize_workers or replay_inputs, or run on a machine with more memory",

@@ -5,12 +5,13 @@
 // The estimate (docs/manifest.md, "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
 // field vector:
 //   buffer sets   (synthesis_workers + queue_depth + devices × prove_workers a, b, c, h
-//                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V
-//                  when the backend options set a smaller pool (cuda-pinned)
+//                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V (5V with z:
+//                  when the backend options set a smaller pool (cuda-pinned)  Groth16)
 //   witness       synthesis_workers × V                                    one per synthesizer
-//   replay        replay_inputs × 3V                                       a, b, c per input set
+//   replay        replay_inputs × 3V (4V for Groth16)                      a, b, c (z) per set
 //   scratch       prove_workers × 2V                                       cpu-ref only
 //   NTT tables    V                                                        twiddles of the domain
+//   key           4V (cpu-ref 22V) with setup.key = "backend"              scalars (and points)
 // A set is alive from synthesis to the end of finalize: one per synthesizer, per queue
 // slot, per prove worker, and per finalize worker and finalize-queue slot (as many as
 // finalize workers). A backend that hands out buffer sets from its own pool
@@ -33,11 +34,13 @@ struct HostMemoryEstimate {
     uint64_t vector_bytes = 0;      // V: one vector of 2^log_n field elements
     uint64_t devices = 1;           // devices proving at once
     uint64_t buffer_sets = 0;       // a/b/c/h sets alive at once
+    uint64_t set_vectors = 4;       // vectors of a set: a, b, c, h, and z for Groth16
     uint64_t buffer_bytes = 0;
     uint64_t witness_bytes = 0;
     uint64_t replay_bytes = 0;
     uint64_t scratch_bytes = 0;
     uint64_t ntt_table_bytes = 0;
+    uint64_t key_bytes = 0;         // the seeded key a backend makes (setup.key = "backend")
     uint64_t total_bytes = 0;       // the sum, saturating at UINT64_MAX
 };
 

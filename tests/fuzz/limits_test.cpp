@@ -16,10 +16,12 @@ using zkbatch::parse_mem_available_bytes;
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
+// A quotient run: four vectors a set (Groth16's z: HostMemoryEstimate.Groth16...).
 Manifest shape(uint32_t log_n, uint32_t synthesis, uint32_t queue, uint32_t prove, uint32_t replay,
                uint32_t finalize = 1) {
     Manifest m;
     m.job.name = "limits";
+    m.proof.system = zkbatch::ProofSystem::quotient;
     m.circuit.log_n = log_n;
     m.pipeline.synthesis_workers = synthesis;
     m.pipeline.queue_depth = queue;
@@ -43,6 +45,29 @@ TEST(HostMemoryEstimate, KnownAnswerForCpuRef) {
     EXPECT_EQ(e.total_bytes, 1344 * kMiB);
     // Each finalize worker holds a set and has a queue slot for one more.
     EXPECT_EQ(estimate_host_memory(shape(20, 2, 2, 2, 1, 4), "cpu-ref").buffer_sets, 14u);
+}
+
+TEST(HostMemoryEstimate, Groth16SetsCarryTheWitnessAndBackendKeysCount) {
+    // V = 32 MiB. Sets 8 × 5 × 32 = 1280 MiB (a, b, c, h and z); witnesses 64; replay
+    // 1 × 4 × 32 = 128 (a, b, c and z); scratch 128; tables 32: 1632 MiB.
+    Manifest m = shape(20, 2, 2, 2, 1);
+    m.proof.system = zkbatch::ProofSystem::groth16;
+    const auto e = estimate_host_memory(m, "cpu-ref");
+    EXPECT_EQ(e.set_vectors, 5u);
+    EXPECT_EQ(e.buffer_bytes, 1280 * kMiB);
+    EXPECT_EQ(e.replay_bytes, 128 * kMiB);
+    EXPECT_EQ(e.key_bytes, 0u);  // a cached key file is mapped: the page cache, not this run's
+    EXPECT_EQ(e.total_bytes, 1632 * kMiB);
+    // setup.key = "backend": the key's scalars (4V) while a GPU backend makes it; cpu-ref
+    // (or "auto", which may be it) also keeps the key's 18V of points.
+    m.setup.key = zkbatch::KeySource::backend;
+    EXPECT_EQ(estimate_host_memory(m, "cuda-pinned").key_bytes, 4 * 32 * kMiB);
+    EXPECT_EQ(estimate_host_memory(m, "cpu-ref").key_bytes, 22 * 32 * kMiB);
+    EXPECT_EQ(estimate_host_memory(m, "auto").key_bytes, 22 * 32 * kMiB);
+    const auto message = host_memory_shortfall(m, estimate_host_memory(m, "cpu-ref"), AvailableMemory{kMiB, "test"});
+    ASSERT_TRUE(message);
+    EXPECT_NE(message->find("8 buffer sets of a/b/c/h/z"), std::string::npos) << *message;
+    EXPECT_NE(message->find("the proving key the backend makes 0.69 GiB"), std::string::npos) << *message;
 }
 
 TEST(HostMemoryEstimate, DevicesAndABackendPoolBoundTheBufferSets) {

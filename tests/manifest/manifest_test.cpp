@@ -86,8 +86,9 @@ TEST(ShippedJobs, Porep32gHasTheProductionShape) {
     EXPECT_EQ(m.circuit.log_n, 27u);
     EXPECT_EQ(m.backend.name, "cuda-pinned");
     EXPECT_EQ(m.backend.options, "pool_sets=3");
-    EXPECT_EQ(m.pipeline.prove_workers, 2u);
-    EXPECT_EQ(m.pipeline.queue_depth, 2u);
+    EXPECT_EQ(m.setup.key, KeySource::backend);  // a 2^27 key file would be 77 GB
+    EXPECT_EQ(m.pipeline.prove_workers, 1u);     // one worker beside the key on an H200
+    EXPECT_EQ(m.pipeline.queue_depth, 1u);
     EXPECT_EQ(m.pipeline.replay_inputs, 0u);
     EXPECT_TRUE(m.finalize.malloc_trim);
 }
