@@ -68,7 +68,6 @@ struct ArmRun {
     const ReplayInputs* replay = nullptr;  // the inputs, when they are replayed
     const JobProof* proof = nullptr;       // a Groth16 arm's circuit and key
     std::vector<Backend::KeyLoad> key_loads;  // per device slot
-    std::string made_key_digest;              // setup.key = "backend": the points digest every slot reported
     int64_t run_id = 0;        // 0 until its row is written (or the resumed run reopened)
     uint64_t kept_ok = 0;      // a resumed run's partitions already ok
     std::optional<std::filesystem::path> dump_dir;
@@ -146,8 +145,8 @@ private:
 // setup.key = "backend": each slot's backend made the seeded key itself. They must all
 // have made the same one, and the one a cached key file of this circuit and setup holds
 // (`expected`, when there is such a file): else the backend that differs is wrong, and
-// none of its proofs would verify. Returns the agreed points digest.
-std::string check_made_keys(const ArmRun& arm, const std::string& expected) {
+// none of its proofs would verify.
+void check_made_keys(const ArmRun& arm, const std::string& expected) {
     const std::vector<Backend::KeyLoad>& loads = arm.key_loads;
     const std::string& made = loads.front().points_digest;
     for (size_t slot = 0; slot < loads.size(); ++slot) {
@@ -170,7 +169,6 @@ std::string check_made_keys(const ArmRun& arm, const std::string& expected) {
     }
     spdlog::info("proving key made by {} backend(s){}: points digest {}", loads.size(),
                  expected.empty() ? "" : ", equal to the cached key file's", made);
-    return made;
 }
 
 // The run row's record of what a Groth16 arm proves, and each device's key load.
@@ -188,7 +186,7 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
     run.proof_randomness = to_string(m.proof.randomness);
     run.witnesses = m.circuit.witness_files;
     if (key.format == ZKB_KEY_FORMAT_SEEDED) {  // no file: the key is named by what the backends made
-        run.key_digest = arm.made_key_digest;
+        run.key_digest = arm.key_loads.front().points_digest;  // the same on every slot (check_made_keys)
     } else {
         run.key_path = key.path.string();
         run.key_digest = key.digest;
@@ -365,7 +363,7 @@ private:
                 check_key_points(key);  // a damaged key file is named as such (exit 4), not as the backend's fault
                 throw;
             }
-            if (key.format == ZKB_KEY_FORMAT_SEEDED) arm.made_key_digest = check_made_keys(arm, key.digest);
+            if (key.format == ZKB_KEY_FORMAT_SEEDED) check_made_keys(arm, key.digest);
             for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
                 spdlog::info("device {}: proving key loaded in {:.1f} ms ({:.1f} MB {} in {})",
                              arm.backend->device_index(slot), arm.key_loads[slot].load_ms,
