@@ -90,3 +90,33 @@ function(zkbatch_sanitizer_env_in_every_folder dir env_file)
 endfunction()
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL
                zkbatch_sanitizer_env_in_every_folder ${PROJECT_SOURCE_DIR} ${zkbatch_sanitizer_env})
+
+# Code that orchestrates rather than computes builds at -O0 in an ASan or TSan tree: the
+# runner and the suites whose tests start processes, read databases and compare text
+# (and, outside a fuzzing tree, replay the fuzz corpora).
+# Under UBSan, -O1 cost 2.4-3x the compile time of -O0 (runner/store/store.cpp 19.8 s of
+# CPU against 8.2 s; tests/manifest/manifest_test.cpp 35.8 s against 11.5 s), while their
+# tests spend their time in what keeps -O1: core's arithmetic, the plugins, SQLite, and
+# the suites that compute in-process (math, groth16, interop). A fuzzing tree keeps -O1:
+# its targets' speed is its coverage.
+set(zkbatch_sanitizer_O0_folders runner tests/support tests/store tests/manifest tests/plugins tests/pipeline
+    tests/cli tests/compare tests/report tests/reliability tests/shards tests/slurm tests/devices tests/fuzz)
+function(zkbatch_build_at_O0 dir)  # every folder under dir that is in the list
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${dir})
+  if(folder IN_LIST zkbatch_sanitizer_O0_folders)
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(target IN LISTS targets)
+      get_target_property(type ${target} TYPE)
+      if(type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+        target_compile_options(${target} PRIVATE -O0)  # after the tree's -O1, so it wins
+      endif()
+    endforeach()
+  endif()
+  get_property(subdirectories DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    zkbatch_build_at_O0(${subdirectory})
+  endforeach()
+endfunction()
+if(NOT ZKBATCH_FUZZ)
+  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL zkbatch_build_at_O0 ${PROJECT_SOURCE_DIR})
+endif()
