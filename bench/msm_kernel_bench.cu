@@ -24,6 +24,7 @@
 #include <zkbatch/cuda/device_info.hpp>
 #include <zkbatch/cuda/event.hpp>
 #include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/cuda/nvtx.hpp>
 #include <zkbatch/cuda/pinned_buffer.hpp>
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ec/curve.hpp>
@@ -256,6 +257,8 @@ public:
         std::printf("|---|---|---|---|---|---|---|\n");
         std::vector<std::pair<std::string, Breakdown>> breakdowns;
         for (uint32_t log_n : options_.log_ns) {
+            // Nsight Compute picks the table's launches by this range (tools/h200-evidence.sh msm-profile).
+            const cuda::NvtxRange range("table 2^" + std::to_string(log_n));
             const uint64_t points = uint64_t{1} << log_n;
             Breakdown g1_steps, g2_steps, boolean_steps, host_steps;
             const double g1_ms = time_msm(plan, g1, uniform.data(), nullptr, points, 0, g1_steps);

@@ -13,7 +13,8 @@
 # kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md), and
 # msm (issues 19 and 20: the device MSM's tests, msm_tests.log; msm_kernel_bench, msm.md;
 # the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS, MSM_REPETITIONS and
-# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests), and groth16 and
+# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests), msm-profile (issue 20:
+# Nsight Compute on the MSM's hot kernel, msm-profile.md), and groth16 and
 # groth16-e2e (issue 19: whole proofs on the GPU; see those steps).
 # Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
@@ -103,6 +104,23 @@ for step in "${steps[@]}"; do
       SASS_KERNELS='accumulate_kernel|reduce_buckets|tree_sum|combine_windows' \
         tools/sass-opcodes.sh $bundle/bin/msm_kernel_bench summary >"$OUT/msm-sass.txt" 2>&1
       tee -a "$OUT/evidence.log" <"$OUT/msm-sass.txt" ;;
+    msm-profile)  # Nsight Compute on the first level-0 accumulation (the MSM's hot kernel) of
+                  # the table's first G1 and G2 rows at 2^PROFILE_LOG_N (default 22): where
+                  # its warps stall, pipe use, occupancy (msm-profile.md).
+      ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+      log_n=${PROFILE_LOG_N:-22}
+      log "ncu ${ncu:-missing}"
+      {
+        for curve in G1 G2; do
+          echo "## $curve, 2^$log_n: accumulate_kernel, level 0"
+          [ -n "$ncu" ] && "$ncu" --clock-control none --nvtx --nvtx-include "table 2^$log_n/" \
+            --kernel-name-base demangled --kernel-name "regex:accumulate_kernel<.*${curve}Params" --launch-count 1 \
+            --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+            --section SchedulerStats --section WarpStateStats --section InstructionStats \
+            $bundle/bin/msm_kernel_bench --log-n "$log_n" --repetitions 1 2>&1
+        done
+      } >"$OUT/msm-profile.md" 2>&1
+      log "msm-profile: $(grep -c 'Duration' "$OUT/msm-profile.md") durations" ;;
     copies)
       log "copy_overlap_bench"
       {
