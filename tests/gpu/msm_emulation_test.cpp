@@ -331,6 +331,28 @@ TEST(MsmCapacity, BoundsEveryChoice) {
     EXPECT_GE(forced.max_entries(), 1000u * WindowLayout::windows_for(3));
 }
 
+// Forced window widths and level-0 segments (msm_kernel_bench's sweeps) at full size,
+// where the entries fill the capacity exactly. The H200 found 2^22 points at c = 15 in
+// segments of 256 (75,497,472 entries): level 1 spilled 147,458 entries, two more than the
+// bound of then.
+TEST(MsmCapacity, BoundsForcedWidthsAndSegments) {
+    for (uint64_t max_points : {uint64_t{1} << 20, uint64_t{1} << 22, (uint64_t{1} << 22) + 3}) {
+        for (uint32_t bits : {12u, 14u, 15u, 16u, 18u, 20u}) {
+            for (uint32_t segment : {32u, 64u, 128u, 256u, 512u}) {
+                MsmCapacity capacity;
+                capacity.max_points = max_points;
+                capacity.forced_window_bits = {bits};
+                capacity.min_forced_segment = segment;
+                const uint64_t entries = max_points * WindowLayout::windows_for(bits);
+                ASSERT_LE(entries, capacity.max_entries());
+                const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
+                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", c " << bits << ", " << segment;
+                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", c " << bits << ", " << segment;
+            }
+        }
+    }
+}
+
 TEST(MsmEmulation, G1MatchesTheCpuForEveryScalarProfile) {
     uint64_t seed = 100;
     for (ScalarProfile profile : test::kScalarProfiles) {

@@ -75,10 +75,12 @@ uint64_t MsmCapacity::max_spills(int parity) const {
     if (min_forced_segment > 0) {
         level0 = std::max<uint64_t>(level0, 2 * ((entries + min_forced_segment - 1) / min_forced_segment));
     }
-    // Later levels shrink: level 1 spills 2 ceil(level0 / kLaterSegment), level 2 less
-    // than level 0, and so on.
+    // Later levels shrink. Level 1's boundaries are shifted down by kLaterSegment - 1
+    // (Level), which can add a thread: 2 ceil((level0 + kLaterSegment - 1) / kLaterSegment)
+    // spills (a level 0 of 589,824 spills, a multiple of 8, makes 147,458, not 147,456).
+    // Level 2 spills less than level 0, and so on.
     if (parity == 0) return level0;
-    return 2 * ((level0 + kLaterSegment - 1) / kLaterSegment);
+    return 2 * ((level0 + 2 * kLaterSegment - 2) / kLaterSegment);
 }
 
 }  // namespace zkbatch::cuda::msm
