@@ -148,7 +148,7 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
     if (entry_count == 0) return ec::Jacobian<C>::infinity();
 
     std::vector<ec::Xyzz<C>> buckets(layout.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
-    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count);
+    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count, 0);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entry_count), segment, kLaterSegment);
     const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), bases.data()};
     const int working = emulate_levels<C>(levels, gather, buckets.data(), layout.bucket_count());
@@ -296,6 +296,27 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
     EXPECT_EQ(choose_window_bits(0), 1u);
 }
 
+// Level 0 in whole waves: known answers for the H200's resident threads (132 SMs x 3
+// blocks of 128 for G1), then the properties for any size: never shorter than the choice
+// without a device (the spill bounds rest on it), and the threads fill their last wave.
+TEST(MsmSteps, FirstSegmentFillsWholeWaves) {
+    constexpr uint64_t kG1Resident = 132 * 3 * 128;
+    EXPECT_EQ(choose_first_segment(16 * (uint64_t{1} << 22), 0), 256u);  // 2^22 points at c = 16
+    EXPECT_EQ(choose_first_segment(16 * (uint64_t{1} << 22), kG1Resident), 265u);  // 5 waves, not 5.17
+    EXPECT_EQ(choose_first_segment(13 * (uint64_t{1} << 24), kG1Resident), 269u);  // 16 waves, not 16.8
+    EXPECT_EQ(choose_first_segment(1000, kG1Resident), 16u);                       // under one wave
+    for (uint64_t resident : {uint64_t{1}, uint64_t{33792}, kG1Resident, uint64_t{100000}}) {
+        for (uint64_t entries = 1; entries < (uint64_t{1} << 32); entries = entries * 3 / 2 + 7) {
+            const uint64_t plain = choose_first_segment(entries, 0);
+            const uint64_t segment = choose_first_segment(entries, resident);
+            ASSERT_GE(segment, plain) << entries << " entries, " << resident;
+            const uint64_t threads = (entries + segment - 1) / segment;
+            const uint64_t waves = (entries + plain - 1) / plain / resident;
+            if (waves > 0) ASSERT_LE(threads, waves * resident) << entries << " entries, " << resident;
+        }
+    }
+}
+
 // The capacity covers every count of full scalars and ones that prepare() may see, and
 // every level of every MSM up to it.
 TEST(MsmCapacity, BoundsEveryChoice) {
@@ -314,10 +335,12 @@ TEST(MsmCapacity, BoundsEveryChoice) {
                 ASSERT_LE(entries, entries_bound) << max_points << ": " << full << " full, " << ones << " ones";
                 ASSERT_LE(layout.bucket_count(), buckets_bound) << max_points << ", " << full;
                 if (entries == 0 || entries >= (uint64_t{1} << 32)) continue;
-                const LevelPlan levels =
-                    plan_levels(static_cast<uint32_t>(entries), choose_first_segment(entries), kLaterSegment);
-                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
-                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
+                for (uint64_t resident : {uint64_t{0}, uint64_t{33792}, uint64_t{50688}}) {
+                    const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries),
+                                                         choose_first_segment(entries, resident), kLaterSegment);
+                    ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
+                    ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
+                }
                 const BucketReduceParams reduce{layout, chunk_log_for(layout)};
                 const LevelPlan window_levels = plan_levels(reduce.threads(), kLaterSegment, kLaterSegment);
                 ASSERT_LE(window_levels.spill_capacity[0], capacity.max_spills(0));

@@ -97,6 +97,12 @@ void run_levels(const LevelPlan& plan, const FirstSource& source, ec::Xyzz<C>* d
 
 template <class C>
 BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_(capacity) {
+    int device = 0, sm_count = 0, blocks_per_sm = 0;
+    ZKB_CUDA_CHECK(cudaGetDevice(&device));
+    ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_sm, detail::accumulate_kernel<C, GatherSource<C>>, detail::kPointThreads, 0));
+    resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
     const uint64_t buckets = capacity.max_buckets();
     buckets_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
     for (int i = 0; i < 2; ++i) {
@@ -160,7 +166,7 @@ void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* base
     // Step 4: buckets start at infinity (ZZ = 0, what is_infinity reads), then the levels.
     ZKB_CUDA_CHECK(cudaMemsetAsync(buckets_.data(), 0, layout.bucket_count() * sizeof(ec::Xyzz<C>), handle));
     ZKB_CUDA_CHECK(cudaMemsetAsync(level_flags_.data(), 0, level_flags_.bytes(), handle));
-    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entries);
+    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entries, resident_threads_);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
     const GatherSource<C> gather{plan.keys(), plan.values(), bases};
     detail::run_levels<C>(levels, gather, buckets_.data(), layout.bucket_count(), spill_keys, spill_points, capacity,

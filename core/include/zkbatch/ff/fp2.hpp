@@ -23,7 +23,7 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 operator-() const { return Fp2{-c0, -c1}; }
 
     // Karatsuba: three Fp products.
-    ZKB_HOST_DEVICE ZKB_CALLED_ON_DEVICE Fp2 operator*(const Fp2& o) const {
+    ZKB_HOST_DEVICE Fp2 operator*(const Fp2& o) const {
         const Fp a = c0 * o.c0;
         const Fp b = c1 * o.c1;
         const Fp cross = (c0 + c1) * (o.c0 + o.c1);
@@ -34,7 +34,7 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
 
     // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: two Fp products.
-    ZKB_HOST_DEVICE ZKB_CALLED_ON_DEVICE Fp2 sqr() const {
+    ZKB_HOST_DEVICE Fp2 sqr() const {
         const Fp product = c0 * c1;
         return Fp2{(c0 + c1) * (c0 - c1), product.dbl()};
     }

@@ -30,16 +30,6 @@
 #define ZKB_CALL_ON_DEVICE
 #endif
 
-// Fp2's product and square are called functions on the device in every build. Inlined,
-// each G2 addition is three dozen Fp products in one body: the G2 kernels spilled and
-// their hot loop was ~190 KiB of code, past an SM's instruction cache; called, the hot
-// loop shrinks to one copy of each (core/cuda/MSM-NOTES.md, v2).
-#if defined(__CUDA_ARCH__)
-#define ZKB_CALLED_ON_DEVICE __noinline__
-#else
-#define ZKB_CALLED_ON_DEVICE
-#endif
-
 // Fully unroll a fixed-trip loop (the 4-limb loops of the field arithmetic). In the
 // host pass of nvcc no spelling is accepted by both nvcc's front end and the host
 // compiler, so it is empty there (host builds of the math go through .cpp files).

@@ -110,8 +110,8 @@ public:
     // Steps 4-6: writes sum_i [s_i] bases[i] to *result (device memory) for the plan's
     // scalars; bases holds plan.point_count() points (device memory, (0, 0) = infinity).
     // `stream` first waits for plan.ready(). first_segment = 0 chooses the level-0
-    // segment (choose_first_segment); otherwise at least the capacity's
-    // min_forced_segment.
+    // segment (choose_first_segment, for this device's resident threads); otherwise at
+    // least the capacity's min_forced_segment.
     void run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
 
@@ -121,6 +121,7 @@ public:
 
 private:
     MsmCapacity capacity_;
+    uint64_t resident_threads_ = 0;  // level 0's threads the current device holds at once
     DeviceBuffer<ec::Xyzz<C>> buckets_;
     DeviceBuffer<ec::Xyzz<C>> spill_points_[2];
     DeviceBuffer<uint32_t> spill_keys_[2];

@@ -523,13 +523,20 @@ inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20) 
     return best;
 }
 
-// The level-0 segment for `entries` entries: about 2^18 threads (five waves of the
-// largest GPU at G1's three blocks of 128 per SM, so the last wave's tail stays short),
-// each at least 16 entries (fewer: more spills, two per thread, each a full addition at
-// level 1) and at most 256.
-inline uint32_t choose_first_segment(uint64_t entries) {
+// The level-0 segment for `entries` entries: about 2^18 threads, each at least 16 entries
+// (fewer: more spills, two per thread, each a full addition at level 1) and at most 256;
+// then, given the threads the GPU holds at once (`resident_threads`; 0: unknown), a
+// little longer, so that they fill whole waves. Threads of equal segments finish together,
+// so a last partial wave costs as much as a full one: 2^22 points at c = 16 in segments
+// of 256 were 5.17 waves of G1's 50,688 resident threads on the H200 (Nsight Compute),
+// run as 6; in segments of 265 they are 5 (core/cuda/MSM-NOTES.md, v2). Never shorter
+// than the first choice, so the spill bounds (MsmCapacity::max_spills) hold.
+inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads) {
     const uint64_t per_thread = (entries + (uint64_t{1} << 18) - 1) >> 18;
-    return static_cast<uint32_t>(per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread);
+    const uint64_t segment = per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread;
+    const uint64_t waves = resident_threads == 0 ? 0 : (entries + segment - 1) / segment / resident_threads;
+    if (waves == 0) return static_cast<uint32_t>(segment);  // under one wave: all run at once
+    return static_cast<uint32_t>((entries + waves * resident_threads - 1) / (waves * resident_threads));
 }
 
 // Entries per thread from level 1 on: a level's serial additions are its segment, and a
