@@ -536,7 +536,8 @@ inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads
     const uint64_t segment = per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread;
     const uint64_t waves = resident_threads == 0 ? 0 : (entries + segment - 1) / segment / resident_threads;
     if (waves == 0) return static_cast<uint32_t>(segment);  // under one wave: all run at once
-    return static_cast<uint32_t>((entries + waves * resident_threads - 1) / (waves * resident_threads));
+    const uint64_t in_waves = (entries + waves * resident_threads - 1) / (waves * resident_threads);
+    return static_cast<uint32_t>(in_waves > segment ? in_waves : segment);  // whole waves already: as it was
 }
 
 // Entries per thread from level 1 on: a level's serial additions are its segment, and a
