@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace zkbatch {
@@ -369,8 +370,10 @@ TEST(MsmCapacity, BoundsForcedWidthsAndSegments) {
                 const uint64_t entries = max_points * WindowLayout::windows_for(bits);
                 ASSERT_LE(entries, capacity.max_entries());
                 const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
-                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", c " << bits << ", " << segment;
-                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", c " << bits << ", " << segment;
+                const std::string where = std::to_string(max_points) + " points, c " + std::to_string(bits) +
+                                          ", segment " + std::to_string(segment);
+                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << where;
+                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << where;
             }
         }
     }

@@ -526,11 +526,11 @@ inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20) 
 // The level-0 segment for `entries` entries: about 2^18 threads, each at least 16 entries
 // (fewer: more spills, two per thread, each a full addition at level 1) and at most 256;
 // then, given the threads the GPU holds at once (`resident_threads`; 0: unknown), a
-// little longer, so that they fill whole waves. Threads of equal segments finish together,
-// so a last partial wave costs as much as a full one: 2^22 points at c = 16 in segments
-// of 256 were 5.17 waves of G1's 50,688 resident threads on the H200 (Nsight Compute),
-// run as 6; in segments of 265 they are 5 (core/cuda/MSM-NOTES.md, v2). Never shorter
-// than the first choice, so the spill bounds (MsmCapacity::max_spills) hold.
+// little longer, so that they fill whole waves instead of leaving a last partial one
+// (2^22 points at c = 16 in segments of 256 were 5.17 waves of G1's 50,688 resident
+// threads on the H200; in segments of 265 they are 5). Measured (core/cuda/MSM-NOTES.md,
+// v2): G2's accumulation 2.2-2.7% faster, G1's unchanged. Never shorter than the first
+// choice, so the spill bounds (MsmCapacity::max_spills) hold.
 inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads) {
     const uint64_t per_thread = (entries + (uint64_t{1} << 18) - 1) >> 18;
     const uint64_t segment = per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread;
