@@ -313,7 +313,9 @@ TEST(MsmSteps, FirstSegmentFillsWholeWaves) {
             ASSERT_GE(segment, plain) << entries << " entries, " << resident;
             const uint64_t threads = (entries + segment - 1) / segment;
             const uint64_t waves = (entries + plain - 1) / plain / resident;
-            if (waves > 0) ASSERT_LE(threads, waves * resident) << entries << " entries, " << resident;
+            if (waves > 0) {
+                ASSERT_LE(threads, waves * resident) << entries << " entries, " << resident;
+            }
         }
     }
 }
