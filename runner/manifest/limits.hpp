@@ -4,9 +4,9 @@
 //
 // The estimate (docs/manifest.md, "Hostile input and limits"), with V = 2^log_n × 32 bytes, one
 // field vector:
-//   buffer sets   (synthesis_workers + queue_depth + devices × prove_workers a, b, c, h
-//                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V (5V with z:
-//                  when the backend options set a smaller pool (cuda-pinned)  Groth16)
+//   buffer sets   (synthesis_workers + queue_depth + devices × prove_workers a, b, c, h;
+//                  + 2 × finalize_workers) × 4V, or pool_sets × devices × 4V z too for
+//                  when the backend options set a smaller pool (cuda-pinned)  Groth16 (5V)
 //   witness       synthesis_workers × V                                    one per synthesizer
 //   replay        replay_inputs × 3V (4V for Groth16)                      a, b, c (z) per set
 //   scratch       prove_workers × 2V                                       cpu-ref only
