@@ -87,6 +87,46 @@ TEST(Fp32, HostChainArithmeticMatchesGmp) {
     }
 }
 
+mpz_class wide_integer_of(const uint32_t limbs[fp32::kWideLimbs]) {
+    mpz_class value;
+    mpz_import(value.get_mpz_t(), fp32::kWideLimbs, -1, sizeof(uint32_t), 0, 0, limbs);
+    return value;
+}
+
+// The squaring's two halves apart: sqr_wide is the exact 768-bit square of any 384-bit
+// value (all-ones limbs included), mont_reduce any t < p 2^384 over R, fully reduced;
+// together (mont_sqr) they give mont_mul's bits.
+TEST(Fp32, SquaresAreExactAndReduceAsProductsDo) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    for (const mpz_class& v : {mpz_class(kR - 1), mpz_class(kR - 2), mpz_class(2 * p - 1), mpz_class(kR / 2)}) {
+        values.push_back(v);
+    }
+    for (const mpz_class& x : values) {
+        Limbs a, out, product;
+        uint32_t wide[fp32::kWideLimbs];
+        limbs_of(x, a);
+        fp32::sqr_wide<ff::HostChain>(a, wide);
+        ASSERT_EQ(wide_integer_of(wide), x * x) << x.get_str(16);
+        if (x >= p) continue;
+        fp32::mont_sqr<ff::HostChain>(a, out);
+        fp32::mont_mul<ff::HostChain>(a, a, product);
+        ASSERT_EQ(integer_of(out), x * x * r_inverse() % p) << x.get_str(16);
+        ASSERT_EQ(integer_of(out), integer_of(product)) << x.get_str(16);
+    }
+    std::mt19937_64 rng(768);
+    std::vector<mpz_class> wides = {0, 1, p * kR - 1, p * kR - kR, p * p - 1, kR - 1, kR};
+    for (int i = 0; i < 2000; ++i) wides.push_back(test::random_below(rng, p * kR));
+    for (const mpz_class& t : wides) {
+        uint32_t wide[fp32::kWideLimbs] = {};
+        size_t count = 0;
+        mpz_export(wide, &count, -1, sizeof(uint32_t), 0, 0, t.get_mpz_t());
+        Limbs out;
+        fp32::mont_reduce<ff::HostChain>(wide, out);
+        ASSERT_EQ(integer_of(out), t * r_inverse() % p) << t.get_str(16);
+    }
+}
+
 // mont_mul_partial: a < p and any 384-bit b give a result below 2p with the right
 // residue; reduce_once brings any value below 2p to its residue.
 TEST(Fp32, PartlyReducedProductsStayBelowTwiceTheModulus) {

@@ -71,8 +71,8 @@ namespace detail {
 // inside the chain that adds the odd products. After the round,
 // value * 2^32 = even + odd * 2^32 with even[0] = 0.
 template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
-                                                      const uint32_t a[kLimbs], uint32_t bi, bool first) {
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                             const uint32_t a[kLimbs], uint32_t bi, bool first) {
     if (first) {  // both start at zero: the products of one parity are disjoint
         ZKB_UNROLL
         for (int j = 0; j < kLimbs; j += 2) {
@@ -99,7 +99,12 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t eve
         }
         odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);  // even's carry out of position 11 is position 12
     }
-    // Add m * p with m = even[0] * -p^-1, which clears even[0].
+}
+
+// The round's second half: adds m * p with m = even[0] * -p^-1, which clears even[0]
+// (value * 2^32 = even + odd * 2^32 afterwards).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs]) {
     const uint32_t m = Chain::mul_lo(even[0], kMontInv);
     odd[0] = chain.mad_lo_cc(m, modulus_limb(1), odd[0]);
     odd[1] = chain.madc_hi_cc(m, modulus_limb(1), odd[1]);
@@ -119,6 +124,26 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t eve
     }
     odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);
     even[0] = 0;
+}
+
+// A round of reduction alone (no product to add): add_row's realignment of the previous
+// round's accumulators (odd's limb 1 into even[0], the rest two limbs down) without its
+// products, so only additions.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void shift_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs]) {
+    even[0] = chain.add_cc(even[0], odd[1]);
+    ZKB_UNROLL
+    for (int j = 0; j < kLimbs - 2; ++j) odd[j] = chain.addc_cc(odd[j + 2], 0);
+    odd[kLimbs - 2] = chain.addc(0, 0);
+    odd[kLimbs - 1] = 0;
+}
+
+// One CIOS round: the product a * bi, then the reduction.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                      const uint32_t a[kLimbs], uint32_t bi, bool first) {
+    add_row(chain, even, odd, a, bi, first);
+    reduce_row(chain, even, odd);
 }
 
 }  // namespace detail
@@ -150,6 +175,111 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[kLimbs], const ui
     uint32_t t[kLimbs];
     mont_mul_partial<Chain>(a, b, t);
     reduce_once(chain, t, out);
+}
+
+// ---- squaring: the product and the reduction apart (SOS) ----------------------------
+// CIOS interleaves reduction with the product, so it cannot use a * a's symmetry. A
+// square computes the 768-bit a^2 first, with each cross product a_i a_j (i < j) once
+// and doubled, 66 + 12 limb products instead of 144, then reduces: the multiply
+// instructions of a product go from about 300 to about 234 (core/cuda/MSM-NOTES.md, v3).
+inline constexpr int kWideLimbs = 2 * kLimbs;
+
+namespace detail {
+
+// acc += a[j] * m * 2^(32 (shift + j)) for j = first, first + 2, ..., <= last: each
+// product lands on its own pair (shift + j, shift + j + 1) of one carry chain, the form
+// ptxas fuses into IMAD.WIDE(.X), and the chain's carry goes into acc[shift + last + 2].
+// Rows are added from the lowest shift up, so that limb holds at most an earlier row's
+// carry and nothing carries further; past the top limb the carry is zero (acc <= a * b
+// < 2^768).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_products(Chain& chain, uint32_t acc[kWideLimbs], const uint32_t a[kLimbs],
+                                                  uint32_t m, int shift, int first, int last) {
+    if (first > last) return;
+    acc[shift + first] = chain.mad_lo_cc(a[first], m, acc[shift + first]);
+    acc[shift + first + 1] = chain.madc_hi_cc(a[first], m, acc[shift + first + 1]);
+    ZKB_UNROLL
+    for (int j = first + 2; j <= last; j += 2) {
+        acc[shift + j] = chain.madc_lo_cc(a[j], m, acc[shift + j]);
+        acc[shift + j + 1] = chain.madc_hi_cc(a[j], m, acc[shift + j + 1]);
+    }
+    if (shift + last + 2 < kWideLimbs) acc[shift + last + 2] = chain.addc(acc[shift + last + 2], 0);
+}
+
+}  // namespace detail
+
+// t = a * a, all 768 bits; any 384-bit a.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void sqr_wide(const uint32_t a[kLimbs], uint32_t t[kWideLimbs]) {
+    Chain chain;
+    uint32_t odd[kWideLimbs];  // the cross products that start at odd positions
+    ZKB_UNROLL
+    for (int k = 0; k < kWideLimbs; ++k) t[k] = odd[k] = 0;
+    // Row i: a_i a_j for j > i; j of i's parity start at even positions (t), the others at
+    // odd ones (odd), so within a row each accumulator's pairs are disjoint.
+    ZKB_UNROLL
+    for (int i = 0; i < kLimbs - 1; ++i) {
+        detail::add_products(chain, t, a, a[i], i, i + 2, kLimbs - 2 + (i & 1));
+        detail::add_products(chain, odd, a, a[i], i, i + 1, kLimbs - 1 - (i & 1));
+    }
+    // The cross products' sum (t + odd < a^2 / 2 < 2^767, odd[0] = t[0] = 0), doubled.
+    t[1] = chain.add_cc(t[1], odd[1]);
+    ZKB_UNROLL
+    for (int k = 2; k < kWideLimbs - 1; ++k) t[k] = chain.addc_cc(t[k], odd[k]);
+    t[kWideLimbs - 1] = chain.addc(t[kWideLimbs - 1], odd[kWideLimbs - 1]);
+    ZKB_UNROLL
+    for (int k = kWideLimbs - 1; k > 0; --k) t[k] = (t[k] << 1) | (t[k - 1] >> 31);
+    t[0] <<= 1;
+    // Plus the squares a_i^2 on the even pairs.
+    t[0] = chain.mad_lo_cc(a[0], a[0], t[0]);
+    t[1] = chain.madc_hi_cc(a[0], a[0], t[1]);
+    ZKB_UNROLL
+    for (int i = 1; i < kLimbs - 1; ++i) {
+        t[2 * i] = chain.madc_lo_cc(a[i], a[i], t[2 * i]);
+        t[2 * i + 1] = chain.madc_hi_cc(a[i], a[i], t[2 * i + 1]);
+    }
+    t[kWideLimbs - 2] = chain.madc_lo_cc(a[kLimbs - 1], a[kLimbs - 1], t[kWideLimbs - 2]);
+    t[kWideLimbs - 1] = chain.madc_hi(a[kLimbs - 1], a[kLimbs - 1], t[kWideLimbs - 1]);
+}
+
+// out = t / 2^384 mod p for t < p * 2^384, fully reduced. Montgomery's reduction of t
+// is t_hi + (t_lo + M p) / 2^384 with M fixed by t_lo alone: mont_mul_partial's rounds
+// with t_lo in place of the products (shift_row, reduce_row), at most p, so the sum
+// with t_hi (< p) is below 2p.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_reduce(const uint32_t t[kWideLimbs], uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t first[kLimbs], second[kLimbs];
+    ZKB_UNROLL
+    for (int k = 0; k < kLimbs; ++k) first[k] = t[k], second[k] = 0;
+    detail::reduce_row(chain, first, second);
+    detail::shift_row(chain, second, first);
+    detail::reduce_row(chain, second, first);
+    ZKB_UNROLL
+    for (int i = 2; i < kLimbs; i += 2) {
+        detail::shift_row(chain, first, second);
+        detail::reduce_row(chain, first, second);
+        detail::shift_row(chain, second, first);
+        detail::reduce_row(chain, second, first);
+    }
+    uint32_t sum[kLimbs];  // second / 2^32 + first, as in mont_mul_partial
+    sum[0] = chain.add_cc(first[0], second[1]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) sum[j] = chain.addc_cc(first[j], second[j + 1]);
+    sum[kLimbs - 1] = chain.addc(first[kLimbs - 1], 0);
+    sum[0] = chain.add_cc(sum[0], t[kLimbs]);
+    ZKB_UNROLL
+    for (int k = 1; k < kLimbs - 1; ++k) sum[k] = chain.addc_cc(sum[k], t[kLimbs + k]);
+    sum[kLimbs - 1] = chain.addc(sum[kLimbs - 1], t[kWideLimbs - 1]);
+    reduce_once(chain, sum, out);
+}
+
+// out = a * a / 2^384 mod p, fully reduced; a < p. `out` may alias a.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_sqr(const uint32_t a[kLimbs], uint32_t out[kLimbs]) {
+    uint32_t t[kWideLimbs];
+    sqr_wide<Chain>(a, t);
+    mont_reduce<Chain>(t, out);
 }
 
 // out = a + b mod p; a, b < p, so a + b < 2p < 2^384 needs no thirteenth limb.
