@@ -127,26 +127,6 @@ TEST(Fp32, SquaresAreExactAndReduceAsProductsDo) {
     }
 }
 
-// Two products and one reduction, at the extremes of its bound (a * b + c * d up to
-// 2 (p - 1)^2) and on random operands.
-TEST(Fp32, SumsOfProductsMatchGmp) {
-    const mpz_class& p = test::fp_modulus();
-    const std::vector<mpz_class> values = operands();
-    for (size_t i = 0; i < values.size(); ++i) {
-        for (size_t k : {i, (i * 7 + 3) % values.size(), values.size() - 1 - i}) {
-            const mpz_class& x = values[i];
-            const mpz_class& y = values[k];
-            const mpz_class& z = values[(i + k) % values.size()];
-            Limbs a, b, c, out;
-            limbs_of(x, a);
-            limbs_of(y, b);
-            limbs_of(z, c);
-            fp32::mont_sum_of_products<ff::HostChain>(a, b, c, a, out);
-            ASSERT_EQ(integer_of(out), (x * y + z * x) * r_inverse() % p) << i << ", " << k;
-        }
-    }
-}
-
 // mont_mul_partial: a < p and any 384-bit b give a result below 2p with the right
 // residue; reduce_once brings any value below 2p to its residue.
 TEST(Fp32, PartlyReducedProductsStayBelowTwiceTheModulus) {

@@ -190,24 +190,6 @@ struct Fp {
     }
     ZKB_HOST_DEVICE Fp dbl() const { return *this + *this; }
 
-    // a * b + c * d; on the device both products in 768 bits and one reduction.
-    ZKB_HOST_DEVICE static ZKB_INLINE_ON_HOST Fp sum_of_products(const Fp& a, const Fp& b, const Fp& c,
-                                                                 const Fp& d) {
-#if defined(__CUDA_ARCH__)
-        uint32_t a32[fp32::kLimbs], b32[fp32::kLimbs], c32[fp32::kLimbs], d32[fp32::kLimbs], out[fp32::kLimbs];
-        fp32::split(a.limbs, a32);
-        fp32::split(b.limbs, b32);
-        fp32::split(c.limbs, c32);
-        fp32::split(d.limbs, d32);
-        fp32::mont_sum_of_products<PtxChain>(a32, b32, c32, d32, out);
-        Fp result;
-        fp32::join(out, result.limbs);
-        return result;
-#else
-        return a * b + c * d;
-#endif
-    }
-
     // x/2: x + p is even when x is odd (p is odd), and below 2^382.
     ZKB_HOST_DEVICE Fp half() const {
         const uint64_t add_mask = uint64_t{0} - (limbs[0] & 1);

@@ -29,11 +29,6 @@ struct Fp2 {
         const Fp cross = (c0 + c1) * (o.c0 + o.c1);
         return Fp2{a - b, cross - a - b};
     }
-    // a * b + c * d (Fp::sum_of_products's interface, which the curve formulas use; here
-    // not yet fused: a lazily reduced Fp2 product is MSM-NOTES.md's next step for G2).
-    ZKB_HOST_DEVICE static Fp2 sum_of_products(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
-        return a * b + c * d;
-    }
     ZKB_HOST_DEVICE Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
     ZKB_HOST_DEVICE Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
     ZKB_HOST_DEVICE Fp2& operator*=(const Fp2& o) { return *this = *this * o; }

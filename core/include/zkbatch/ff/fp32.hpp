@@ -242,16 +242,6 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void sqr_wide(const uint32_t a[kLimbs], uint32_t
     t[kWideLimbs - 1] = chain.madc_hi(a[kLimbs - 1], a[kLimbs - 1], t[kWideLimbs - 1]);
 }
 
-// even/odd += a * bi * 2^(32 i): row i of a product, its j of i's parity starting at
-// even positions and the others at odd ones.
-template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_product_row(Chain& chain, uint32_t even[kWideLimbs],
-                                                     uint32_t odd[kWideLimbs], const uint32_t a[kLimbs],
-                                                     uint32_t bi, int i) {
-    detail::add_products(chain, even, a, bi, i, i & 1, kLimbs - 2 + (i & 1));
-    detail::add_products(chain, odd, a, bi, i, 1 - (i & 1), kLimbs - 1 - (i & 1));
-}
-
 // out = t / 2^384 mod p for t < p * 2^384, fully reduced. Montgomery's reduction of t
 // is t_hi + (t_lo + M p) / 2^384 with M fixed by t_lo alone: mont_mul_partial's rounds
 // with t_lo in place of the products (shift_row, reduce_row), at most p, so the sum
@@ -289,29 +279,6 @@ template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_sqr(const uint32_t a[kLimbs], uint32_t out[kLimbs]) {
     uint32_t t[kWideLimbs];
     sqr_wide<Chain>(a, t);
-    mont_reduce<Chain>(t, out);
-}
-
-// out = (a * b + c * d) / 2^384 mod p, fully reduced; all four < p. Both products in
-// 768 bits and one reduction (a * b + c * d < 2p^2 < p 2^384): a Montgomery reduction
-// fewer than two products and a sum.
-template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_sum_of_products(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
-                                                          const uint32_t c[kLimbs], const uint32_t d[kLimbs],
-                                                          uint32_t out[kLimbs]) {
-    Chain chain;
-    uint32_t t[kWideLimbs], odd[kWideLimbs];
-    ZKB_UNROLL
-    for (int k = 0; k < kWideLimbs; ++k) t[k] = odd[k] = 0;
-    ZKB_UNROLL
-    for (int i = 0; i < kLimbs; ++i) {
-        add_product_row(chain, t, odd, a, b[i], i);
-        add_product_row(chain, t, odd, c, d[i], i);
-    }
-    t[1] = chain.add_cc(t[1], odd[1]);  // odd[0] = 0
-    ZKB_UNROLL
-    for (int k = 2; k < kWideLimbs - 1; ++k) t[k] = chain.addc_cc(t[k], odd[k]);
-    t[kWideLimbs - 1] = chain.addc(t[kWideLimbs - 1], odd[kWideLimbs - 1]);
     mont_reduce<Chain>(t, out);
 }
 
