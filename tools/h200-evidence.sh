@@ -106,7 +106,8 @@ for step in "${steps[@]}"; do
       tee -a "$OUT/evidence.log" <"$OUT/msm-sass.txt" ;;
     msm-profile)  # Nsight Compute on the first level-0 accumulation (the MSM's hot kernel) of
                   # the table's first G1 and G2 rows at 2^PROFILE_LOG_N (default 22): where
-                  # its warps stall, pipe use, occupancy (msm-profile.md).
+                  # its warps stall, pipe use, occupancy (msm-profile.md; the pipes apart,
+                  # msm-profile-pipes.md).
       ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
       log_n=${PROFILE_LOG_N:-22}
       log "ncu ${ncu:-missing}"
@@ -120,6 +121,18 @@ for step in "${steps[@]}"; do
             $bundle/bin/msm_kernel_bench --log-n "$log_n" --repetitions 1 2>&1
         done
       } >"$OUT/msm-profile.md" 2>&1
+      # The pipes apart (a second pass, so a metric this ncu lacks loses only this part):
+      # IMAD.WIDE issues to the FMA-heavy pipe alone, so "SM Busy" can sit near its peak
+      # while the FMA pipe as a whole reads half of that.
+      {
+        for curve in G1 G2; do
+          echo "## $curve, 2^$log_n: accumulate_kernel, level 0, pipe utilization"
+          [ -n "$ncu" ] && "$ncu" --clock-control none --nvtx --nvtx-include "table 2^$log_n/" \
+            --kernel-name-base demangled --kernel-name "regex:accumulate_kernel<.*${curve}Params" --launch-count 1 \
+            --metrics sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed.avg.per_cycle_active,sm__warps_active.avg.per_cycle_active \
+            $bundle/bin/msm_kernel_bench --log-n "$log_n" --repetitions 1 2>&1
+        done
+      } >"$OUT/msm-profile-pipes.md" 2>&1
       log "msm-profile: $(grep -c 'Duration' "$OUT/msm-profile.md") durations" ;;
     copies)
       log "copy_overlap_bench"
