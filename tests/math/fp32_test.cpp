@@ -127,6 +127,30 @@ TEST(Fp32, SquaresAreExactAndReduceAsProductsDo) {
     }
 }
 
+// Fp2's lazily reduced product against GMP: (a0 + a1 u)(b0 + b1 u) with u^2 = -1, over R.
+TEST(Fp32, Fp2ProductsMatchGmp) {
+    const mpz_class& p = test::fp_modulus();
+    Limbs p_squared_low, p_squared_high;
+    for (int k = 0; k < fp32::kLimbs; ++k) {
+        p_squared_low[k] = fp32::modulus_squared_limb(k);
+        p_squared_high[k] = fp32::modulus_squared_limb(fp32::kLimbs + k);
+    }
+    EXPECT_EQ(integer_of(p_squared_low) + (integer_of(p_squared_high) << 384), p * p);
+    const std::vector<mpz_class> values = operands();
+    const size_t n = values.size();
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t k : {i, (i * 7 + 3) % n, n - 1 - i, (i + 1) % n}) {
+            const mpz_class &x0 = values[i], &x1 = values[k], &y0 = values[(i + k) % n], &y1 = values[(i * k) % n];
+            Limbs a0, a1, b0, b1, c0, c1;
+            limbs_of(x0, a0), limbs_of(x1, a1), limbs_of(y0, b0), limbs_of(y1, b1);
+            fp32::fp2_mont_mul<ff::HostChain>(a0, a1, b0, b1, c0, c1);
+            const mpz_class real = ((x0 * y0 - x1 * y1) * r_inverse() % p + p) % p;
+            ASSERT_EQ(integer_of(c0), real) << i << ", " << k;
+            ASSERT_EQ(integer_of(c1), (x0 * y1 + x1 * y0) * r_inverse() % p) << i << ", " << k;
+        }
+    }
+}
+
 // mont_mul_partial: a < p and any 384-bit b give a result below 2p with the right
 // residue; reduce_once brings any value below 2p to its residue.
 TEST(Fp32, PartlyReducedProductsStayBelowTwiceTheModulus) {
