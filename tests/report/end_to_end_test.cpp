@@ -63,9 +63,10 @@ std::vector<std::string> split(const std::string& text, char separator) {
     return parts;
 }
 
-// One database for the whole suite: making it costs a few seconds of proving (at 2^8:
-// every test is its own process, and at the smoke job's 2^12 the proofs made the suite
-// the slowest under the sanitizers).
+// One database for the whole suite, five zkbatch runs at 2^8 (end_to_end_history.cpp).
+// Every test is its own process: under ctest the database is made once, by the fixture
+// test end_to_end_history, and each process reads its own copy (so no test can change
+// what the others read); outside ctest the suite makes it.
 class EndToEnd : public ::testing::Test {
 protected:
     static std::unique_ptr<zkbatch::test::TempDir> scratch_;
@@ -77,37 +78,16 @@ protected:
         scratch_ = std::make_unique<zkbatch::test::TempDir>("zkbatch-report");
         dir_ = scratch_->path();
         db_ = dir_ / "history.db";
-        const std::string smoke = std::string(SOURCE_DIR) + "/jobs/smoke.toml";
-        const std::string common = quoted(zkbatch::test::zkbatch_exe()) + " --log-level warn run " + quoted(smoke) +
-                                   " --db " + quoted(db_.string()) + " --set job.name=nightly --set circuit.log_n=8 ";
-        struct Step {
-            std::string arguments;
-            int expected_exit;
-        };
-        const std::vector<Step> steps = {
-            // run 1: two synthesis and two prove workers; a tag full of HTML.
-            {"--backend cpu-ref --set job.partitions=6 --set pipeline.synthesis_workers=2 "
-             "--set pipeline.prove_workers=2 --set " +
-                 quoted("output.tags.note=\"<b>'A' & \\\"B\\\"</b>\""),
-             0},
-            // run 2: one prove worker.
-            {"--backend cpu-ref --set job.partitions=6", 0},
-            // runs 3 and 4: an experiment, one arm per prove_workers value.
-            {"--backend cpu-ref --set job.partitions=6 --set " + quoted("pipeline.prove_workers=[1, 2]"), 0},
-            // run 5: partition 2 fails to prove, the others go on.
-            {"--backend " + quoted(FAULT_PLUGIN) +
-                 " --set job.partitions=6 --set pipeline.prove_workers=2 "
-                 "--set pipeline.on_error=continue --set backend.options.fail_prove_partition=2",
-             5},
-        };
-        for (const Step& step : steps) {
-            const CommandResult result = shell(common + step.arguments, dir_);
-            if (result.exit_code != step.expected_exit) {
-                setup_error_ = "zkbatch run " + step.arguments + " exited " + std::to_string(result.exit_code) +
-                               " (expected " + std::to_string(step.expected_exit) + "): " + result.err;
-                return;
-            }
+        if (const char* shared = std::getenv("ZKBATCH_END_TO_END_HISTORY")) {
+            std::error_code error;
+            fs::copy_file(shared, db_, error);
+            if (error) setup_error_ = std::string("cannot copy the fixture's database ") + shared + ": " + error.message();
+            return;
         }
+        const CommandResult made =
+            zkbatch::test::run_program({END_TO_END_HISTORY, db_.string()}, dir_, std::chrono::minutes(5));
+        if (made.exit_code != 0)
+            setup_error_ = "end_to_end_history exited " + std::to_string(made.exit_code) + ": " + made.err;
     }
     static void TearDownTestSuite() {
         scratch_.reset();
