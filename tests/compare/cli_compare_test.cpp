@@ -26,7 +26,7 @@ protected:
     }
     // A smoke-job run on cpu-ref (or another backend) into this test's database, at 2^8:
     // the comparisons need partitions, not large ones.
-    void run(const std::string& settings, const std::string& backend = "cpu-ref") const {
+    void run(const std::string& settings = "", const std::string& backend = "cpu-ref") const {
         const auto result = zkbatch("--log-level warn run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend " +
                                     backend + " --db " + db_ + " --set circuit.log_n=8 " + settings);
         ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -73,8 +73,8 @@ TEST_F(CliCompareTest, KnownFinalizeShiftIsSlowerWithTheSameResults) {
 }
 
 TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
-    run("--set job.partitions=6 --set circuit.log_n=10");
-    run("--set job.partitions=6 --set circuit.log_n=10");
+    run("--set job.partitions=6");
+    run("--set job.partitions=6");
     const auto table = tool("compare latest~1 job=smoke");
     ASSERT_EQ(table.exit_code, 0) << table.err;
     EXPECT_NE(table.out.find("results: same proofs (6 partitions compared)"), std::string::npos) << table.out;
@@ -98,7 +98,7 @@ TEST_F(CliCompareTest, IdenticalArmsGiveEveryFormatAndSameResults) {
 
 TEST_F(CliCompareTest, ExperimentArmsCompareWithOneArgument) {
     // One run per arm, interleaved by `zkbatch run`; queue depth does not change the results.
-    run("--set job.partitions=6 --set circuit.log_n=10 --set 'pipeline.queue_depth=[2, 3]'");
+    run("--set job.partitions=6 --set 'pipeline.queue_depth=[2, 3]'");
     const auto result = tool("compare experiment=1 --format json");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto json = nlohmann::json::parse(result.out);
@@ -165,7 +165,7 @@ TEST_F(CliCompareTest, FastWrongBackendStandsOut) {
 }
 
 TEST_F(CliCompareTest, ExportWritesParseableJsonAndCsv) {
-    run("--set circuit.log_n=10 --set output.tags.arm=a");
+    run("--set output.tags.arm=a");
     const auto file = folder_.path() / "export.json";
     const auto written = tool("export latest -o " + file.string());
     ASSERT_EQ(written.exit_code, 0) << written.err;
@@ -191,8 +191,8 @@ TEST_F(CliCompareTest, ExportWritesParseableJsonAndCsv) {
 }
 
 TEST_F(CliCompareTest, HistoryAndErrorsHaveTheirExitCodes) {
-    run("--set circuit.log_n=10");
-    run("--set circuit.log_n=10");
+    run();
+    run();
     const auto history = tool("history --job smoke");
     EXPECT_EQ(history.exit_code, 0) << history.err;
     EXPECT_NE(history.out.find("job smoke: partition (ms per run, median over the run's partitions)"), std::string::npos)
