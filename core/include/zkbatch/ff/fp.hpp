@@ -180,14 +180,7 @@ struct Fp {
     ZKB_HOST_DEVICE Fp& operator-=(const Fp& other) { return *this = *this - other; }
     ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp& operator*=(const Fp& other) { return *this = mont_mul(*this, other); }
 
-    // On the device, fp32's squaring: the product with its symmetric half computed once.
-    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp sqr() const {
-#if defined(__CUDA_ARCH__)
-        return device_op<square_op>(*this, *this);
-#else
-        return mont_mul(*this, *this);
-#endif
-    }
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp sqr() const { return mont_mul(*this, *this); }
     ZKB_HOST_DEVICE Fp dbl() const { return *this + *this; }
 
     // x/2: x + p is even when x is odd (p is odd), and below 2^382.
@@ -296,9 +289,6 @@ struct Fp {
 
 private:
 #if defined(__CUDA_ARCH__)
-    __device__ static ZKB_FORCEINLINE void square_op(const uint32_t* a, const uint32_t*, uint32_t* out) {
-        fp32::mont_sqr<PtxChain>(a, out);
-    }
     // x op y through fp32's 32-bit limbs (splitting and joining are register moves).
     template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
     __device__ static ZKB_FORCEINLINE Fp device_op(const Fp& x, const Fp& y) {

@@ -22,26 +22,12 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 operator-(const Fp2& o) const { return Fp2{c0 - o.c0, c1 - o.c1}; }
     ZKB_HOST_DEVICE Fp2 operator-() const { return Fp2{-c0, -c1}; }
 
-    // Karatsuba: three Fp products; on the device kept in 768 bits and reduced once per
-    // coordinate (fp32::fp2_mont_mul), the same bits.
+    // Karatsuba: three Fp products.
     ZKB_HOST_DEVICE Fp2 operator*(const Fp2& o) const {
-#if defined(__CUDA_ARCH__)
-        uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
-        fp32::split(c0.limbs, a0);
-        fp32::split(c1.limbs, a1);
-        fp32::split(o.c0.limbs, b0);
-        fp32::split(o.c1.limbs, b1);
-        fp32::fp2_mont_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
-        Fp2 product;
-        fp32::join(a0, product.c0.limbs);
-        fp32::join(a1, product.c1.limbs);
-        return product;
-#else
         const Fp a = c0 * o.c0;
         const Fp b = c1 * o.c1;
         const Fp cross = (c0 + c1) * (o.c0 + o.c1);
         return Fp2{a - b, cross - a - b};
-#endif
     }
     ZKB_HOST_DEVICE Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
     ZKB_HOST_DEVICE Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
