@@ -5,6 +5,7 @@
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
+//                    [--tables 1]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
@@ -17,8 +18,10 @@
 // Validation: every window width a row uses is checked once against the CPU's
 // msm::pippenger on 4096 of the same points, and every row's sum at full size against
 // the same MSM with another window width (the two must be the same point).
-// Then a breakdown of each row's steps (medians, ms), a sweep of window widths and one of
-// level-0 segments (entries per thread) at --sweep-log-n.
+// Then the same MSMs over base tables (--tables 1; msm.hpp's BaseTable, built once per
+// size, its build timed apart; each sum checked equal to the row's), a breakdown of each
+// row's steps (medians, ms), a sweep of window widths and one of level-0 segments
+// (entries per thread) at --sweep-log-n.
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
@@ -47,6 +50,7 @@
 namespace zkbatch {
 namespace {
 
+using cuda::msm::BaseTable;
 using cuda::msm::BucketAccumulator;
 using cuda::msm::MsmCapacity;
 using cuda::msm::PlanEvents;
@@ -111,6 +115,7 @@ struct Options {
     std::vector<uint32_t> sweep_bits = {14, 16, 18, 20, 22};
     std::vector<uint32_t> sweep_segments = {32, 64, 128, 256, 512};
     double boolean_share = 0.9;
+    bool tables = true;
 };
 
 std::vector<uint32_t> split_numbers(const std::string& text) {
@@ -144,10 +149,12 @@ Options parse(int argc, char** argv) {
             options.sweep_segments = split_numbers(value);
         } else if (flag == "--boolean-share") {
             options.boolean_share = std::stod(value);
+        } else if (flag == "--tables") {
+            options.tables = std::stoi(value) != 0;
         } else {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
-                                        "--sweep-bits, --sweep-segments, --boolean-share)");
+                                        "--sweep-bits, --sweep-segments, --boolean-share, --tables)");
         }
     }
     if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
@@ -218,6 +225,7 @@ public:
             const uint32_t bits = cuda::msm::choose_window_bits(uint64_t{1} << log_n, capacity_.max_window_bits);
             capacity_.forced_window_bits.push_back(bits);
             capacity_.forced_window_bits.push_back(bits - 1);
+            if (options.tables) capacity_.shared_window_bits.push_back(table_bits(log_n));
         }
     }
 
@@ -256,6 +264,8 @@ public:
                     options_.boolean_share * 100);
         std::printf("|---|---|---|---|---|---|---|\n");
         std::vector<std::pair<std::string, Breakdown>> breakdowns;
+        std::map<uint32_t, ec::G1Affine> g1_sums;
+        std::map<uint32_t, ec::G2Affine> g2_sums;
         for (uint32_t log_n : options_.log_ns) {
             // Nsight Compute picks the table's launches by this range (tools/h200-evidence.sh msm-profile).
             const cuda::NvtxRange range("table 2^" + std::to_string(log_n));
@@ -271,6 +281,7 @@ public:
             if (log_n <= g2_log_n) {
                 const double g2_ms = time_msm(plan, g2, uniform.data(), nullptr, points, 0, g2_steps);
                 g2_cell = format_ms(g2_ms);
+                g2_sums[log_n] = g2.sum_affine();
                 breakdowns.emplace_back(row_name("G2 2^", log_n), g2_steps);
             }
             const double boolean_ms = time_msm(plan, g1, boolean.data(), nullptr, points, 0, boolean_steps);
@@ -284,8 +295,31 @@ public:
                         format_ms(boolean_ms).c_str(), checks ? "equal" : "DIFFERENT");
             std::fflush(stdout);
             if (!checks) failures_++;
+            g1_sums[log_n] = g1_sum;
             breakdowns.emplace_back(row_name("G1 2^", log_n), g1_steps);
             breakdowns.emplace_back(row_name("G1 bool 2^", log_n), boolean_steps);
+        }
+        if (options_.tables) {
+            std::printf("\n## Over base tables (window w of the bases times 2^(c w), built once per size; plan and "
+                        "run inside the events, as above)\n\n");
+            std::printf("| log n | G1 table ms | G2 table ms | window bits (windows) | G1 table GiB, build ms | "
+                        "G2 table GiB, build ms | sums against the rows above |\n");
+            std::printf("|---|---|---|---|---|---|---|\n");
+            for (uint32_t log_n : options_.log_ns) {
+                const cuda::NvtxRange range("tables 2^" + std::to_string(log_n));
+                const TableRow g1_row = time_table(plan, g1, uniform.data(), log_n, g1_sums.at(log_n), breakdowns);
+                TableRow g2_row;
+                if (log_n <= g2_log_n) {
+                    g2_row = time_table(plan, g2, uniform.data(), log_n, g2_sums.at(log_n), breakdowns);
+                }
+                const bool equal = g1_row.equal && g2_row.equal;
+                const uint32_t bits = table_bits(log_n);
+                std::printf("| %u | %s | %s | %u (%u) | %s | %s | %s |\n", log_n, format_ms(g1_row.ms).c_str(),
+                            g2_row.cell(g2_row.ms).c_str(), bits, cuda::msm::WindowLayout::windows_for(bits),
+                            g1_row.build_cell().c_str(), g2_row.build_cell().c_str(), equal ? "equal" : "DIFFERENT");
+                std::fflush(stdout);
+                if (!equal) failures_++;
+            }
         }
 
         std::printf("\n## Steps (median ms): plan = classify, count (incl. the host wait), entries, sort; "
@@ -303,6 +337,48 @@ public:
     }
 
 private:
+    static uint32_t table_bits(uint32_t log_n) {
+        return cuda::msm::choose_window_bits(uint64_t{1} << log_n, cuda::msm::kMaxWindowBits, true);
+    }
+
+    struct TableRow {
+        bool ran = false;
+        double ms = 0, build_ms = 0, gib = 0;
+        bool equal = true;
+        std::string cell(double value) const { return ran ? format_ms(value) : "-"; }
+        std::string build_cell() const {
+            if (!ran) return "-";
+            char text[64];
+            std::snprintf(text, sizeof text, "%.1f, %.0f", gib, build_ms);
+            return text;
+        }
+    };
+
+    // The row's MSM over a table of its bases, built here (its build timed once) and freed
+    // at the end; its sum against `expected`, the row's own.
+    template <class C>
+    TableRow time_table(ScalarPlan& plan, Curve<C>& curve, const msm::Scalar* scalars, uint32_t log_n,
+                        const ec::Affine<C>& expected, std::vector<std::pair<std::string, Breakdown>>& breakdowns) {
+        const uint64_t points = uint64_t{1} << log_n;
+        BaseTable<C> table(points, table_bits(log_n));
+        TableRow row;
+        row.ran = true;
+        row.gib = table.device_bytes() / 1073741824.0;
+        const cuda::Stream stream;
+        const cuda::Event start, stop;
+        start.record(stream);
+        table.build(curve.bases, points, stream);
+        stop.record(stream);
+        stop.synchronize();
+        row.build_ms = stop.milliseconds_since(start);
+        Breakdown steps;
+        row.ms = time_msm(plan, curve, scalars, nullptr, points, 0, steps, -1, 0, &table);
+        row.equal = curve.sum_affine() == expected;
+        breakdowns.emplace_back(row_name(std::is_same_v<C, ec::G1Params> ? "G1 table 2^" : "G2 table 2^", log_n),
+                                steps);
+        return row;
+    }
+
     // (Appended, not "literal" + std::string: GCC 12 reports a false -Wrestrict there.)
     static std::string row_name(const char* prefix, uint32_t log_n) {
         std::string name = prefix;
@@ -317,11 +393,11 @@ private:
     }
 
     // Median device time of plan + run (+ the scalars' upload when host_scalars is
-    // given); the last run's sum stays in curve.result.
+    // given), over the curve's bases or `table`; the last run's sum stays in curve.result.
     template <class C>
     double time_msm(ScalarPlan& plan, Curve<C>& curve, const msm::Scalar* scalars, const void* host_scalars,
                     uint64_t points, uint32_t window_bits, Breakdown& steps, int repetitions = -1,
-                    uint32_t first_segment = 0) {
+                    uint32_t first_segment = 0, const BaseTable<C>* table = nullptr) {
         if (repetitions < 0) repetitions = options_.repetitions;
         const cuda::Stream stream;
         const cuda::Event start, stop;
@@ -334,8 +410,14 @@ private:
             if (host_scalars != nullptr) {
                 stream.copy_to_device(const_cast<msm::Scalar*>(scalars), host_scalars, points * sizeof(msm::Scalar));
             }
-            plan.prepare(scalars, ScalarForm::canonical, points, stream, window_bits, &plan_events);
-            curve.accumulator.run(plan, curve.bases, curve.result.data(), stream, first_segment, &run_events);
+            if (table != nullptr) {
+                plan.prepare_shared(scalars, ScalarForm::canonical, points, stream, table->window_bits(),
+                                    &plan_events);
+                curve.accumulator.run(plan, *table, curve.result.data(), stream, first_segment, &run_events);
+            } else {
+                plan.prepare(scalars, ScalarForm::canonical, points, stream, window_bits, &plan_events);
+                curve.accumulator.run(plan, curve.bases, curve.result.data(), stream, first_segment, &run_events);
+            }
             stop.record(stream);
             stop.synchronize();
             if (i < 0) continue;

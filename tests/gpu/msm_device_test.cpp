@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -185,6 +186,85 @@ TEST(MsmDevice, OnePlanServesG1AndG2OnTwoStreams) {
     EXPECT_EQ(read_result(a_sum, g1_stream), test::cpu_msm(a_bases, canonical));
     EXPECT_EQ(read_result(b_sum, g1_stream), test::cpu_msm(b_bases, canonical));
     EXPECT_EQ(read_result(c_sum, g2_stream), test::cpu_msm(g2_bases, canonical));
+}
+
+// Over a base table built on the device: the table's points are what the host makes of
+// next_window_sum (both affine, so byte for byte), and MSMs over it equal the CPU's for
+// every scalar profile, G1 and G2, at the table widths the benchmark's sizes use and at
+// narrow ones (many windows, each table point hit often).
+template <class C>
+void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile, uint32_t bits,
+                                  uint64_t seed) {
+    SCOPED_TRACE(testing::Message() << curve_name<C>() << " over a base table, n " << n << ", bases "
+                                    << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
+                                    << ", window bits " << bits);
+    cuda::msm::MsmCapacity capacity = capacity_for(n);
+    capacity.shared_window_bits = {bits};
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<C> accumulator(capacity);
+    cuda::msm::BaseTable<C> table(n, bits);
+    const auto bases = test::make_bases<C>(n, base_profile, seed);
+    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const DeviceInputs<C> inputs(bases, scalars);
+    const cuda::Stream stream;
+    table.build(inputs.bases.data(), n, stream);
+    stream.synchronize();
+    // Window 1 against the host: 2^c P_i.
+    std::vector<ec::Affine<C>> window1(n);
+    ZKB_CUDA_CHECK(cudaMemcpy(window1.data(), table.points() + n, n * sizeof(ec::Affine<C>), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i += std::max<size_t>(1, n / 16)) {
+        const ec::Xyzz<C> doubled = cuda::msm::next_window_sum<C>(bases[i], bits);
+        EXPECT_EQ(window1[i], doubled.to_jacobian().to_affine()) << "table point " << n + i;
+    }
+    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
+    cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
+    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+        poison(result);
+        plan.prepare_shared(inputs.scalars(form), form, n, stream, bits);
+        accumulator.run(plan, table, result.data(), stream);
+        EXPECT_EQ(read_result(result, stream), expected)
+            << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
+    }
+}
+
+TEST(MsmDevice, OverBaseTablesMatchesTheCpu) {
+    ZKB_REQUIRE_GPU();
+    uint64_t seed = 8000;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_table_msm_matches_cpu<ec::G1Params>(3000, BaseProfile::distinct, profile, 22, seed++);
+    }
+    expect_table_msm_matches_cpu<ec::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::uniform, 4, seed++);
+    expect_table_msm_matches_cpu<ec::G1Params>(5000, BaseProfile::repeated, ScalarProfile::mostly_boolean, 9, seed++);
+    expect_table_msm_matches_cpu<ec::G1Params>(size_t{1} << 16, BaseProfile::distinct, ScalarProfile::uniform, 20,
+                                               seed++);
+    expect_table_msm_matches_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 22, seed++);
+    expect_table_msm_matches_cpu<ec::G2Params>(1000, BaseProfile::with_infinity, ScalarProfile::edges, 7, seed++);
+}
+
+// A table's plan and a plain plan are not interchangeable, nor tables of other sizes.
+TEST(MsmDevice, TablesRefuseOtherPlans) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::MsmCapacity capacity = capacity_for(100);
+    capacity.shared_window_bits = {8};
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<ec::G1Params> accumulator(capacity);
+    cuda::msm::BaseTable<ec::G1Params> table(100, 8);
+    const cuda::Stream stream;
+    cuda::DeviceBuffer<ec::G1> result(1);
+    cuda::DeviceBuffer<msm::Scalar> scalars(100);
+    cuda::DeviceBuffer<ec::G1Affine> bases(100);
+    ZKB_CUDA_CHECK(cudaMemset(scalars.data(), 0, scalars.bytes()));
+    ZKB_CUDA_CHECK(cudaMemset(bases.data(), 0, bases.bytes()));
+    table.build(bases.data(), 100, stream);
+    plan.prepare(scalars.data(), ScalarForm::canonical, 100, stream);
+    EXPECT_THROW(accumulator.run(plan, table, result.data(), stream), std::invalid_argument);  // not shared
+    plan.prepare_shared(scalars.data(), ScalarForm::canonical, 99, stream, 8);
+    EXPECT_THROW(accumulator.run(plan, table, result.data(), stream), std::invalid_argument);  // 99 points, not 100
+    EXPECT_THROW(accumulator.run(plan, bases.data(), result.data(), stream), std::invalid_argument);  // no table
+    EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, 9),
+                 std::invalid_argument);  // 9 bits is not a shared width of the capacity
+    EXPECT_THROW(table.build(bases.data(), 101, stream), std::invalid_argument);
+    EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(uint64_t{1} << 28, 16)), std::invalid_argument);  // 2^32 points
 }
 
 TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {

@@ -8,6 +8,7 @@
 #include "msm_test_support.hpp"
 
 #include <zkbatch/cuda/msm.hpp>
+#include <zkbatch/cuda/fixed_base_steps.hpp>
 #include <zkbatch/cuda/msm_steps.hpp>
 
 #include <gtest/gtest.h>
@@ -104,10 +105,26 @@ struct EmulationResult {
     WindowLayout layout;
 };
 
-// The whole device MSM on the host. window_bits 0: chosen as prepare() chooses.
+// A BaseTable's points as its kernel makes them (next_window_sum, then affine with the
+// group inversion's formula, one point at a time).
+template <class C>
+std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases, uint32_t bits) {
+    const size_t n = bases.size();
+    std::vector<ec::Affine<C>> table(bases);
+    table.resize(WindowLayout::windows_for(bits) * n);
+    for (size_t i = n; i < table.size(); ++i) {
+        const ec::Xyzz<C> sum = next_window_sum<C>(table[i - n], bits);
+        table[i] = cuda::fixed_base::to_affine<C>(sum, cuda::fixed_base::inversion_input<C>(sum).inverse());
+    }
+    return table;
+}
+
+// The whole device MSM on the host. window_bits 0: chosen as prepare() chooses (for a
+// table, as a table of n points would be). shared: over emulate_table's table of the bases.
 template <class C>
 ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<ff::Fr>& scalars,
-                            ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info) {
+                            ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
+                            bool shared = false) {
     const uint32_t n = static_cast<uint32_t>(scalars.size());
     const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
     std::vector<msm::Scalar> canonical(n);
@@ -121,11 +138,19 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
         if (full_flags[i]) full_indices.push_back(i);
         if (one_flags[i]) one_indices.push_back(i);
     }
-    const uint32_t bits = window_bits != 0 ? window_bits : choose_window_bits(full_indices.size());
-    const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits)};
-    EntryParams entry_params{canonical.data(), full_indices.data(), one_indices.data(),
-                             static_cast<uint32_t>(full_indices.size()), static_cast<uint32_t>(one_indices.size()),
-                             layout, nullptr, nullptr};
+    const uint32_t bits = window_bits != 0 ? window_bits
+                          : shared          ? choose_window_bits(n, kMaxWindowBits, true)
+                                            : choose_window_bits(full_indices.size());
+    const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits), shared};
+    EntryParams entry_params{canonical.data(),
+                             full_indices.data(),
+                             one_indices.data(),
+                             static_cast<uint32_t>(full_indices.size()),
+                             static_cast<uint32_t>(one_indices.size()),
+                             layout,
+                             n,
+                             nullptr,
+                             nullptr};
     const uint64_t entry_count = entry_params.entry_count();
     std::vector<uint32_t> keys(entry_count, 0xdeadbeef), values(entry_count, 0xdeadbeef);
     entry_params.keys = keys.data();
@@ -148,37 +173,42 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
     }
     if (entry_count == 0) return ec::Jacobian<C>::infinity();
 
-    std::vector<ec::Xyzz<C>> buckets(layout.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
+    const std::vector<ec::Affine<C>> points = shared ? emulate_table(bases, bits) : bases;
+    const WindowLayout with_buckets = layout.buckets();  // as BucketAccumulator::run has it
+    std::vector<ec::Xyzz<C>> buckets(with_buckets.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
     const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count, 0);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entry_count), segment, kLaterSegment);
-    const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), bases.data()};
-    const int working = emulate_levels<C>(levels, gather, buckets.data(), layout.bucket_count());
+    const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), points.data()};
+    const int working = emulate_levels<C>(levels, gather, buckets.data(), with_buckets.bucket_count());
     if (info) {
         info->levels = levels.count;
         info->working_levels = working;
     }
 
-    const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+    const BucketReduceParams reduce{with_buckets, chunk_log_for(with_buckets)};
     std::vector<ec::Xyzz<C>> partials(reduce.threads());
     for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
         reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
     }
-    const std::vector<ec::Xyzz<C>> window_sums = emulate_tree(partials, layout.windows, reduce.chunks_per_window());
-    EXPECT_EQ(window_sums.size(), layout.windows);
-    return combine_windows<C>(window_sums.data(), layout);
+    const std::vector<ec::Xyzz<C>> window_sums =
+        emulate_tree(partials, with_buckets.windows, reduce.chunks_per_window());
+    EXPECT_EQ(window_sums.size(), with_buckets.windows);
+    return combine_windows<C>(window_sums.data(), with_buckets);
 }
 
 template <class C>
 void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
-                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed) {
+                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed, bool shared = false) {
     SCOPED_TRACE(testing::Message() << (std::is_same_v<C, ec::G1Params> ? "G1" : "G2") << ", n " << n << ", bases "
                                     << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
-                                    << ", window bits " << window_bits << ", first segment " << first_segment);
+                                    << ", window bits " << window_bits << ", first segment " << first_segment
+                                    << (shared ? ", over a base table" : ""));
     const auto bases = test::make_bases<C>(n, base_profile, seed);
     const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
     for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
-        const ec::Affine<C> got = emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr).to_affine();
+        const ec::Affine<C> got =
+            emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, shared).to_affine();
         EXPECT_EQ(got, expected) << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
     }
 }
@@ -232,7 +262,7 @@ TEST(MsmSteps, ClassificationAndEntries) {
     const WindowLayout layout{8, WindowLayout::windows_for(8)};
     const uint32_t full_indices[] = {2}, one_indices[] = {1};
     std::vector<uint32_t> keys(layout.windows + 1), values(layout.windows + 1);
-    const EntryParams e{canonical.data(), full_indices, one_indices, 1, 1, layout, keys.data(), values.data()};
+    const EntryParams e{canonical.data(), full_indices, one_indices, 1, 1, layout, 0, keys.data(), values.data()};
     for (uint32_t j = 0; j < 2; ++j) write_entries(e, j);
     EXPECT_EQ(keys[0], 1u);
     EXPECT_EQ(values[0], 2u);
@@ -241,6 +271,29 @@ TEST(MsmSteps, ClassificationAndEntries) {
     EXPECT_EQ(values[layout.windows], 1u);
     EXPECT_EQ(layout.skip_key(), 32u * 128u);
     EXPECT_EQ(layout.key_bits(), 13u);  // 4096 needs 13 bits
+
+    // Shared (a table of 5 points per window): 2^40 at index 4 is digit 1 in window 5, so
+    // bucket 0 of the one set and table point 5 * 5 + 4; the skip key is one window's
+    // buckets.
+    const WindowLayout shared{8, WindowLayout::windows_for(8), true};
+    const uint32_t shared_full[] = {2, 4};
+    std::vector<uint32_t> shared_keys(2 * shared.windows + 1), shared_values(2 * shared.windows + 1);
+    const EntryParams s{canonical.data(), shared_full, one_indices, 2, 1, shared, 5, shared_keys.data(),
+                        shared_values.data()};
+    for (uint32_t j = 0; j < 3; ++j) write_entries(s, j);
+    EXPECT_EQ(shared.skip_key(), 128u);
+    EXPECT_EQ(shared.key_bits(), 8u);
+    EXPECT_EQ(shared.buckets().bucket_count(), 128u);
+    EXPECT_EQ(shared.buckets().windows, 1u);
+    EXPECT_EQ(shared_keys[0], 1u);  // 2: window 0, |digit| 2
+    EXPECT_EQ(shared_values[0], 2u);
+    EXPECT_EQ(shared_keys[shared.windows + 5], 0u);  // 2^40: window 5, digit 1
+    EXPECT_EQ(shared_values[shared.windows + 5], 5u * 5u + 4u);
+    for (uint32_t w = 0; w < shared.windows; ++w) {
+        if (w != 5) EXPECT_EQ(shared_keys[shared.windows + w], shared.skip_key()) << w;
+    }
+    EXPECT_EQ(shared_keys[2 * shared.windows], 0u);  // the one: bucket 0, the base itself
+    EXPECT_EQ(shared_values[2 * shared.windows], 1u);
 }
 
 TEST(MsmSteps, LevelsShrinkToOneThreadWithinTheirBuffers) {
@@ -295,6 +348,10 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
         previous = bits;
     }
     EXPECT_EQ(choose_window_bits(0), 1u);
+    // Over a table one window's buckets cost what W did: wider windows (MSM-NOTES.md, v4).
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 22, kMaxWindowBits, true), 20u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, true), 22u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, true), 24u);
 }
 
 // Level 0 in whole waves: known answers for the H200's resident threads (132 SMs x 3
@@ -355,6 +412,11 @@ TEST(MsmCapacity, BoundsEveryChoice) {
     forced.max_points = 1000;
     forced.forced_window_bits = {3};
     EXPECT_GE(forced.max_entries(), 1000u * WindowLayout::windows_for(3));
+    MsmCapacity shared;  // a table's width: its entries, and one window's buckets
+    shared.max_points = 1000;
+    shared.shared_window_bits = {2, 23};
+    EXPECT_GE(shared.max_entries(), 1000u * WindowLayout::windows_for(2));
+    EXPECT_GE(shared.max_buckets(), 1u << 22);
 }
 
 // Forced window widths and level-0 segments (msm_kernel_bench's sweeps) at full size,
@@ -436,6 +498,44 @@ TEST(MsmEmulation, G1AtFourThousandPointsWithTheDefaultChoices) {
     EXPECT_EQ(emulate_msm(bases, scalars, ScalarForm::montgomery, 8, 64, &info).to_affine(), expected);
     EXPECT_GE(info.levels, 3);
     EXPECT_EQ(info.working_levels, 2);
+}
+
+// A base table's window w holds 2^(c w) P: against the CPU's scalar multiplication,
+// infinity included.
+TEST(MsmEmulation, BaseTableHoldsEachWindowsMultiple) {
+    for (uint32_t bits : {1u, 7u, 22u}) {
+        const auto bases = test::make_bases<ec::G1Params>(5, BaseProfile::with_infinity, 600 + bits);
+        const auto table = emulate_table(bases, bits);
+        ASSERT_EQ(table.size(), WindowLayout::windows_for(bits) * bases.size());
+        for (uint32_t w = 0; w < WindowLayout::windows_for(bits); w += 5) {
+            uint64_t power[4] = {0, 0, 0, 0};  // 2^(c w) < 2^256
+            power[(bits * w) / 64] = uint64_t{1} << ((bits * w) % 64);
+            for (size_t i = 0; i < bases.size(); ++i) {
+                const ec::G1Affine expected = ec::scalar_mul(ec::G1::from_affine(bases[i]), power).to_affine();
+                EXPECT_EQ(table[w * bases.size() + i], expected) << "bits " << bits << ", window " << w << ", base " << i;
+            }
+        }
+    }
+}
+
+// Over a table the windows share one set of buckets: every scalar profile, widths from
+// 1 bit (256 windows) to the widest, segments that make every level spill.
+TEST(MsmEmulation, SharedBucketsOverABaseTableMatchTheCpu) {
+    uint64_t seed = 700;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, profile, 0, 0, seed++, true);
+    }
+    for (uint32_t bits : {1u, 2u, 5u, 11u, 16u, 24u}) {
+        for (uint32_t segment : {1u, 3u, 64u}) {
+            expect_emulation_matches_cpu<ec::G1Params>(96, BaseProfile::distinct, ScalarProfile::uniform, bits,
+                                                       segment, seed++, true);
+        }
+        expect_emulation_matches_cpu<ec::G1Params>(120, BaseProfile::with_infinity, ScalarProfile::mostly_boolean,
+                                                   bits, 2, seed++, true);
+    }
+    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::repeated, ScalarProfile::ones, 0, 2, seed++, true);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 6, 3, seed++, true);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 0, 0, seed++, true);
 }
 
 TEST(MsmEmulation, G2MatchesTheCpu) {

@@ -3,6 +3,8 @@
 // parallel.
 #pragma once
 
+#include "affine_groups.cuh"
+
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/fixed_base.hpp>
 
@@ -13,25 +15,16 @@ namespace zkbatch::cuda {
 namespace detail {
 
 inline constexpr uint32_t kFixedBaseThreads = 128;
-static_assert(kFixedBaseThreads % fixed_base::kGroupSize == 0, "whole groups per block");
 
-// Thread i makes point i; lane 0 of each warp inverts the warp's denominators (the whole
-// warp joins, so threads past `count` contribute a 1).
+// Thread i makes point i.
 template <class C>
 __global__ void __launch_bounds__(kFixedBaseThreads)
     fixed_base_kernel(const fixed_base::TableView<C> table, const ff::Fr* scalars, uint64_t count,
                       ec::Affine<C>* out) {
-    using Field = typename C::Field;
-    __shared__ Field denominators[kFixedBaseThreads], prefix[kFixedBaseThreads];
     const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     const bool active = i < count;
     const ec::Xyzz<C> sum = active ? fixed_base::fixed_base_sum<C>(table, scalars[i]) : ec::Xyzz<C>::infinity();
-    denominators[threadIdx.x] = fixed_base::inversion_input<C>(sum);
-    __syncwarp();
-    const uint32_t group = threadIdx.x / fixed_base::kGroupSize * fixed_base::kGroupSize;
-    if (threadIdx.x == group) fixed_base::invert_group(denominators + group, prefix + group, fixed_base::kGroupSize);
-    __syncwarp();
-    if (active) msm::store_point(out + i, fixed_base::to_affine<C>(sum, denominators[threadIdx.x]));
+    store_affine_in_groups<C, kFixedBaseThreads>(sum, active, out + i);
 }
 
 }  // namespace detail

@@ -135,6 +135,28 @@ uint64_t BucketAccumulator<C>::device_bytes() const {
 template <class C>
 void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result,
                                const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    if (plan.layout().shared) {
+        throw std::invalid_argument("BucketAccumulator: a plan from prepare_shared runs over a BaseTable");
+    }
+    accumulate(plan, bases, result, stream, first_segment, events);
+}
+
+template <class C>
+void BucketAccumulator<C>::run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result,
+                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    if (!plan.layout().shared || plan.layout().bits != table.window_bits() ||
+        plan.point_count() != table.point_count()) {
+        throw std::invalid_argument(plugin::concat(
+            "BucketAccumulator: a table of ", table.point_count(), " points at ", table.window_bits(),
+            " bits needs a plan from prepare_shared of as many points at that width (the plan: ",
+            plan.point_count(), " points, ", plan.layout().bits, " bits", plan.layout().shared ? ")" : ", not shared)"));
+    }
+    accumulate(plan, table.points(), result, stream, first_segment, events);
+}
+
+template <class C>
+void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
+                                      const Stream& stream, uint32_t first_segment, RunEvents* events) {
     if (first_segment != 0 && first_segment < std::max<uint32_t>(capacity_.min_forced_segment, 1)) {
         throw std::invalid_argument(plugin::concat("level-0 segment ", first_segment,
                                                    " is below the capacity's min_forced_segment ",
@@ -143,7 +165,7 @@ void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* base
     const cudaStream_t handle = stream.handle();
     stream.wait(plan.ready());
     if (events) events->start.record(stream);
-    const WindowLayout layout = plan.layout();
+    const WindowLayout layout = plan.layout().buckets();  // what steps 4-6 see: the windows with buckets
     const uint64_t entries = plan.entry_count();
     if (entries == 0) {  // every scalar zero (or no points): the sum is infinity
         detail::infinity_kernel<C><<<1, 1, 0, handle>>>(result);
@@ -168,7 +190,7 @@ void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* base
     ZKB_CUDA_CHECK(cudaMemsetAsync(level_flags_.data(), 0, level_flags_.bytes(), handle));
     const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entries, resident_threads_);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
-    const GatherSource<C> gather{plan.keys(), plan.values(), bases};
+    const GatherSource<C> gather{plan.keys(), plan.values(), points};
     detail::run_levels<C>(levels, gather, buckets_.data(), layout.bucket_count(), spill_keys, spill_points, capacity,
                           level_flags_.data(), handle);
     if (events) events->accumulated.record(stream);

@@ -55,8 +55,10 @@ uint64_t MsmCapacity::max_entries() const {
             most = std::max(most, count * WindowLayout::windows_for(bits) + max_points);
         }
     }
-    for (uint32_t bits : forced_window_bits) {
-        if (bits >= 1 && bits <= kMaxWindowBits) most = std::max(most, max_points * WindowLayout::windows_for(bits));
+    for (const std::vector<uint32_t>* widths : {&forced_window_bits, &shared_window_bits}) {
+        for (uint32_t bits : *widths) {
+            if (bits >= 1 && bits <= kMaxWindowBits) most = std::max(most, max_points * WindowLayout::windows_for(bits));
+        }
     }
     return std::max<uint64_t>(most, max_points);
 }
@@ -64,6 +66,9 @@ uint64_t MsmCapacity::max_entries() const {
 uint64_t MsmCapacity::max_buckets() const {
     uint64_t most = 1;
     for (uint32_t bits : window_bits_in_use()) most = std::max(most, bucket_count(bits));
+    for (uint32_t bits : shared_window_bits) {
+        if (bits >= 1 && bits <= kMaxWindowBits) most = std::max<uint64_t>(most, uint64_t{1} << (bits - 1));
+    }
     return most;
 }
 

@@ -97,14 +97,33 @@ uint64_t ScalarPlan::device_bytes_for(const MsmCapacity& capacity) { return Plan
 
 void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
                          PlanEvents* events) {
-    if (n > capacity_.max_points) {
-        throw std::invalid_argument(plugin::concat("an MSM of ", n, " points on a plan made for ",
-                                                   capacity_.max_points));
-    }
     if (window_bits != 0 && std::find(capacity_.forced_window_bits.begin(), capacity_.forced_window_bits.end(),
                                       window_bits) == capacity_.forced_window_bits.end()) {
         throw std::invalid_argument(plugin::concat("window width ", window_bits,
                                                    " was not among the plan's forced_window_bits"));
+    }
+    prepare_layout(scalars, form, n, stream, window_bits, false, events);
+}
+
+void ScalarPlan::prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
+                                uint32_t window_bits, PlanEvents* events) {
+    if (std::find(capacity_.shared_window_bits.begin(), capacity_.shared_window_bits.end(), window_bits) ==
+        capacity_.shared_window_bits.end()) {
+        throw std::invalid_argument(plugin::concat("window width ", window_bits,
+                                                   " was not among the plan's shared_window_bits"));
+    }
+    if (uint64_t{WindowLayout::windows_for(window_bits)} * n > kMaxPoints) {
+        throw std::invalid_argument(plugin::concat("a table of ", n, " points at ", window_bits,
+                                                   " bits is too large: its point indices are 31-bit"));
+    }
+    prepare_layout(scalars, form, n, stream, window_bits, true, events);
+}
+
+void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
+                                uint32_t window_bits, bool shared, PlanEvents* events) {
+    if (n > capacity_.max_points) {
+        throw std::invalid_argument(plugin::concat("an MSM of ", n, " points on a plan made for ",
+                                                   capacity_.max_points));
     }
     const cudaStream_t handle = stream.handle();
     if (events) events->start.record(stream);
@@ -137,7 +156,7 @@ void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const
     }
 
     const uint32_t bits = window_bits != 0 ? window_bits : choose_window_bits(full_count_, capacity_.max_window_bits);
-    layout_ = WindowLayout{bits, full_count_ > 0 ? WindowLayout::windows_for(bits) : 1u};
+    layout_ = WindowLayout{bits, full_count_ > 0 ? WindowLayout::windows_for(bits) : 1u, shared};
     entry_count_ = full_count_ * layout_.windows + one_count_;
     if (entry_count_ > max_entries_) {  // the capacity's bound is a logic error if it fails
         throw std::logic_error(plugin::concat("ScalarPlan: ", entry_count_, " entries exceed the capacity of ",
@@ -148,7 +167,7 @@ void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const
     if (entry_count_ > 0) {
         const EntryParams entries{canonical_.data(), full_indices_.data(), one_indices_.data(),
                                   static_cast<uint32_t>(full_count_), static_cast<uint32_t>(one_count_), layout_,
-                                  key_buffers_[0].data(), value_buffers_[0].data()};
+                                  static_cast<uint32_t>(n), key_buffers_[0].data(), value_buffers_[0].data()};
         entries_kernel<<<blocks_for(full_count_ + one_count_), kThreads, 0, handle>>>(entries);
         ZKB_CUDA_CHECK_LAUNCH("entries_kernel");
         if (events) events->entries_written.record(stream);

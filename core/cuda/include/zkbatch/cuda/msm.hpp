@@ -9,6 +9,11 @@
 //   multiplies its witness z with three queries (A, B in G1, B in G2).
 // - BucketAccumulator<C>: the bucket sums of one curve, their reduction and the window
 //   combination, for one plan and one set of bases at a time.
+// - BaseTable<C> (optional): the bases' multiples 2^(c w) P_i for every window w, built
+//   once for bases that do not change (a proving key). An MSM over it (a plan from
+//   prepare_shared) adds every window into one set of buckets: W n table points of
+//   memory buy away all but one window's bucket reduction and the combination, and make
+//   wider windows (fewer of them) pay.
 // Everything is enqueued on the caller's stream. prepare() waits once on the host (for
 // the counts of full scalars and ones, which size the sort and pick the window width);
 // run() does not wait at all.
@@ -36,6 +41,8 @@ struct MsmCapacity {
     std::vector<uint32_t> forced_window_bits;
     // The smallest level-0 segment a caller may force (run's first_segment).
     uint32_t min_forced_segment = 0;
+    // The widths of the BaseTables a plan may be prepared for (prepare_shared).
+    std::vector<uint32_t> shared_window_bits;
 
     // The most entries any allowed choice produces for at most max_points scalars.
     uint64_t max_entries() const;
@@ -65,6 +72,10 @@ public:
     // of the capacity's forced widths. Blocks until the counts are on the host.
     void prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits = 0,
                  PlanEvents* events = nullptr);
+    // The same for an MSM over a BaseTable of n points and `window_bits` (one of the
+    // capacity's shared_window_bits): a shared layout.
+    void prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
+                        uint32_t window_bits, PlanEvents* events = nullptr);
 
     uint64_t point_count() const { return point_count_; }
     uint64_t full_count() const { return full_count_; }
@@ -85,6 +96,9 @@ public:
     static uint64_t device_bytes_for(const MsmCapacity& capacity);
 
 private:
+    void prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
+                        bool shared, PlanEvents* events);
+
     MsmCapacity capacity_;
     uint64_t max_entries_ = 0;
     DeviceBuffer<Scalar> canonical_;
@@ -103,6 +117,33 @@ private:
 };
 
 template <class C>
+class BaseTable {
+public:
+    // Room for `max_points` bases at `window_bits` (W = ceil(256 / c) windows of them).
+    BaseTable(uint64_t max_points, uint32_t window_bits);
+
+    // Window 0 := the n bases (device memory), window w := 2^c times window w - 1, affine;
+    // enqueued on `stream`. About W c doublings and W / 32 inversions per base: seconds
+    // at 2^24 points, once per key.
+    void build(const ec::Affine<C>* bases, uint64_t n, const Stream& stream);
+
+    uint32_t window_bits() const { return window_bits_; }
+    uint64_t point_count() const { return point_count_; }  // n of the last build
+    const ec::Affine<C>* points() const { return points_.data(); }
+    uint64_t device_bytes() const { return points_.bytes(); }
+    static uint64_t device_bytes_for(uint64_t max_points, uint32_t window_bits);
+
+private:
+    uint32_t window_bits_;
+    uint64_t max_points_;
+    uint64_t point_count_ = 0;
+    DeviceBuffer<ec::Affine<C>> points_;
+};
+
+extern template class BaseTable<ec::G1Params>;
+extern template class BaseTable<ec::G2Params>;
+
+template <class C>
 class BucketAccumulator {
 public:
     explicit BucketAccumulator(const MsmCapacity& capacity);
@@ -114,12 +155,19 @@ public:
     // least the capacity's min_forced_segment.
     void run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
+    // The same over a table of the bases, for a plan from prepare_shared at the table's
+    // width and point count.
+    void run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result, const Stream& stream,
+             uint32_t first_segment = 0, RunEvents* events = nullptr);
 
     uint64_t device_bytes() const;
     // What an accumulator of `capacity` allocates: host arithmetic, no device needed.
     static uint64_t device_bytes_for(const MsmCapacity& capacity);
 
 private:
+    void accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
+                    const Stream& stream, uint32_t first_segment, RunEvents* events);
+
     MsmCapacity capacity_;
     uint64_t resident_threads_ = 0;  // level 0's threads the current device holds at once
     DeviceBuffer<ec::Xyzz<C>> buckets_;

@@ -9,7 +9,10 @@
 //  2. Entries: a full scalar's W = ceil(256 / c) signed c-bit digits become entries
 //     (key = window * 2^(c-1) + |digit| - 1, value = point index with the digit's sign in
 //     bit 31); a zero digit gets the skip key (sorted to the end, never added). A one is
-//     a single entry, window 0 and bucket 0: it is added, not multiplied.
+//     a single entry, window 0 and bucket 0: it is added, not multiplied. Over a table of
+//     the bases' window multiples (a shared layout), key = |digit| - 1 and the value
+//     names window w's point of the table: one set of buckets, and steps 5 and 6 for one
+//     window.
 //  3. The entries are sorted by key (CUB radix sort), so each bucket's points are one run.
 //  4. Accumulation, balanced whatever the bucket sizes: thread t of a level takes the
 //     entries [t L, (t + 1) L) and adds each run of equal keys into an XYZZ sum (mixed
@@ -61,13 +64,21 @@ inline constexpr uint64_t kMaxPoints = kSignBit;   // point indices are 31-bit
 // because c W >= 256, so it is kept non-negative and no carry leaves it; the other
 // digits lie in [-2^(c-1), 2^(c-1)). Bucket k of a window holds the points whose digit
 // has |digit| = k + 1.
+// Shared (over a BaseTable, whose window w holds 2^(c w) P_i at w n + i): the windows'
+// digits go into one set of buckets, entry (w, i) naming table point w n + i, so the
+// reduction has one window's buckets and there is no combination of windows.
 struct WindowLayout {
     uint32_t bits = 1;
     uint32_t windows = 1;
+    bool shared = false;
 
     ZKB_HOST_DEVICE static constexpr uint32_t windows_for(uint32_t bits) { return (256 + bits - 1) / bits; }
     ZKB_HOST_DEVICE constexpr uint32_t buckets_per_window() const { return 1u << (bits - 1); }
-    ZKB_HOST_DEVICE constexpr uint32_t bucket_count() const { return windows * buckets_per_window(); }
+    // The windows that have buckets of their own: all, or one when they share.
+    ZKB_HOST_DEVICE constexpr uint32_t bucket_windows() const { return shared ? 1u : windows; }
+    ZKB_HOST_DEVICE constexpr uint32_t bucket_count() const { return bucket_windows() * buckets_per_window(); }
+    // The layout the reduction and the combination see: the bucket windows.
+    ZKB_HOST_DEVICE constexpr WindowLayout buckets() const { return WindowLayout{bits, bucket_windows(), false}; }
     // The key of zero digits: past every bucket, so sorting puts them last.
     ZKB_HOST_DEVICE constexpr uint32_t skip_key() const { return bucket_count(); }
     // How many low key bits the sort must look at.
@@ -132,6 +143,7 @@ struct EntryParams {
     uint32_t full_count = 0;
     uint32_t one_count = 0;
     WindowLayout layout;
+    uint32_t point_stride = 0;  // a shared layout's table: window w's points start at w point_stride
     uint32_t* keys = nullptr;    // out: full_count * windows + one_count entries
     uint32_t* values = nullptr;
     ZKB_HOST_DEVICE uint64_t entry_count() const { return uint64_t{full_count} * layout.windows + one_count; }
@@ -158,8 +170,9 @@ ZKB_HOST_DEVICE inline void write_entries(const EntryParams& p, uint32_t j) {
             p.values[base + w] = 0;
         } else {
             const uint32_t magnitude = static_cast<uint32_t>(digit < 0 ? -digit : digit);
-            p.keys[base + w] = w * p.layout.buckets_per_window() + magnitude - 1;
-            p.values[base + w] = index | (digit < 0 ? kSignBit : 0u);
+            const uint32_t point = p.layout.shared ? w * p.point_stride + index : index;
+            p.keys[base + w] = (p.layout.shared ? 0 : w * p.layout.buckets_per_window()) + magnitude - 1;
+            p.values[base + w] = point | (digit < 0 ? kSignBit : 0u);
         }
     }
 }
@@ -502,19 +515,34 @@ ZKB_HOST_DEVICE ec::Jacobian<C> combine_windows(const ec::Xyzz<C>* window_sums, 
     return total;
 }
 
+// ---- base tables --------------------------------------------------------------------------
+
+// 2^bits P, the next window's point of a BaseTable, in XYZZ: made affine by the table's
+// kernel with one inversion per group of points (fixed_base_steps.hpp's invert_group).
+// Infinity stays infinity.
+template <class C>
+ZKB_HOST_DEVICE ec::Xyzz<C> next_window_sum(const ec::Affine<C>& point, uint32_t bits) {
+    ec::Xyzz<C> sum = ec::Xyzz<C>::from_affine(point);
+    for (uint32_t i = 0; i < bits; ++i) sum = ec::xyzz_dbl(sum);
+    return sum;
+}
+
 // ---- sizes --------------------------------------------------------------------------------
 
 // The window width for `full_count` full scalars: the c minimizing the estimated cost
 // W(c) (n A + 2^(c-1) B), A the cost of an entry (a mixed addition: 10 products, plus its
 // share of sorting) and B of a bucket (two full additions in the reduction, 28, plus the
-// chunk's double-and-add), in Fp products. Non-decreasing in full_count.
-inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20) {
+// chunk's double-and-add), in Fp products; over a BaseTable (shared), n W(c) A +
+// 2^(c-1) B, one window's buckets, which favours wider windows (20 at 2^22 points, 22 at
+// 2^24, 24 at 2^26, against 16, 20 and 20). Non-decreasing in full_count.
+inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20, bool shared = false) {
     constexpr double kEntryCost = 12.0, kBucketCost = 40.0;
     uint32_t best = 1;
     double best_cost = 0;
     for (uint32_t bits = 1; bits <= max_bits; ++bits) {
-        const double cost = double(WindowLayout::windows_for(bits)) *
-                            (kEntryCost * double(full_count) + kBucketCost * double(uint64_t{1} << (bits - 1)));
+        const double windows = double(WindowLayout::windows_for(bits));
+        const double cost = windows * kEntryCost * double(full_count) +
+                            (shared ? 1.0 : windows) * kBucketCost * double(uint64_t{1} << (bits - 1));
         if (bits == 1 || cost < best_cost) {
             best = bits;
             best_cost = cost;
