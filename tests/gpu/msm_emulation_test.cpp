@@ -290,7 +290,9 @@ TEST(MsmSteps, ClassificationAndEntries) {
     EXPECT_EQ(shared_keys[shared.windows + 5], 0u);  // 2^40: window 5, digit 1
     EXPECT_EQ(shared_values[shared.windows + 5], 5u * 5u + 4u);
     for (uint32_t w = 0; w < shared.windows; ++w) {
-        if (w != 5) EXPECT_EQ(shared_keys[shared.windows + w], shared.skip_key()) << w;
+        if (w != 5) {
+            EXPECT_EQ(shared_keys[shared.windows + w], shared.skip_key()) << w;
+        }
     }
     EXPECT_EQ(shared_keys[2 * shared.windows], 0u);  // the one: bucket 0, the base itself
     EXPECT_EQ(shared_values[2 * shared.windows], 1u);
