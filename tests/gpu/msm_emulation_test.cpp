@@ -285,13 +285,17 @@ TEST(MsmSteps, ClassificationAndEntries) {
     EXPECT_EQ(shared.key_bits(), 8u);
     EXPECT_EQ(shared.buckets().bucket_count(), 128u);
     EXPECT_EQ(shared.buckets().windows, 1u);
+    // Window by window: full scalar j's entry of window w at 2 w + j.
     EXPECT_EQ(shared_keys[0], 1u);  // 2: window 0, |digit| 2
     EXPECT_EQ(shared_values[0], 2u);
-    EXPECT_EQ(shared_keys[shared.windows + 5], 0u);  // 2^40: window 5, digit 1
-    EXPECT_EQ(shared_values[shared.windows + 5], 5u * 5u + 4u);
+    EXPECT_EQ(shared_keys[2 * 5 + 1], 0u);  // 2^40: window 5, digit 1
+    EXPECT_EQ(shared_values[2 * 5 + 1], 5u * 5u + 4u);
     for (uint32_t w = 0; w < shared.windows; ++w) {
+        if (w != 0) {
+            EXPECT_EQ(shared_keys[2 * w], shared.skip_key()) << w;
+        }
         if (w != 5) {
-            EXPECT_EQ(shared_keys[shared.windows + w], shared.skip_key()) << w;
+            EXPECT_EQ(shared_keys[2 * w + 1], shared.skip_key()) << w;
         }
     }
     EXPECT_EQ(shared_keys[2 * shared.windows], 0u);  // the one: bucket 0, the base itself
