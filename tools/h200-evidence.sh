@@ -184,7 +184,8 @@ for step in "${steps[@]}"; do
                   # (setup.key = "backend", timed as run_device.key_load_ms): what 2^26 and
                   # 2^27 need (a 2^27 key is ~77 GB, more than this disk). G16_REPLAY lists
                   # the pipeline.replay_inputs of each arm ("2 0": replayed, then synthesized);
-                  # G16_ARGS adds --set arguments to every run (sizes for large shapes).
+                  # G16_ARGS adds --set arguments to every run (sizes for large shapes);
+                  # G16_ARMS the arms (default "pinned pageable").
       for shape in ${G16_SHAPES:-24:0.9 22:0}; do
         log_n=${shape%%:*} share=${shape#*:}
         shape_args=(--set circuit.log_n="$log_n" --set circuit.boolean_share="$share"
@@ -195,7 +196,7 @@ for step in "${steps[@]}"; do
           log "zkbatch setup jobs/groth16-gpu.toml ${shape_args[*]}"
           "$zkbatch" --log-level info setup jobs/groth16-gpu.toml "${shape_args[@]}" 2>&1 | tail -n 2 | tee -a "$OUT/evidence.log"
         fi
-        for arm in pinned pageable; do
+        for arm in ${G16_ARMS:-pinned pageable}; do
           for replay in ${G16_REPLAY:-2 0}; do
             inputs=$([ "$replay" = 0 ] && echo synthesized || echo replayed)
             run_job "groth16-log$log_n-bool$share-$arm-$inputs" jobs/groth16-gpu.toml --backend "cuda-$arm" \
