@@ -5,7 +5,7 @@
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
-//                    [--tables 1]
+//                    [--tables 1] [--affine 1] [--affine-log-n 22,24]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
@@ -22,6 +22,10 @@
 // size, its build timed apart; each sum checked equal to the row's), a breakdown of each
 // row's steps (medians, ms), a sweep of window widths and one of level-0 segments
 // (entries per thread) at --sweep-log-n.
+// --affine 1 (the default) gives the accumulators scratch for level 0 in batched affine
+// rounds (msm_steps.hpp), which every row then uses where it pays; first, a comparison
+// at --affine-log-n of level 0 without them and with them at several min_pairs, over a
+// table and plain, each sum checked equal to the one without.
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
@@ -41,6 +45,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -116,6 +121,8 @@ struct Options {
     std::vector<uint32_t> sweep_segments = {32, 64, 128, 256, 512};
     double boolean_share = 0.9;
     bool tables = true;
+    bool affine = true;
+    std::vector<uint32_t> affine_log_ns = {22, 24};
 };
 
 std::vector<uint32_t> split_numbers(const std::string& text) {
@@ -151,10 +158,15 @@ Options parse(int argc, char** argv) {
             options.boolean_share = std::stod(value);
         } else if (flag == "--tables") {
             options.tables = std::stoi(value) != 0;
+        } else if (flag == "--affine") {
+            options.affine = std::stoi(value) != 0;
+        } else if (flag == "--affine-log-n") {
+            options.affine_log_ns = split_numbers(value);
         } else {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
-                                        "--sweep-bits, --sweep-segments, --boolean-share, --tables)");
+                                        "--sweep-bits, --sweep-segments, --boolean-share, --tables, --affine, "
+                                        "--affine-log-n)");
         }
     }
     if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
@@ -219,6 +231,7 @@ public:
     explicit Bench(const Options& options) : options_(options) {
         max_log_n_ = *std::max_element(options.log_ns.begin(), options.log_ns.end());
         capacity_.max_points = uint64_t{1} << max_log_n_;
+        capacity_.affine_rounds = options.affine;
         // Rows force the widths the automatic choice picks at their size (the validation
         // at 4096 points reuses them) and the next one down (the full-size cross-check).
         for (uint32_t log_n : options.log_ns) {
@@ -258,6 +271,7 @@ public:
         validate_small(plan, g1, uniform);
         validate_small(plan, g2, uniform);
         validate_small(plan, g1, boolean);
+        if (options_.affine) compare_affine(plan, g1, g2, uniform);
 
         std::printf("| log n | G1 resident ms | G1 scalars from host ms | G2 resident ms | window bits | "
                     "G1 %.0f%%-boolean resident ms | full-size check |\n",
@@ -377,6 +391,59 @@ private:
         breakdowns.emplace_back(row_name(std::is_same_v<C, ec::G1Params> ? "G1 table 2^" : "G2 table 2^", log_n),
                                 steps);
         return row;
+    }
+
+    // Level 0 without batched affine rounds and with them at a few min_pairs around the
+    // count model's (G1 150, G2 50), over a table (built here) and plain: medians, each
+    // sum checked against the first.
+    void compare_affine(ScalarPlan& plan, Curve<ec::G1Params>& g1, Curve<ec::G2Params>& g2,
+                        const cuda::DeviceBuffer<msm::Scalar>& scalars) {
+        std::printf("\n## Level 0 in batched affine rounds (median ms; min_pairs 0 = no rounds)\n\n");
+        std::printf("| MSM | min_pairs | over a table ms (accumulate) | plain ms (accumulate) |\n|---|---|---|---|\n");
+        for (uint32_t log_n : options_.affine_log_ns) {
+            if (log_n > max_log_n_) continue;
+            compare_affine_rows(plan, g1, scalars, log_n);
+            if (log_n <= options_.g2_max_log_n) compare_affine_rows(plan, g2, scalars, log_n);
+        }
+        std::fflush(stdout);
+    }
+
+    template <class C>
+    void compare_affine_rows(ScalarPlan& plan, Curve<C>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
+                             uint32_t log_n) {
+        const uint64_t points = uint64_t{1} << log_n;
+        std::unique_ptr<BaseTable<C>> table;
+        if (options_.tables) {
+            table = std::make_unique<BaseTable<C>>(points, table_bits(log_n));
+            const cuda::Stream stream;
+            table->build(curve.bases, points, stream);
+            stream.synchronize();
+        }
+        constexpr bool g1 = std::is_same_v<C, ec::G1Params>;
+        ec::Affine<C> table_sum{}, plain_sum{};
+        for (uint32_t min_pairs : g1 ? std::vector<uint32_t>{0, 50, 150, 300} : std::vector<uint32_t>{0, 16, 50, 100}) {
+            curve.accumulator.set_affine_min_pairs(min_pairs);
+            Breakdown table_steps, plain_steps;
+            std::string table_cell = "-";
+            if (table) {
+                const double ms = time_msm(plan, curve, scalars.data(), nullptr, points, 0, table_steps, -1, 0,
+                                           table.get());
+                if (min_pairs == 0) table_sum = curve.sum_affine();
+                const bool equal = curve.sum_affine() == table_sum;
+                if (!equal) failures_++;
+                table_cell = format_ms(ms) + " (" + format_ms(table_steps.at("accumulate")) + ")" +
+                             (equal ? "" : " DIFFERENT");
+            }
+            const double ms = time_msm(plan, curve, scalars.data(), nullptr, points, 0, plain_steps);
+            if (min_pairs == 0) plain_sum = curve.sum_affine();
+            const bool equal = curve.sum_affine() == plain_sum;
+            if (!equal) failures_++;
+            std::printf("| %s 2^%u | %u | %s | %s (%s)%s |\n", std::is_same_v<C, ec::G1Params> ? "G1" : "G2", log_n,
+                        min_pairs, table_cell.c_str(), format_ms(ms).c_str(),
+                        format_ms(plain_steps.at("accumulate")).c_str(), equal ? "" : " DIFFERENT");
+            std::fflush(stdout);
+        }
+        curve.accumulator.set_affine_min_pairs(cuda::msm::default_affine_min_pairs<C>());
     }
 
     // (Appended, not "literal" + std::string: GCC 12 reports a false -Wrestrict there.)

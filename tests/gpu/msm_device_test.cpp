@@ -280,5 +280,92 @@ TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {
                  std::invalid_argument);  // 7 bits was not a forced width of the capacity
 }
 
+// Level 0 in batched affine rounds on the device: against the CPU with forced segments
+// (every round that can run does: min_pairs 1), plain and over a table; then at sizes
+// where the accumulator chooses them itself, against the same MSM without them.
+template <class C>
+void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
+                                    uint32_t segment, uint32_t table_bits, uint64_t seed) {
+    SCOPED_TRACE(testing::Message() << curve_name<C>() << ", n " << n << ", bases " << to_string(base_profile)
+                                    << ", scalars " << to_string(scalar_profile) << ", segment " << segment
+                                    << ", table bits " << table_bits);
+    cuda::msm::MsmCapacity capacity = capacity_for(n);
+    capacity.affine_rounds = true;
+    capacity.min_forced_segment = segment;
+    if (table_bits != 0) capacity.shared_window_bits = {table_bits};
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<C> accumulator(capacity);
+    accumulator.set_affine_min_pairs(1);
+    const auto bases = test::make_bases<C>(n, base_profile, seed);
+    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
+    const DeviceInputs<C> inputs(bases, scalars);
+    const cuda::Stream stream;
+    cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
+    poison(result);
+    if (table_bits != 0) {
+        cuda::msm::BaseTable<C> table(n, table_bits);
+        table.build(inputs.bases.data(), n, stream);
+        plan.prepare_shared(inputs.scalars(ScalarForm::canonical), ScalarForm::canonical, n, stream, table_bits);
+        accumulator.run(plan, table, result.data(), stream, segment);
+        EXPECT_EQ(read_result(result, stream), expected);
+    } else {
+        plan.prepare(inputs.scalars(ScalarForm::canonical), ScalarForm::canonical, n, stream);
+        accumulator.run(plan, inputs.bases.data(), result.data(), stream, segment);
+        EXPECT_EQ(read_result(result, stream), expected);
+    }
+}
+
+TEST(MsmDevice, AffineRoundsMatchTheCpu) {
+    ZKB_REQUIRE_GPU();
+    uint64_t seed = 9000;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_affine_rounds_match_cpu<ec::G1Params>(3000, BaseProfile::distinct, profile, 64, 0, seed++);
+    }
+    for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
+        expect_affine_rounds_match_cpu<ec::G1Params>(3000, bases, ScalarProfile::edges, 600, 0, seed++);
+        expect_affine_rounds_match_cpu<ec::G1Params>(3000, bases, ScalarProfile::uniform, 1000, 9, seed++);
+        expect_affine_rounds_match_cpu<ec::G2Params>(1000, bases, ScalarProfile::r_minus_1, 200, 0, seed++);
+    }
+    expect_affine_rounds_match_cpu<ec::G1Params>(5000, BaseProfile::distinct, ScalarProfile::uniform, 1024, 22, seed++);
+    expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 300, 0, seed++);
+    expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::mostly_boolean, 100, 7,
+                                                 seed++);
+}
+
+// Where the accumulator picks the rounds itself (2^21 points: 27 M entries), its sum
+// equals the one without them.
+template <class C>
+void expect_chosen_affine_rounds_change_nothing(BaseProfile base_profile, uint64_t seed) {
+    SCOPED_TRACE(curve_name<C>());
+    const size_t n = size_t{1} << 21;
+    cuda::msm::MsmCapacity capacity = capacity_for(n);
+    capacity.affine_rounds = true;
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<C> accumulator(capacity);
+    const auto bases = test::make_bases<C>(n, base_profile, seed);
+    const auto scalars = test::make_scalars(n, ScalarProfile::uniform, seed + 1);
+    const DeviceInputs<C> inputs(bases, scalars);
+    const cuda::Stream stream;
+    cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
+    plan.prepare(inputs.scalars(ScalarForm::montgomery), ScalarForm::montgomery, n, stream);
+    ASSERT_NE(cuda::msm::choose_affine_segment(plan.entry_count(), accumulator.affine_slots()), 0u)
+        << plan.entry_count() << " entries are too few for " << accumulator.affine_slots() << " slots";
+    ec::Affine<C> sums[2];
+    for (uint32_t min_pairs : {0u, std::is_same_v<C, ec::G1Params> ? 150u : 50u}) {
+        accumulator.set_affine_min_pairs(min_pairs);
+        poison(result);
+        accumulator.run(plan, inputs.bases.data(), result.data(), stream);
+        sums[min_pairs == 0 ? 0 : 1] = read_result(result, stream);
+    }
+    EXPECT_EQ(sums[1], sums[0]);
+}
+
+TEST(MsmDevice, ChosenAffineRoundsChangeNoSum) {
+    ZKB_REQUIRE_GPU();
+    expect_chosen_affine_rounds_change_nothing<ec::G1Params>(BaseProfile::distinct, 9500);
+    expect_chosen_affine_rounds_change_nothing<ec::G2Params>(BaseProfile::repeated, 9501);
+}
+
 }  // namespace
 }  // namespace zkbatch

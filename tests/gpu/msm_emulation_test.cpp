@@ -28,8 +28,42 @@ using test::ScalarProfile;
 
 // Runs the levels of `plan` as run_levels does on the device; returns how many levels
 // did any work (the others found nothing spilled before them).
-template <class C, class FirstSource>
-int emulate_levels(const LevelPlan& plan, const FirstSource& first, ec::Xyzz<C>* dest, uint32_t key_limit) {
+// Level 0 in batched affine rounds (accumulate_segment_affine): the scratch's slots,
+// each taking the threads slot, slot + slots, ... as the device's kernel has them, and
+// the least pairs a round needs (1: every round that can run does).
+struct AffineEmulation {
+    uint32_t slots = 0;  // 0: level 0 without rounds
+    uint32_t min_pairs = 1;
+    uint32_t capacity[2] = {kAffineCapacity[0], kAffineCapacity[1]};
+};
+
+template <class C>
+void emulate_affine_level(const GatherSource<C>& first, const Level& level, const LevelOutput<C>& out,
+                          const AffineEmulation& affine) {
+    std::vector<uint32_t> keys[2];
+    std::vector<ec::Affine<C>> points[2];
+    AffineScratch<C> scratch;
+    for (int b = 0; b < 2; ++b) {
+        keys[b].assign(size_t{affine.capacity[b]} * affine.slots, 0xdeadbeef);
+        points[b].assign(size_t{affine.capacity[b]} * affine.slots, ec::Affine<C>{});
+        scratch.keys[b] = keys[b].data();
+        scratch.points[b] = points[b].data();
+        scratch.capacity[b] = affine.capacity[b];
+    }
+    std::vector<ff::Fp> prefix(size_t{affine.capacity[0]} * affine.slots);
+    scratch.prefix = prefix.data();
+    scratch.slots = affine.slots;
+    scratch.min_pairs = affine.min_pairs;
+    for (uint32_t slot = affine.slots; slot-- > 0;) {
+        for (uint32_t t = slot; t < level.threads(); t += affine.slots) {
+            accumulate_segment_affine<C>(first, level, out, scratch, slot, t);
+        }
+    }
+}
+
+template <class C>
+int emulate_levels(const LevelPlan& plan, const GatherSource<C>& first, ec::Xyzz<C>* dest, uint32_t key_limit,
+                   const AffineEmulation& affine = {}) {
     std::vector<uint32_t> spill_keys[2];
     std::vector<ec::Xyzz<C>> spill_points[2];
     std::vector<uint32_t> flags(plan.count, 0);
@@ -55,13 +89,17 @@ int emulate_levels(const LevelPlan& plan, const FirstSource& first, ec::Xyzz<C>*
         out_points.assign(level.spill_count(), ec::Xyzz<C>{});
         const LevelOutput<C> out{dest,         key_limit, out_keys.data(), out_points.data(), &flags[k],
                                  k > 0 ? &flags[k - 1] : nullptr};
-        // Threads in reverse order: the result must not depend on the order they run in.
-        for (uint32_t t = level.threads(); t-- > 0;) {
-            if (k == 0) {
-                accumulate_segment<C>(first, level, out, t);
-            } else {
-                const PointSource<C> spills{spill_keys[(k - 1) % 2].data(), spill_points[(k - 1) % 2].data()};
-                accumulate_segment<C>(spills, level, out, t);
+        if (k == 0 && affine.slots != 0) {
+            emulate_affine_level<C>(first, level, out, affine);
+        } else {
+            // Threads in reverse order: the result must not depend on the order they run in.
+            for (uint32_t t = level.threads(); t-- > 0;) {
+                if (k == 0) {
+                    accumulate_segment<C>(first, level, out, t);
+                } else {
+                    const PointSource<C> spills{spill_keys[(k - 1) % 2].data(), spill_points[(k - 1) % 2].data()};
+                    accumulate_segment<C>(spills, level, out, t);
+                }
             }
         }
         for (uint32_t key : out_keys) EXPECT_NE(key, 0xdeadbeefu) << "level " << k << " left a spill unwritten";
@@ -124,7 +162,7 @@ std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases
 template <class C>
 ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<ff::Fr>& scalars,
                             ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
-                            bool shared = false) {
+                            bool shared = false, const AffineEmulation& affine = {}) {
     const uint32_t n = static_cast<uint32_t>(scalars.size());
     const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
     std::vector<msm::Scalar> canonical(n);
@@ -179,7 +217,7 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
     const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count, 0);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entry_count), segment, kLaterSegment);
     const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), points.data()};
-    const int working = emulate_levels<C>(levels, gather, buckets.data(), with_buckets.bucket_count());
+    const int working = emulate_levels<C>(levels, gather, buckets.data(), with_buckets.bucket_count(), affine);
     if (info) {
         info->levels = levels.count;
         info->working_levels = working;
@@ -198,17 +236,20 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
 
 template <class C>
 void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
-                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed, bool shared = false) {
+                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed, bool shared = false,
+                                  const AffineEmulation& affine = {}) {
     SCOPED_TRACE(testing::Message() << (std::is_same_v<C, ec::G1Params> ? "G1" : "G2") << ", n " << n << ", bases "
                                     << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
                                     << ", window bits " << window_bits << ", first segment " << first_segment
-                                    << (shared ? ", over a base table" : ""));
+                                    << (shared ? ", over a base table" : "") << ", affine slots " << affine.slots
+                                    << ", min pairs " << affine.min_pairs << ", capacity " << affine.capacity[0] << "/"
+                                    << affine.capacity[1]);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
     const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
     for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
         const ec::Affine<C> got =
-            emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, shared).to_affine();
+            emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, shared, affine).to_affine();
         EXPECT_EQ(got, expected) << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
     }
 }
@@ -550,6 +591,92 @@ TEST(MsmEmulation, G2MatchesTheCpu) {
                                   ScalarProfile::ones, ScalarProfile::zeros}) {
         expect_emulation_matches_cpu<ec::G2Params>(64, BaseProfile::distinct, profile, 0, 0, seed++);
         expect_emulation_matches_cpu<ec::G2Params>(64, BaseProfile::repeated, profile, 4, 3, seed++);
+    }
+}
+
+// Each kind of affine pair against the group law (Jacobian addition), the slope's
+// inverse through the batch factor as the rounds take it (G2: through the norm).
+template <class C>
+void expect_pair_sums_match_the_group_law(uint64_t seed) {
+    const auto bases = test::make_bases<C>(2, BaseProfile::distinct, seed);
+    const ec::Affine<C> p = bases[0], q = bases[1], none = ec::Affine<C>::infinity();
+    const struct {
+        ec::Affine<C> left, right;
+        PairKind kind;
+    } pairs[] = {{p, q, PairKind::chord},  {q, p, PairKind::chord},     {p, p, PairKind::tangent},
+                 {p, -p, PairKind::infinity}, {p, none, PairKind::first}, {none, q, PairKind::second},
+                 {none, none, PairKind::first}};
+    for (const auto& pair : pairs) {
+        ASSERT_EQ(pair_kind(pair.left, pair.right), pair.kind);
+        typename C::Field inverse = C::Field::zero();
+        if (divides(pair.kind)) {
+            const typename C::Field denominator = pair_denominator(pair.kind, pair.left, pair.right);
+            inverse = inverse_from_factor(denominator, batch_factor(denominator).inverse());
+        }
+        const ec::Affine<C> expected =
+            ec::add(ec::Jacobian<C>::from_affine(pair.left), ec::Jacobian<C>::from_affine(pair.right)).to_affine();
+        EXPECT_EQ(pair_sum(pair.kind, pair.left, pair.right, inverse), expected) << int(pair.kind);
+    }
+}
+
+TEST(MsmAffineRounds, PairSumsMatchTheGroupLaw) {
+    expect_pair_sums_match_the_group_law<ec::G1Params>(900);
+    expect_pair_sums_match_the_group_law<ec::G2Params>(901);
+}
+
+// Level 0 in batched affine rounds, against the CPU: every scalar profile; the pairs that
+// do not divide or take the tangent (repeated bases, with digits of both signs: P + P and
+// P + (-P); infinite bases); rounds stopped by a buffer's capacity or by min_pairs; fewer
+// slots than threads; over a table; one thread for all of level 0.
+TEST(MsmAffineRounds, MatchTheCpu) {
+    uint64_t seed = 800;
+    const AffineEmulation every_round{3, 1};
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, profile, 4, 64, seed++, false,
+                                                   every_round);
+    }
+    for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
+        for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::ones, ScalarProfile::r_minus_1,
+                                      ScalarProfile::edges, ScalarProfile::small}) {
+            expect_emulation_matches_cpu<ec::G1Params>(200, bases, profile, 3, 50, seed++, false, every_round);
+        }
+    }
+    // c = 2: runs of ~150 entries, so a segment of 32 is one run: round 0 leaves 16
+    // items (<= 20), round 1 would leave 8 (> 6) and does not run.
+    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 2, 32, seed++,
+                                               false, AffineEmulation{2, 1, {20, 6}});
+    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 3, 100, seed++,
+                                               false, AffineEmulation{5, 12});
+    expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, ScalarProfile::uniform, 5, 64, seed++,
+                                               true, every_round);
+    expect_emulation_matches_cpu<ec::G1Params>(100, BaseProfile::repeated, ScalarProfile::edges, 4, 1u << 20, seed++,
+                                               true, every_round);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 3, 32, seed++,
+                                               false, every_round);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 3, 32, seed++, false,
+                                               every_round);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::r_minus_1, 0, 16,
+                                               seed++, true, every_round);
+}
+
+// The affine segment: whole waves of the slots, never above kAffineSegment, none below
+// kMinAffineSegment a slot (known answers for the H200's G2 slots, 132 SMs x 256).
+TEST(MsmAffineRounds, SegmentFillsWholeWaves) {
+    constexpr uint64_t kSlots = 33792;
+    EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment - 1, kSlots), 0u);
+    EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment, kSlots), kMinAffineSegment);
+    EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment, kSlots), kAffineSegment);
+    EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment + 1, kSlots), kAffineSegment / 2 + 1);
+    // G2 over a table at 2^24 points, c = 22: 12 windows, 6 waves of 993.
+    EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots), 993u);
+    for (uint64_t entries : {uint64_t{20'000'000}, uint64_t{54'525'952}, uint64_t{201'326'592}}) {
+        const uint64_t segment = choose_affine_segment(entries, kSlots);
+        ASSERT_GE(segment, kMinAffineSegment / 2 + 1) << entries;
+        ASSERT_LE(segment, kAffineSegment) << entries;
+        const uint64_t threads = (entries + segment - 1) / segment;
+        const uint64_t waves = (entries + kSlots * kAffineSegment - 1) / (kSlots * kAffineSegment);
+        EXPECT_LE(threads, waves * kSlots) << entries << ": a partial wave more";
+        EXPECT_GT(threads, (waves - 1) * kSlots) << entries;
     }
 }
 

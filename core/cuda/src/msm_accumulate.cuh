@@ -28,6 +28,37 @@ __global__ void __launch_bounds__(kPointThreads)
     if (t < level.threads()) accumulate_segment<C>(source, level, out, t);
 }
 
+// Level 0 with batched affine rounds: thread `slot` takes the segments slot, slot +
+// slots, ... in its scratch slot (the grid holds one wave of slots).
+template <class C>
+__global__ void __launch_bounds__(kPointThreads)
+    accumulate_affine_kernel(const GatherSource<C> source, const Level level, const LevelOutput<C> out,
+                             const AffineScratch<C> scratch) {
+    const uint32_t slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot >= scratch.slots) return;
+    for (uint32_t t = slot; t < level.threads(); t += scratch.slots) {
+        accumulate_segment_affine<C>(source, level, out, scratch, slot, t);
+    }
+}
+
+// The threads of accumulate_affine_kernel the current device holds at once: its scratch
+// slots (whole blocks).
+template <class C>
+uint32_t affine_slots() {
+    int device = 0, sm_count = 0, blocks_per_sm = 0;
+    ZKB_CUDA_CHECK(cudaGetDevice(&device));
+    ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, accumulate_affine_kernel<C>,
+                                                                 kPointThreads, 0));
+    return static_cast<uint32_t>(sm_count * blocks_per_sm) * kPointThreads;
+}
+
+template <class C>
+uint64_t affine_scratch_bytes(uint32_t slots) {
+    return uint64_t{slots} * ((kAffineCapacity[0] + kAffineCapacity[1]) * (sizeof(uint32_t) + sizeof(ec::Affine<C>)) +
+                              kAffineCapacity[0] * sizeof(ff::Fp));
+}
+
 template <class C>
 __global__ void __launch_bounds__(kPointThreads) reduce_buckets_kernel(const BucketReduceParams params,
                                                                        const ec::Xyzz<C>* buckets,
@@ -65,13 +96,15 @@ inline uint32_t point_blocks(uint64_t threads) {
     return static_cast<uint32_t>((threads + kPointThreads - 1) / kPointThreads);
 }
 
-// Runs the levels of `plan` (msm_steps.hpp, plan_levels): level 0 from `source`, the
-// rest from the spill buffers, whole runs into dest[key < key_limit]; `flags` holds one
-// zeroed word per level (LevelOutput::spilled).
-template <class C, class FirstSource>
-void run_levels(const LevelPlan& plan, const FirstSource& source, ec::Xyzz<C>* dest, uint32_t key_limit,
-                uint32_t* const spill_keys[2], ec::Xyzz<C>* const spill_points[2], const uint64_t capacity[2],
-                uint32_t* flags, cudaStream_t stream) {
+// Runs the levels of `plan` (msm_steps.hpp, plan_levels): level 0 from `source` (in
+// batched affine rounds when `affine` is given), the rest from the spill buffers, whole
+// runs into dest[key < key_limit]; `flags` holds one zeroed word per level
+// (LevelOutput::spilled).
+template <class C>
+void run_levels(const LevelPlan& plan, const GatherSource<C>& source, const AffineScratch<C>* affine,
+                ec::Xyzz<C>* dest, uint32_t key_limit, uint32_t* const spill_keys[2],
+                ec::Xyzz<C>* const spill_points[2], const uint64_t capacity[2], uint32_t* flags,
+                cudaStream_t stream) {
     for (int k = 0; k < plan.count; ++k) {
         const Level& level = plan.levels[k];
         if (level.spill_count() > capacity[k % 2]) {
@@ -80,9 +113,13 @@ void run_levels(const LevelPlan& plan, const FirstSource& source, ec::Xyzz<C>* d
         }
         const LevelOutput<C> out{dest,        key_limit, spill_keys[k % 2], spill_points[k % 2], flags + k,
                                  k > 0 ? flags + k - 1 : nullptr};
-        if (k == 0) {
-            accumulate_kernel<C, FirstSource><<<point_blocks(level.threads()), kPointThreads, 0, stream>>>(source,
-                                                                                                         level, out);
+        if (k == 0 && affine != nullptr) {
+            const uint32_t blocks = std::min(point_blocks(level.threads()), point_blocks(affine->slots));
+            accumulate_affine_kernel<C><<<blocks, kPointThreads, 0, stream>>>(source, level, out, *affine);
+            ZKB_CUDA_CHECK_LAUNCH("accumulate_affine_kernel");
+        } else if (k == 0) {
+            accumulate_kernel<C, GatherSource<C>><<<point_blocks(level.threads()), kPointThreads, 0, stream>>>(
+                source, level, out);
             ZKB_CUDA_CHECK_LAUNCH("accumulate_kernel (level 0)");
         } else {
             const PointSource<C> spills{spill_keys[(k - 1) % 2], spill_points[(k - 1) % 2]};
@@ -113,6 +150,23 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
     partials_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
     tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(buckets / 2 + 1);
     window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
+    if (capacity.affine_rounds) {
+        affine_slots_ = detail::affine_slots<C>();
+        for (int b = 0; b < 2; ++b) {
+            affine_keys_[b] = DeviceBuffer<uint32_t>(uint64_t{affine_slots_} * kAffineCapacity[b]);
+            affine_points_[b] = DeviceBuffer<ec::Affine<C>>(uint64_t{affine_slots_} * kAffineCapacity[b]);
+        }
+        affine_prefix_ = DeviceBuffer<ff::Fp>(uint64_t{affine_slots_} * kAffineCapacity[0]);
+        affine_min_pairs_ = default_affine_min_pairs<C>();
+    }
+}
+
+template <class C>
+void BucketAccumulator<C>::set_affine_min_pairs(uint32_t min_pairs) {
+    if (min_pairs != 0 && affine_slots_ == 0) {
+        throw std::invalid_argument("BucketAccumulator: affine rounds need a capacity with affine_rounds set");
+    }
+    affine_min_pairs_ = min_pairs;
 }
 
 template <class C>
@@ -122,14 +176,16 @@ uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     const uint64_t buckets = capacity.max_buckets();
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
     const uint64_t points = 2 * buckets + (buckets / 2 + 1) + spills + WindowLayout::windows_for(1);
-    return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t);
+    const uint64_t affine = capacity.affine_rounds ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>()) : 0;
+    return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) + affine;
 }
 
 template <class C>
 uint64_t BucketAccumulator<C>::device_bytes() const {
     return buckets_.bytes() + spill_points_[0].bytes() + spill_points_[1].bytes() + spill_keys_[0].bytes() +
            spill_keys_[1].bytes() + level_flags_.bytes() + partials_.bytes() + tree_sums_.bytes() +
-           window_sums_.bytes();
+           window_sums_.bytes() + affine_keys_[0].bytes() + affine_keys_[1].bytes() + affine_points_[0].bytes() +
+           affine_points_[1].bytes() + affine_prefix_.bytes();
 }
 
 template <class C>
@@ -188,11 +244,29 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     // Step 4: buckets start at infinity (ZZ = 0, what is_infinity reads), then the levels.
     ZKB_CUDA_CHECK(cudaMemsetAsync(buckets_.data(), 0, layout.bucket_count() * sizeof(ec::Xyzz<C>), handle));
     ZKB_CUDA_CHECK(cudaMemsetAsync(level_flags_.data(), 0, level_flags_.bytes(), handle));
-    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entries, resident_threads_);
+    // Level 0 in batched affine rounds when they are on and the entries fill the slots
+    // (or the caller forces the segment: tests).
+    const uint32_t affine_segment =
+        first_segment == 0 && affine_min_pairs_ != 0 ? choose_affine_segment(entries, affine_slots_) : 0;
+    const bool rounds = affine_min_pairs_ != 0 && (first_segment != 0 || affine_segment != 0);
+    AffineScratch<C> affine;
+    if (rounds) {
+        for (int b = 0; b < 2; ++b) {
+            affine.keys[b] = affine_keys_[b].data();
+            affine.points[b] = affine_points_[b].data();
+            affine.capacity[b] = kAffineCapacity[b];
+        }
+        affine.prefix = affine_prefix_.data();
+        affine.slots = affine_slots_;
+        affine.min_pairs = affine_min_pairs_;
+    }
+    const uint32_t segment = first_segment != 0   ? first_segment
+                             : affine_segment != 0 ? affine_segment
+                                                   : choose_first_segment(entries, resident_threads_);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
     const GatherSource<C> gather{plan.keys(), plan.values(), points};
-    detail::run_levels<C>(levels, gather, buckets_.data(), layout.bucket_count(), spill_keys, spill_points, capacity,
-                          level_flags_.data(), handle);
+    detail::run_levels<C>(levels, gather, rounds ? &affine : nullptr, buckets_.data(),
+                          layout.bucket_count(), spill_keys, spill_points, capacity, level_flags_.data(), handle);
     if (events) events->accumulated.record(stream);
 
     // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.

@@ -43,6 +43,9 @@ struct MsmCapacity {
     uint32_t min_forced_segment = 0;
     // The widths of the BaseTables a plan may be prepared for (prepare_shared).
     std::vector<uint32_t> shared_window_bits;
+    // Scratch for level 0 in batched affine rounds (msm_steps.hpp; a few GB at the H200's
+    // resident threads): BucketAccumulator then uses them where they pay.
+    bool affine_rounds = false;
 
     // The most entries any allowed choice produces for at most max_points scalars.
     uint64_t max_entries() const;
@@ -160,8 +163,17 @@ public:
     void run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
 
+    // Level 0's batched affine rounds: a round runs with at least min_pairs pairs (the
+    // default: default_affine_min_pairs); 0 turns them off. Needs capacity.affine_rounds.
+    // They run when the entries give each of the affine_slots() at least
+    // kMinAffineSegment (choose_affine_segment), or with a forced first_segment.
+    void set_affine_min_pairs(uint32_t min_pairs);
+    uint32_t affine_min_pairs() const { return affine_min_pairs_; }
+    uint32_t affine_slots() const { return affine_slots_; }
+
     uint64_t device_bytes() const;
-    // What an accumulator of `capacity` allocates: host arithmetic, no device needed.
+    // What an accumulator of `capacity` allocates: host arithmetic, no device needed
+    // (with affine_rounds, the current device's resident threads size the scratch).
     static uint64_t device_bytes_for(const MsmCapacity& capacity);
 
 private:
@@ -176,6 +188,10 @@ private:
     DeviceBuffer<uint32_t> level_flags_;  // LevelOutput::spilled of each level
     DeviceBuffer<ec::Xyzz<C>> partials_, tree_sums_;  // the bucket chunks' sums and the tree passes'
     DeviceBuffer<ec::Xyzz<C>> window_sums_;
+    uint32_t affine_slots_ = 0, affine_min_pairs_ = 0;  // AffineScratch
+    DeviceBuffer<uint32_t> affine_keys_[2];
+    DeviceBuffer<ec::Affine<C>> affine_points_[2];
+    DeviceBuffer<ff::Fp> affine_prefix_;
 };
 
 extern template class BucketAccumulator<ec::G1Params>;

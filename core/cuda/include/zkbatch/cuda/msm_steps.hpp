@@ -24,7 +24,8 @@
 //     level whose predecessor spilled no points returns at once, so uniform scalars
 //     (buckets of tens of points) finish in two levels, and a bucket of n points (a
 //     witness of all ones) costs n / L additions per thread plus 8 per level, never n
-//     in one thread.
+//     in one thread. Optionally (G2; AffineScratch) level 0 first halves its segment in
+//     batched affine rounds, one inversion per round.
 //  5. Bucket reduction, per window sum_k (k + 1) B_k: thread (w, t) takes the K buckets
 //     [t K, (t + 1) K) and forms R = sum B and S = sum (j + 1) B_(tK+j) by running sums,
 //     then S + (t K) R by double-and-add; blocks then sum each window's chunks in a tree
@@ -37,6 +38,7 @@
 #pragma once
 
 #include <zkbatch/ec/point.hpp>
+#include <zkbatch/ff/fp2.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/msm/pippenger.hpp>
 #include <zkbatch/util/host_device.hpp>
@@ -323,13 +325,95 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void spill(const LevelOutput<C>& out, uint32_t s
 
 }  // namespace detail
 
-// Thread t of a level (the header's step 4). A run continues to the left when it is the
-// segment's first and the entry before the segment has its key, to the right when it
-// is the last and the entry after has it: equal keys are contiguous, so a run that
-// continues neither way holds all of its key's entries of this level. Such a run is
-// stored (if it holds points); a continuing one is spilled (slot 2t for the first run,
-// 2t + 1 for the last, the single run of a segment in 2t). Unused slots are empty
-// entries with their run's key, which no other thread's entries have.
+// The runs at a segment's ends: the first run's key and whether it continues from the
+// entry before the segment, the last run's and whether it continues into the next one.
+// Equal keys are contiguous, so a run that continues neither way holds all of its key's
+// entries of this level.
+struct SegmentEnds {
+    uint32_t first_key = 0, last_key = 0;
+    bool first_continues = false, last_continues = false;
+};
+
+template <class Source>
+ZKB_HOST_DEVICE SegmentEnds segment_ends(const Source& source, const Level& level, uint32_t begin, uint32_t end) {
+    SegmentEnds ends;
+    ends.first_key = source.key(begin) & ~kEmptyBit;
+    ends.last_key = source.key(end - 1) & ~kEmptyBit;
+    ends.first_continues = begin > 0 && (source.key(begin - 1) & ~kEmptyBit) == ends.first_key;
+    ends.last_continues = end < level.count && (source.key(end) & ~kEmptyBit) == ends.last_key;
+    return ends;
+}
+
+namespace detail {
+
+// Where one run's sum goes: a continuing run of the first key to spill slot 2t (the
+// single run of a segment too, whichever way it continues), a continuing run of the last
+// key to 2t + 1, any other run holding points to dest[key].
+template <class C>
+struct RunWriter {
+    const LevelOutput<C>& out;
+    const SegmentEnds& ends;
+    bool terminal;
+    uint32_t t;
+    bool first_slot_written = false, last_slot_written = false;
+
+    ZKB_HOST_DEVICE void finish(uint32_t key, const ec::Xyzz<C>& sum, bool holds_points) {
+        const bool single_run = ends.first_key == ends.last_key;
+        if (!terminal && key == ends.first_key && (ends.first_continues || (single_run && ends.last_continues))) {
+            spill(out, 2 * t, key, holds_points, sum);
+            first_slot_written = true;
+        } else if (!terminal && !single_run && key == ends.last_key && ends.last_continues) {
+            spill(out, 2 * t + 1, key, holds_points, sum);
+            last_slot_written = true;
+        } else if (holds_points) {
+            store_point(out.dest + key, sum);
+        }
+    }
+    // Slots no run spilled to are written empty, with their run's key.
+    ZKB_HOST_DEVICE void close() {
+        if (terminal) return;
+        if (!first_slot_written) spill(out, 2 * t, ends.first_key, false, ec::Xyzz<C>::infinity());
+        if (!last_slot_written) spill(out, 2 * t + 1, ends.last_key, false, ec::Xyzz<C>::infinity());
+    }
+};
+
+}  // namespace detail
+
+// Adds each run of equal keys among items [begin, end) (sorted: a segment's entries, or
+// what the batched affine rounds left of them) and writes it where it goes
+// (detail::RunWriter). Items with the empty bit or a key at or above the limit are not
+// added; their runs still end the runs before them.
+template <class C, class Items>
+ZKB_HOST_DEVICE void sum_runs(const Items& items, uint32_t begin, uint32_t end, const SegmentEnds& ends,
+                              bool terminal, const LevelOutput<C>& out, uint32_t t) {
+    detail::RunWriter<C> writer{out, ends, terminal, t};
+    if (begin < end) {
+        uint32_t key = items.key(begin) & ~kEmptyBit;
+        ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+        bool holds_points = false;
+        for (uint32_t i = begin; i < end; ++i) {
+            if (i + kPrefetchDistance < end) items.prefetch(i + kPrefetchDistance);
+            const uint32_t raw_key = items.key(i);
+            const uint32_t next_key = raw_key & ~kEmptyBit;
+            if (next_key != key) {
+                writer.finish(key, sum, holds_points);
+                key = next_key;
+                sum = ec::Xyzz<C>::infinity();
+                holds_points = false;
+            }
+            if ((raw_key & kEmptyBit) == 0 && next_key < out.key_limit) {
+                sum = items.add(sum, i);
+                holds_points = true;
+            }
+        }
+        writer.finish(key, sum, holds_points);
+    }
+    writer.close();
+}
+
+// Thread t of a level (the header's step 4): its segment's runs, each stored whole or
+// spilled to the next level when it continues beyond the segment. Unused spill slots are
+// empty entries with their run's key, which no other thread's entries have.
 template <class C, class Source>
 ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level, const LevelOutput<C>& out,
                                         uint32_t t) {
@@ -337,50 +421,239 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
     const uint32_t begin = level.begin(t);
     const uint32_t end = level.end(t);
     if (begin >= end) return;
-    const bool terminal = level.terminal();
-    uint32_t key = source.key(begin) & ~kEmptyBit;
-    const bool first_continues = begin > 0 && (source.key(begin - 1) & ~kEmptyBit) == key;
-    ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
-    bool holds_points = false;
-    bool first_run = true;
-    for (uint32_t i = begin; i < end; ++i) {
-        if (i + kPrefetchDistance < end) source.prefetch(i + kPrefetchDistance);
-        const uint32_t raw_key = source.key(i);
-        const uint32_t next_key = raw_key & ~kEmptyBit;
-        if (next_key != key) {  // the run of `key` ended inside the segment: not the last run
-            if (first_run && !terminal) {
-                if (first_continues) {
-                    detail::spill(out, 2 * t, key, holds_points, sum);
-                } else {
-                    if (holds_points) store_point(out.dest + key, sum);
-                    detail::spill(out, 2 * t, key, false, sum);
-                }
-            } else if (holds_points) {
-                store_point(out.dest + key, sum);
+    sum_runs<C>(source, begin, end, segment_ends(source, level, begin, end), level.terminal(), out, t);
+}
+
+// ---- step 4, level 0 in batched affine rounds ----------------------------------------------
+// An affine sum P + Q costs 3 products given 1 / (x_Q - x_P), a mixed XYZZ addition 10,
+// and one inversion serves a whole batch of them (Montgomery's trick: 3 products each; in
+// G2, 17 Fp products in all with the inverse through the norm, against 28). So level 0 may first halve its
+// segment in rounds: every two neighbouring entries of one bucket become their affine sum
+// in a thread's scratch, with one inversion (~570 products) for all of the round's pairs;
+// then the runs of what is left are added as before (sum_runs). A round pays when it has
+// more pairs than the inversion costs over the saving per pair (AffineScratch::min_pairs).
+
+// A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
+// buffers the rounds alternate between (the larger first), and the batch's prefix
+// products.
+template <class C>
+struct AffineScratch {
+    uint32_t* keys[2] = {nullptr, nullptr};
+    ec::Affine<C>* points[2] = {nullptr, nullptr};
+    ff::Fp* prefix = nullptr;         // capacity[0] per slot
+    uint32_t capacity[2] = {0, 0};   // items per slot
+    uint32_t slots = 0;
+    uint32_t min_pairs = 1;  // a round runs only with at least this many pairs (>= 1)
+};
+
+// A round's input: a segment's sorted entries (values set: the signed bases they name),
+// or the items a previous round left in a thread's slot.
+template <class C>
+struct RoundItems {
+    const uint32_t* keys = nullptr;
+    const uint32_t* values = nullptr;  // null for a slot's items
+    const ec::Affine<C>* points = nullptr;
+    uint32_t stride = 1;
+
+    ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + uint64_t{i} * stride); }
+    ZKB_HOST_DEVICE const ec::Affine<C>* at(uint32_t i) const {
+        return values != nullptr ? points + (load_word(values + i) & ~kSignBit) : points + uint64_t{i} * stride;
+    }
+    ZKB_HOST_DEVICE typename C::Field x(uint32_t i) const { return load_point(&at(i)->x); }  // the sign leaves x
+    ZKB_HOST_DEVICE ec::Affine<C> point(uint32_t i) const {
+        ec::Affine<C> point = load_point(at(i));
+        if (values != nullptr && (load_word(values + i) & kSignBit)) point.y = -point.y;
+        return point;
+    }
+    ZKB_HOST_DEVICE void prefetch(uint32_t i) const {
+        if (values != nullptr) prefetch_l2(at(i), sizeof(ec::Affine<C>));
+    }
+    ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
+        return ec::xyzz_add_mixed(sum, point(i));
+    }
+};
+
+// How an affine pair adds: along the chord (distinct x), the tangent (P == Q), or with no
+// division (either is infinity, or Q == -P; a point with y = 0 would double to infinity).
+enum class PairKind : uint8_t { chord, tangent, first, second, infinity };
+
+template <class C>
+ZKB_HOST_DEVICE PairKind pair_kind(const ec::Affine<C>& p, const ec::Affine<C>& q) {
+    if (q.is_infinity()) return PairKind::first;
+    if (p.is_infinity()) return PairKind::second;
+    if (p.x != q.x) return PairKind::chord;
+    return p.y == q.y && !p.y.is_zero() ? PairKind::tangent : PairKind::infinity;
+}
+
+ZKB_HOST_DEVICE inline bool divides(PairKind kind) { return kind == PairKind::chord || kind == PairKind::tangent; }
+
+// The slope's denominator of a chord or tangent pair: x_Q - x_P, or 2 y_P.
+template <class C>
+ZKB_HOST_DEVICE typename C::Field pair_denominator(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q) {
+    return kind == PairKind::chord ? q.x - p.x : p.y.dbl();
+}
+
+// What the batch multiplies for a denominator d: d in Fp; in Fp2 its norm N(d) (an Fp),
+// so the batch's products are Fp products, and 1 / d = conj(d) / N(d).
+ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp& d) { return d; }
+ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp2& d) { return d.norm(); }
+ZKB_HOST_DEVICE inline ff::Fp inverse_from_factor(const ff::Fp&, const ff::Fp& factor_inverse) { return factor_inverse; }
+ZKB_HOST_DEVICE inline ff::Fp2 inverse_from_factor(const ff::Fp2& d, const ff::Fp& factor_inverse) {
+    return d.conjugate().scale(factor_inverse);
+}
+
+// P + Q given the inverse of the pair's denominator (ignored when it does not divide).
+template <class C>
+ZKB_HOST_DEVICE ec::Affine<C> pair_sum(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q,
+                                      const typename C::Field& denominator_inverse) {
+    using Field = typename C::Field;
+    if (kind == PairKind::first) return p;
+    if (kind == PairKind::second) return q;
+    if (kind == PairKind::infinity) return ec::Affine<C>::infinity();
+    Field numerator = q.y - p.y;
+    if (kind == PairKind::tangent) {
+        const Field square = p.x.sqr();
+        numerator = square.dbl() + square;
+    }
+    const Field slope = numerator * denominator_inverse;
+    ec::Affine<C> sum;
+    sum.x = slope.sqr() - p.x - q.x;
+    sum.y = slope * (p.x - sum.x) - p.y;
+    return sum;
+}
+
+// The pairs a round would make of `count` items: neighbours with equal keys, from the left.
+template <class C>
+ZKB_HOST_DEVICE uint32_t count_pairs(const RoundItems<C>& items, uint32_t count) {
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i + 1 < count;) {
+        if (items.key(i) == items.key(i + 1)) {
+            ++pairs;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    return pairs;
+}
+
+// Between a round's passes an output key slot holds its pair's first input index.
+inline constexpr uint32_t kPairBit = 0x80000000u;
+
+// One round over `count` items into out_keys/out_points (stride apart): each pair
+// (count_pairs) becomes its sum, any other item is copied; returns the items written.
+// Forward: the pairs' batch factors multiplied up, prefix[j] the product before pair j
+// (only the x's are read, the y's only when the x's do not settle the kind); one
+// inversion; backward: each factor's inverse from the running inverse and its prefix,
+// then the sums.
+template <class C>
+ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, uint32_t* out_keys,
+                                      ec::Affine<C>* out_points, ff::Fp* prefix, uint32_t stride) {
+    using Field = typename C::Field;
+    ff::Fp product = ff::Fp::one();
+    uint32_t written = 0;
+    uint32_t key = count > 0 ? in.key(0) : 0;
+    for (uint32_t i = 0; i < count; ++written) {
+        const uint32_t next_key = i + 1 < count ? in.key(i + 1) : ~0u;
+        const uint64_t at = uint64_t{written} * stride;
+        if (next_key == key) {
+            const Field xp = in.x(i), xq = in.x(i + 1);
+            PairKind kind = PairKind::chord;
+            Field denominator = xq - xp;
+            if (xp == xq || xp.is_zero() || xq.is_zero()) {  // rare: the whole points decide
+                const ec::Affine<C> p = in.point(i), q = in.point(i + 1);
+                kind = pair_kind(p, q);
+                denominator = pair_denominator(kind, p, q);
             }
-            first_run = false;
+            if (divides(kind)) {
+                prefix[at] = product;
+                product = product * batch_factor(denominator);
+            }
+            out_keys[at] = i | kPairBit;
+            i += 2;
+            key = i < count ? in.key(i) : 0;
+        } else {
+            out_keys[at] = key;
+            store_point(out_points + at, in.point(i));
+            i += 1;
             key = next_key;
-            sum = ec::Xyzz<C>::infinity();
-            holds_points = false;
-        }
-        if ((raw_key & kEmptyBit) == 0 && next_key < out.key_limit) {
-            sum = source.add(sum, i);
-            holds_points = true;
         }
     }
-    if (terminal) {
-        if (holds_points) store_point(out.dest + key, sum);
-        return;
+    ff::Fp inverse = product.inverse();  // 1 / (the product of every factor before the one at hand)
+    for (uint32_t j = written; j-- > 0;) {
+        const uint64_t at = uint64_t{j} * stride;
+        const uint32_t tag = out_keys[at];
+        if ((tag & kPairBit) == 0) continue;
+        const uint32_t i = tag & ~kPairBit;
+        const ec::Affine<C> p = in.point(i), q = in.point(i + 1);
+        const PairKind kind = pair_kind(p, q);
+        Field denominator_inverse = Field::zero();
+        if (divides(kind)) {
+            const Field denominator = pair_denominator(kind, p, q);
+            const ff::Fp factor_inverse = inverse * prefix[at];
+            inverse = inverse * batch_factor(denominator);
+            denominator_inverse = inverse_from_factor(denominator, factor_inverse);
+        }
+        out_keys[at] = in.key(i);
+        store_point(out_points + at, pair_sum(kind, p, q, denominator_inverse));
     }
-    const bool last_continues = end < level.count && (source.key(end) & ~kEmptyBit) == key;
-    const bool continues = last_continues || (first_run && first_continues);
-    if (!continues && holds_points) store_point(out.dest + key, sum);
-    if (first_run) {  // the single run of the segment: slot 2t, and 2t + 1 stays empty
-        detail::spill(out, 2 * t, key, continues && holds_points, sum);
-        detail::spill(out, 2 * t + 1, key, false, sum);
-    } else {
-        detail::spill(out, 2 * t + 1, key, continues && holds_points, sum);
+    return written;
+}
+
+// Thread t of level 0 with batched affine rounds, in scratch slot `slot`: the entries
+// below the key limit (a prefix of the segment: skip keys sort last) go through rounds
+// while a round has min_pairs pairs and its output fits its buffer, then sum_runs adds
+// and writes the runs left, as accumulate_segment would have the segment's.
+template <class C>
+ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, const Level& level,
+                                               const LevelOutput<C>& out, const AffineScratch<C>& scratch,
+                                               uint32_t slot, uint32_t t) {
+    const uint32_t begin = level.begin(t);
+    const uint32_t end = level.end(t);
+    if (begin >= end) return;
+    const SegmentEnds ends = segment_ends(source, level, begin, end);
+    uint32_t count = end - begin;
+    while (count > 0 && source.key(begin + count - 1) >= out.key_limit) --count;
+    RoundItems<C> items{source.keys + begin, source.values + begin, source.bases, 1};
+    for (uint32_t round = 0;; ++round) {
+        const uint32_t buffer = round % 2;
+        const uint32_t pairs = count_pairs(items, count);
+        if (pairs == 0 || pairs < scratch.min_pairs || count - pairs > scratch.capacity[buffer]) break;
+        uint32_t* const keys = scratch.keys[buffer] + slot;
+        ec::Affine<C>* const points = scratch.points[buffer] + slot;
+        count = affine_round<C>(items, count, keys, points, scratch.prefix + slot, scratch.slots);
+        items = RoundItems<C>{keys, nullptr, points, scratch.slots};
     }
+    sum_runs<C>(items, 0, count, ends, level.terminal(), out, t);
+}
+
+// Level 0's segment with batched affine rounds for `slots` threads at once: at most
+// kAffineSegment entries each, in whole waves of the slots; 0 (no rounds) when the slots
+// would get fewer than kMinAffineSegment each, too few pairs a round to pay.
+inline constexpr uint32_t kAffineSegment = 1024;
+inline constexpr uint32_t kMinAffineSegment = 512;
+// The scratch a slot needs for segments up to kAffineSegment entries: half of them and
+// some runs' odd ones after the first round, a quarter and as much after the second.
+inline constexpr uint32_t kAffineCapacity[2] = {kAffineSegment / 2 + kAffineSegment / 8,
+                                                kAffineSegment / 4 + kAffineSegment / 8};
+
+inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots) {
+    if (slots == 0 || entries < slots * kMinAffineSegment) return 0;
+    const uint64_t waves = (entries + slots * kAffineSegment - 1) / (slots * kAffineSegment);
+    return static_cast<uint32_t>((entries + waves * slots - 1) / (waves * slots));
+}
+
+// The pairs a round needs to pay, by count: a pair's affine sum (6 products with its
+// share of the batch; 17 Fp products in G2, the norms included) stands in for one of the
+// mixed additions that would have added its points (10; 28 in G2), so a pair saves 4
+// (11) against the round's inversion (~570 products: Fermat, 381 squarings and the
+// multiplications): 150 (50). Measured (H200, core/cuda/MSM-NOTES.md, v5), G1's rounds
+// are slower at every min_pairs (their extra memory traffic outweighs 4 products a
+// pair), so G1's default is 0, none; G2's 50 took its MSM over a table at 2^24 from 354
+// to 330 ms.
+template <class C>
+constexpr uint32_t default_affine_min_pairs() {
+    return std::is_same_v<typename C::Field, ff::Fp> ? 0 : 50;
 }
 
 // The levels of one accumulation: level 0 of `entries` in segments of `first_segment`,
