@@ -52,6 +52,19 @@ struct DeviceInputs {
     }
 };
 
+// One MSM's inputs, on the host and on the device, and the CPU's sum.
+template <class C>
+struct MsmCase {
+    std::vector<ec::Affine<C>> bases;
+    std::vector<ff::Fr> scalars;
+    ec::Affine<C> expected;
+    DeviceInputs<C> inputs;
+
+    MsmCase(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile, uint64_t seed)
+        : bases(test::make_bases<C>(n, base_profile, seed)), scalars(test::make_scalars(n, scalar_profile, seed + 1)),
+          expected(test::cpu_msm(bases, test::canonical_scalars(scalars))), inputs(bases, scalars) {}
+};
+
 // The device's sum read back as affine, its result buffer poisoned beforehand.
 template <class C>
 ec::Affine<C> read_result(const cuda::DeviceBuffer<ec::Jacobian<C>>& result, const cuda::Stream& stream) {
@@ -74,16 +87,14 @@ void expect_device_matches_cpu(cuda::msm::DeviceMsm<C>& msm, size_t n, BaseProfi
                                ScalarProfile scalar_profile, uint64_t seed, uint32_t window_bits = 0) {
     SCOPED_TRACE(testing::Message() << curve_name<C>() << ", n " << n << ", bases " << to_string(base_profile)
                                     << ", scalars " << to_string(scalar_profile) << ", window bits " << window_bits);
-    const auto bases = test::make_bases<C>(n, base_profile, seed);
-    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
-    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
-    const DeviceInputs<C> inputs(bases, scalars);
+    const MsmCase<C> msm_case(n, base_profile, scalar_profile, seed);
+    const DeviceInputs<C>& inputs = msm_case.inputs;
     const cuda::Stream stream;
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
     for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
         poison(result);
         msm.compute(inputs.bases.data(), inputs.scalars(form), form, n, result.data(), stream, window_bits);
-        EXPECT_EQ(read_result(result, stream), expected)
+        EXPECT_EQ(read_result(result, stream), msm_case.expected)
             << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars; plan: "
             << msm.plan().full_count() << " full, " << msm.plan().one_count() << " ones, " << msm.plan().entry_count()
             << " entries, c = " << msm.plan().layout().bits;
@@ -296,10 +307,9 @@ void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarPr
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
     accumulator.set_affine_min_pairs(1);
-    const auto bases = test::make_bases<C>(n, base_profile, seed);
-    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
-    const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
-    const DeviceInputs<C> inputs(bases, scalars);
+    const MsmCase<C> msm_case(n, base_profile, scalar_profile, seed);
+    const DeviceInputs<C>& inputs = msm_case.inputs;
+    const ec::Affine<C>& expected = msm_case.expected;
     const cuda::Stream stream;
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
     poison(result);
