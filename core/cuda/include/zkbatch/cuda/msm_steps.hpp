@@ -244,15 +244,19 @@ struct GatherSource {
     const ec::Affine<C>* bases = nullptr;
 
     ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + i); }
-    // The gathered point of entry i, into L2 before add() needs it.
-    ZKB_HOST_DEVICE void prefetch(uint32_t i) const {
-        prefetch_l2(bases + (load_word(values + i) & ~kSignBit), sizeof(ec::Affine<C>));
-    }
-    ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
+    // The base entry i names, before its sign.
+    ZKB_HOST_DEVICE const ec::Affine<C>* base(uint32_t i) const { return bases + (load_word(values + i) & ~kSignBit); }
+    // Entry i's point: its base, negated when the digit was.
+    ZKB_HOST_DEVICE ec::Affine<C> point(uint32_t i) const {
         const uint32_t value = load_word(values + i);
         ec::Affine<C> point = load_point(bases + (value & ~kSignBit));
         if (value & kSignBit) point.y = -point.y;
-        return ec::xyzz_add_mixed(sum, point);
+        return point;
+    }
+    // The gathered point of entry i, into L2 before add() needs it.
+    ZKB_HOST_DEVICE void prefetch(uint32_t i) const { prefetch_l2(base(i), sizeof(ec::Affine<C>)); }
+    ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
+        return ec::xyzz_add_mixed(sum, point(i));
     }
 };
 
@@ -427,10 +431,10 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
 // ---- step 4, level 0 in batched affine rounds ----------------------------------------------
 // An affine sum P + Q costs 3 products given 1 / (x_Q - x_P), a mixed XYZZ addition 10,
 // and one inversion serves a whole batch of them (Montgomery's trick: 3 products each; in
-// G2, 17 Fp products in all with the inverse through the norm, against 28). So level 0 may first halve its
-// segment in rounds: every two neighbouring entries of one bucket become their affine sum
-// in a thread's scratch, with one inversion (~570 products) for all of the round's pairs;
-// then the runs of what is left are added as before (sum_runs). A round pays when it has
+// G2, 17 Fp products in all with the inverse through the norm, against 28). So level 0
+// may first halve its segment in rounds: every two neighbouring entries of one bucket
+// become their affine sum in a thread's scratch, with one inversion (~570 products) for
+// all of the round's pairs; then the runs of what is left are added as before (sum_runs). A round pays when it has
 // more pairs than the inversion costs over the saving per pair (AffineScratch::min_pairs).
 
 // A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
@@ -446,8 +450,8 @@ struct AffineScratch {
     uint32_t min_pairs = 1;  // a round runs only with at least this many pairs (>= 1)
 };
 
-// A round's input: a segment's sorted entries (values set: the signed bases they name),
-// or the items a previous round left in a thread's slot.
+// A round's input: a segment's sorted entries (values set: a GatherSource over the
+// segment), or the items a previous round left in a thread's slot.
 template <class C>
 struct RoundItems {
     const uint32_t* keys = nullptr;
@@ -455,18 +459,17 @@ struct RoundItems {
     const ec::Affine<C>* points = nullptr;
     uint32_t stride = 1;
 
+    ZKB_HOST_DEVICE GatherSource<C> entries() const { return GatherSource<C>{keys, values, points}; }
     ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + uint64_t{i} * stride); }
     ZKB_HOST_DEVICE const ec::Affine<C>* at(uint32_t i) const {
-        return values != nullptr ? points + (load_word(values + i) & ~kSignBit) : points + uint64_t{i} * stride;
+        return values != nullptr ? entries().base(i) : points + uint64_t{i} * stride;
     }
     ZKB_HOST_DEVICE typename C::Field x(uint32_t i) const { return load_point(&at(i)->x); }  // the sign leaves x
     ZKB_HOST_DEVICE ec::Affine<C> point(uint32_t i) const {
-        ec::Affine<C> point = load_point(at(i));
-        if (values != nullptr && (load_word(values + i) & kSignBit)) point.y = -point.y;
-        return point;
+        return values != nullptr ? entries().point(i) : load_point(points + uint64_t{i} * stride);
     }
     ZKB_HOST_DEVICE void prefetch(uint32_t i) const {
-        if (values != nullptr) prefetch_l2(at(i), sizeof(ec::Affine<C>));
+        if (values != nullptr) entries().prefetch(i);
     }
     ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
         return ec::xyzz_add_mixed(sum, point(i));
@@ -497,7 +500,9 @@ ZKB_HOST_DEVICE typename C::Field pair_denominator(PairKind kind, const ec::Affi
 // so the batch's products are Fp products, and 1 / d = conj(d) / N(d).
 ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp& d) { return d; }
 ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp2& d) { return d.norm(); }
-ZKB_HOST_DEVICE inline ff::Fp inverse_from_factor(const ff::Fp&, const ff::Fp& factor_inverse) { return factor_inverse; }
+ZKB_HOST_DEVICE inline ff::Fp inverse_from_factor(const ff::Fp&, const ff::Fp& factor_inverse) {
+    return factor_inverse;
+}
 ZKB_HOST_DEVICE inline ff::Fp2 inverse_from_factor(const ff::Fp2& d, const ff::Fp& factor_inverse) {
     return d.conjugate().scale(factor_inverse);
 }
