@@ -10,6 +10,7 @@
 #include "plugin_host/plugin_host.hpp"
 
 #include <zkbatch/circuit/synthetic_r1cs.hpp>
+#include <zkbatch/cuda/device_key.hpp>
 #include <zkbatch/ff/fr.hpp>
 #include <zkbatch/groth16/key_file.hpp>
 #include <zkbatch/groth16/proof.hpp>
@@ -24,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -232,16 +234,21 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
         const std::string circuit_description = zkey.circuit.description();
         const std::string path = zkey_path.string();
         const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), ""};
-        expect_gpu_proofs_equal_cpu_ref(
-            zkey.circuit.log_n, source, zkey.key.vk, zkey.circuit.num_variables, witnesses.size(),
-            [&](uint64_t partition) -> Fill {
-                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                    const std::vector<Fr>& w = witnesses[partition];
-                    std::copy(w.begin(), w.end(), z);
-                    zkey.circuit.synthesize(w.data(), a, b, c, host_threads());
-                };
-            },
-            3);
+        // The MSMs over the key's points and over base tables of them (a .zkey's queries
+        // hold points at infinity, for wires that never appear in A or B).
+        for (const char* options : {"", "msm_tables=auto\n"}) {
+            SCOPED_TRACE(options);
+            expect_gpu_proofs_equal_cpu_ref(
+                zkey.circuit.log_n, source, zkey.key.vk, zkey.circuit.num_variables, witnesses.size(),
+                [&](uint64_t partition) -> Fill {
+                    return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                        const std::vector<Fr>& w = witnesses[partition];
+                        std::copy(w.begin(), w.end(), z);
+                        zkey.circuit.synthesize(w.data(), a, b, c, host_threads());
+                    };
+                },
+                3, options);
+        }
         ++proved;
     }
     EXPECT_GE(proved, 1) << "no fixture with a .zkey in " << cache.string();
@@ -314,6 +321,75 @@ TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
         for (const char* msm : {"msm.a", "msm.b_g1", "msm.b_g2"}) EXPECT_EQ(intervals[msm], chunks) << msm;
         for (const char* msm : {"msm.l", "msm.h"}) EXPECT_EQ(intervals[msm], 1) << msm;
     }
+}
+
+// Base tables of the key's queries (backend option msm_tables = auto): at these sizes
+// all five fit, every MSM runs over its table, and the proofs are cpu-ref's, for keys
+// from a file and made on the device, full-density, PoRep-like and all-boolean.
+TEST(CudaGroth16, ProofsOverBaseTablesAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const std::string options = "msm_tables=auto\n";
+    const circuit::R1csShape shapes[] = {{2, 1, 1, 0.9, 3}, {7, 2, 3, 1.0, 4}, {12, 4, 2, 0.0, 5}, {15, 3, 1, 0.9, 6}};
+    for (const circuit::R1csShape& shape : shapes) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
+        const auto made = seeded_key(shape, 70 + shape.log_n, folder.path());
+        const zkb_key_source seeded{nullptr, ZKB_KEY_FORMAT_SEEDED, 0, made->circuit_description.c_str(),
+                                    made->setup_description.c_str()};
+        for (const zkb_key_source& source : {made->source(), seeded}) {
+            const uint64_t job_seed = 80 + shape.log_n;
+            expect_gpu_proofs_equal_cpu_ref(
+                shape.log_n, source, made->key.vk, made->circuit.variables(), 2,
+                [&](uint64_t partition) -> Fill {
+                    return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                        made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
+                    };
+                },
+                job_seed, options);
+        }
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
+        EXPECT_EQ(facts["cuda.msm_tables"], "a,b_g1,b_g2,l,h");
+        EXPECT_EQ(facts["cuda.msm_table_window_bits"],
+                  std::to_string(cuda::key_table_window_bits(made->key)));
+        EXPECT_GT(std::stoull(facts["cuda.msm_table_bytes"]), 0u);
+    }
+}
+
+// Which tables load_key builds in the memory left (no GPU needed: sizes only). At 2^24
+// points the tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a G1
+// table is 12 x 96 bytes a point and a G2 table 12 x 192: z's set (A, B1, B2) first,
+// then H's, then L's, each only if it fits in what the earlier ones left.
+TEST(KeyTables, PlanTakesTheSetsThatFitMostTimePerByteFirst) {
+    groth16::ProvingKey shape;
+    shape.log_n = 24;
+    shape.num_variables = uint64_t{1} << 24;
+    shape.num_public = 1;
+    ASSERT_EQ(cuda::key_table_window_bits(shape), 22u);
+    const uint64_t m = shape.num_variables;
+    const uint64_t z_bytes = 12 * m * (2 * 96 + 192);
+    const uint64_t h_bytes = 12 * shape.h_points() * 96;
+    const uint64_t l_bytes = 12 * (m - 2) * 96;
+    const auto sets = [&](uint64_t budget) {
+        const cuda::KeyTablePlan plan = cuda::plan_key_tables(shape, budget);
+        std::string taken = std::string(plan.z ? "z" : "") + (plan.h ? "h" : "") + (plan.l ? "l" : "");
+        const uint64_t bytes = (plan.z ? z_bytes : 0) + (plan.h ? h_bytes : 0) + (plan.l ? l_bytes : 0);
+        EXPECT_EQ(plan.device_bytes, bytes) << taken;
+        EXPECT_EQ(plan.window_bits, taken.empty() ? 0u : 22u) << taken;
+        return taken;
+    };
+    EXPECT_EQ(sets(0), "");
+    EXPECT_EQ(sets(l_bytes - 1), "");
+    EXPECT_EQ(sets(l_bytes), "l");
+    EXPECT_EQ(sets(h_bytes), "h");
+    EXPECT_EQ(sets(h_bytes + l_bytes), "hl");
+    EXPECT_EQ(sets(z_bytes - 1), "hl");
+    EXPECT_EQ(sets(z_bytes), "z");
+    EXPECT_EQ(sets(z_bytes + h_bytes), "zh");
+    EXPECT_EQ(sets(z_bytes + h_bytes + l_bytes - 1), "zh");
+    EXPECT_EQ(sets(z_bytes + h_bytes + l_bytes), "zhl");
+    EXPECT_EQ(sets(UINT64_MAX), "zhl");
 }
 
 // A key that cannot fit beside the workers is refused at load_key with the numbers,

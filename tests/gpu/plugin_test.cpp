@@ -91,6 +91,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(create_error("cuda-pageable", "device=x", 10).find("device"), std::string::npos);
     const std::string streams = create_error("cuda-pinned", "copy_streams=engine", 10);
     EXPECT_NE(streams.find("'copy_streams' = 'engine' is not a choice"), std::string::npos) << streams;
+    const std::string tables = create_error("cuda-pageable", "msm_tables=yes", 10);
+    EXPECT_NE(tables.find("'msm_tables' = 'yes' is not a choice"), std::string::npos) << tables;
 }
 
 TEST(CudaPlugins, PinnedRefusesAPoolLargerThanTheMachine) {

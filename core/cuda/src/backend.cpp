@@ -35,6 +35,11 @@ uint64_t steady_now_ns() {
 
 uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
 
+// Device memory left for what is allocated later without being counted (kernels' local
+// memory, CUB's and the driver's own): a key that filled the device to the byte would
+// fail at the first worker's allocation instead of being refused with the numbers.
+constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+
 std::optional<Stream> stream_if(bool wanted) {
     std::optional<Stream> stream;
     if (wanted) stream.emplace();
@@ -73,6 +78,14 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                            " is below 10: give 10..31, or 0 (the default) for chunks as large as "
                                            "device memory allows"));
     }
+    const std::string msm_tables = options.get_string("msm_tables", "off");
+    if (msm_tables != "off" && msm_tables != "auto") {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_tables' = '", msm_tables, "' is not a choice: use 'off' (the "
+                                           "default) or 'auto' (base tables of the key's queries in the device "
+                                           "memory the workers leave, built at load_key)"));
+    }
+    config.msm_tables = msm_tables == "auto";
     return config;
 }
 
@@ -114,6 +127,12 @@ void CudaBackend::describe(zkb_facts* facts) const {
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
+    if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
+    if (key_ && key_->tables.window_bits != 0) {
+        plugin::add_fact(facts, "cuda.msm_table_window_bits", key_->tables.window_bits);
+        plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
+        plugin::add_fact(facts, "cuda.msm_table_build_ms", table_build_ms_);
+    }
 }
 
 void CudaBackend::check_log_n(uint32_t log_n) const {
@@ -139,20 +158,22 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
+uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
+    return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
+           ProofMsms::device_bytes_for(shape, chunk_points, table_window_bits(shape));
+}
+
+uint32_t CudaBackend::table_window_bits(const groth16::ProvingKey& shape) const {
+    return config_.msm_tables ? key_table_window_bits(shape) : 0;
+}
+
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
     // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
     // after load_key); the scratch for making the key is freed before the workers exist.
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t key_bytes = device_key_bytes(shape);
-    const auto worker_bytes = [&](uint64_t chunk_points) {
-        return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
-               ProofMsms::device_bytes_for(shape, chunk_points);
-    };
-    // Room left for what is allocated later without being counted here (kernels' local
-    // memory, CUB's and the driver's own): a key that filled the device to the byte would
-    // fail at the first worker's allocation instead of being refused with the numbers.
-    constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+    const auto worker_bytes = [&](uint64_t chunk_points) { return this->worker_bytes(shape, chunk_points); };
     const auto needed_bytes = [&](uint64_t chunk_points) {
         return key_bytes + std::max(scratch_bytes, uint64_t{config_.prove_workers} * worker_bytes(chunk_points)) +
                kReserveBytes;
@@ -225,11 +246,24 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
         plugin::copy_text(report->how, "uploaded");
     }
+    if (config_.msm_tables && msm_chunk_points_ == ProofMsms::largest_msm(key_->header)) build_tables();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->key_bytes = key_->device_bytes();
     report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where, plugin::concat("device", config_.device));
+}
+
+void CudaBackend::build_tables() {
+    // What the workers, created next, and the reserve leave of the free memory now.
+    size_t free_bytes = 0, total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t workers_bytes =
+        uint64_t{config_.prove_workers} * worker_bytes(key_->header, msm_chunk_points_) + kReserveBytes;
+    const uint64_t budget_bytes = free_bytes > workers_bytes ? free_bytes - workers_bytes : 0;
+    const uint64_t start_ns = steady_now_ns();
+    build_key_tables(*key_, plan_key_tables(key_->header, budget_bytes));
+    table_build_ms_ = double(steady_now_ns() - start_ns) / 1e6;
 }
 
 std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
@@ -253,7 +287,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     (void)backend_.tables(backend.config().max_log_n);
     if (const DeviceProvingKey* key = backend.key()) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points());
+        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), key->tables.window_bits);
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }

@@ -6,6 +6,8 @@
 #include <zkbatch/groth16/key_file.hpp>
 
 #include <algorithm>
+#include <initializer_list>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -56,6 +58,69 @@ groth16::ProvingKey without_queries(groth16::ProvingKey key) {
 uint64_t device_key_bytes(const groth16::ProvingKey& key) {
     return sizeof(ec::G1Affine) * (2 * key.num_variables + key.private_variables() + key.h_points()) +
            sizeof(ec::G2Affine) * key.num_variables;
+}
+
+uint64_t KeyTables::device_bytes() const {
+    uint64_t bytes = b_g2 ? b_g2->device_bytes() : 0;
+    for (const auto* table : {a.get(), b_g1.get(), l.get(), h.get()}) bytes += table ? table->device_bytes() : 0;
+    return bytes;
+}
+
+std::string KeyTables::names() const {
+    std::string names;
+    const auto add = [&](bool present, const char* name) {
+        if (present) names += (names.empty() ? "" : ",") + std::string(name);
+    };
+    add(a != nullptr, "a");
+    add(b_g1 != nullptr, "b_g1");
+    add(b_g2 != nullptr, "b_g2");
+    add(l != nullptr, "l");
+    add(h != nullptr, "h");
+    return names.empty() ? "none" : names;
+}
+
+uint64_t largest_query(const groth16::ProvingKey& shape) {
+    return std::max({shape.num_variables, shape.private_variables(), shape.h_points(), uint64_t{1}});
+}
+
+uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
+    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, true);
+}
+
+KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes) {
+    KeyTablePlan plan;
+    const uint32_t bits = key_table_window_bits(shape);
+    const auto g1_bytes = [&](uint64_t points) { return msm::BaseTable<ec::G1Params>::device_bytes_for(points, bits); };
+    const auto take = [&](uint64_t bytes) {
+        if (bytes > budget_bytes - plan.device_bytes) return false;
+        plan.device_bytes += bytes;
+        return true;
+    };
+    const uint64_t m = shape.num_variables;
+    plan.z = take(2 * g1_bytes(m) + msm::BaseTable<ec::G2Params>::device_bytes_for(m, bits));
+    plan.h = take(g1_bytes(shape.h_points()));
+    plan.l = take(g1_bytes(shape.private_variables()));
+    if (plan.z || plan.h || plan.l) plan.window_bits = bits;
+    return plan;
+}
+
+void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan) {
+    const Stream stream;
+    const auto table_of = [&]<class C>(const DeviceBuffer<ec::Affine<C>>& query) {
+        auto table = std::make_unique<msm::BaseTable<C>>(query.size(), plan.window_bits);
+        table->build(query.data(), query.size(), stream);
+        return table;
+    };
+    KeyTables& tables = key.tables;
+    if (plan.z) {
+        tables.a = table_of(key.a_query);
+        tables.b_g1 = table_of(key.b_g1_query);
+        tables.b_g2 = table_of(key.b_g2_query);
+    }
+    if (plan.h) tables.h = table_of(key.h_query);
+    if (plan.l) tables.l = table_of(key.l_query);
+    stream.synchronize();
+    tables.window_bits = plan.window_bits;
 }
 
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {

@@ -31,10 +31,33 @@ ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_point
             chunks(header.h_points(), chunk_points)};
 }
 
-msm::MsmCapacity capacity_for(uint64_t points) {
+msm::MsmCapacity capacity_for(uint64_t points, uint32_t table_window_bits) {
     msm::MsmCapacity capacity;
     capacity.max_points = points;
+    if (table_window_bits != 0) capacity.shared_window_bits.push_back(table_window_bits);
     return capacity;
+}
+
+// Prepares `plan` for an MSM over a base table of `table_window_bits`, or for one over
+// the bases themselves when that is 0.
+void prepare(msm::ScalarPlan& plan, uint32_t table_window_bits, const void* scalars, msm::ScalarForm form, uint64_t n,
+             const Stream& stream) {
+    if (table_window_bits != 0) {
+        plan.prepare_shared(scalars, form, n, stream, table_window_bits);
+    } else {
+        plan.prepare(scalars, form, n, stream);
+    }
+}
+
+// One MSM of `plan`'s scalars: over `table` when the query has one, else over `bases`.
+template <class C>
+void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& plan, const msm::BaseTable<C>* table,
+                const ec::Affine<C>* bases, ec::Jacobian<C>* sum, const Stream& stream) {
+    if (table != nullptr) {
+        accumulator.run(plan, *table, sum, stream);
+    } else {
+        accumulator.run(plan, bases, sum, stream);
+    }
 }
 
 // What each plan and accumulator is sized for: chunks of at most `chunk` points of the
@@ -43,10 +66,11 @@ msm::MsmCapacity capacity_for(uint64_t points) {
 struct Capacities {
     msm::MsmCapacity z_plan, lh_plan, g1, g2;
 };
-Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk) {
+Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, uint32_t table_window_bits) {
     const uint64_t z = std::min(chunk, header.num_variables);
     const uint64_t lh = std::min(chunk, std::max(header.private_variables(), header.h_points()));
-    return {capacity_for(z), capacity_for(lh), capacity_for(std::max(z, lh)), capacity_for(z)};
+    return {capacity_for(z, table_window_bits), capacity_for(lh, table_window_bits),
+            capacity_for(std::max(z, lh), table_window_bits), capacity_for(z, table_window_bits)};
 }
 
 uint64_t sums_bytes(const ChunkCounts& counts) {
@@ -55,20 +79,18 @@ uint64_t sums_bytes(const ChunkCounts& counts) {
 
 }  // namespace
 
-uint64_t ProofMsms::largest_msm(const groth16::ProvingKey& header) {
-    return std::max({header.num_variables, header.private_variables(), header.h_points(), uint64_t{1}});
-}
+uint64_t ProofMsms::largest_msm(const groth16::ProvingKey& header) { return largest_query(header); }
 
 uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points) {
     return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
 }
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points)
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, uint32_t table_window_bits)
     : chunk_points_(effective_chunk(header, chunk_points)),
-      z_plan_(capacities(header, chunk_points_).z_plan),
-      lh_plan_(capacities(header, chunk_points_).lh_plan),
-      g1_(capacities(header, chunk_points_).g1),
-      g2_(capacities(header, chunk_points_).g2),
+      z_plan_(capacities(header, chunk_points_, table_window_bits).z_plan),
+      lh_plan_(capacities(header, chunk_points_, table_window_bits).lh_plan),
+      g1_(capacities(header, chunk_points_, table_window_bits).g1),
+      g2_(capacities(header, chunk_points_, table_window_bits).g2),
       g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
       g2_sums_(chunk_counts(header, chunk_points_).z),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
@@ -82,9 +104,10 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points)
     intervals_.reserve(intervals);
 }
 
-uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points) {
+uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                     uint32_t table_window_bits) {
     const uint64_t chunk = effective_chunk(header, chunk_points);
-    const Capacities sized = capacities(header, chunk);
+    const Capacities sized = capacities(header, chunk, table_window_bits);
     return msm::ScalarPlan::device_bytes_for(sized.z_plan) + msm::ScalarPlan::device_bytes_for(sized.lh_plan) +
            msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
            msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk));
@@ -105,6 +128,10 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     ec::G1* const b_g1_sums = a_sums + counts.z;
     ec::G1* const l_sums = b_g1_sums + counts.z;
     ec::G1* const h_sums = l_sums + counts.l;
+    const KeyTables& tables = key.tables;
+    if (tables.window_bits != 0 && chunk_points_ < largest_msm(header)) {
+        throw std::invalid_argument("a key with base tables, but MSMs in chunks: tables are for whole MSMs");
+    }
     events_used_ = 0;
     intervals_.clear();
     stream.wait(inputs_ready);
@@ -115,36 +142,40 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
         // The plan is made again for this chunk only once B2 has read the last one.
         if (b_g2_done != nullptr) stream.wait(*b_g2_done);
         const Event& start = mark(stream);
-        z_plan_.prepare(z + first, msm::ScalarForm::montgomery, count, stream);
+        prepare(z_plan_, tables.a ? tables.window_bits : 0, z + first, msm::ScalarForm::montgomery, count, stream);
         // B2 starts once z's entries are sorted, beside the G1 MSMs.
         g2_stream_.wait(z_plan_.ready());
         const Event& b_g2_start = mark(g2_stream_);
-        g2_.run(z_plan_, key.b_g2_query.data() + first, g2_sums_.data() + chunk, g2_stream_);
+        accumulate(g2_, z_plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk,
+                   g2_stream_);
         b_g2_done = &mark(g2_stream_);
         intervals_.push_back({groth16::ProofMsm::b_g2, &b_g2_start, b_g2_done});
 
-        g1_.run(z_plan_, key.a_query.data() + first, a_sums + chunk, stream);
+        accumulate(g1_, z_plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
-        g1_.run(z_plan_, key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
+        accumulate(g1_, z_plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
         intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &mark(stream)});
     }
     // lh_plan_ is made again for each chunk of L, then of H, on the same stream, after
     // the previous run has read it; nothing else runs on it between, so one interval
     // covers each MSM's chunks.
     const auto run_chunks = [&](groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                                const ec::G1Affine* bases, ec::G1* sums) {
+                                const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases,
+                                ec::G1* sums) {
         const Event& start = mark(stream);
         for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
             const uint64_t count = std::min(chunk_points_, points - first);
-            lh_plan_.prepare(static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
-            g1_.run(lh_plan_, bases + first, sums + chunk, stream);
+            prepare(lh_plan_, table ? tables.window_bits : 0,
+                    static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
+            accumulate(g1_, lh_plan_, table, bases + first, sums + chunk, stream);
         }
         intervals_.push_back({msm, &start, &mark(stream)});
     };
     run_chunks(groth16::ProofMsm::l, z + private_start, msm::ScalarForm::montgomery, header.private_variables(),
-               key.l_query.data(), l_sums);
-    run_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.h_query.data(), h_sums);
+               tables.l.get(), key.l_query.data(), l_sums);
+    run_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), tables.h.get(),
+               key.h_query.data(), h_sums);
 
     stream.wait(*b_g2_done);
     auto* host = static_cast<unsigned char*>(host_sums_.data());

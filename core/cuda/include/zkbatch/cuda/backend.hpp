@@ -25,8 +25,8 @@
 
 namespace zkbatch::cuda {
 
-// The backend's own options ("device", "copy_streams"); a policy reads its own from the
-// same object.
+// The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables"); a
+// policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // zkbatch's version, which is the CUDA backends' version.
@@ -83,6 +83,13 @@ private:
     // memory: the MSMs whole if they fit, else the largest power of two that does.
     // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
     uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
+    // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms.
+    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
+    // The key tables' width the workers are sized for: 0 unless msm_tables is on.
+    uint32_t table_window_bits(const groth16::ProvingKey& shape) const;
+    // msm_tables = auto: builds the key's base tables that fit in the free memory the
+    // workers (created after load_key) will leave, largest saving per byte first.
+    void build_tables();
 
     BackendConfig config_;
     DeviceInfo device_info_;
@@ -94,6 +101,7 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
     uint64_t msm_chunk_points_ = 0;
+    double table_build_ms_ = 0;
 };
 
 // One prove worker: its own compute stream and device buffers for a, b and c (h ends in

@@ -3,19 +3,55 @@
 // policy for a, b, c, z and the outputs differs). Made once per backend by load_key,
 // from a key in host memory (upload_proving_key) or, for a seeded setup, on the device
 // itself (generate_proving_key): the same points either way, in groth16::ProvingKey's
-// layout (ec::Affine, .zkey coordinates).
+// layout (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also
+// builds base tables of the queries (KeyTables) in the memory the workers leave.
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/msm.hpp>
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ec/curve.hpp>
 #include <zkbatch/groth16/keys.hpp>
 #include <zkbatch/groth16/setup.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace zkbatch::cuda {
+
+// Base tables (msm::BaseTable) of a resident key's queries. A key never changes within a
+// run, so each query's window multiples can be made once and every proof's MSM over it
+// then adds all windows into one set of buckets (core/cuda/MSM-NOTES.md, v4: G1 at 2^24
+// 114.9 -> 98.7 ms, G2 416 -> 342 ms, for 18 and 36 GiB). Three sets, each whole or
+// absent: z's (A, B1 and B2, whose one plan of z then has the tables' layout), H's, L's.
+struct KeyTables {
+    uint32_t window_bits = 0;  // every table's; 0 when there are none
+    std::unique_ptr<msm::BaseTable<ec::G1Params>> a, b_g1, l, h;
+    std::unique_ptr<msm::BaseTable<ec::G2Params>> b_g2;
+
+    uint64_t device_bytes() const;
+    // The tabled MSMs as the fact cuda.msm_tables lists them ("a,b_g1,b_g2,h"), or "none".
+    std::string names() const;
+};
+
+struct KeyTablePlan {
+    uint32_t window_bits = 0;
+    bool z = false, h = false, l = false;
+    uint64_t device_bytes = 0;
+};
+
+// The most points any of the proof's five MSMs has (at least 1).
+uint64_t largest_query(const groth16::ProvingKey& shape);
+
+// The tables' width for a key of `shape`'s sizes: the cost model's best over a table for
+// its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
+uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
+
+// The sets of tables that fit in `budget_bytes`, taken in the order of the time they buy
+// per byte while each fits in what is left: z's (at 2^24, ~106 ms a proof for 72 GiB),
+// H's (~16 ms for 18 GiB), L's (the same, but a mostly boolean witness gains little).
+KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes);
 
 struct DeviceProvingKey {
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
@@ -23,7 +59,9 @@ struct DeviceProvingKey {
     groth16::ProvingKey header;
     DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
     DeviceBuffer<ec::G2Affine> b_g2_query;
+    KeyTables tables;  // built by build_key_tables; none by default
 
+    // The queries' bytes (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
         return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes();
     }
@@ -47,6 +85,11 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
 // Device memory generate_proving_key needs beside the key: the generators' tables and a
 // chunk of scalars.
 uint64_t key_generation_scratch_bytes();
+
+// Builds `plan`'s tables of `key`'s queries on the current device into key.tables,
+// synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table on the H200). Throws
+// CudaError.
+void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan);
 
 // The points digest of a key on the device: what its key file's header would carry
 // (groth16::KeyPointsDigest), from its points downloaded in file order. Synchronous.

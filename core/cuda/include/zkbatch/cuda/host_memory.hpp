@@ -25,6 +25,7 @@ struct BackendConfig {
     uint32_t prove_workers = 1;
     CopyStreams copy_streams = CopyStreams::device;
     uint32_t msm_chunk_log = 0;  // the proof's MSMs in chunks of 2^this points; 0: as large as fits
+    bool msm_tables = false;     // base tables of the key's queries in the memory left (KeyTables)
 };
 
 class HostMemoryPolicy {

@@ -11,6 +11,9 @@
 // in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
 // GPU for plans of 2^27 points (36 GB each); in chunks of 2^26 it fits, at the cost of
 // B2 waiting for each chunk's plan.
+//
+// An MSM whose query has a base table (the key's KeyTables, unchunked keys only) runs
+// over it, its plan prepared for the tables' layout: z's for A, B1 and B2 together.
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
@@ -32,12 +35,15 @@ public:
     // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
     // most `chunk_points` points (0: none, every MSM at once). Throws
     // std::invalid_argument when that makes more than kMaxChunkIntervals intervals.
-    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0);
+    // table_window_bits: the width of the key's tables (0: none), which the plans and
+    // accumulators are then also sized for.
+    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, uint32_t table_window_bits = 0);
 
     // Device bytes a ProofMsms for `header` and `chunk_points` allocates (the plans,
     // both accumulators, the sums), before allocating anything: what load_key adds up
     // per worker.
-    static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0);
+    static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
+                                     uint32_t table_window_bits = 0);
     // The most points any of the five MSMs has: chunks of this many are no chunks.
     static uint64_t largest_msm(const groth16::ProvingKey& header);
     // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
@@ -56,7 +62,9 @@ public:
 
     // After run: the MSMs' intervals, each between two events: A's and B1's of each of
     // z's chunks (A's with the chunk's plan) and L's and H's (their plans included) on
-    // the caller's stream, B2's of each chunk on the second stream.
+    // the caller's stream, B2's of each chunk on the second stream. Throws
+    // std::invalid_argument for a key whose tables do not match the construction's width
+    // or come with chunks.
     struct Interval {
         groth16::ProofMsm msm;
         const Event* start;
