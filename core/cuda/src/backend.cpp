@@ -263,7 +263,7 @@ void CudaBackend::build_tables() {
     const uint64_t budget_bytes = free_bytes > workers_bytes ? free_bytes - workers_bytes : 0;
     const uint64_t start_ns = steady_now_ns();
     build_key_tables(*key_, plan_key_tables(key_->header, budget_bytes));
-    table_build_ms_ = double(steady_now_ns() - start_ns) / 1e6;
+    table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }
 
 std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {

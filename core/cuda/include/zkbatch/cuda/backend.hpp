@@ -101,7 +101,7 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
     uint64_t msm_chunk_points_ = 0;
-    double table_build_ms_ = 0;
+    uint64_t table_build_ms_ = 0;
 };
 
 // One prove worker: its own compute stream and device buffers for a, b and c (h ends in
