@@ -358,37 +358,40 @@ TEST(CudaGroth16, ProofsOverBaseTablesAreTheSame) {
 }
 
 // Which tables load_key builds in the memory left (no GPU needed: sizes only). At 2^24
-// points the tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a G1
-// table is 12 x 96 bytes a point and a G2 table 12 x 192: z's set (A, B1, B2) first,
-// then H's, then L's, each only if it fits in what the earlier ones left.
+// points the tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a
+// table is 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much
+// free while it is built, and costs 11 q once its query is freed. z's set (A, B1, B2)
+// first, then H's, then L's, each only if it fits in what the earlier ones left.
 TEST(KeyTables, PlanTakesTheSetsThatFitMostTimePerByteFirst) {
     groth16::ProvingKey shape;
     shape.log_n = 24;
     shape.num_variables = uint64_t{1} << 24;
     shape.num_public = 1;
     ASSERT_EQ(cuda::key_table_window_bits(shape), 22u);
-    const uint64_t m = shape.num_variables;
-    const uint64_t z_bytes = 12 * m * (2 * 96 + 192);
-    const uint64_t h_bytes = 12 * shape.h_points() * 96;
-    const uint64_t l_bytes = 12 * (m - 2) * 96;
+    const uint64_t q = 96 * shape.num_variables;  // A's query, B1's; B2's is 2 q
+    const uint64_t qh = 96 * shape.h_points(), ql = 96 * (shape.num_variables - 2);
+    ASSERT_LT(ql, qh);
+    // z's set: A needs 12 q, B1 12 q with 11 q taken, B2 24 q with 22 q taken: 46 q.
+    const uint64_t z_needs = 46 * q, z_costs = 44 * q;
     const auto sets = [&](uint64_t budget) {
         const cuda::KeyTablePlan plan = cuda::plan_key_tables(shape, budget);
         std::string taken = std::string(plan.z ? "z" : "") + (plan.h ? "h" : "") + (plan.l ? "l" : "");
-        const uint64_t bytes = (plan.z ? z_bytes : 0) + (plan.h ? h_bytes : 0) + (plan.l ? l_bytes : 0);
-        EXPECT_EQ(plan.device_bytes, bytes) << taken;
+        const uint64_t queries = (plan.z ? 4 * q : 0) + (plan.h ? qh : 0) + (plan.l ? ql : 0);
+        EXPECT_EQ(plan.freed_query_bytes, queries) << taken;
+        EXPECT_EQ(plan.device_bytes, 12 * queries) << taken;
         EXPECT_EQ(plan.window_bits, taken.empty() ? 0u : 22u) << taken;
         return taken;
     };
     EXPECT_EQ(sets(0), "");
-    EXPECT_EQ(sets(l_bytes - 1), "");
-    EXPECT_EQ(sets(l_bytes), "l");
-    EXPECT_EQ(sets(h_bytes), "h");
-    EXPECT_EQ(sets(h_bytes + l_bytes), "hl");
-    EXPECT_EQ(sets(z_bytes - 1), "hl");
-    EXPECT_EQ(sets(z_bytes), "z");
-    EXPECT_EQ(sets(z_bytes + h_bytes), "zh");
-    EXPECT_EQ(sets(z_bytes + h_bytes + l_bytes - 1), "zh");
-    EXPECT_EQ(sets(z_bytes + h_bytes + l_bytes), "zhl");
+    EXPECT_EQ(sets(12 * ql - 1), "");
+    EXPECT_EQ(sets(12 * ql), "l");
+    EXPECT_EQ(sets(12 * qh), "h");
+    EXPECT_EQ(sets(z_needs - 1), "hl");
+    EXPECT_EQ(sets(z_needs), "z");
+    EXPECT_EQ(sets(z_costs + 12 * qh - 1), "zl");  // H does not fit in what z's set left, L does
+    EXPECT_EQ(sets(z_costs + 12 * qh), "zh");
+    EXPECT_EQ(sets(z_costs + 11 * qh + 12 * ql - 1), "zh");
+    EXPECT_EQ(sets(z_costs + 11 * qh + 12 * ql), "zhl");
     EXPECT_EQ(sets(UINT64_MAX), "zhl");
 }
 

@@ -128,6 +128,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
     if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
+    if (key_ && config_.msm_tables) plugin::add_fact(facts, "cuda.msm_table_budget_bytes", table_budget_bytes_);
     if (key_ && key_->tables.window_bits != 0) {
         plugin::add_fact(facts, "cuda.msm_table_window_bits", key_->tables.window_bits);
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
@@ -246,10 +247,10 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
         plugin::copy_text(report->how, "uploaded");
     }
+    report->key_bytes = key_->device_bytes();  // before build_tables frees the tabled queries
     if (config_.msm_tables && msm_chunk_points_ == ProofMsms::largest_msm(key_->header)) build_tables();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
-    report->key_bytes = key_->device_bytes();
     report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where, plugin::concat("device", config_.device));
 }
@@ -260,9 +261,9 @@ void CudaBackend::build_tables() {
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t workers_bytes =
         uint64_t{config_.prove_workers} * worker_bytes(key_->header, msm_chunk_points_) + kReserveBytes;
-    const uint64_t budget_bytes = free_bytes > workers_bytes ? free_bytes - workers_bytes : 0;
+    table_budget_bytes_ = free_bytes > workers_bytes ? free_bytes - workers_bytes : 0;
     const uint64_t start_ns = steady_now_ns();
-    build_key_tables(*key_, plan_key_tables(key_->header, budget_bytes));
+    build_key_tables(*key_, plan_key_tables(key_->header, table_budget_bytes_));
     table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }
 

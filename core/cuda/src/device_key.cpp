@@ -90,25 +90,45 @@ uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
 KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes) {
     KeyTablePlan plan;
     const uint32_t bits = key_table_window_bits(shape);
-    const auto g1_bytes = [&](uint64_t points) { return msm::BaseTable<ec::G1Params>::device_bytes_for(points, bits); };
-    const auto take = [&](uint64_t bytes) {
-        if (bytes > budget_bytes - plan.device_bytes) return false;
-        plan.device_bytes += bytes;
+    struct Table {
+        uint64_t table_bytes, query_bytes;
+    };
+    const auto g1_table = [&](uint64_t points) {
+        return Table{msm::BaseTable<ec::G1Params>::device_bytes_for(points, bits), points * sizeof(ec::G1Affine)};
+    };
+    const auto g2_table = [&](uint64_t points) {
+        return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, bits), points * sizeof(ec::G2Affine)};
+    };
+    uint64_t left = budget_bytes;
+    const auto take = [&](std::initializer_list<Table> set) {
+        uint64_t after = left;
+        for (const Table& next : set) {
+            if (next.table_bytes > after) return false;
+            after = after - next.table_bytes + next.query_bytes;
+        }
+        left = after;
+        for (const Table& next : set) {
+            plan.device_bytes += next.table_bytes;
+            plan.freed_query_bytes += next.query_bytes;
+        }
         return true;
     };
     const uint64_t m = shape.num_variables;
-    plan.z = take(2 * g1_bytes(m) + msm::BaseTable<ec::G2Params>::device_bytes_for(m, bits));
-    plan.h = take(g1_bytes(shape.h_points()));
-    plan.l = take(g1_bytes(shape.private_variables()));
+    plan.z = take({g1_table(m), g1_table(m), g2_table(m)});
+    plan.h = take({g1_table(shape.h_points())});
+    plan.l = take({g1_table(shape.private_variables())});
     if (plan.z || plan.h || plan.l) plan.window_bits = bits;
     return plan;
 }
 
 void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan) {
     const Stream stream;
-    const auto table_of = [&]<class C>(const DeviceBuffer<ec::Affine<C>>& query) {
+    // The table of `query`, which is then freed (its points are the table's window 0).
+    const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query) {
         auto table = std::make_unique<msm::BaseTable<C>>(query.size(), plan.window_bits);
         table->build(query.data(), query.size(), stream);
+        stream.synchronize();
+        query = DeviceBuffer<ec::Affine<C>>();
         return table;
     };
     KeyTables& tables = key.tables;
@@ -119,7 +139,6 @@ void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan) {
     }
     if (plan.h) tables.h = table_of(key.h_query);
     if (plan.l) tables.l = table_of(key.l_query);
-    stream.synchronize();
     tables.window_bits = plan.window_bits;
 }
 

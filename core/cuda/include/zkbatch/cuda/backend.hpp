@@ -101,6 +101,7 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
     uint64_t msm_chunk_points_ = 0;
+    uint64_t table_budget_bytes_ = 0;  // the free memory build_tables planned in
     uint64_t table_build_ms_ = 0;
 };
 

@@ -38,7 +38,8 @@ struct KeyTables {
 struct KeyTablePlan {
     uint32_t window_bits = 0;
     bool z = false, h = false, l = false;
-    uint64_t device_bytes = 0;
+    uint64_t device_bytes = 0;       // the tables'
+    uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
 };
 
 // The most points any of the proof's five MSMs has (at least 1).
@@ -51,6 +52,8 @@ uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
 // The sets of tables that fit in `budget_bytes`, taken in the order of the time they buy
 // per byte while each fits in what is left: z's (at 2^24, ~106 ms a proof for 72 GiB),
 // H's (~16 ms for 18 GiB), L's (the same, but a mostly boolean witness gains little).
+// A table is built from its query, which is then freed (window 0 is a copy of it), so
+// each table needs its own bytes while it is built and one window fewer after.
 KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes);
 
 struct DeviceProvingKey {
@@ -59,7 +62,9 @@ struct DeviceProvingKey {
     groth16::ProvingKey header;
     DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
     DeviceBuffer<ec::G2Affine> b_g2_query;
-    KeyTables tables;  // built by build_key_tables; none by default
+    // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
+    // its points are the table's window 0.
+    KeyTables tables;
 
     // The queries' bytes (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
@@ -86,13 +91,14 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
 // chunk of scalars.
 uint64_t key_generation_scratch_bytes();
 
-// Builds `plan`'s tables of `key`'s queries on the current device into key.tables,
-// synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table on the H200). Throws
-// CudaError.
+// Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
+// frees each tabled query, synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table
+// on the H200). Throws CudaError.
 void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan);
 
 // The points digest of a key on the device: what its key file's header would carry
-// (groth16::KeyPointsDigest), from its points downloaded in file order. Synchronous.
+// (groth16::KeyPointsDigest), from its points downloaded in file order, before
+// build_key_tables frees any query. Synchronous.
 std::string device_key_points_digest(const DeviceProvingKey& key);
 
 }  // namespace zkbatch::cuda
