@@ -126,6 +126,18 @@ struct SeededKey {
     zkb_key_source source() const {
         return {path.c_str(), ZKB_KEY_FORMAT_ZKBATCH, 0, circuit_description.c_str(), setup_description.c_str()};
     }
+    // The same key, made by the backend from the descriptions (setup.key = "backend").
+    zkb_key_source seeded_source() const {
+        return {nullptr, ZKB_KEY_FORMAT_SEEDED, 0, circuit_description.c_str(), setup_description.c_str()};
+    }
+    // Each partition's inputs as the runner synthesizes them for `job_seed`.
+    std::function<Fill(uint64_t)> synthesized(uint64_t job_seed) const {
+        return [this, job_seed](uint64_t partition) -> Fill {
+            return [this, job_seed, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+                circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
+            };
+        };
+    }
 };
 
 std::unique_ptr<SeededKey> seeded_key(const circuit::R1csShape& shape, uint64_t setup_seed, const fs::path& folder) {
@@ -154,12 +166,7 @@ TEST(CudaGroth16, ProofsAreByteEqualToCpuRefForEveryLogNUpTo20) {
         const uint64_t job_seed = 11 * log_n;
         expect_gpu_proofs_equal_cpu_ref(
             log_n, made->source(), made->key.vk, made->circuit.variables(), partitions,
-            [&](uint64_t partition) -> Fill {
-                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                    made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
-                };
-            },
-            job_seed);
+            made->synthesized(job_seed), job_seed);
         fs::remove(made->path);
     }
 }
@@ -181,10 +188,7 @@ TEST(CudaGroth16, ReportsEveryStepOfTheProof) {
         EXPECT_EQ(loaded.load.key_bytes, sizeof(ec::G1Affine) * (2 * m + key.private_variables() + key.h_points()) +
                                              sizeof(ec::G2Affine) * m);
         zkb_prove_report report{};
-        prove_with(
-            loaded, log_n, 0,
-            [&](Fr* z, Fr* a, Fr* b, Fr* c) { made->circuit.synthesize(1, 0, z, a, b, c, host_threads()); },
-            groth16::derived_randomness(1, 0), &report);
+        prove_with(loaded, log_n, 0, made->synthesized(1)(0), groth16::derived_randomness(1, 0), &report);
         std::map<std::string, int> counts;
         std::map<std::string, std::string> lanes;
         uint64_t uploaded_bytes = 0;
@@ -267,8 +271,7 @@ TEST(CudaGroth16, KeysMadeOnTheDeviceAreTheSetupsKeys) {
         const auto made = seeded_key(shape, 20 + shape.log_n, folder.path());
         groth16::KeyFileInfo info;
         (void)groth16::load_verifying_key(made->path, made->circuit_description, &info);
-        const zkb_key_source seeded{nullptr, ZKB_KEY_FORMAT_SEEDED, 0, made->circuit_description.c_str(),
-                                    made->setup_description.c_str()};
+        const zkb_key_source seeded = made->seeded_source();
         for (const char* name : kGpuBackends) {
             const LoadedBackend loaded = load_backend(name, shape.log_n, seeded);
             EXPECT_EQ(loaded.load.how, "generated") << name;
@@ -279,12 +282,7 @@ TEST(CudaGroth16, KeysMadeOnTheDeviceAreTheSetupsKeys) {
         const uint64_t job_seed = 31 + shape.log_n;
         expect_gpu_proofs_equal_cpu_ref(
             shape.log_n, seeded, made->key.vk, made->circuit.variables(), 2,
-            [&](uint64_t partition) -> Fill {
-                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                    made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
-                };
-            },
-            job_seed);
+            made->synthesized(job_seed), job_seed);
     }
 }
 
@@ -303,18 +301,10 @@ TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
         const uint64_t job_seed = 60 + log_n;
         expect_gpu_proofs_equal_cpu_ref(
             log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
-            [&](uint64_t partition) -> Fill {
-                return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                    made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
-                };
-            },
-            job_seed, options);
+            made->synthesized(job_seed), job_seed, options);
         const LoadedBackend loaded = load_backend("cuda-pinned", log_n, made->source(), options);
         zkb_prove_report report{};
-        prove_with(
-            loaded, log_n, 0,
-            [&](Fr* z, Fr* a, Fr* b, Fr* c) { made->circuit.synthesize(job_seed, 0, z, a, b, c, host_threads()); },
-            groth16::derived_randomness(job_seed, 0), &report);
+        prove_with(loaded, log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0), &report);
         std::map<std::string, int> intervals;
         for (uint32_t i = 0; i < report.phase_count; ++i) ++intervals[report.phases[i].name];
         const int chunks = 1 << (log_n - chunk_log);
@@ -334,18 +324,12 @@ TEST(CudaGroth16, ProofsOverBaseTablesAreTheSame) {
     for (const circuit::R1csShape& shape : shapes) {
         SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
         const auto made = seeded_key(shape, 70 + shape.log_n, folder.path());
-        const zkb_key_source seeded{nullptr, ZKB_KEY_FORMAT_SEEDED, 0, made->circuit_description.c_str(),
-                                    made->setup_description.c_str()};
+        const zkb_key_source seeded = made->seeded_source();
         for (const zkb_key_source& source : {made->source(), seeded}) {
             const uint64_t job_seed = 80 + shape.log_n;
             expect_gpu_proofs_equal_cpu_ref(
                 shape.log_n, source, made->key.vk, made->circuit.variables(), 2,
-                [&](uint64_t partition) -> Fill {
-                    return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                        made->circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
-                    };
-                },
-                job_seed, options);
+                made->synthesized(job_seed), job_seed, options);
         }
         const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
         std::map<std::string, std::string> facts;
