@@ -264,7 +264,12 @@ for step in "${steps[@]}"; do
   esac
 done
 
-{
+# The runs' summary, when a step made any (tests, kernels and msm alone make none).
+has_runs() {
+  [ -x "$zkbatch" ] && [ -f "$db" ] && python3 -c "import sqlite3, sys
+sys.exit(0 if sqlite3.connect(sys.argv[1]).execute('SELECT 1 FROM run LIMIT 1').fetchone() else 1)" "$db" 2>/dev/null
+}
+has_runs && {
   echo "# zkbatch on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
   echo
   echo '$ zkbatch runs'
@@ -283,7 +288,7 @@ if [ -n "${e2e_ran:-}" ]; then
   python3 tools/run_timing.py "$db" --bound "$kernels_md" | tee "$OUT/e2e.md" | tee -a "$OUT/evidence.log"
 fi
 # One self-contained database file: fold the WAL back in.
-python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||
+[ ! -f "$db" ] || python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.execute('PRAGMA journal_mode=DELETE'); c.close()" "$db" ||
   log "could not checkpoint $db: fetch its -wal file too"
 tar -czf "$OUT/logs.tar.gz" -C "$logs" .
-"$zkbatch" runs --db "$db"
+if has_runs; then "$zkbatch" runs --db "$db"; fi
