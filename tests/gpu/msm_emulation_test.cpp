@@ -26,8 +26,6 @@ using namespace cuda::msm;
 using test::BaseProfile;
 using test::ScalarProfile;
 
-// Runs the levels of `plan` as run_levels does on the device; returns how many levels
-// did any work (the others found nothing spilled before them).
 // Level 0 in batched affine rounds (accumulate_segment_affine): the scratch's slots,
 // each taking the threads slot, slot + slots, ... as the device's kernel has them, and
 // the least pairs a round needs (1: every round that can run does).
@@ -61,6 +59,8 @@ void emulate_affine_level(const GatherSource<C>& first, const Level& level, cons
     }
 }
 
+// Runs the levels of `plan` as run_levels does on the device; returns how many levels
+// did any work (the others found nothing spilled before them).
 template <class C>
 int emulate_levels(const LevelPlan& plan, const GatherSource<C>& first, ec::Xyzz<C>* dest, uint32_t key_limit,
                    const AffineEmulation& affine = {}) {
