@@ -434,8 +434,9 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
 // G2, 17 Fp products in all with the inverse through the norm, against 28). So level 0
 // may first halve its segment in rounds: every two neighbouring entries of one bucket
 // become their affine sum in a thread's scratch, with one inversion (~570 products) for
-// all of the round's pairs; then the runs of what is left are added as before (sum_runs). A round pays when it has
-// more pairs than the inversion costs over the saving per pair (AffineScratch::min_pairs).
+// all of the round's pairs; then the runs of what is left are added as before
+// (sum_runs). A round pays when it has more pairs than the inversion costs over the
+// saving per pair (AffineScratch::min_pairs).
 
 // A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
 // buffers the rounds alternate between (the larger first), and the batch's prefix
