@@ -421,26 +421,22 @@ private:
         }
         constexpr bool g1 = std::is_same_v<C, ec::G1Params>;
         ec::Affine<C> table_sum{}, plain_sum{};
+        // One cell: the MSM (over `over`, or plain) timed; its sum, the first time (min_pairs
+        // 0), becomes `reference`, which later ones must equal.
+        const auto cell = [&](uint32_t min_pairs, const BaseTable<C>* over, ec::Affine<C>& reference) {
+            Breakdown steps;
+            const double ms = time_msm(plan, curve, scalars.data(), nullptr, points, 0, steps, -1, 0, over);
+            if (min_pairs == 0) reference = curve.sum_affine();
+            const bool equal = curve.sum_affine() == reference;
+            if (!equal) failures_++;
+            return format_ms(ms) + " (" + format_ms(steps.at("accumulate")) + ")" + (equal ? "" : " DIFFERENT");
+        };
         for (uint32_t min_pairs : g1 ? std::vector<uint32_t>{0, 50, 150, 300} : std::vector<uint32_t>{0, 16, 50, 100}) {
             curve.accumulator.set_affine_min_pairs(min_pairs);
-            Breakdown table_steps, plain_steps;
-            std::string table_cell = "-";
-            if (table) {
-                const double ms = time_msm(plan, curve, scalars.data(), nullptr, points, 0, table_steps, -1, 0,
-                                           table.get());
-                if (min_pairs == 0) table_sum = curve.sum_affine();
-                const bool equal = curve.sum_affine() == table_sum;
-                if (!equal) failures_++;
-                table_cell = format_ms(ms) + " (" + format_ms(table_steps.at("accumulate")) + ")" +
-                             (equal ? "" : " DIFFERENT");
-            }
-            const double ms = time_msm(plan, curve, scalars.data(), nullptr, points, 0, plain_steps);
-            if (min_pairs == 0) plain_sum = curve.sum_affine();
-            const bool equal = curve.sum_affine() == plain_sum;
-            if (!equal) failures_++;
-            std::printf("| %s 2^%u | %u | %s | %s (%s)%s |\n", std::is_same_v<C, ec::G1Params> ? "G1" : "G2", log_n,
-                        min_pairs, table_cell.c_str(), format_ms(ms).c_str(),
-                        format_ms(plain_steps.at("accumulate")).c_str(), equal ? "" : " DIFFERENT");
+            const std::string table_cell = table ? cell(min_pairs, table.get(), table_sum) : "-";
+            const std::string plain_cell = cell(min_pairs, nullptr, plain_sum);
+            std::printf("| %s 2^%u | %u | %s | %s |\n", g1 ? "G1" : "G2", log_n, min_pairs, table_cell.c_str(),
+                        plain_cell.c_str());
             std::fflush(stdout);
         }
         curve.accumulator.set_affine_min_pairs(cuda::msm::default_affine_min_pairs<C>());
