@@ -174,10 +174,9 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const uint64_t key_bytes = device_key_bytes(shape);
-    const auto worker_bytes = [&](uint64_t chunk_points) { return this->worker_bytes(shape, chunk_points); };
     const auto needed_bytes = [&](uint64_t chunk_points) {
-        return key_bytes + std::max(scratch_bytes, uint64_t{config_.prove_workers} * worker_bytes(chunk_points)) +
-               kReserveBytes;
+        const uint64_t workers_bytes = uint64_t{config_.prove_workers} * worker_bytes(shape, chunk_points);
+        return key_bytes + std::max(scratch_bytes, workers_bytes) + kReserveBytes;
     };
     // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
     // has room for their intervals; msm_chunk_log fixes the size.
@@ -208,7 +207,8 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
         ZKB_ERR_OUT_OF_MEMORY,
         plugin::concat("the proving key (", format_gib(key_bytes), " of points",
                        scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
-                       ") and ", config_.prove_workers, " prove worker(s) (", format_gib(worker_bytes(smallest)),
+                       ") and ", config_.prove_workers, " prove worker(s) (",
+                       format_gib(worker_bytes(shape, smallest)),
                        " each: a, b, c, the witness and the MSMs' buckets",
                        smallest < largest ? plugin::concat(", the MSMs in chunks of ", smallest, " points") : "",
                        ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ", device_info_.name,
