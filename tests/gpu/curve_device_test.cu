@@ -8,7 +8,6 @@
 
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/g2_lanes.hpp>
 #include <zkbatch/ec/curve.hpp>
 
 #include <gtest/gtest.h>
@@ -89,10 +88,10 @@ Fr random_fr(std::mt19937_64& rng) {
     return Fr::from_canonical(canonical);
 }
 
-// Random operands, and at the front the edge cases: zero operands, P == Q, P == -Q,
-// infinity, and an Fp2 with one zero half.
-std::vector<CurveInput> make_inputs(uint32_t count) {
+TEST(DeviceCurve, FieldAndPointOperationsMatchTheHostBitForBit) {
+    ZKB_REQUIRE_GPU();
     std::mt19937_64 rng(50);
+    const uint32_t count = 256;
     std::vector<CurveInput> inputs(count);
     const ec::G1 g1 = ec::G1::from_affine(ec::g1_generator());
     const ec::G2 g2 = ec::G2::from_affine(ec::g2_generator());
@@ -109,6 +108,7 @@ std::vector<CurveInput> make_inputs(uint32_t count) {
         in.r = ec::dbl(ec::scalar_mul(g2, random_fr(rng)));
         in.s = ec::dbl(ec::scalar_mul(g2, random_fr(rng)));
     }
+    // Edge cases: zero operands, P == Q, P == -Q, infinity.
     inputs[0].b = Fp::zero();
     inputs[1].a = Fp::zero();
     inputs[1].d = Fp2::zero();
@@ -122,19 +122,10 @@ std::vector<CurveInput> make_inputs(uint32_t count) {
     inputs[5].s = ec::G2::infinity();
     inputs[6].k = Fr::zero();
     inputs[7].k = -Fr::one();
-    inputs[8].c.c0 = Fp::zero();
-    inputs[10].d.c1 = Fp::zero();
     for (CurveInput& in : inputs) {
         in.q_affine = in.q.to_affine();
         in.s_affine = in.s.to_affine();
     }
-    return inputs;
-}
-
-TEST(DeviceCurve, FieldAndPointOperationsMatchTheHostBitForBit) {
-    ZKB_REQUIRE_GPU();
-    const uint32_t count = 256;
-    const std::vector<CurveInput> inputs = make_inputs(count);
 
     cuda::DeviceBuffer<CurveInput> device_in(count);
     cuda::DeviceBuffer<CurveOutput> device_out(count);
@@ -178,95 +169,6 @@ TEST(DeviceCurve, FieldAndPointOperationsMatchTheHostBitForBit) {
     EXPECT_TRUE(out[3].g2[0].is_infinity());
     EXPECT_TRUE(out[9].g1[7].is_infinity());
     EXPECT_EQ(out[9].fp[2] * out[9].fp[4], inputs[9].b) << "(a b) / a";
-}
-
-// G2 on lane pairs (cuda/g2_lanes.hpp), as the MSM's level 0 runs it: pair k works on
-// input k, each lane on its halves, and the halves it writes must be the bits of Fp2's
-// arithmetic and of the XYZZ formulas over whole points. Neighbouring pairs of a warp take
-// different branches of the addition (P == Q, P == -Q, infinity at the front of the inputs).
-struct alignas(16) LaneOutput {  // store_part writes 16-byte vectors
-    ec::G2Xyzz sum, doubled;  // xyzz_add_mixed(r, s), xyzz_dbl(r)
-    Fp2 fp2[4];               // c + d, c - d, c d, c^2
-    int zero[2];              // c == 0, d == 0
-};
-
-void lane_ops_expected(const CurveInput& in, LaneOutput* out) {
-    out->fp2[0] = in.c + in.d;
-    out->fp2[1] = in.c - in.d;
-    out->fp2[2] = in.c * in.d;
-    out->fp2[3] = in.c.sqr();
-    out->zero[0] = in.c.is_zero();
-    out->zero[1] = in.d.is_zero();
-    const ec::G2Xyzz r = ec::G2Xyzz::from_jacobian(in.r);
-    out->sum = ec::xyzz_add_mixed(r, in.s_affine);
-    out->doubled = ec::xyzz_dbl(r);
-}
-
-__global__ void lane_ops_kernel(const CurveInput* in, LaneOutput* out, uint32_t count) {
-    using cuda::lanes::Fp2Half;
-    using Halves = cuda::lanes::G2Halves;
-    const uint32_t k = (blockIdx.x * blockDim.x + threadIdx.x) / 2;
-    if (k >= count) return;
-    const bool odd = cuda::lanes::odd_lane();
-    const auto half = [odd](const Fp2& x) { return Fp2Half{odd ? x.c1 : x.c0}; };
-    const auto put = [odd](Fp2& to, const Fp2Half& x) { (odd ? to.c1 : to.c0) = x.c; };
-    const Fp2Half c = half(in[k].c), d = half(in[k].d);
-    put(out[k].fp2[0], c + d);
-    put(out[k].fp2[1], c - d);
-    put(out[k].fp2[2], c * d);
-    put(out[k].fp2[3], c.sqr());
-    out[k].zero[0] = c.is_zero();
-    out[k].zero[1] = d.is_zero();
-    const ec::G2Xyzz r = ec::G2Xyzz::from_jacobian(in[k].r);
-    const ec::Xyzz<Halves> r_half{half(r.X), half(r.Y), half(r.ZZ), half(r.ZZZ)};
-    const ec::Affine<Halves> s_half = cuda::msm::load_part<Halves>(&in[k].s_affine);
-    cuda::msm::store_part<Halves>(&out[k].sum, ec::xyzz_add_mixed(r_half, s_half));
-    cuda::msm::store_part<Halves>(&out[k].doubled, ec::xyzz_dbl(r_half));
-}
-
-TEST(DeviceCurve, G2OnLanePairsMatchesWholePointsBitForBit) {
-    ZKB_REQUIRE_GPU();
-    const uint32_t count = 256;
-    const std::vector<CurveInput> inputs = make_inputs(count);
-    cuda::DeviceBuffer<CurveInput> device_in(count);
-    cuda::DeviceBuffer<LaneOutput> device_out(count);
-    device_in.copy_from_host(inputs.data(), count);
-    lane_ops_kernel<<<(2 * count + 63) / 64, 64>>>(device_in.data(), device_out.data(), count);
-    ZKB_CUDA_CHECK_LAUNCH("lane_ops_kernel");
-    ZKB_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<LaneOutput> out(count);
-    device_out.copy_to_host(out.data(), count);
-
-    const char* const names[4] = {"c+d", "c-d", "c*d", "c^2"};
-    int mismatches = 0;
-    for (uint32_t i = 0; i < count && mismatches < 10; ++i) {
-        LaneOutput expected;
-        lane_ops_expected(inputs[i], &expected);
-        for (int op = 0; op < 4; ++op) {
-            if (out[i].fp2[op] != expected.fp2[op]) {
-                ++mismatches;
-                ADD_FAILURE() << "Fp2 " << names[op] << " on lanes differs at " << i;
-            }
-        }
-        for (int z = 0; z < 2; ++z) {
-            if (out[i].zero[z] != expected.zero[z]) {
-                ++mismatches;
-                ADD_FAILURE() << "is_zero on lanes differs at " << i;
-            }
-        }
-        if (std::memcmp(&out[i].sum, &expected.sum, sizeof(ec::G2Xyzz)) != 0) {
-            ++mismatches;
-            ADD_FAILURE() << "xyzz_add_mixed on lanes differs at " << i;
-        }
-        if (std::memcmp(&out[i].doubled, &expected.doubled, sizeof(ec::G2Xyzz)) != 0) {
-            ++mismatches;
-            ADD_FAILURE() << "xyzz_dbl on lanes differs at " << i;
-        }
-    }
-    // The edge cases took their branches (so the pairs of a warp did diverge).
-    EXPECT_TRUE(out[1].zero[1] && !out[8].zero[0] && !out[10].zero[1]);
-    EXPECT_EQ(out[2].sum.to_jacobian(), out[2].doubled.to_jacobian()) << "P + P";
-    EXPECT_TRUE(out[3].sum.is_infinity());
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/g2_lanes.hpp>
 #include <zkbatch/cuda/msm.hpp>
 #include <zkbatch/plugin/error.hpp>
 
@@ -19,25 +18,13 @@ namespace detail {
 // level short.
 inline constexpr uint32_t kPointThreads = 128;
 
-// The curve whose points level 0's threads add: G2's split over lane pairs (g2_lanes.hpp),
-// G1's whole.
-template <class C>
-struct LevelZero {
-    using Curve = C;
-};
-template <>
-struct LevelZero<ec::G2Params> {
-    using Curve = lanes::G2Halves;
-};
-
 // No minimum of blocks per SM: G1's level 0 compiles to 167 registers as it is, which
 // already fits three blocks of 128 in an SM's 65536 (12 warps); asking for three made
-// ptxas spill 16 bytes at 168 (MSM-NOTES.md). The other levels need what they need.
-// Thread t of a level, or the threads_per_point<C>() threads of a split curve's t.
+// ptxas spill 16 bytes at 168 (MSM-NOTES.md). The other levels and G2 need what they need.
 template <class C, class Source>
 __global__ void __launch_bounds__(kPointThreads)
     accumulate_kernel(const Source source, const Level level, const LevelOutput<C> out) {
-    const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / threads_per_point<C>();
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < level.threads()) accumulate_segment<C>(source, level, out, t);
 }
 
@@ -131,13 +118,8 @@ void run_levels(const LevelPlan& plan, const GatherSource<C>& source, const Affi
             accumulate_affine_kernel<C><<<blocks, kPointThreads, 0, stream>>>(source, level, out, *affine);
             ZKB_CUDA_CHECK_LAUNCH("accumulate_affine_kernel");
         } else if (k == 0) {
-            using L = typename LevelZero<C>::Curve;
-            const GatherSource<L> gather{source.keys, source.values, source.bases};
-            const LevelOutput<L> level_out{out.dest, out.key_limit, out.spill_keys, out.spill_points,
-                                           out.spilled, out.previous_spilled};
-            const uint64_t threads = uint64_t{level.threads()} * threads_per_point<L>();
-            accumulate_kernel<L, GatherSource<L>><<<point_blocks(threads), kPointThreads, 0, stream>>>(
-                gather, level, level_out);
+            accumulate_kernel<C, GatherSource<C>><<<point_blocks(level.threads()), kPointThreads, 0, stream>>>(
+                source, level, out);
             ZKB_CUDA_CHECK_LAUNCH("accumulate_kernel (level 0)");
         } else {
             const PointSource<C> spills{spill_keys[(k - 1) % 2], spill_points[(k - 1) % 2]};
@@ -155,10 +137,9 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
     int device = 0, sm_count = 0, blocks_per_sm = 0;
     ZKB_CUDA_CHECK(cudaGetDevice(&device));
     ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    using L = typename detail::LevelZero<C>::Curve;
     ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_sm, detail::accumulate_kernel<L, GatherSource<L>>, detail::kPointThreads, 0));
-    resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads / threads_per_point<L>();
+        &blocks_per_sm, detail::accumulate_kernel<C, GatherSource<C>>, detail::kPointThreads, 0));
+    resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
     const uint64_t buckets = capacity.max_buckets();
     buckets_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
     for (int i = 0; i < 2; ++i) {

@@ -234,52 +234,6 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void prefetch_l2(const void* address, size_t byt
 #endif
 }
 
-// ---- points split across threads --------------------------------------------------------
-// Memory holds whole points of a curve; a thread usually adds whole points of the same
-// curve. A split curve (g2_lanes.hpp: G2Halves) has kThreadsPerPoint threads share each
-// point: it names the curve its memory holds (`using Stored = ...`) and reads and writes
-// a thread's part of a point (load_part, store_part).
-template <class C, class = void>
-struct StoredCurve {
-    using type = C;
-};
-template <class C>
-struct StoredCurve<C, std::void_t<typename C::Stored>> {
-    using type = typename C::Stored;
-};
-template <class C>
-using Stored = typename StoredCurve<C>::type;
-
-template <class C>
-inline constexpr bool kSplit = !std::is_same_v<Stored<C>, C>;
-
-template <class C>
-ZKB_HOST_DEVICE constexpr uint32_t threads_per_point() {
-    if constexpr (kSplit<C>) {
-        return C::kThreadsPerPoint;
-    } else {
-        return 1;
-    }
-}
-
-template <class C>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE ec::Affine<C> load_part(const ec::Affine<Stored<C>>* source) {
-    if constexpr (kSplit<C>) {
-        return C::load_part(source);
-    } else {
-        return load_point(source);
-    }
-}
-
-template <class C>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_part(ec::Xyzz<Stored<C>>* destination, const ec::Xyzz<C>& value) {
-    if constexpr (kSplit<C>) {
-        C::store_part(destination, value);
-    } else {
-        store_point(destination, value);
-    }
-}
-
 // ---- step 4: accumulation levels --------------------------------------------------------
 
 // Level 0's entries: sorted (key, signed point index) pairs over affine bases.
@@ -287,22 +241,20 @@ template <class C>
 struct GatherSource {
     const uint32_t* keys = nullptr;
     const uint32_t* values = nullptr;
-    const ec::Affine<Stored<C>>* bases = nullptr;
+    const ec::Affine<C>* bases = nullptr;
 
     ZKB_HOST_DEVICE uint32_t key(uint32_t i) const { return load_word(keys + i); }
     // The base entry i names, before its sign.
-    ZKB_HOST_DEVICE const ec::Affine<Stored<C>>* base(uint32_t i) const {
-        return bases + (load_word(values + i) & ~kSignBit);
-    }
-    // Entry i's point (this thread's part of it): its base, negated when the digit was.
+    ZKB_HOST_DEVICE const ec::Affine<C>* base(uint32_t i) const { return bases + (load_word(values + i) & ~kSignBit); }
+    // Entry i's point: its base, negated when the digit was.
     ZKB_HOST_DEVICE ec::Affine<C> point(uint32_t i) const {
         const uint32_t value = load_word(values + i);
-        ec::Affine<C> point = load_part<C>(bases + (value & ~kSignBit));
+        ec::Affine<C> point = load_point(bases + (value & ~kSignBit));
         if (value & kSignBit) point.y = -point.y;
         return point;
     }
     // The gathered point of entry i, into L2 before add() needs it.
-    ZKB_HOST_DEVICE void prefetch(uint32_t i) const { prefetch_l2(base(i), sizeof(ec::Affine<Stored<C>>)); }
+    ZKB_HOST_DEVICE void prefetch(uint32_t i) const { prefetch_l2(base(i), sizeof(ec::Affine<C>)); }
     ZKB_HOST_DEVICE ec::Xyzz<C> add(const ec::Xyzz<C>& sum, uint32_t i) const {
         return ec::xyzz_add_mixed(sum, point(i));
     }
@@ -353,10 +305,10 @@ struct Level {
 // is 0 has nothing left to do (every bucket is complete) and returns at once.
 template <class C>
 struct LevelOutput {
-    ec::Xyzz<Stored<C>>* dest = nullptr;
+    ec::Xyzz<C>* dest = nullptr;
     uint32_t key_limit = 0;  // keys at or above it (the skip key) are never added or written
     uint32_t* spill_keys = nullptr;
-    ec::Xyzz<Stored<C>>* spill_points = nullptr;
+    ec::Xyzz<C>* spill_points = nullptr;
     uint32_t* spilled = nullptr;
     const uint32_t* previous_spilled = nullptr;  // null for level 0
 };
@@ -371,7 +323,7 @@ template <class C>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void spill(const LevelOutput<C>& out, uint32_t slot, uint32_t key, bool holds_points,
                                            const ec::Xyzz<C>& sum) {
     out.spill_keys[slot] = holds_points ? key : key | kEmptyBit;
-    store_part<C>(out.spill_points + slot, holds_points ? sum : ec::Xyzz<C>::infinity());
+    store_point(out.spill_points + slot, holds_points ? sum : ec::Xyzz<C>::infinity());
     if (holds_points) *out.spilled = 1;
 }
 
@@ -418,7 +370,7 @@ struct RunWriter {
             spill(out, 2 * t + 1, key, holds_points, sum);
             last_slot_written = true;
         } else if (holds_points) {
-            store_part<C>(out.dest + key, sum);
+            store_point(out.dest + key, sum);
         }
     }
     // Slots no run spilled to are written empty, with their run's key.
