@@ -28,7 +28,9 @@ logs=$(mktemp -d)
 mkdir -p "$OUT"
 bundle=${ZKBATCH_BUNDLE:-.bundle}  # another folder when the carried bundle lives elsewhere
 export LD_LIBRARY_PATH=$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ZKBATCH_PLUGIN_PATH=$PWD/$bundle/plugins
+# EVIDENCE_PLUGINS: a folder of other plugin builds to run instead of the bundle's (a
+# variant to compare); the caller's ZKBATCH_PLUGIN_PATH is replaced either way.
+export ZKBATCH_PLUGIN_PATH=${EVIDENCE_PLUGINS:-$PWD/$bundle/plugins}
 zkbatch=$bundle/bin/zkbatch
 db=${EVIDENCE_DB:-$OUT/h200.db}  # an existing database is added to
 steps=("$@")
