@@ -180,7 +180,7 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
     };
     // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
     // has room for their intervals; msm_chunk_log fixes the size.
-    const uint64_t largest = ProofMsms::largest_msm(shape);
+    const uint64_t largest = largest_query(shape);
     std::vector<uint64_t> chunk_choices;
     if (config_.msm_chunk_log != 0) {
         chunk_choices.push_back(uint64_t{1} << config_.msm_chunk_log);
@@ -248,7 +248,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before build_tables frees the tabled queries
-    if (config_.msm_tables && msm_chunk_points_ == ProofMsms::largest_msm(key_->header)) build_tables();
+    if (config_.msm_tables && msm_chunk_points_ == largest_query(key_->header)) build_tables();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;

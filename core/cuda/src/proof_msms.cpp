@@ -22,7 +22,7 @@ struct ChunkCounts {
 
 // 0 (no chunks) as the largest MSM.
 uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_points) {
-    const uint64_t largest = ProofMsms::largest_msm(header);
+    const uint64_t largest = largest_query(header);
     return chunk_points == 0 ? largest : std::min(chunk_points, largest);
 }
 
@@ -79,8 +79,6 @@ uint64_t sums_bytes(const ChunkCounts& counts) {
 
 }  // namespace
 
-uint64_t ProofMsms::largest_msm(const groth16::ProvingKey& header) { return largest_query(header); }
-
 uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points) {
     return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
 }
@@ -96,7 +94,7 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, u
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
     const uint64_t intervals = chunk_counts(header, chunk_points_).intervals();
     if (intervals > kMaxChunkIntervals) {
-        throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_msm(header), " points in chunks of ",
+        throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_query(header), " points in chunks of ",
                                                    chunk_points_, " make ", intervals, " intervals, more than ",
                                                    kMaxChunkIntervals, ": use larger chunks"));
     }
@@ -129,7 +127,7 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     ec::G1* const l_sums = b_g1_sums + counts.z;
     ec::G1* const h_sums = l_sums + counts.l;
     const KeyTables& tables = key.tables;
-    if (tables.window_bits != 0 && chunk_points_ < largest_msm(header)) {
+    if (tables.window_bits != 0 && chunk_points_ < largest_query(header)) {
         throw std::invalid_argument("a key with base tables, but MSMs in chunks: tables are for whole MSMs");
     }
     events_used_ = 0;

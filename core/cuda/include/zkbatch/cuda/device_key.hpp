@@ -42,7 +42,8 @@ struct KeyTablePlan {
     uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
 };
 
-// The most points any of the proof's five MSMs has (at least 1).
+// The most points any of the proof's five MSMs has (at least 1): MSMs in chunks of this
+// many are in no chunks.
 uint64_t largest_query(const groth16::ProvingKey& shape);
 
 // The tables' width for a key of `shape`'s sizes: the cost model's best over a table for

@@ -44,8 +44,6 @@ public:
     // per worker.
     static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
                                      uint32_t table_window_bits = 0);
-    // The most points any of the five MSMs has: chunks of this many are no chunks.
-    static uint64_t largest_msm(const groth16::ProvingKey& header);
     // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
     // interleave), one for all of L's and one for all of H's; 5 unchunked. Each is a
     // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
