@@ -117,6 +117,36 @@ TEST(Fp32, PartlyReducedProductsStayBelowTwiceTheModulus) {
     }
 }
 
+// mont_mul with unreduced sums as factors (add_unreduced: below 2p), as Fp::sum_times and
+// Fp2's products use it on the device: the reduced product of the sums, and each sum
+// below 2p with the right value. Includes 2p - 1 (the largest such sum) as both factors.
+TEST(Fp32, ProductsTakeUnreducedSums) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    values.resize(120);  // the edge values and some random ones: 120^2 sums, each times 8 more
+    std::vector<std::pair<mpz_class, mpz_class>> sums = {{p - 1, p - 1}, {p - 1, 1}, {0, 0}};
+    for (size_t i = 0; i < values.size(); ++i) {
+        for (size_t k = i; k < values.size(); k += 7) sums.emplace_back(values[i], values[k]);
+    }
+    for (const auto& [x, y] : sums) {
+        Limbs a, b, sum, out;
+        limbs_of(x, a);
+        limbs_of(y, b);
+        fp32::add_unreduced<ff::HostChain>(a, b, sum);
+        ASSERT_EQ(integer_of(sum), x + y) << x.get_str(16) << " + " << y.get_str(16);
+        for (const auto& [u, v] : {sums[0], sums[1], sums[sums.size() / 2], sums.back()}) {
+            Limbs c, d, other;
+            limbs_of(u, c);
+            limbs_of(v, d);
+            fp32::add_unreduced<ff::HostChain>(c, d, other);
+            fp32::mont_mul<ff::HostChain>(sum, other, out);
+            ASSERT_EQ(integer_of(out), (x + y) * (u + v) * r_inverse() % p) << x.get_str(16) << " + " << y.get_str(16);
+            fp32::mont_mul<ff::HostChain>(sum, c, out);
+            ASSERT_EQ(integer_of(out), (x + y) * u * r_inverse() % p) << x.get_str(16) << " + " << y.get_str(16);
+        }
+    }
+}
+
 // Same R, same reduced output: what the GPU computes is what Fp computes on the host,
 // bit for bit, including through the 64 <-> 32-bit limb split the device paths use.
 TEST(Fp32, AgreesWithTheSixtyFourBitLimbs) {

@@ -181,6 +181,31 @@ struct Fp {
     ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp& operator*=(const Fp& other) { return *this = mont_mul(*this, other); }
 
     ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST Fp sqr() const { return mont_mul(*this, *this); }
+
+    // (a0 + a1) b and (a0 + a1)(b0 + b1): on the device the sums stay unreduced (below
+    // 2p, which fp32::mont_mul takes), a reduction fewer each; the same bits as
+    // (a0 + a1) * b and (a0 + a1) * (b0 + b1). For Fp2's products (Karatsuba's sums).
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST static Fp sum_times(const Fp& a0, const Fp& a1, const Fp& b) {
+#if defined(__CUDA_ARCH__)
+        uint32_t sum[fp32::kLimbs], factor[fp32::kLimbs];
+        device_sum(a0, a1, sum);
+        fp32::split(b.limbs, factor);
+        return device_product(sum, factor);
+#else
+        return mont_mul(a0 + a1, b);
+#endif
+    }
+    ZKB_HOST_DEVICE ZKB_INLINE_ON_HOST static Fp sum_times_sum(const Fp& a0, const Fp& a1, const Fp& b0,
+                                                               const Fp& b1) {
+#if defined(__CUDA_ARCH__)
+        uint32_t first[fp32::kLimbs], second[fp32::kLimbs];
+        device_sum(a0, a1, first);
+        device_sum(b0, b1, second);
+        return device_product(first, second);
+#else
+        return mont_mul(a0 + a1, b0 + b1);
+#endif
+    }
     ZKB_HOST_DEVICE Fp dbl() const { return *this + *this; }
 
     // x/2: x + p is even when x is odd (p is odd), and below 2^382.
@@ -296,6 +321,21 @@ private:
         fp32::split(x.limbs, a);
         fp32::split(y.limbs, b);
         kOp(a, b, out);
+        Fp result;
+        fp32::join(out, result.limbs);
+        return result;
+    }
+    // a0 + a1 in fp32's limbs, unreduced (below 2p).
+    __device__ static ZKB_FORCEINLINE void device_sum(const Fp& a0, const Fp& a1, uint32_t sum[fp32::kLimbs]) {
+        uint32_t a[fp32::kLimbs], b[fp32::kLimbs];
+        fp32::split(a0.limbs, a);
+        fp32::split(a1.limbs, b);
+        fp32::add_unreduced<PtxChain>(a, b, sum);
+    }
+    // x y / R mod p, reduced, for x, y < 2p in fp32's limbs.
+    __device__ static ZKB_FORCEINLINE Fp device_product(const uint32_t x[fp32::kLimbs], const uint32_t y[fp32::kLimbs]) {
+        uint32_t out[fp32::kLimbs];
+        fp32::mont_mul<PtxChain>(x, y, out);
         Fp result;
         fp32::join(out, result.limbs);
         return result;

@@ -26,7 +26,7 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 operator*(const Fp2& o) const {
         const Fp a = c0 * o.c0;
         const Fp b = c1 * o.c1;
-        const Fp cross = (c0 + c1) * (o.c0 + o.c1);
+        const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
         return Fp2{a - b, cross - a - b};
     }
     ZKB_HOST_DEVICE Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
@@ -36,7 +36,7 @@ struct Fp2 {
     // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: two Fp products.
     ZKB_HOST_DEVICE Fp2 sqr() const {
         const Fp product = c0 * c1;
-        return Fp2{(c0 + c1) * (c0 - c1), product.dbl()};
+        return Fp2{Fp::sum_times(c0, c1, c0 - c1), product.dbl()};
     }
     ZKB_HOST_DEVICE Fp2 dbl() const { return Fp2{c0.dbl(), c1.dbl()}; }
     ZKB_HOST_DEVICE Fp2 half() const { return Fp2{c0.half(), c1.half()}; }

@@ -142,7 +142,10 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[kLimbs], 
     out[kLimbs - 1] = chain.addc(first[kLimbs - 1], 0);
 }
 
-// out = a * b / 2^384 mod p, fully reduced; a, b < p. `out` may alias a or b.
+// out = a * b / 2^384 mod p, fully reduced; a, b < 2p (so either may be an unreduced
+// sum, add_unreduced): every round stays below (a + p) 2^32 < 3p 2^32 < 2^416, and
+// mont_mul_partial's value below a b / 2^384 + p < 4p^2 / 2^384 + p < 2p, which
+// reduce_once brings below p. `out` may alias a or b.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
                                               uint32_t out[kLimbs]) {
@@ -152,15 +155,24 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[kLimbs], const ui
     reduce_once(chain, t, out);
 }
 
-// out = a + b mod p; a, b < p, so a + b < 2p < 2^384 needs no thirteenth limb.
+// out = a + b, not reduced: below 2p for a, b < p (no thirteenth limb: 2p < 2^384). For
+// a sum whose only use is a factor of mont_mul, which takes it as it is.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_unreduced(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
+                                                   uint32_t out[kLimbs]) {
+    Chain chain;
+    out[0] = chain.add_cc(a[0], b[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(a[j], b[j]);
+    out[kLimbs - 1] = chain.addc(a[kLimbs - 1], b[kLimbs - 1]);
+}
+
+// out = a + b mod p; a, b < p.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void add(const uint32_t a[kLimbs], const uint32_t b[kLimbs], uint32_t out[kLimbs]) {
-    Chain chain;
     uint32_t s[kLimbs];
-    s[0] = chain.add_cc(a[0], b[0]);
-    ZKB_UNROLL
-    for (int j = 1; j < kLimbs - 1; ++j) s[j] = chain.addc_cc(a[j], b[j]);
-    s[kLimbs - 1] = chain.addc(a[kLimbs - 1], b[kLimbs - 1]);
+    add_unreduced<Chain>(a, b, s);
+    Chain chain;
     reduce_once(chain, s, out);
 }
 
