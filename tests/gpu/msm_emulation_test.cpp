@@ -135,6 +135,10 @@ std::vector<ec::Xyzz<C>> emulate_tree(std::vector<ec::Xyzz<C>> sums, uint32_t wi
     return sums;
 }
 
+// The reduction threads of the device emulate_msm stands for: a small one, so that wider
+// layouts take longer chunks (choose_chunk_log) and the emulation meets several.
+inline constexpr uint64_t kEmulatedReduceThreads = 256;
+
 // What emulate_msm saw, for tests that check the choices it made.
 struct EmulationResult {
     uint64_t full = 0, ones = 0, entries = 0;
@@ -223,7 +227,7 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
         info->working_levels = working;
     }
 
-    const BucketReduceParams reduce{with_buckets, chunk_log_for(with_buckets)};
+    const BucketReduceParams reduce{with_buckets, choose_chunk_log(with_buckets, kEmulatedReduceThreads)};
     std::vector<ec::Xyzz<C>> partials(reduce.threads());
     for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
         reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
@@ -401,6 +405,49 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, true), 24u);
 }
 
+// The reduction's chunks: known answers for the H200's G2 (132 SMs x 2 blocks of 128),
+// where K = 32 took two waves at 2^24 over a table and half of one at 2^22; then, for
+// every chunk length, the window sums are sum_b (b + 1) B_b, computed here by scalar
+// multiplication, over buckets with infinities among them.
+TEST(MsmSteps, BucketReductionForEveryChunkLength) {
+    constexpr uint64_t kG2Resident = 132 * 2 * 128;
+    EXPECT_EQ(choose_chunk_log(WindowLayout{22, 1}, kG2Resident), 6u);  // 2^15 threads: one wave
+    EXPECT_EQ(choose_chunk_log(WindowLayout{20, 1}, kG2Resident), 4u);  // 2^15 threads: one wave
+    EXPECT_EQ(choose_chunk_log(WindowLayout{3, 2}, kG2Resident), 0u);   // a thread a bucket
+    for (uint32_t bits = 1; bits <= 24; ++bits) {
+        for (uint64_t resident : {uint64_t{1}, uint64_t{256}, kG2Resident}) {
+            EXPECT_LE(choose_chunk_log(WindowLayout{bits, 11}, resident), bits - 1) << bits << ", " << resident;
+        }
+    }
+
+    using C = ec::G1Params;
+    const WindowLayout layout{6, 3};
+    const std::vector<ec::Affine<C>> points = test::make_bases<C>(layout.bucket_count(), BaseProfile::distinct, 7);
+    std::vector<ec::Xyzz<C>> buckets(layout.bucket_count());
+    for (size_t b = 0; b < buckets.size(); ++b) {
+        buckets[b] = b % 5 == 3 ? ec::Xyzz<C>::infinity() : ec::Xyzz<C>::from_affine(points[b]);
+        if (b % 7 == 1) buckets[b] = ec::xyzz_dbl(buckets[b]);  // Z != 1
+    }
+    for (uint32_t chunk_log = 0; chunk_log < layout.bits; ++chunk_log) {
+        const BucketReduceParams reduce{layout, chunk_log};
+        std::vector<ec::Xyzz<C>> partials(reduce.threads());
+        for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
+            reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
+        }
+        const std::vector<ec::Xyzz<C>> sums = emulate_tree(partials, layout.windows, reduce.chunks_per_window());
+        ASSERT_EQ(sums.size(), layout.windows);
+        for (uint32_t w = 0; w < layout.windows; ++w) {
+            ec::Jacobian<C> expected = ec::Jacobian<C>::infinity();
+            for (uint32_t b = 0; b < layout.buckets_per_window(); ++b) {
+                const uint64_t weight[4] = {b + 1, 0, 0, 0};
+                const ec::Xyzz<C>& bucket = buckets[w * layout.buckets_per_window() + b];
+                expected = ec::add(expected, ec::scalar_mul(bucket.to_jacobian(), weight));
+            }
+            EXPECT_EQ(sums[w].to_jacobian(), expected) << "chunk_log " << chunk_log << ", window " << w;
+        }
+    }
+}
+
 // Level 0 in whole waves: known answers for the H200's resident threads (132 SMs x 3
 // blocks of 128 for G1), then the properties for any size: never shorter than the choice
 // without a device (the spill bounds rest on it), and the threads fill their last wave.
@@ -448,7 +495,7 @@ TEST(MsmCapacity, BoundsEveryChoice) {
                     ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
                     ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
                 }
-                const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+                const BucketReduceParams reduce{layout, choose_chunk_log(layout, 33792)};
                 const LevelPlan window_levels = plan_levels(reduce.threads(), kLaterSegment, kLaterSegment);
                 ASSERT_LE(window_levels.spill_capacity[0], capacity.max_spills(0));
                 ASSERT_LE(window_levels.spill_capacity[1], capacity.max_spills(1));

@@ -140,6 +140,9 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
     ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &blocks_per_sm, detail::accumulate_kernel<C, GatherSource<C>>, detail::kPointThreads, 0));
     resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
+    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, detail::reduce_buckets_kernel<C>,
+                                                                 detail::kPointThreads, 0));
+    reduce_resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
     const uint64_t buckets = capacity.max_buckets();
     buckets_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
     for (int i = 0; i < 2; ++i) {
@@ -270,7 +273,7 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     if (events) events->accumulated.record(stream);
 
     // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.
-    const BucketReduceParams reduce{layout, chunk_log_for(layout)};
+    const BucketReduceParams reduce{layout, choose_chunk_log(layout, reduce_resident_threads_)};
     detail::reduce_buckets_kernel<C><<<detail::point_blocks(reduce.threads()), detail::kPointThreads, 0, handle>>>(
         reduce, buckets_.data(), partials_.data());
     ZKB_CUDA_CHECK_LAUNCH("reduce_buckets_kernel");

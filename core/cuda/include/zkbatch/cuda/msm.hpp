@@ -181,7 +181,8 @@ private:
                     const Stream& stream, uint32_t first_segment, RunEvents* events);
 
     MsmCapacity capacity_;
-    uint64_t resident_threads_ = 0;  // level 0's threads the current device holds at once
+    uint64_t resident_threads_ = 0;         // level 0's threads the current device holds at once
+    uint64_t reduce_resident_threads_ = 0;  // and the bucket reduction's
     DeviceBuffer<ec::Xyzz<C>> buckets_;
     DeviceBuffer<ec::Xyzz<C>> spill_points_[2];
     DeviceBuffer<uint32_t> spill_keys_[2];

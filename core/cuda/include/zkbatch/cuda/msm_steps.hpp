@@ -854,11 +854,30 @@ inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads
 // level of 4x shrinking) beats 32 (depth 32 per 16x).
 inline constexpr uint32_t kLaterSegment = 8;
 static_assert(kLaterSegment >= 8, "the shifted levels shrink only for segments of 8 or more");
-inline constexpr uint32_t kChunkLog = 5;       // buckets per reduction thread: 32
 
-// The K of a layout: 2^kChunkLog buckets per thread, or all of a small window's.
-inline uint32_t chunk_log_for(const WindowLayout& layout) {
-    return layout.bits - 1 < kChunkLog ? layout.bits - 1 : kChunkLog;
+// The reduction's K = 2^chunk_log buckets a thread, for a device that holds
+// `resident_threads` reduce_bucket_chunk threads at once (> 0). A thread costs 2K
+// additions and its multiply_small, about (bits - 1) doublings at 0.6 of an addition
+// (G2: 24 Fp products against 40) and an addition for every other bit of its chunk's
+// first bucket; the kernel costs that times its waves. A fixed K = 32 took G2's 2^21
+// buckets at 2^24 in two waves of the H200's 33,792 threads where K = 64 takes one, and
+// 2^19 buckets at 2^22 in half a wave where K = 16 fills it (core/cuda/MSM-NOTES.md, v8).
+inline uint32_t choose_chunk_log(const WindowLayout& layout, uint64_t resident_threads) {
+    const uint32_t bucket_log = layout.bits - 1;
+    const uint64_t resident = resident_threads == 0 ? 1 : resident_threads;
+    uint32_t best = 0;
+    double best_cost = 0;
+    for (uint32_t chunk_log = 0; chunk_log <= bucket_log; ++chunk_log) {
+        const uint64_t threads = uint64_t{layout.windows} << (bucket_log - chunk_log);
+        const double waves = double((threads + resident - 1) / resident);
+        const double per_thread =
+            2.0 * double(1u << chunk_log) + 0.6 * bucket_log + 0.5 * (bucket_log - chunk_log) + 1.0;
+        if (chunk_log == 0 || waves * per_thread < best_cost) {
+            best = chunk_log;
+            best_cost = waves * per_thread;
+        }
+    }
+    return best;
 }
 
 }  // namespace zkbatch::cuda::msm
