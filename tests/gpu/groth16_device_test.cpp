@@ -205,7 +205,7 @@ TEST(CudaGroth16, ReportsEveryStepOfTheProof) {
         EXPECT_EQ(counts["compute"], 0) << "a Groth16 prove times its steps, the runner sums them";
         for (const groth16::ProofMsm msm : groth16::kProofMsms) EXPECT_EQ(counts[groth16::phase_name(msm)], 1);
         EXPECT_EQ(lanes["msm.a"], "gpu0.w0.compute");
-        EXPECT_EQ(lanes["msm.b_g2"], "gpu0.w0.g2");
+        EXPECT_EQ(lanes["msm.b_g2"], "gpu0.w0.compute");
         EXPECT_EQ(counts["combine"], 1);
         EXPECT_EQ(lanes["combine"], "gpu0.w0.host");
     }

@@ -277,7 +277,6 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
       compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
       host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
-      g2_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".g2")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
       download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
@@ -497,8 +496,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     if (!groth16) return;
 
     for (const ProofMsms::Interval& interval : msms_->intervals()) {
-        add_phase(report, groth16::phase_name(interval.msm),
-                  interval.msm == groth16::ProofMsm::b_g2 ? g2_lane_ : compute_lane_, device, anchor_, anchor_ns,
+        add_phase(report, groth16::phase_name(interval.msm), compute_lane_, device, anchor_, anchor_ns,
                   *interval.start, *interval.end, 0);
     }
     const uint64_t combine_start_ns = steady_now_ns();

@@ -134,26 +134,18 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     intervals_.clear();
     stream.wait(inputs_ready);
 
-    const Event* b_g2_done = nullptr;
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
-        // The plan is made again for this chunk only once B2 has read the last one.
-        if (b_g2_done != nullptr) stream.wait(*b_g2_done);
         const Event& start = mark(stream);
         prepare(z_plan_, tables.a ? tables.window_bits : 0, z + first, msm::ScalarForm::montgomery, count, stream);
-        // B2 starts once z's entries are sorted, beside the G1 MSMs.
-        g2_stream_.wait(z_plan_.ready());
-        const Event& b_g2_start = mark(g2_stream_);
-        accumulate(g2_, z_plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk,
-                   g2_stream_);
-        b_g2_done = &mark(g2_stream_);
-        intervals_.push_back({groth16::ProofMsm::b_g2, &b_g2_start, b_g2_done});
-
         accumulate(g1_, z_plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
         accumulate(g1_, z_plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
-        intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &mark(stream)});
+        const Event& b_g1_done = mark(stream);
+        intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &b_g1_done});
+        accumulate(g2_, z_plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
+        intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
     }
     // lh_plan_ is made again for each chunk of L, then of H, on the same stream, after
     // the previous run has read it; nothing else runs on it between, so one interval
@@ -175,7 +167,6 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     run_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), tables.h.get(),
                key.h_query.data(), h_sums);
 
-    stream.wait(*b_g2_done);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);

@@ -136,7 +136,6 @@ private:
     std::string copy_lane_;
     std::string compute_lane_;
     std::string host_lane_;
-    std::string g2_lane_;
     Stream compute_stream_;
     std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
     const Stream& upload_stream_;

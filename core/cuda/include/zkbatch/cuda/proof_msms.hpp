@@ -2,15 +2,15 @@
 // whole proof"), over a key resident in device memory (DeviceProvingKey):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a second plan, reused
-// The G1 MSMs run one after another on the caller's stream; B2, the largest (G2 costs
-// about four G1 MSMs), runs beside them on a second stream as soon as z's plan is
-// sorted. Only the five sums (1.2 KB) come back to the host, where groth16::combine
-// makes the proof. One per prove worker, allocated once for the key's sizes.
+// The five run one after another on the caller's stream, each filling the GPU. B2 ran
+// beside the G1 MSMs on a second stream until the H200 showed the two interleaving
+// slower than one after the other (core/cuda/MSM-NOTES.md, v8). Only the five sums
+// (1.2 KB) come back to the host, where groth16::combine makes the proof. One per prove
+// worker, allocated once for the key's sizes.
 //
 // The plans and accumulators are sized for `chunk_points` points: an MSM over more runs
 // in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
-// GPU for plans of 2^27 points (36 GB each); in chunks of 2^26 it fits, at the cost of
-// B2 waiting for each chunk's plan.
+// GPU for plans of 2^27 points (36 GB each); in chunks of 2^26 it fits.
 //
 // An MSM whose query has a base table (the key's KeyTables, unchunked keys only) runs
 // over it, its plan prepared for the tables' layout: z's for A, B1 and B2 together.
@@ -51,16 +51,16 @@ public:
     static constexpr uint64_t kMaxChunkIntervals = 17;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
 
-    // Enqueues the five MSMs on `stream` (B2 on the second stream) once `inputs_ready`
-    // has completed: z holds key.header.num_variables elements (device, Montgomery form),
-    // h the key's h_points() scalars (device, canonical). Blocks the host at each plan's
-    // counts (ScalarPlan::prepare), then waits for the sums and returns them.
+    // Enqueues the five MSMs on `stream` once `inputs_ready` has completed: z holds
+    // key.header.num_variables elements (device, Montgomery form), h the key's h_points()
+    // scalars (device, canonical). Blocks the host at each plan's counts
+    // (ScalarPlan::prepare), then waits for the sums and returns them.
     groth16::MsmSums run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
                          const Event& inputs_ready);
 
-    // After run: the MSMs' intervals, each between two events: A's and B1's of each of
-    // z's chunks (A's with the chunk's plan) and L's and H's (their plans included) on
-    // the caller's stream, B2's of each chunk on the second stream. Throws
+    // After run: the MSMs' intervals, each between two events on the caller's stream:
+    // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
+    // H's (their plans included). Throws
     // std::invalid_argument for a key whose tables do not match the construction's width
     // or come with chunks.
     struct Interval {
@@ -79,7 +79,6 @@ private:
     msm::ScalarPlan lh_plan_;  // L, then H
     msm::BucketAccumulator<ec::G1Params> g1_;
     msm::BucketAccumulator<ec::G2Params> g2_;
-    Stream g2_stream_;
     DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
     DeviceBuffer<ec::G2> g2_sums_;  // each chunk's sum of B2
     PinnedBuffer host_sums_;
