@@ -161,11 +161,11 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
 
 uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
     return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
-           ProofMsms::device_bytes_for(shape, chunk_points, table_window_bits(shape));
+           ProofMsms::device_bytes_for(shape, chunk_points, table_window_bits(shape, chunk_points));
 }
 
-uint32_t CudaBackend::table_window_bits(const groth16::ProvingKey& shape) const {
-    return config_.msm_tables ? key_table_window_bits(shape) : 0;
+uint32_t CudaBackend::table_window_bits(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
+    return config_.msm_tables && chunk_points >= largest_query(shape) ? key_table_window_bits(shape) : 0;
 }
 
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
