@@ -296,12 +296,14 @@ TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {
 // where the accumulator chooses them itself, against the same MSM without them.
 template <class C>
 void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
-                                    uint32_t segment, uint32_t table_bits, uint64_t seed) {
+                                    uint32_t segment, uint32_t table_bits, uint64_t seed,
+                                    uint32_t max_segment = cuda::msm::kAffineSegment) {
     SCOPED_TRACE(testing::Message() << curve_name<C>() << ", n " << n << ", bases " << to_string(base_profile)
                                     << ", scalars " << to_string(scalar_profile) << ", segment " << segment
-                                    << ", table bits " << table_bits);
+                                    << ", table bits " << table_bits << ", scratch for " << max_segment);
     cuda::msm::MsmCapacity capacity = capacity_for(n);
     capacity.affine_rounds = true;
+    capacity.affine_segment = max_segment;
     capacity.min_forced_segment = segment;
     if (table_bits != 0) capacity.shared_window_bits = {table_bits};
     cuda::msm::ScalarPlan plan(capacity);
@@ -341,6 +343,11 @@ TEST(MsmDevice, AffineRoundsMatchTheCpu) {
     expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 300, 0, seed++);
     expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::mostly_boolean, 100, 7,
                                                  seed++);
+    // Scratch for segments of 4096 (the benchmark's G2 rows, MSM-NOTES.md v8), in more rounds.
+    expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 3000, 0, seed++,
+                                                 4096);
+    expect_affine_rounds_match_cpu<ec::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::uniform, 4000, 22,
+                                                 seed++, 4096);
 }
 
 // Where the accumulator picks the rounds itself (2^21 points: 27 M entries), its sum

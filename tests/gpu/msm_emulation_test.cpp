@@ -32,7 +32,7 @@ using test::ScalarProfile;
 struct AffineEmulation {
     uint32_t slots = 0;  // 0: level 0 without rounds
     uint32_t min_pairs = 1;
-    uint32_t capacity[2] = {kAffineCapacity[0], kAffineCapacity[1]};
+    uint32_t capacity[2] = {affine_capacity(kAffineSegment, 0), affine_capacity(kAffineSegment, 1)};
 };
 
 template <class C>
@@ -714,8 +714,10 @@ TEST(MsmAffineRounds, SegmentFillsWholeWaves) {
     EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment, kSlots), kMinAffineSegment);
     EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment, kSlots), kAffineSegment);
     EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment + 1, kSlots), kAffineSegment / 2 + 1);
-    // G2 over a table at 2^24 points, c = 22: 12 windows, 6 waves of 993.
+    // G2 over a table at 2^24 points, c = 22: 12 windows, 6 waves of 993; with scratch
+    // for 4096 entries a slot, 2 waves of 2979.
     EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots), 993u);
+    EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots, 4096), 2979u);
     for (uint64_t entries : {uint64_t{20'000'000}, uint64_t{54'525'952}, uint64_t{201'326'592}}) {
         const uint64_t segment = choose_affine_segment(entries, kSlots);
         ASSERT_GE(segment, kMinAffineSegment / 2 + 1) << entries;

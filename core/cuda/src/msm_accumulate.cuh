@@ -54,9 +54,9 @@ uint32_t affine_slots() {
 }
 
 template <class C>
-uint64_t affine_scratch_bytes(uint32_t slots) {
-    return uint64_t{slots} * ((kAffineCapacity[0] + kAffineCapacity[1]) * (sizeof(uint32_t) + sizeof(ec::Affine<C>)) +
-                              kAffineCapacity[0] * sizeof(ff::Fp));
+uint64_t affine_scratch_bytes(uint32_t slots, uint32_t max_segment) {
+    const uint64_t first = affine_capacity(max_segment, 0), second = affine_capacity(max_segment, 1);
+    return uint64_t{slots} * ((first + second) * (sizeof(uint32_t) + sizeof(ec::Affine<C>)) + first * sizeof(ff::Fp));
 }
 
 template <class C>
@@ -156,10 +156,12 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
     if (capacity.affine_rounds) {
         affine_slots_ = detail::affine_slots<C>();
         for (int b = 0; b < 2; ++b) {
-            affine_keys_[b] = DeviceBuffer<uint32_t>(uint64_t{affine_slots_} * kAffineCapacity[b]);
-            affine_points_[b] = DeviceBuffer<ec::Affine<C>>(uint64_t{affine_slots_} * kAffineCapacity[b]);
+            const uint64_t items = uint64_t{affine_slots_} * affine_capacity(capacity.affine_segment, b);
+            affine_keys_[b] = DeviceBuffer<uint32_t>(items);
+            affine_points_[b] = DeviceBuffer<ec::Affine<C>>(items);
         }
-        affine_prefix_ = DeviceBuffer<ff::Fp>(uint64_t{affine_slots_} * kAffineCapacity[0]);
+        affine_prefix_ =
+            DeviceBuffer<ff::Fp>(uint64_t{affine_slots_} * affine_capacity(capacity.affine_segment, 0));
         affine_min_pairs_ = default_affine_min_pairs<C>();
     }
 }
@@ -179,7 +181,7 @@ uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     const uint64_t buckets = capacity.max_buckets();
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
     const uint64_t points = 2 * buckets + (buckets / 2 + 1) + spills + WindowLayout::windows_for(1);
-    const uint64_t affine = capacity.affine_rounds ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>()) : 0;
+    const uint64_t affine = capacity.affine_rounds ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>(), capacity.affine_segment) : 0;
     return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) + affine;
 }
 
@@ -250,14 +252,16 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     // Level 0 in batched affine rounds when they are on and the entries fill the slots
     // (or the caller forces the segment: tests).
     const uint32_t affine_segment =
-        first_segment == 0 && affine_min_pairs_ != 0 ? choose_affine_segment(entries, affine_slots_) : 0;
+        first_segment == 0 && affine_min_pairs_ != 0
+            ? choose_affine_segment(entries, affine_slots_, capacity_.affine_segment)
+            : 0;
     const bool rounds = affine_min_pairs_ != 0 && (first_segment != 0 || affine_segment != 0);
     AffineScratch<C> affine;
     if (rounds) {
         for (int b = 0; b < 2; ++b) {
             affine.keys[b] = affine_keys_[b].data();
             affine.points[b] = affine_points_[b].data();
-            affine.capacity[b] = kAffineCapacity[b];
+            affine.capacity[b] = affine_capacity(capacity_.affine_segment, b);
         }
         affine.prefix = affine_prefix_.data();
         affine.slots = affine_slots_;

@@ -46,6 +46,8 @@ struct MsmCapacity {
     // Scratch for level 0 in batched affine rounds (msm_steps.hpp; a few GB at the H200's
     // resident threads): BucketAccumulator then uses them where they pay.
     bool affine_rounds = false;
+    // Their segments' longest (choose_affine_segment); the scratch grows with it.
+    uint32_t affine_segment = kAffineSegment;
 
     // The most entries any allowed choice produces for at most max_points scalars.
     uint64_t max_entries() const;

@@ -634,18 +634,23 @@ ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, co
 }
 
 // Level 0's segment with batched affine rounds for `slots` threads at once: at most
-// kAffineSegment entries each, in whole waves of the slots; 0 (no rounds) when the slots
-// would get fewer than kMinAffineSegment each, too few pairs a round to pay.
-inline constexpr uint32_t kAffineSegment = 1024;
+// `max_segment` entries each (MsmCapacity::affine_segment), in whole waves of the slots;
+// 0 (no rounds) when the slots would get fewer than kMinAffineSegment each, too few
+// pairs a round to pay. A round's one inversion is shared by the segment's pairs, so
+// longer segments pay it less often, for scratch that grows with them (the slots' whole
+// wave of 226 bytes an entry in G2: 7.8 GB at 1024 on the H200).
+inline constexpr uint32_t kAffineSegment = 1024;  // MsmCapacity::affine_segment's default
 inline constexpr uint32_t kMinAffineSegment = 512;
-// The scratch a slot needs for segments up to kAffineSegment entries: half of them and
-// some runs' odd ones after the first round, a quarter and as much after the second.
-inline constexpr uint32_t kAffineCapacity[2] = {kAffineSegment / 2 + kAffineSegment / 8,
-                                                kAffineSegment / 4 + kAffineSegment / 8};
+// The scratch a slot needs in buffer 0 and 1 for segments up to `max_segment` entries:
+// half of them and some runs' odd ones after the first round, a quarter and as much
+// after the second.
+constexpr uint32_t affine_capacity(uint32_t max_segment, int buffer) {
+    return (buffer == 0 ? max_segment / 2 : max_segment / 4) + max_segment / 8;
+}
 
-inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots) {
+inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots, uint32_t max_segment = kAffineSegment) {
     if (slots == 0 || entries < slots * kMinAffineSegment) return 0;
-    const uint64_t waves = (entries + slots * kAffineSegment - 1) / (slots * kAffineSegment);
+    const uint64_t waves = (entries + slots * max_segment - 1) / (slots * max_segment);
     return static_cast<uint32_t>((entries + waves * slots - 1) / (waves * slots));
 }
 
