@@ -5,7 +5,7 @@
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
-//                    [--tables 1] [--affine 1] [--affine-log-n 22,24] [--g2-affine-segment 1024]
+//                    [--tables 1] [--affine 1] [--affine-log-n 22,24] [--g2-affine-segment 0]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
@@ -26,7 +26,8 @@
 // rounds (msm_steps.hpp), which every row then uses where it pays; first, a comparison
 // at --affine-log-n of level 0 without them and with them at several min_pairs, over a
 // table and plain, each sum checked equal to the one without. --g2-affine-segment: the
-// longest level-0 segment G2's rounds take (its scratch grows with it; MsmCapacity).
+// longest level-0 segment G2's rounds take (MsmCapacity::affine_segment); 0 chooses
+// (g2_affine_segment below).
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
@@ -124,7 +125,7 @@ struct Options {
     bool tables = true;
     bool affine = true;
     std::vector<uint32_t> affine_log_ns = {22, 24};
-    uint32_t g2_affine_segment = cuda::msm::kAffineSegment;
+    uint32_t g2_affine_segment = 0;
 };
 
 std::vector<uint32_t> split_numbers(const std::string& text) {
@@ -246,6 +247,23 @@ public:
         }
     }
 
+    // G2's rounds in segments of up to 6144 entries (47 GB of scratch on the H200) took
+    // G2 over a table at 2^24 from 318.6 to 246 ms (core/cuda/MSM-NOTES.md, v8): the
+    // longest of 6144, 4096 and 2048 whose accumulator takes at most half the free
+    // memory, else 1024. Beside a G1 table at 2^26 (66 GB) no more than 1024 fits.
+    uint32_t g2_affine_segment() const {
+        if (options_.g2_affine_segment != 0) return options_.g2_affine_segment;
+        if (options_.tables && max_log_n_ >= 26) return cuda::msm::kAffineSegment;
+        size_t free_bytes = 0, total_bytes = 0;
+        ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        for (const uint32_t segment : {6144u, 4096u, 2048u}) {
+            MsmCapacity capacity = capacity_;
+            capacity.affine_segment = segment;
+            if (BucketAccumulator<ec::G2Params>::device_bytes_for(capacity) <= free_bytes / 2) return segment;
+        }
+        return cuda::msm::kAffineSegment;
+    }
+
     void run() {
         ZKB_CUDA_CHECK(cudaSetDevice(0));
         const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
@@ -257,7 +275,7 @@ public:
         ScalarPlan plan(capacity_);
         Curve<ec::G1Params> g1(capacity_, n, 11);
         MsmCapacity g2_capacity = capacity_;
-        g2_capacity.affine_segment = options_.g2_affine_segment;
+        g2_capacity.affine_segment = g2_affine_segment();
         Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12);
         cuda::DeviceBuffer<msm::Scalar> uniform(n), boolean(n);
         make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);

@@ -12,8 +12,9 @@
 # work queues and with 32; copies.md), and profile (Nsight Compute per pass and the pass
 # kernels' SASS opcode counts at 2^PROFILE_LOG_N for each of KERNEL_PLANS; profile.md), and
 # msm (issues 19 and 20: the device MSM's tests, msm_tests.log; msm_kernel_bench, msm.md;
-# the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS, MSM_REPETITIONS and
-# MSM_BENCH_ARGS adjust the bench, MSM_TEST_FILTER the tests), msm-profile (issue 20:
+# the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS (default 2^16..2^24,
+# then 2^26 alone), MSM_REPETITIONS and MSM_BENCH_ARGS adjust the bench,
+# MSM_TEST_FILTER the tests), msm-profile (issue 20:
 # Nsight Compute on the MSM's hot kernel, msm-profile.md), and groth16 and
 # groth16-e2e (issue 19: whole proofs on the GPU; see those steps).
 # Each step's log and the
@@ -99,10 +100,22 @@ for step in "${steps[@]}"; do
         >"$OUT/msm_tests.log" 2>&1
       log "msm tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/msm_tests.log" | tr '\n' ' ')"
       log "msm_kernel_bench"
-      # shellcheck disable=SC2086  # MSM_BENCH_ARGS is a list of arguments
-      $bundle/bin/msm_kernel_bench --log-n "${MSM_LOG_NS:-16,18,20,22,24,26}" \
-        --repetitions "${MSM_REPETITIONS:-11}" ${MSM_BENCH_ARGS:-} 2>&1 | tee "$OUT/msm.md" | tee -a "$OUT/evidence.log"
-      log "msm_kernel_bench exit ${PIPESTATUS[0]}"
+      msm_bench() {  # msm_kernel_bench ARGS..., appended to msm.md
+        # shellcheck disable=SC2086  # MSM_BENCH_ARGS is a list of arguments
+        $bundle/bin/msm_kernel_bench "$@" --repetitions "${MSM_REPETITIONS:-11}" ${MSM_BENCH_ARGS:-} 2>&1 |
+          tee -a "$OUT/msm.md" | tee -a "$OUT/evidence.log"
+        log "msm_kernel_bench $* exit ${PIPESTATUS[0]}"
+      }
+      : >"$OUT/msm.md"
+      if [ -n "${MSM_LOG_NS:-}" ]; then
+        msm_bench --log-n "$MSM_LOG_NS"
+      else
+        # 2^26 in a run of its own: G2's affine rounds take scratch for segments of 6144
+        # entries (47 GB) only in a run without a G1 table at 2^26 (66 GB), which leaves no
+        # room for it (msm_kernel_bench, g2_affine_segment).
+        msm_bench --log-n 16,18,20,22,24
+        msm_bench --log-n 26 --sweep-log-n '' --affine-log-n ''
+      fi
       SASS_KERNELS='accumulate_kernel|reduce_buckets|tree_sum|combine_windows' \
         tools/sass-opcodes.sh $bundle/bin/msm_kernel_bench summary >"$OUT/msm-sass.txt" 2>&1
       tee -a "$OUT/evidence.log" <"$OUT/msm-sass.txt" ;;
