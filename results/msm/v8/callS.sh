@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call S (v8 step 4, bundle of this tree): G2's affine rounds in longer segments (scratch
+# Call S (v8 step 4, bundle of be56cf0): G2's affine rounds in longer segments (scratch
 # for 4096 and 6144 entries a slot against 1024: one inversion shared by more pairs),
 # then the GPU suite's device MSM, arithmetic, fixed-base and Groth16 tests.
 set -u
