@@ -181,7 +181,9 @@ uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     const uint64_t buckets = capacity.max_buckets();
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
     const uint64_t points = 2 * buckets + (buckets / 2 + 1) + spills + WindowLayout::windows_for(1);
-    const uint64_t affine = capacity.affine_rounds ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>(), capacity.affine_segment) : 0;
+    const uint64_t affine = capacity.affine_rounds
+                                ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>(), capacity.affine_segment)
+                                : 0;
     return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) + affine;
 }
 
