@@ -864,9 +864,9 @@ static_assert(kLaterSegment >= 8, "the shifted levels shrink only for segments o
 // `resident_threads` reduce_bucket_chunk threads at once (0 counts as 1). A thread
 // costs 2K additions and its multiply_small, about (bits - 1) doublings at 0.6 of an
 // addition (G2: 24 Fp products against 40) and an addition for every other bit of its
-// chunk's first bucket; the kernel costs that times its waves. A fixed K = 32 took G2's 2^21
-// buckets at 2^24 in two waves of the H200's 33,792 threads where K = 64 takes one, and
-// 2^19 buckets at 2^22 in half a wave where K = 16 fills it (core/cuda/MSM-NOTES.md, v8).
+// chunk's first bucket; the kernel costs that times its waves. A fixed K = 32 took G2's
+// 2^21 buckets at 2^24 in two waves of the H200's 33,792 threads, where K = 64 takes one
+// (22.4 -> 18.8 ms; G1's 2^23 at 2^26 20.2 -> 11.7: core/cuda/MSM-NOTES.md, v8).
 inline uint32_t choose_chunk_log(const WindowLayout& layout, uint64_t resident_threads) {
     const uint32_t bucket_log = layout.bits - 1;
     const uint64_t resident = resident_threads == 0 ? 1 : resident_threads;
