@@ -99,7 +99,6 @@ for step in "${steps[@]}"; do
       $bundle/tests/gpu_tests --gtest_brief=1 --gtest_filter="${MSM_TEST_FILTER:-Msm*:Device*}" \
         >"$OUT/msm_tests.log" 2>&1
       log "msm tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/msm_tests.log" | tr '\n' ' ')"
-      log "msm_kernel_bench"
       msm_bench() {  # msm_kernel_bench ARGS..., appended to msm.md
         # shellcheck disable=SC2086  # MSM_BENCH_ARGS is a list of arguments
         $bundle/bin/msm_kernel_bench "$@" --repetitions "${MSM_REPETITIONS:-11}" ${MSM_BENCH_ARGS:-} 2>&1 |

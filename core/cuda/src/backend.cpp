@@ -164,8 +164,12 @@ uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t ch
            ProofMsms::device_bytes_for(shape, chunk_points, table_window_bits(shape, chunk_points));
 }
 
+bool CudaBackend::builds_tables(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
+    return config_.msm_tables && chunk_points == largest_query(shape);
+}
+
 uint32_t CudaBackend::table_window_bits(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
-    return config_.msm_tables && chunk_points >= largest_query(shape) ? key_table_window_bits(shape) : 0;
+    return builds_tables(shape, chunk_points) ? key_table_window_bits(shape) : 0;
 }
 
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
@@ -248,7 +252,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before build_tables frees the tabled queries
-    if (config_.msm_tables && msm_chunk_points_ == largest_query(key_->header)) build_tables();
+    if (builds_tables(key_->header, msm_chunk_points_)) build_tables();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;

@@ -85,9 +85,12 @@ private:
     uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
     // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms.
     uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
+    // Whether load_key builds the key's base tables: msm_tables is on and the MSMs are
+    // whole (chunks of `chunk_points` are the largest query; tables are for whole MSMs).
+    bool builds_tables(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
     // The key tables' width workers with MSMs in chunks of `chunk_points` are sized for:
-    // 0 unless msm_tables is on and the MSMs are whole (load_key builds tables for whole
-    // MSMs only; sizing chunked workers for them over-reserved memory at 2^26 and 2^27).
+    // 0 unless builds_tables (sizing chunked workers for tables over-reserved memory at
+    // 2^26 and 2^27).
     uint32_t table_window_bits(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
     // msm_tables = auto: builds the key's base tables that fit in the free memory the
     // workers (created after load_key) will leave, largest saving per byte first.
