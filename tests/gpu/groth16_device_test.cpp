@@ -341,31 +341,49 @@ TEST(CudaGroth16, ProofsOverBaseTablesAreTheSame) {
     }
 }
 
-// Which tables load_key builds in the memory left (no GPU needed: sizes only). At 2^24
-// points the tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a
-// table is 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much
-// free while it is built, and costs 11 q once its query is freed. z's set (A, B1, B2)
-// first, then H's, then L's, each only if it fits in what the earlier ones left.
-TEST(KeyTables, PlanTakesTheSetsThatFitMostTimePerByteFirst) {
+// What load_key spends the memory left on (no GPU needed: sizes only). At 2^24 points the
+// tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a table is 12
+// times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while it
+// is built, and costs 11 q once its query is freed. z's set (A, B1, B2) first, then B2's
+// rounds (the longest segment whose scratch fits), then H's table, then L's, each only if
+// it fits, beside every worker, in what the earlier ones left.
+class MsmMemory : public ::testing::Test {
+protected:
+    MsmMemory() {
+        shape.log_n = 24;
+        shape.num_variables = uint64_t{1} << 24;
+        shape.num_public = 1;
+        qh = 96 * shape.h_points();
+        ql = 96 * shape.private_variables();
+    }
+    // The sets taken ("z", "h", "l") and the rounds' segment ("+6144"), checking the
+    // tables' byte counts on the way.
+    std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers) {
+        const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, free_bytes, tables, rounds, workers);
+        std::string sets = std::string(plan.z ? "z" : "") + (plan.h ? "h" : "") + (plan.l ? "l" : "");
+        const uint64_t queries = (plan.z ? 4 * q : 0) + (plan.h ? qh : 0) + (plan.l ? ql : 0);
+        EXPECT_EQ(plan.freed_query_bytes, queries) << sets;
+        EXPECT_EQ(plan.device_bytes, 12 * queries) << sets;
+        EXPECT_EQ(plan.window_bits, sets.empty() ? 0u : 22u) << sets;
+        EXPECT_EQ(plan.any_table(), !sets.empty());
+        if (plan.g2_affine_segment != 0) sets += "+" + std::to_string(plan.g2_affine_segment);
+        return sets;
+    }
+
     groth16::ProvingKey shape;
-    shape.log_n = 24;
-    shape.num_variables = uint64_t{1} << 24;
-    shape.num_public = 1;
-    ASSERT_EQ(cuda::key_table_window_bits(shape), 22u);
-    const uint64_t q = 96 * shape.num_variables;  // A's query, B1's; B2's is 2 q
-    const uint64_t qh = 96 * shape.h_points(), ql = 96 * (shape.num_variables - 2);
-    ASSERT_LT(ql, qh);
+    const uint64_t q = 96 * (uint64_t{1} << 24);  // A's query, B1's; B2's is 2 q
+    uint64_t qh = 0, ql = 0;  // H's query, L's
     // z's set: A needs 12 q, B1 12 q with 11 q taken, B2 24 q with 22 q taken: 46 q.
     const uint64_t z_needs = 46 * q, z_costs = 44 * q;
-    const auto sets = [&](uint64_t budget) {
-        const cuda::KeyTablePlan plan = cuda::plan_key_tables(shape, budget);
-        std::string taken = std::string(plan.z ? "z" : "") + (plan.h ? "h" : "") + (plan.l ? "l" : "");
-        const uint64_t queries = (plan.z ? 4 * q : 0) + (plan.h ? qh : 0) + (plan.l ? ql : 0);
-        EXPECT_EQ(plan.freed_query_bytes, queries) << taken;
-        EXPECT_EQ(plan.device_bytes, 12 * queries) << taken;
-        EXPECT_EQ(plan.window_bits, taken.empty() ? 0u : 22u) << taken;
-        return taken;
-    };
+};
+
+TEST_F(MsmMemory, TablesTakeTheSetsThatFitMostTimePerByteFirst) {
+    ASSERT_EQ(cuda::key_table_window_bits(shape), 22u);
+    ASSERT_LT(ql, qh);
+    const uint64_t w = 5 * q;  // the workers, whatever the plan
+    const auto workers = [&](const cuda::MsmMemoryPlan&) { return w; };
+    const auto sets = [&](uint64_t budget) { return taken(w + budget, true, false, workers); };
+    EXPECT_EQ(taken(0, true, false, workers), "");  // not even the workers fit
     EXPECT_EQ(sets(0), "");
     EXPECT_EQ(sets(12 * ql - 1), "");
     EXPECT_EQ(sets(12 * ql), "l");
@@ -376,7 +394,36 @@ TEST(KeyTables, PlanTakesTheSetsThatFitMostTimePerByteFirst) {
     EXPECT_EQ(sets(z_costs + 12 * qh), "zh");
     EXPECT_EQ(sets(z_costs + 11 * qh + 12 * ql - 1), "zh");
     EXPECT_EQ(sets(z_costs + 11 * qh + 12 * ql), "zhl");
-    EXPECT_EQ(sets(UINT64_MAX), "zhl");
+    EXPECT_EQ(sets(UINT64_MAX - w), "zhl");
+    EXPECT_EQ(taken(UINT64_MAX, false, false, workers), "");  // msm_tables = off
+}
+
+TEST_F(MsmMemory, RoundsComeAfterZsTablesAndBeforeHs) {
+    const uint64_t w = 5 * q, r6144 = 7 * q, r4096 = 4 * q;  // the workers, and their rounds' scratch
+    const auto workers = [&](const cuda::MsmMemoryPlan& plan) {
+        return w + (plan.g2_affine_segment == 6144 ? r6144 : plan.g2_affine_segment == 4096 ? r4096 : 0);
+    };
+    const auto sets = [&](uint64_t budget) { return taken(w + budget, true, true, workers); };
+    EXPECT_EQ(sets(r4096 - 1), "");
+    EXPECT_EQ(sets(r4096), "+4096");
+    EXPECT_EQ(sets(r6144), "+6144");
+    EXPECT_EQ(sets(z_needs - 1), "hl+6144");  // z's set does not fit: the rounds, then H, then L
+    EXPECT_EQ(sets(z_needs), "z");             // z's set leaves 2 q
+    EXPECT_EQ(sets(z_costs + r4096), "z+4096");
+    EXPECT_EQ(sets(z_costs + r6144 - 1), "z+4096");
+    EXPECT_EQ(sets(z_costs + r6144 + 12 * qh - 1), "zl+6144");  // H does not fit beside the rounds
+    EXPECT_EQ(sets(z_costs + r6144 + 12 * qh), "zh+6144");
+    EXPECT_EQ(taken(UINT64_MAX, false, true, workers), "+6144");  // msm_tables = off
+    EXPECT_EQ(taken(UINT64_MAX, true, false, workers), "zhl");    // msm_affine_rounds = off
+}
+
+// A worker's buffers depend on the tables (ProofMsms sizes G2's buckets for B2's table
+// alone once it has one): each set is weighed with the workers it leaves.
+TEST_F(MsmMemory, WeighsEachSetWithTheWorkersItLeaves) {
+    const uint64_t w = 5 * q, saved = 2 * q;
+    const auto workers = [&](const cuda::MsmMemoryPlan& plan) { return plan.z ? w - saved : w; };
+    EXPECT_EQ(taken(w - saved + z_needs, true, false, workers), "z");
+    EXPECT_EQ(taken(w - saved + z_needs - 1, true, false, workers), "hl");
 }
 
 // A key that cannot fit beside the workers is refused at load_key with the numbers,

@@ -211,6 +211,7 @@ void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProf
                                     << ", window bits " << bits);
     cuda::msm::MsmCapacity capacity = capacity_for(n);
     capacity.shared_window_bits = {bits};
+    capacity.plain = false;  // sized for the table's layout alone, as ProofMsms sizes a tabled MSM's
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
     cuda::msm::BaseTable<C> table(n, bits);
@@ -276,6 +277,9 @@ TEST(MsmDevice, TablesRefuseOtherPlans) {
                  std::invalid_argument);  // 9 bits is not a shared width of the capacity
     EXPECT_THROW(table.build(bases.data(), 101, stream), std::invalid_argument);
     EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(uint64_t{1} << 28, 16)), std::invalid_argument);  // 2^32 points
+    capacity.plain = false;  // a plan sized for tables alone
+    cuda::msm::ScalarPlan tables_only(capacity);
+    EXPECT_THROW(tables_only.prepare(scalars.data(), ScalarForm::canonical, 100, stream), std::invalid_argument);
 }
 
 TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {
@@ -305,7 +309,10 @@ void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarPr
     capacity.affine_rounds = true;
     capacity.affine_segment = max_segment;
     capacity.min_forced_segment = segment;
-    if (table_bits != 0) capacity.shared_window_bits = {table_bits};
+    if (table_bits != 0) {
+        capacity.shared_window_bits = {table_bits};
+        capacity.plain = false;
+    }
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
     accumulator.set_affine_min_pairs(1);

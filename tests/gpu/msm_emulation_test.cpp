@@ -513,6 +513,23 @@ TEST(MsmCapacity, BoundsEveryChoice) {
     EXPECT_GE(shared.max_buckets(), 1u << 22);
 }
 
+// A capacity for tables alone (plain = false) is sized for their layouts and nothing
+// more: at 2^24 points and 22 bits, 12 windows of entries (a plain plan's 20 bits make
+// 13 windows and the ones) and 2^21 buckets (13 windows of 2^19).
+TEST(MsmCapacity, TablesAloneNeedOnlyTheirLayouts) {
+    MsmCapacity capacity;
+    capacity.max_points = uint64_t{1} << 24;
+    capacity.shared_window_bits = {22};
+    ASSERT_EQ(capacity.max_entries(), 14 * capacity.max_points);
+    ASSERT_EQ(capacity.max_buckets(), 13u << 19);
+    capacity.plain = false;
+    EXPECT_TRUE(capacity.window_bits_in_use().empty());
+    EXPECT_EQ(capacity.max_entries(), 12 * capacity.max_points);
+    EXPECT_EQ(capacity.max_buckets(), 1u << 21);
+    // Level 0's spills: 2 a segment of at least 256 entries.
+    EXPECT_EQ(capacity.max_spills(0), 2 * (12 * capacity.max_points / 256));
+}
+
 // Forced window widths and level-0 segments (msm_kernel_bench's sweeps) at full size,
 // where the entries fill the capacity exactly. The H200 found 2^22 points at c = 15 in
 // segments of 256 (75,497,472 entries): level 1 spilled 147,458 entries, two more than the

@@ -40,6 +40,18 @@ uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(f
 // fail at the first worker's allocation instead of being refused with the numbers.
 constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
 
+// Option `key`'s value, one of `choices` (the first is the default); `help` lists them
+// for the message that refuses anything else.
+std::string get_choice(plugin::PluginOptions& options, const char* key, std::initializer_list<const char*> choices,
+                       const char* help) {
+    std::string value = options.get_string(key, *choices.begin());
+    for (const char* choice : choices) {
+        if (value == choice) return value;
+    }
+    throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                        plugin::concat("option '", key, "' = '", value, "' is not a choice: use ", help));
+}
+
 std::optional<Stream> stream_if(bool wanted) {
     std::optional<Stream> stream;
     if (wanted) stream.emplace();
@@ -61,15 +73,10 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     if (prove_workers < 1) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
     config.max_log_n = max_log_n;
     config.prove_workers = prove_workers;
-    const std::string copy_streams = options.get_string("copy_streams", "device");
-    if (copy_streams == "worker") {
-        config.copy_streams = CopyStreams::worker;
-    } else if (copy_streams != "device") {
-        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
-                            plugin::concat("option 'copy_streams' = '", copy_streams, "' is not a choice: use "
-                                           "'device' (one upload and one download stream per device, the default) "
-                                           "or 'worker' (one copy stream per prove worker)"));
-    }
+    const std::string copy_streams = get_choice(options, "copy_streams", {"device", "worker"},
+                                                "'device' (one upload and one download stream per device, the "
+                                                "default) or 'worker' (one copy stream per prove worker)");
+    if (copy_streams == "worker") config.copy_streams = CopyStreams::worker;
     // 0, or from 2^10: chunks of fewer points would cost more in plans than they save.
     config.msm_chunk_log = static_cast<uint32_t>(options.get_uint("msm_chunk_log", 0, 0, 31));
     if (config.msm_chunk_log != 0 && config.msm_chunk_log < 10) {
@@ -78,14 +85,13 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                            " is below 10: give 10..31, or 0 (the default) for chunks as large as "
                                            "device memory allows"));
     }
-    const std::string msm_tables = options.get_string("msm_tables", "off");
-    if (msm_tables != "off" && msm_tables != "auto") {
-        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
-                            plugin::concat("option 'msm_tables' = '", msm_tables, "' is not a choice: use 'off' (the "
-                                           "default) or 'auto' (base tables of the key's queries in the device "
-                                           "memory the workers leave, built at load_key)"));
-    }
-    config.msm_tables = msm_tables == "auto";
+    config.msm_tables = get_choice(options, "msm_tables", {"off", "auto"},
+                                   "'off' (the default) or 'auto' (base tables of the key's queries in the "
+                                   "device memory the workers leave, built at load_key)") == "auto";
+    config.msm_affine_rounds =
+        get_choice(options, "msm_affine_rounds", {"auto", "off"},
+                   "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
+                   "workers leave) or 'off'") == "auto";
     return config;
 }
 
@@ -128,7 +134,13 @@ void CudaBackend::describe(zkb_facts* facts) const {
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
     if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
-    if (key_ && config_.msm_tables) plugin::add_fact(facts, "cuda.msm_table_budget_bytes", table_budget_bytes_);
+    if (key_) {
+        plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
+                         ProofMsms::g2_affine_segment(key_->header, msm_chunk_points_, msm_memory_));
+    }
+    if (msm_memory_budget_bytes_ != 0) {
+        plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
+    }
     if (key_ && key_->tables.window_bits != 0) {
         plugin::add_fact(facts, "cuda.msm_table_window_bits", key_->tables.window_bits);
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
@@ -159,17 +171,10 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
-uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
+uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+                                   const MsmMemoryPlan& memory) const {
     return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
-           ProofMsms::device_bytes_for(shape, chunk_points, table_window_bits(shape, chunk_points));
-}
-
-bool CudaBackend::builds_tables(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
-    return config_.msm_tables && chunk_points == largest_query(shape);
-}
-
-uint32_t CudaBackend::table_window_bits(const groth16::ProvingKey& shape, uint64_t chunk_points) const {
-    return builds_tables(shape, chunk_points) ? key_table_window_bits(shape) : 0;
+           ProofMsms::device_bytes_for(shape, chunk_points, memory);
 }
 
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
@@ -252,22 +257,24 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before build_tables frees the tabled queries
-    if (builds_tables(key_->header, msm_chunk_points_)) build_tables();
+    if (msm_chunk_points_ == largest_query(key_->header)) spend_free_memory();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where, plugin::concat("device", config_.device));
 }
 
-void CudaBackend::build_tables() {
-    // What the workers, created next, and the reserve leave of the free memory now.
+void CudaBackend::spend_free_memory() {
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const uint64_t workers_bytes =
-        uint64_t{config_.prove_workers} * worker_bytes(key_->header, msm_chunk_points_) + kReserveBytes;
-    table_budget_bytes_ = free_bytes > workers_bytes ? free_bytes - workers_bytes : 0;
+    msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
     const uint64_t start_ns = steady_now_ns();
-    build_key_tables(*key_, plan_key_tables(key_->header, table_budget_bytes_));
+    msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables,
+                                  config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
+                                      return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
+                                                                                  memory);
+                                  });
+    build_key_tables(*key_, msm_memory_);
     table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }
 
@@ -291,7 +298,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     (void)backend_.tables(backend.config().max_log_n);
     if (const DeviceProvingKey* key = backend.key()) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), key->tables.window_bits);
+        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), backend.msm_memory());
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }

@@ -87,8 +87,8 @@ uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
     return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, true);
 }
 
-KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes) {
-    KeyTablePlan plan;
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
+                              const WorkersBytes& workers_bytes) {
     const uint32_t bits = key_table_window_bits(shape);
     struct Table {
         uint64_t table_bytes, query_bytes;
@@ -99,29 +99,42 @@ KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_b
     const auto g2_table = [&](uint64_t points) {
         return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, bits), points * sizeof(ec::G2Affine)};
     };
-    uint64_t left = budget_bytes;
-    const auto take = [&](std::initializer_list<Table> set) {
-        uint64_t after = left;
+    MsmMemoryPlan plan;
+    // `candidate` (plan and more) with `set`'s tables added, if every worker and each
+    // table as it is built fit beside the tables built before it.
+    const auto take = [&](MsmMemoryPlan candidate, std::initializer_list<Table> set) {
+        const uint64_t workers = workers_bytes(candidate);
+        const uint64_t tables_bytes = plan.device_bytes - plan.freed_query_bytes;
+        if (workers > free_bytes || tables_bytes > free_bytes - workers) return false;
+        uint64_t left = free_bytes - workers - tables_bytes;
         for (const Table& next : set) {
-            if (next.table_bytes > after) return false;
-            after = after - next.table_bytes + next.query_bytes;
+            if (next.table_bytes > left) return false;
+            left = left - next.table_bytes + next.query_bytes;
+            candidate.device_bytes += next.table_bytes;
+            candidate.freed_query_bytes += next.query_bytes;
         }
-        left = after;
-        for (const Table& next : set) {
-            plan.device_bytes += next.table_bytes;
-            plan.freed_query_bytes += next.query_bytes;
-        }
+        plan = candidate;
         return true;
     };
+    const auto with = [&](bool MsmMemoryPlan::*set) {
+        MsmMemoryPlan candidate = plan;
+        candidate.*set = true;
+        candidate.window_bits = bits;
+        return candidate;
+    };
     const uint64_t m = shape.num_variables;
-    plan.z = take({g1_table(m), g1_table(m), g2_table(m)});
-    plan.h = take({g1_table(shape.h_points())});
-    plan.l = take({g1_table(shape.private_variables())});
-    if (plan.z || plan.h || plan.l) plan.window_bits = bits;
+    if (tables) take(with(&MsmMemoryPlan::z), {g1_table(m), g1_table(m), g2_table(m)});
+    for (const uint32_t segment : kG2AffineSegments) {
+        MsmMemoryPlan candidate = plan;
+        candidate.g2_affine_segment = segment;
+        if (!g2_rounds || take(candidate, {})) break;
+    }
+    if (tables) take(with(&MsmMemoryPlan::h), {g1_table(shape.h_points())});
+    if (tables) take(with(&MsmMemoryPlan::l), {g1_table(shape.private_variables())});
     return plan;
 }
 
-void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan) {
+void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     const Stream stream;
     // The table of `query`, which is then freed (its points are the table's window 0).
     const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query) {

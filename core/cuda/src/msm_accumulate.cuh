@@ -175,6 +175,11 @@ void BucketAccumulator<C>::set_affine_min_pairs(uint32_t min_pairs) {
 }
 
 template <class C>
+uint32_t BucketAccumulator<C>::device_affine_slots() {
+    return detail::affine_slots<C>();
+}
+
+template <class C>
 uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     // The constructor's buffers: buckets and partials, the tree passes' half, the two
     // spill levels' points and keys, the level flags and the window sums.

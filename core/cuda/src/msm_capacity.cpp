@@ -30,7 +30,7 @@ uint64_t bucket_count(uint32_t bits) { return WindowLayout{bits, WindowLayout::w
 
 std::vector<uint32_t> MsmCapacity::window_bits_in_use() const {
     std::vector<uint32_t> widths;
-    const uint32_t largest = choose_window_bits(std::max<uint64_t>(max_points, 1), max_window_bits);
+    const uint32_t largest = plain ? choose_window_bits(std::max<uint64_t>(max_points, 1), max_window_bits) : 0;
     for (uint32_t bits = 1; bits <= largest; ++bits) {
         if (last_count_with_bits_at_most(max_points, bits, max_window_bits) >
             last_count_with_bits_at_most(max_points, bits - 1, max_window_bits)) {
@@ -49,7 +49,7 @@ uint64_t MsmCapacity::max_entries() const {
     // full * W(c(full)) + ones with full + ones <= n: the full scalars' part is largest at
     // the last count of each width; the ones add at most n.
     uint64_t most = 0;
-    for (uint32_t bits = 1; bits <= max_window_bits; ++bits) {
+    for (uint32_t bits = 1; plain && bits <= max_window_bits; ++bits) {
         const uint64_t count = last_count_with_bits_at_most(max_points, bits, max_window_bits);
         if (count > 0 && choose_window_bits(count, max_window_bits) == bits) {
             most = std::max(most, count * WindowLayout::windows_for(bits) + max_points);

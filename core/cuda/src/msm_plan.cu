@@ -97,6 +97,9 @@ uint64_t ScalarPlan::device_bytes_for(const MsmCapacity& capacity) { return Plan
 
 void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
                          PlanEvents* events) {
+    if (!capacity_.plain) {
+        throw std::invalid_argument("a plan sized for tables alone (MsmCapacity::plain = false) runs over tables");
+    }
     if (window_bits != 0 && std::find(capacity_.forced_window_bits.begin(), capacity_.forced_window_bits.end(),
                                       window_bits) == capacity_.forced_window_bits.end()) {
         throw std::invalid_argument(plugin::concat("window width ", window_bits,

@@ -31,10 +31,13 @@ ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_point
             chunks(header.h_points(), chunk_points)};
 }
 
-msm::MsmCapacity capacity_for(uint64_t points, uint32_t table_window_bits) {
+// For at most `points` points of MSMs of which some run over tables of `memory`'s
+// width (`tabled`) and some over the bases themselves (`plain`).
+msm::MsmCapacity capacity_for(uint64_t points, const MsmMemoryPlan& memory, bool tabled, bool plain) {
     msm::MsmCapacity capacity;
     capacity.max_points = points;
-    if (table_window_bits != 0) capacity.shared_window_bits.push_back(table_window_bits);
+    if (tabled) capacity.shared_window_bits.push_back(memory.window_bits);
+    capacity.plain = plain;
     return capacity;
 }
 
@@ -60,17 +63,28 @@ void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& p
     }
 }
 
-// What each plan and accumulator is sized for: chunks of at most `chunk` points of the
-// MSMs it serves (z's plan and the G2 accumulator: A, B1, B2; the other plan: L and H;
-// the G1 accumulator: all but B2).
+// What the plan and each accumulator are sized for: chunks of at most `chunk` points of
+// the MSMs each serves (the plan and the G1 accumulator: all but B2's, the G2
+// accumulator: z's), in the layouts `memory`'s tables leave them, and G2's rounds'
+// scratch for the longest segment its most entries can use of memory.g2_affine_segment.
 struct Capacities {
-    msm::MsmCapacity z_plan, lh_plan, g1, g2;
+    msm::MsmCapacity plan, g1, g2;
 };
-Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, uint32_t table_window_bits) {
+Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const MsmMemoryPlan& memory) {
     const uint64_t z = std::min(chunk, header.num_variables);
-    const uint64_t lh = std::min(chunk, std::max(header.private_variables(), header.h_points()));
-    return {capacity_for(z, table_window_bits), capacity_for(lh, table_window_bits),
-            capacity_for(std::max(z, lh), table_window_bits), capacity_for(z, table_window_bits)};
+    const uint64_t most = std::max(z, std::min(chunk, std::max(header.private_variables(), header.h_points())));
+    const bool all_tabled = memory.z && memory.h && memory.l;
+    Capacities sized{capacity_for(most, memory, memory.any_table(), !all_tabled),
+                     capacity_for(most, memory, memory.any_table(), !all_tabled),
+                     capacity_for(z, memory, memory.z, !memory.z)};
+    if (memory.g2_affine_segment != 0) {
+        sized.g2.affine_segment =
+            msm::choose_affine_segment(sized.g2.max_entries(),
+                                       msm::BucketAccumulator<ec::G2Params>::device_affine_slots(),
+                                       memory.g2_affine_segment);
+        sized.g2.affine_rounds = sized.g2.affine_segment != 0;
+    }
+    return sized;
 }
 
 uint64_t sums_bytes(const ChunkCounts& counts) {
@@ -83,12 +97,18 @@ uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t 
     return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
 }
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, uint32_t table_window_bits)
+uint32_t ProofMsms::g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                      const MsmMemoryPlan& memory) {
+    const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
+    return g2.affine_rounds ? g2.affine_segment : 0;
+}
+
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory)
     : chunk_points_(effective_chunk(header, chunk_points)),
-      z_plan_(capacities(header, chunk_points_, table_window_bits).z_plan),
-      lh_plan_(capacities(header, chunk_points_, table_window_bits).lh_plan),
-      g1_(capacities(header, chunk_points_, table_window_bits).g1),
-      g2_(capacities(header, chunk_points_, table_window_bits).g2),
+      memory_(memory),
+      plan_(capacities(header, chunk_points_, memory).plan),
+      g1_(capacities(header, chunk_points_, memory).g1),
+      g2_(capacities(header, chunk_points_, memory).g2),
       g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
       g2_sums_(chunk_counts(header, chunk_points_).z),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
@@ -98,15 +118,18 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, u
                                                    chunk_points_, " make ", intervals, " intervals, more than ",
                                                    kMaxChunkIntervals, ": use larger chunks"));
     }
+    if (memory.any_table() && chunk_points_ < largest_query(header)) {
+        throw std::invalid_argument("ProofMsms: base tables, but MSMs in chunks: tables are for whole MSMs");
+    }
     events_.resize(2 * intervals);
     intervals_.reserve(intervals);
 }
 
 uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points,
-                                     uint32_t table_window_bits) {
+                                     const MsmMemoryPlan& memory) {
     const uint64_t chunk = effective_chunk(header, chunk_points);
-    const Capacities sized = capacities(header, chunk, table_window_bits);
-    return msm::ScalarPlan::device_bytes_for(sized.z_plan) + msm::ScalarPlan::device_bytes_for(sized.lh_plan) +
+    const Capacities sized = capacities(header, chunk, memory);
+    return msm::ScalarPlan::device_bytes_for(sized.plan) +
            msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
            msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk));
 }
@@ -127,8 +150,10 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     ec::G1* const l_sums = b_g1_sums + counts.z;
     ec::G1* const h_sums = l_sums + counts.l;
     const KeyTables& tables = key.tables;
-    if (tables.window_bits != 0 && chunk_points_ < largest_query(header)) {
-        throw std::invalid_argument("a key with base tables, but MSMs in chunks: tables are for whole MSMs");
+    if (tables.window_bits != memory_.window_bits || (tables.a != nullptr) != memory_.z ||
+        (tables.h != nullptr) != memory_.h || (tables.l != nullptr) != memory_.l) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.names(),
+                                                   ") are not the ones it was sized for"));
     }
     events_used_ = 0;
     intervals_.clear();
@@ -137,17 +162,17 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         const Event& start = mark(stream);
-        prepare(z_plan_, tables.a ? tables.window_bits : 0, z + first, msm::ScalarForm::montgomery, count, stream);
-        accumulate(g1_, z_plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
+        prepare(plan_, tables.a ? tables.window_bits : 0, z + first, msm::ScalarForm::montgomery, count, stream);
+        accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
-        accumulate(g1_, z_plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
+        accumulate(g1_, plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
         const Event& b_g1_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &b_g1_done});
-        accumulate(g2_, z_plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
+        accumulate(g2_, plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
         intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
     }
-    // lh_plan_ is made again for each chunk of L, then of H, on the same stream, after
+    // The plan is made again for each chunk of L, then of H, on the same stream, after
     // the previous run has read it; nothing else runs on it between, so one interval
     // covers each MSM's chunks.
     const auto run_chunks = [&](groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
@@ -156,9 +181,9 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
         const Event& start = mark(stream);
         for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
             const uint64_t count = std::min(chunk_points_, points - first);
-            prepare(lh_plan_, table ? tables.window_bits : 0,
+            prepare(plan_, table ? tables.window_bits : 0,
                     static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
-            accumulate(g1_, lh_plan_, table, bases + first, sums + chunk, stream);
+            accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
         }
         intervals_.push_back({msm, &start, &mark(stream)});
     };

@@ -25,8 +25,8 @@
 
 namespace zkbatch::cuda {
 
-// The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables"); a
-// policy reads its own from the same object.
+// The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
+// "msm_affine_rounds"); a policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // zkbatch's version, which is the CUDA backends' version.
@@ -64,6 +64,9 @@ public:
     const DeviceProvingKey* key() const { return key_.get(); }
     // The most points each worker's MSMs take at once (ProofMsms), chosen by load_key.
     uint64_t msm_chunk_points() const { return msm_chunk_points_; }
+    // The key's tables and B2's rounds (whole MSMs only), planned by load_key: what each
+    // worker's ProofMsms is sized for.
+    const MsmMemoryPlan& msm_memory() const { return msm_memory_; }
 
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
@@ -83,19 +86,14 @@ private:
     // memory: the MSMs whole if they fit, else the largest power of two that does.
     // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
     uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
-    // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms.
-    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
-    // Whether load_key builds the key's base tables: msm_tables is on and the MSMs are
-    // whole (chunks of `chunk_points` are the largest query; tables are for whole MSMs).
-    bool builds_tables(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
-    // The key tables' width workers with MSMs in chunks of `chunk_points` are sized for:
-    // 0 unless builds_tables (sizing chunked workers for tables over-reserved memory at
-    // 2^26 and 2^27).
-    uint32_t table_window_bits(const groth16::ProvingKey& shape, uint64_t chunk_points) const;
-    // msm_tables = auto: builds the key's base tables that fit in the free memory the
-    // workers (created after load_key) will leave, largest saving per byte first.
-    void build_tables();
-
+    // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms
+    // (with `memory`'s tables and rounds; plan_key_memory sizes workers without).
+    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+                          const MsmMemoryPlan& memory = {}) const;
+    // For whole MSMs: plans what the free memory the workers (created after load_key) will
+    // leave buys (plan_msm_memory: the key's tables under msm_tables = auto, B2's rounds
+    // under msm_affine_rounds = auto), then builds the tables.
+    void spend_free_memory();
     BackendConfig config_;
     DeviceInfo device_info_;
     ntt::DomainTablesCache tables_;
@@ -106,7 +104,8 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
     uint64_t msm_chunk_points_ = 0;
-    uint64_t table_budget_bytes_ = 0;  // the free memory build_tables planned in
+    MsmMemoryPlan msm_memory_;
+    uint64_t msm_memory_budget_bytes_ = 0;  // the free memory spend_free_memory planned in
     uint64_t table_build_ms_ = 0;
 };
 

@@ -15,6 +15,7 @@
 #include <zkbatch/groth16/setup.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -35,11 +36,19 @@ struct KeyTables {
     std::string names() const;
 };
 
-struct KeyTablePlan {
-    uint32_t window_bits = 0;
+// What load_key spends the device memory the key and the workers' buffers leave on,
+// for MSMs that run whole (unchunked): the key's base tables (KeyTables) and, in every
+// worker's G2 accumulator, scratch for B2's batched affine rounds (msm_steps.hpp).
+struct MsmMemoryPlan {
+    uint32_t window_bits = 0;  // the tables'; 0 when there are none
     bool z = false, h = false, l = false;
+    // The longest level-0 segment B2's rounds get scratch for (MsmCapacity::affine_segment);
+    // 0: none. ProofMsms gives B2 what its entries can use of it.
+    uint32_t g2_affine_segment = 0;
     uint64_t device_bytes = 0;       // the tables'
     uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
+
+    bool any_table() const { return z || h || l; }
 };
 
 // The most points any of the proof's five MSMs has (at least 1): MSMs in chunks of this
@@ -50,12 +59,24 @@ uint64_t largest_query(const groth16::ProvingKey& shape);
 // its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
 uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
 
-// The sets of tables that fit in `budget_bytes`, taken in the order of the time they buy
-// per byte while each fits in what is left: z's (at 2^24, ~106 ms a proof for 72 GiB),
-// H's (~16 ms for 18 GiB), L's (the same, but a mostly boolean witness gains little).
-// A table is built from its query, which is then freed (window 0 is a copy of it), so
-// each table needs its own bytes while it is built and one window fewer after.
-KeyTablePlan plan_key_tables(const groth16::ProvingKey& shape, uint64_t budget_bytes);
+// B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
+// MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 318.6 ms without, 270.1 with
+// 4096 (two waves of 2979 entries a slot), 245.5 with 6144 (one wave of 5958); 1024
+// (six waves) gained nothing.
+inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096};
+
+// Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
+using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
+
+// What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
+// the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones
+// left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms a proof for 66 GiB), B2's
+// rounds (~70 ms for 42 GiB a worker), H's table (~14 ms for 17 GiB), L's (the same, but a
+// mostly boolean witness gains little); tables only when `tables`, rounds only when
+// `g2_rounds`. A table is built from its query, which is then freed (window 0 is a copy
+// of it), so each table needs its own bytes while it is built and one window fewer after.
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
+                              const WorkersBytes& workers_bytes);
 
 struct DeviceProvingKey {
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
@@ -95,7 +116,7 @@ uint64_t key_generation_scratch_bytes();
 // Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
 // frees each tabled query, synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table
 // on the H200). Throws CudaError.
-void build_key_tables(DeviceProvingKey& key, const KeyTablePlan& plan);
+void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan);
 
 // The points digest of a key on the device: what its key file's header would carry
 // (groth16::KeyPointsDigest), from its points downloaded in file order, before

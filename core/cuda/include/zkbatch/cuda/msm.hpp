@@ -43,6 +43,11 @@ struct MsmCapacity {
     uint32_t min_forced_segment = 0;
     // The widths of the BaseTables a plan may be prepared for (prepare_shared).
     std::vector<uint32_t> shared_window_bits;
+    // Whether plans are also prepared over the bases themselves (prepare, whose widths
+    // include the forced ones). false sizes everything for shared_window_bits alone: a
+    // proof whose G2 MSM has a table then holds no buckets for 13 windows of 2^19 (7.4 GB
+    // with the spills at 2^24).
+    bool plain = true;
     // Scratch for level 0 in batched affine rounds (msm_steps.hpp; a few GB at the H200's
     // resident threads): BucketAccumulator then uses them where they pay.
     bool affine_rounds = false;
@@ -55,7 +60,8 @@ struct MsmCapacity {
     uint64_t max_buckets() const;
     // The most spill entries of level 0 (even levels) and of level 1 (odd levels).
     uint64_t max_spills(int parity) const;
-    // The widths prepare() may pick for counts up to max_points, forced ones included.
+    // The widths prepare() may pick for counts up to max_points (none unless plain),
+    // forced ones included.
     std::vector<uint32_t> window_bits_in_use() const;
 };
 
@@ -172,6 +178,9 @@ public:
     void set_affine_min_pairs(uint32_t min_pairs);
     uint32_t affine_min_pairs() const { return affine_min_pairs_; }
     uint32_t affine_slots() const { return affine_slots_; }
+    // The slots an accumulator with affine_rounds gets on the current device (the rounds'
+    // kernel's resident threads): what choose_affine_segment divides the entries among.
+    static uint32_t device_affine_slots();
 
     uint64_t device_bytes() const;
     // What an accumulator of `capacity` allocates: host arithmetic, no device needed

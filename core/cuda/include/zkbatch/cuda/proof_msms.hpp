@@ -1,19 +1,22 @@
 // ProofMsms: the five MSMs of one Groth16 proof on the device (ARCHITECTURE.md, "The
 // whole proof"), over a key resident in device memory (DeviceProvingKey):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
-//   L = sum_private z_i L_i, H = sum_j h_j H_j                     a second plan, reused
-// The five run one after another on the caller's stream, each filling the GPU. B2 ran
-// beside the G1 MSMs on a second stream until the H200 showed the two interleaving
-// slower than one after the other (core/cuda/MSM-NOTES.md, v8). Only the five sums
-// (1.2 KB) come back to the host, where groth16::combine makes the proof. One per prove
-// worker, allocated once for the key's sizes.
+//   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
+// The five run one after another on the caller's stream, each filling the GPU, so one
+// ScalarPlan serves them all: each preparation follows, in stream order, the last run
+// that read the one before. B2 ran beside the G1 MSMs on a second stream until the H200
+// showed the two interleaving slower than one after the other (core/cuda/MSM-NOTES.md,
+// v8). Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
+// the proof. One per prove worker, allocated once for the key's sizes.
 //
-// The plans and accumulators are sized for `chunk_points` points: an MSM over more runs
+// The plan and accumulators are sized for `chunk_points` points: an MSM over more runs
 // in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
-// GPU for plans of 2^27 points (36 GB each); in chunks of 2^26 it fits.
+// GPU for a plan of 2^27 points (36 GB); in chunks of 2^26 it fits.
 //
-// An MSM whose query has a base table (the key's KeyTables, unchunked keys only) runs
-// over it, its plan prepared for the tables' layout: z's for A, B1 and B2 together.
+// For whole MSMs, load_key's MsmMemoryPlan says which queries have base tables (their
+// MSMs run over them, z's plan in the tables' layout for A, B1 and B2 together) and how
+// much scratch B2's batched affine rounds get; the buffers are sized for exactly the
+// layouts that plan leaves (no room for plain G2 buckets when B2 has a table).
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
@@ -33,17 +36,21 @@ namespace zkbatch::cuda {
 class ProofMsms {
 public:
     // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
-    // most `chunk_points` points (0: none, every MSM at once). Throws
-    // std::invalid_argument when that makes more than kMaxChunkIntervals intervals.
-    // table_window_bits: the width of the key's tables (0: none), which the plans and
-    // accumulators are then also sized for.
-    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, uint32_t table_window_bits = 0);
+    // most `chunk_points` points (0: none, every MSM at once), with the tables and B2's
+    // rounds of `memory`. Throws std::invalid_argument when the chunks make more than
+    // kMaxChunkIntervals intervals, or come with tables (tables are for whole MSMs).
+    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {});
 
-    // Device bytes a ProofMsms for `header` and `chunk_points` allocates (the plans,
-    // both accumulators, the sums), before allocating anything: what load_key adds up
+    // Device bytes a ProofMsms of these arguments allocates (the plan, both accumulators,
+    // the rounds' scratch, the sums), before allocating anything: what load_key adds up
     // per worker.
     static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
-                                     uint32_t table_window_bits = 0);
+                                     const MsmMemoryPlan& memory = {});
+    // The longest level-0 segment B2's rounds get scratch for under `memory` on the
+    // current device: what its most entries can use of memory.g2_affine_segment; 0 when
+    // none (too few entries to fill the slots, or no scratch planned).
+    static uint32_t g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                      const MsmMemoryPlan& memory);
     // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
     // interleave), one for all of L's and one for all of H's; 5 unchunked. Each is a
     // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
@@ -54,15 +61,14 @@ public:
     // Enqueues the five MSMs on `stream` once `inputs_ready` has completed: z holds
     // key.header.num_variables elements (device, Montgomery form), h the key's h_points()
     // scalars (device, canonical). Blocks the host at each plan's counts
-    // (ScalarPlan::prepare), then waits for the sums and returns them.
+    // (ScalarPlan::prepare), then waits for the sums and returns them. Throws
+    // std::invalid_argument for a key whose tables are not the construction's plan's.
     groth16::MsmSums run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
                          const Event& inputs_ready);
 
     // After run: the MSMs' intervals, each between two events on the caller's stream:
     // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
-    // H's (their plans included). Throws
-    // std::invalid_argument for a key whose tables do not match the construction's width
-    // or come with chunks.
+    // H's (their plans included).
     struct Interval {
         groth16::ProofMsm msm;
         const Event* start;
@@ -75,8 +81,8 @@ private:
     const Event& mark(const Stream& stream);
 
     uint64_t chunk_points_;
-    msm::ScalarPlan z_plan_;   // A, B1 and B2
-    msm::ScalarPlan lh_plan_;  // L, then H
+    MsmMemoryPlan memory_;
+    msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
     msm::BucketAccumulator<ec::G1Params> g1_;
     msm::BucketAccumulator<ec::G2Params> g2_;
     DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
