@@ -93,6 +93,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(streams.find("'copy_streams' = 'engine' is not a choice"), std::string::npos) << streams;
     const std::string tables = create_error("cuda-pageable", "msm_tables=yes", 10);
     EXPECT_NE(tables.find("'msm_tables' = 'yes' is not a choice"), std::string::npos) << tables;
+    const std::string rounds = create_error("cuda-pinned", "msm_affine_rounds=on", 10);
+    EXPECT_NE(rounds.find("'msm_affine_rounds' = 'on' is not a choice: use 'auto'"), std::string::npos) << rounds;
 }
 
 TEST(CudaPlugins, PinnedRefusesAPoolLargerThanTheMachine) {

@@ -256,7 +256,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
         plugin::copy_text(report->how, "uploaded");
     }
-    report->key_bytes = key_->device_bytes();  // before build_tables frees the tabled queries
+    report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries
     if (msm_chunk_points_ == largest_query(key_->header)) spend_free_memory();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();

@@ -94,6 +94,7 @@ private:
     // leave buys (plan_msm_memory: the key's tables under msm_tables = auto, B2's rounds
     // under msm_affine_rounds = auto), then builds the tables.
     void spend_free_memory();
+
     BackendConfig config_;
     DeviceInfo device_info_;
     ntt::DomainTablesCache tables_;

@@ -60,9 +60,9 @@ uint64_t largest_query(const groth16::ProvingKey& shape);
 uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
 
 // B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
-// MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 318.6 ms without, 270.1 with
-// 4096 (two waves of 2979 entries a slot), 245.5 with 6144 (one wave of 5958); 1024
-// (six waves) gained nothing.
+// MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 315-320 ms without rounds, as
+// much with segments up to 1024 (six waves of 993 entries a slot), 270.1 with 4096 (two
+// waves of 2979), 245.5 with 6144 (one wave of 5958).
 inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096};
 
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.

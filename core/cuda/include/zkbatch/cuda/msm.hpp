@@ -45,8 +45,8 @@ struct MsmCapacity {
     std::vector<uint32_t> shared_window_bits;
     // Whether plans are also prepared over the bases themselves (prepare, whose widths
     // include the forced ones). false sizes everything for shared_window_bits alone: a
-    // proof whose G2 MSM has a table then holds no buckets for 13 windows of 2^19 (7.4 GB
-    // with the spills at 2^24).
+    // proof's G2 accumulator over B2's table at 2^24 then holds 2^21 buckets, not 13
+    // windows of 2^19, and their spills (2.78 GB instead of 7.43).
     bool plain = true;
     // Scratch for level 0 in batched affine rounds (msm_steps.hpp; a few GB at the H200's
     // resident threads): BucketAccumulator then uses them where they pay.
