@@ -250,10 +250,11 @@ public:
     // G2's rounds in segments of up to 6144 entries (47 GB of scratch on the H200) took
     // G2 over a table at 2^24 from 318.6 to 246 ms (core/cuda/MSM-NOTES.md, v8): the
     // longest of 6144, 4096 and 2048 whose accumulator takes at most half the free
-    // memory, else 1024. Beside a G1 table at 2^26 (66 GB) no more than 1024 fits.
+    // memory, else the shortest that may pay. Beside a G1 table at 2^26 (66 GB) no more
+    // than that fits.
     uint32_t g2_affine_segment() const {
         if (options_.g2_affine_segment != 0) return options_.g2_affine_segment;
-        if (options_.tables && max_log_n_ >= 26) return cuda::msm::kAffineSegment;
+        if (options_.tables && max_log_n_ >= 26) return cuda::msm::kMinAffineSegment;
         size_t free_bytes = 0, total_bytes = 0;
         ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
         for (const uint32_t segment : {6144u, 4096u, 2048u}) {
@@ -261,7 +262,7 @@ public:
             capacity.affine_segment = segment;
             if (BucketAccumulator<ec::G2Params>::device_bytes_for(capacity) <= free_bytes / 2) return segment;
         }
-        return cuda::msm::kAffineSegment;
+        return cuda::msm::kMinAffineSegment;
     }
 
     void run() {

@@ -357,12 +357,20 @@ TEST(MsmDevice, AffineRoundsMatchTheCpu) {
                                                  seed++, 4096);
 }
 
-// Where the accumulator picks the rounds itself (2^21 points: 27 M entries), its sum
-// equals the one without them.
+// Where the accumulator picks the rounds itself (the smallest power of two whose entries
+// give every slot kMinAffineSegment: 2^22 points on the H200), its sum equals the one
+// without them.
 template <class C>
 void expect_chosen_affine_rounds_change_nothing(BaseProfile base_profile, uint64_t seed) {
     SCOPED_TRACE(curve_name<C>());
-    const size_t n = size_t{1} << 21;
+    const uint64_t floor_entries =
+        uint64_t{cuda::msm::BucketAccumulator<C>::device_affine_slots()} * cuda::msm::kMinAffineSegment;
+    const auto uniform_entries = [](uint64_t points) {
+        const uint32_t bits = cuda::msm::choose_window_bits(points, capacity_for(points).max_window_bits);
+        return points * cuda::msm::WindowLayout::windows_for(bits);
+    };
+    size_t n = size_t{1} << 20;
+    while (uniform_entries(n) < floor_entries) n *= 2;
     cuda::msm::MsmCapacity capacity = capacity_for(n);
     capacity.affine_rounds = true;
     cuda::msm::ScalarPlan plan(capacity);

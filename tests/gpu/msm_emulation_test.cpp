@@ -720,20 +720,27 @@ TEST(MsmAffineRounds, MatchTheCpu) {
 }
 
 // The affine segment: whole waves of the slots, never above kAffineSegment, none below
-// kMinAffineSegment a slot (known answers for the H200's G2 slots, 132 SMs x 256).
+// kMinAffineSegment (known answers for the H200's G2 slots, 132 SMs x 256).
 TEST(MsmAffineRounds, SegmentFillsWholeWaves) {
     constexpr uint64_t kSlots = 33792;
     EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment - 1, kSlots), 0u);
     EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment, kSlots), kMinAffineSegment);
     EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment, kSlots), kAffineSegment);
-    EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment + 1, kSlots), kAffineSegment / 2 + 1);
-    // G2 over a table at 2^24 points, c = 22: 12 windows, 6 waves of 993; with scratch
-    // for 4096 entries a slot, 2 waves of 2979.
-    EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots), 993u);
+    // One entry more takes two waves of half the segment, below the floor: none.
+    EXPECT_EQ(choose_affine_segment(kSlots * kAffineSegment + 1, kSlots), 0u);
+    EXPECT_EQ(choose_affine_segment(2 * kSlots * kMinAffineSegment, kSlots), kMinAffineSegment);
+    // Scratch shorter than the floor buys nothing.
+    EXPECT_EQ(choose_affine_segment(kSlots * kMinAffineSegment, kSlots, kMinAffineSegment - 1), 0u);
+    // G2 over a table at 2^24 points, c = 22: 12 windows, 3 waves of 1986; with scratch
+    // for 4096 entries a slot, 2 waves of 2979, for 6144 one of 5958. A mostly boolean
+    // witness's B2 (at most 2.1 x 2^24 entries, one wave of 1,043): none.
+    EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots), 1986u);
     EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots, 4096), 2979u);
-    for (uint64_t entries : {uint64_t{20'000'000}, uint64_t{54'525'952}, uint64_t{201'326'592}}) {
+    EXPECT_EQ(choose_affine_segment(12ull << 24, kSlots, 6144), 5958u);
+    EXPECT_EQ(choose_affine_segment(35'232'154, kSlots, 6144), 0u);
+    for (uint64_t entries : {uint64_t{54'525'952}, uint64_t{201'326'592}, 3 * kSlots * kAffineSegment - 7}) {
         const uint64_t segment = choose_affine_segment(entries, kSlots);
-        ASSERT_GE(segment, kMinAffineSegment / 2 + 1) << entries;
+        ASSERT_GE(segment, kMinAffineSegment) << entries;
         ASSERT_LE(segment, kAffineSegment) << entries;
         const uint64_t threads = (entries + segment - 1) / segment;
         const uint64_t waves = (entries + kSlots * kAffineSegment - 1) / (kSlots * kAffineSegment);

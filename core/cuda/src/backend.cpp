@@ -257,7 +257,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries
-    if (msm_chunk_points_ == largest_query(key_->header)) spend_free_memory();
+    spend_free_memory();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;
@@ -269,7 +269,9 @@ void CudaBackend::spend_free_memory() {
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
     const uint64_t start_ns = steady_now_ns();
-    msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables,
+    // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
+    const bool whole = msm_chunk_points_ == largest_query(key_->header);
+    msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables && whole,
                                   config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
                                                                                   memory);

@@ -90,9 +90,9 @@ private:
     // (with `memory`'s tables and rounds; plan_key_memory sizes workers without).
     uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
                           const MsmMemoryPlan& memory = {}) const;
-    // For whole MSMs: plans what the free memory the workers (created after load_key) will
-    // leave buys (plan_msm_memory: the key's tables under msm_tables = auto, B2's rounds
-    // under msm_affine_rounds = auto), then builds the tables.
+    // Plans what the free memory the workers (created after load_key) will leave buys
+    // (plan_msm_memory: the key's tables under msm_tables = auto when the MSMs run whole,
+    // B2's rounds under msm_affine_rounds = auto, in chunks too), then builds the tables.
     void spend_free_memory();
 
     BackendConfig config_;

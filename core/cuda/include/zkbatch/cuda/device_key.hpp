@@ -36,8 +36,8 @@ struct KeyTables {
     std::string names() const;
 };
 
-// What load_key spends the device memory the key and the workers' buffers leave on,
-// for MSMs that run whole (unchunked): the key's base tables (KeyTables) and, in every
+// What load_key spends the device memory the key and the workers' buffers leave on: the
+// key's base tables (KeyTables), for MSMs that run whole (unchunked), and, in every
 // worker's G2 accumulator, scratch for B2's batched affine rounds (msm_steps.hpp).
 struct MsmMemoryPlan {
     uint32_t window_bits = 0;  // the tables'; 0 when there are none
@@ -62,8 +62,9 @@ uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
 // B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
 // MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 315-320 ms without rounds, as
 // much with segments up to 1024 (six waves of 993 entries a slot), 270.1 with 4096 (two
-// waves of 2979), 245.5 with 6144 (one wave of 5958).
-inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096};
+// waves of 2979), 245.5 with 6144 (one wave of 5958); 2048 (15.6 GB on the H200) is for
+// the little a 2^27 key in chunks leaves.
+inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;

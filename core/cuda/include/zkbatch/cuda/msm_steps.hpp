@@ -635,12 +635,15 @@ ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, co
 
 // Level 0's segment with batched affine rounds for `slots` threads at once: at most
 // `max_segment` entries each (MsmCapacity::affine_segment), in whole waves of the slots;
-// 0 (no rounds) when the slots would get fewer than kMinAffineSegment each, too few
-// pairs a round to pay. A round's one inversion is shared by the segment's pairs, so
-// longer segments pay it less often, for scratch that grows with them (the slots' whole
-// wave of 226 bytes an entry in G2: 7.8 GB at 1024 on the H200).
-inline constexpr uint32_t kAffineSegment = 1024;  // MsmCapacity::affine_segment's default
-inline constexpr uint32_t kMinAffineSegment = 512;
+// 0 (no rounds) when that segment is shorter than kMinAffineSegment. A round's one
+// inversion is shared by the segment's pairs, so longer segments pay it less often, for
+// scratch that grows with them (the slots' whole wave of 226 bytes an entry in G2: 15.6
+// GB at 2048 on the H200). Measured on the H200's G2 (core/cuda/MSM-NOTES.md, v8-v10):
+// segments of about 1,000 gain nothing (six waves of 993 over a table at 2^24) or lose (a
+// mostly boolean witness's B2, one wave of at most 1,043: 58 -> 65 ms), 1,614 gain 13-16%
+// (2^22, plain and over a table), 3,000-6,000 gain 10-25%; the floor lies between.
+inline constexpr uint32_t kAffineSegment = 2048;  // MsmCapacity::affine_segment's default
+inline constexpr uint32_t kMinAffineSegment = 1280;
 // The scratch a slot needs in buffer 0 and 1 for segments up to `max_segment` entries:
 // half of them and some runs' odd ones after the first round, a quarter and as much
 // after the second.
@@ -649,9 +652,10 @@ constexpr uint32_t affine_capacity(uint32_t max_segment, int buffer) {
 }
 
 inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots, uint32_t max_segment = kAffineSegment) {
-    if (slots == 0 || entries < slots * kMinAffineSegment) return 0;
+    if (slots == 0 || max_segment < kMinAffineSegment || entries < slots * kMinAffineSegment) return 0;
     const uint64_t waves = (entries + slots * max_segment - 1) / (slots * max_segment);
-    return static_cast<uint32_t>((entries + waves * slots - 1) / (waves * slots));
+    const auto segment = static_cast<uint32_t>((entries + waves * slots - 1) / (waves * slots));
+    return segment < kMinAffineSegment ? 0 : segment;
 }
 
 // The pairs a round needs to pay, by count: a pair's affine sum (6 products with its
