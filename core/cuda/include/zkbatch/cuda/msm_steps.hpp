@@ -640,8 +640,9 @@ ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, co
 // scratch that grows with them (the slots' whole wave of 226 bytes an entry in G2: 15.6
 // GB at 2048 on the H200). Measured on the H200's G2 (core/cuda/MSM-NOTES.md, v8-v10):
 // segments of about 1,000 gain nothing (six waves of 993 over a table at 2^24) or lose (a
-// mostly boolean witness's B2, one wave of at most 1,043: 58 -> 65 ms), 1,614 gain 13-16%
-// (2^22, plain and over a table), 3,000-6,000 gain 10-25%; the floor lies between.
+// mostly boolean witness's B2, one wave of at most 1,043: 58 -> 65 ms); one wave of 1,614
+// or 1,986 gains 13-16% (2^22, over a table and plain), 3,000-6,000 gain 9-23%; the floor
+// lies between. (Seven waves of 1,844, a 2^27 proof's chunks of 2^25, gained nothing.)
 inline constexpr uint32_t kAffineSegment = 2048;  // MsmCapacity::affine_segment's default
 inline constexpr uint32_t kMinAffineSegment = 1280;
 // The scratch a slot needs in buffer 0 and 1 for segments up to `max_segment` entries:
