@@ -6,6 +6,7 @@
 
 #include <zkbatch/ff/fp.hpp>
 #include <zkbatch/ff/fp32.hpp>
+#include <zkbatch/ff/fp_f64.hpp>
 
 #include <gtest/gtest.h>
 
@@ -172,6 +173,44 @@ TEST(Fp32, AgreesWithTheSixtyFourBitLimbs) {
             ASSERT_EQ(result, x - y) << i << ", " << k;
         }
     }
+}
+
+// fp_f64.hpp, the product on the double-precision FMA pipe: the same R, so for operands
+// below 2p (unreduced sums included) the same bits as fp32's partial product, and the
+// right residue (GMP). The edges: 0, p - 1, 2p - 1 on both sides, every 48-bit limb
+// boundary (values whose limbs are all ones or zero), the rest random.
+TEST(FpF64, ProductIsFp32sBitForBit) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    for (int shift = 48; shift <= 336; shift += 48) {
+        values.push_back((mpz_class(1) << shift) - 1);
+        values.push_back(2 * p - (mpz_class(1) << shift));
+    }
+    std::mt19937_64 rng(4848);
+    for (int i = 0; i < 100; ++i) values.push_back(test::random_below(rng, 2 * p));
+    for (const mpz_class& v : {mpz_class(2 * p - 1), mpz_class(2 * p - 2), mpz_class(p), mpz_class(p + 1)}) {
+        values.push_back(v);
+    }
+    for (const mpz_class& x : values) {
+        for (const mpz_class& y : values) {
+            Limbs a, b, expected, out;
+            limbs_of(x, a);
+            limbs_of(y, b);
+            fp32::mont_mul_partial<ff::HostChain>(a, b, expected);
+            ff::fp_f64::mont_mul_partial(a, b, out);
+            ASSERT_EQ(integer_of(out), integer_of(expected)) << x.get_str(16) << " * " << y.get_str(16);
+            ASSERT_LT(integer_of(out), 2 * p) << x.get_str(16) << " * " << y.get_str(16);
+            ASSERT_EQ(integer_of(out) % p, x * y * r_inverse() % p) << x.get_str(16) << " * " << y.get_str(16);
+        }
+    }
+}
+
+TEST(FpF64, ModulusLimbsAreTheModulus) {
+    mpz_class p = 0;
+    for (int j = ff::fp_f64::kLimbs - 1; j >= 0; --j) p = (p << 48) + mpz_class(ff::fp_f64::modulus_limb(j));
+    EXPECT_EQ(p, test::fp_modulus());
+    const mpz_class inverse(ff::fp_f64::kMontInv);
+    EXPECT_EQ(mpz_class(inverse * test::fp_modulus() + 1) % (mpz_class(1) << 48), 0);
 }
 
 }  // namespace
