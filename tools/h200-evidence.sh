@@ -15,7 +15,8 @@
 # the SASS summary of the MSM kernels, msm-sass.txt; MSM_LOG_NS (default 2^16..2^24,
 # then 2^26 alone), MSM_REPETITIONS and MSM_BENCH_ARGS adjust the bench,
 # MSM_TEST_FILTER the tests), msm-profile (issue 20:
-# Nsight Compute on the MSM's hot kernel, msm-profile.md), and groth16 and
+# Nsight Compute on the MSM's hot kernel, msm-profile.md), fp-product (issue 20, v11: Fp
+# products on the integer and FP64 pipes, fp-product.md and its SASS counts), and groth16 and
 # groth16-e2e (issue 19: whole proofs on the GPU; see those steps).
 # Each step's log and the
 # databases land in $OUT; the last lines printed are the summary, produced by zkbatch's
@@ -118,6 +119,12 @@ for step in "${steps[@]}"; do
       SASS_KERNELS='accumulate_kernel|reduce_buckets|tree_sum|combine_windows' \
         tools/sass-opcodes.sh $bundle/bin/msm_kernel_bench summary >"$OUT/msm-sass.txt" 2>&1
       tee -a "$OUT/evidence.log" <"$OUT/msm-sass.txt" ;;
+    fp-product)
+      log "fp_product_bench"
+      "$bundle"/bin/fp_product_bench 2>&1 | tee "$OUT/fp-product.md" | tee -a "$OUT/evidence.log"
+      log "fp_product_bench exit ${PIPESTATUS[0]}"
+      SASS_KERNELS='chains_kernel|pipes_kernel' tools/sass-opcodes.sh "$bundle"/bin/fp_product_bench summary \
+        >"$OUT/fp-product-sass.txt" 2>&1 ;;
     msm-profile)  # Nsight Compute on the first level-0 accumulation (the MSM's hot kernel) of
                   # the table's first G1 and G2 rows at 2^PROFILE_LOG_N (default 22): where
                   # its warps stall, pipe use, occupancy (msm-profile.md; the pipes apart,

@@ -15,6 +15,7 @@
 #   .bundle/bin/ntt_kernel_bench    the NTT kernel benchmark (bench/ntt_kernel_bench.cu)
 #   .bundle/bin/msm_kernel_bench    the MSM kernel benchmark (bench/msm_kernel_bench.cu)
 #   .bundle/bin/copy_overlap_bench  whether uploads and downloads overlap (bench/copy_overlap_bench.cu)
+#   .bundle/bin/fp_product_bench    Fp products on the integer and FP64 pipes (bench/fp_product_bench.cu)
 #   .bundle/lib/                    the shared libraries those need (see below)
 #   .bundle/jobs/                   the example manifests
 #   .bundle/env.sh                  `source .bundle/env.sh` sets LD_LIBRARY_PATH and ZKBATCH_PLUGIN_PATH
@@ -46,14 +47,15 @@ elif ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || [ 
   exit 1
 fi
 ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
-  ntt_kernel_bench msm_kernel_bench copy_overlap_bench
+  ntt_kernel_bench msm_kernel_bench copy_overlap_bench fp_product_bench
 
 rm -rf "$bundle"
 mkdir -p "$bundle"/{bin,plugins,tests,lib}
 install -m 755 "$build/zkbatch" "$bundle/bin/"
 install -m 755 "$build"/plugins/libzkbatch-*.so "$bundle/plugins/"
 install -m 755 "$build/gpu_tests" "$build/math_tests" "$bundle/tests/"
-install -m 755 "$build/ntt_kernel_bench" "$build/msm_kernel_bench" "$build/copy_overlap_bench" "$bundle/bin/"
+install -m 755 "$build/ntt_kernel_bench" "$build/msm_kernel_bench" "$build/copy_overlap_bench" \
+  "$build/fp_product_bench" "$bundle/bin/"
 cp -r jobs "$bundle/jobs"
 strip --strip-unneeded "$bundle"/bin/* "$bundle"/plugins/*.so "$bundle"/tests/*
 

@@ -1,0 +1,283 @@
+// fp_product_bench: Fp products a second on the GPU, on the integer pipe (fp32.hpp's
+// IMAD.WIDE carry chains) against the double-precision FMA pipe (fp_f64.hpp), alone and
+// interleaved in one thread (core/cuda/MSM-NOTES.md, v11). Each thread runs a few
+// independent chains x <- x y (partly reduced products, operands below 2p), some on
+// each pipe; a kernel's rate says what an MSM's additions could get from splitting their
+// products between the pipes before any curve code is written. Every chain's end value
+// of the first threads is checked against the host (the same algorithms, HostChain and
+// std::fma).
+//
+//   fp_product_bench [--iterations 512] [--waves 4] [--repetitions 5]
+#include <zkbatch/cuda/cuda_check.hpp>
+#include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/device_info.hpp>
+#include <zkbatch/cuda/event.hpp>
+#include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ff/fp32.hpp>
+#include <zkbatch/ff/fp_f64.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zkbatch {
+namespace {
+
+namespace fp32 = ff::fp32;
+constexpr int kWords = fp32::kLimbs;
+constexpr int kThreads = 128;
+
+// A chain's state and multiplier, one after the other, for each chain of each thread.
+struct Element {
+    uint32_t words[kWords];
+};
+
+template <bool Float>
+__host__ __device__ __forceinline__ void product(const uint32_t a[kWords], const uint32_t b[kWords],
+                                                 uint32_t out[kWords]) {
+    if constexpr (Float) {
+        ff::fp_f64::mont_mul_partial(a, b, out);
+    } else {
+#if defined(__CUDA_ARCH__)
+        fp32::mont_mul_partial<ff::PtxChain>(a, b, out);
+#else
+        fp32::mont_mul_partial<ff::HostChain>(a, b, out);
+#endif
+    }
+}
+
+// Chains 0..IntChains-1 on the integer pipe, the rest on the FP64 pipe.
+template <int IntChains, int FloatChains, int MinBlocks>
+__global__ void __launch_bounds__(kThreads, MinBlocks) chains_kernel(Element* state, int iterations) {
+    constexpr int kChains = IntChains + FloatChains;
+    const uint64_t thread = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    Element* const mine = state + thread * 2 * kChains;
+    uint32_t x[kChains][kWords], y[kChains][kWords];
+    for (int c = 0; c < kChains; ++c) {
+        for (int w = 0; w < kWords; ++w) {
+            x[c][w] = mine[2 * c].words[w];
+            y[c][w] = mine[2 * c + 1].words[w];
+        }
+    }
+#pragma unroll 1
+    for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+        for (int c = 0; c < kChains; ++c) {  // unrolled: each branch resolves at compile time
+            if (c < IntChains) {
+                product<false>(x[c], y[c], x[c]);
+            } else {
+                product<true>(x[c], y[c], x[c]);
+            }
+        }
+    }
+    for (int c = 0; c < kChains; ++c) {
+        for (int w = 0; w < kWords; ++w) mine[2 * c].words[w] = x[c][w];
+    }
+}
+
+// The pipes alone: Unroll independent accumulators a thread, each iteration one DFMA (on
+// the FP64 pipe) and/or one IMAD.WIDE.U32 (PTX mad.wide.u32) per accumulator. Warp
+// instructions a cycle an SM, alone and together, say whether the two share a resource.
+template <bool Dfma, bool ImadWide>
+__global__ void __launch_bounds__(kThreads) pipes_kernel(double* sink, int iterations) {
+    constexpr int kAccumulators = 8;
+    const uint64_t thread = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    double d[kAccumulators];
+    uint64_t w[kAccumulators];
+    const double x = 1.0 + 1e-9 * static_cast<double>(threadIdx.x), y = 1e-12;
+    const uint32_t a = static_cast<uint32_t>(thread) | 1u;
+    for (int k = 0; k < kAccumulators; ++k) {
+        d[k] = static_cast<double>(k);
+        w[k] = k;
+    }
+#pragma unroll 1
+    for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+        for (int k = 0; k < kAccumulators; ++k) {
+            if constexpr (Dfma) d[k] = __fma_rn(d[k], x, y);
+            if constexpr (ImadWide) {
+                asm volatile("mad.wide.u32 %0, %1, %2, %0;" : "+l"(w[k]) : "r"(a), "r"(static_cast<uint32_t>(w[k])));
+            }
+        }
+    }
+    double total = 0;
+    for (int k = 0; k < kAccumulators; ++k) total += d[k] + static_cast<double>(w[k]);
+    sink[thread] = total;
+}
+
+struct Options {
+    int iterations = 512;
+    int waves = 4;
+    int repetitions = 5;
+};
+
+struct Variant {
+    const char* name;
+    int int_chains, float_chains, min_blocks;
+    void (*kernel)(Element*, int);
+};
+
+template <int I, int F, int B>
+Variant variant(const char* name) {
+    return {name, I, F, B, chains_kernel<I, F, B>};
+}
+
+// Random values below p: the top word below p's.
+Element random_element(std::mt19937_64& rng) {
+    Element e{};
+    for (int w = 0; w < kWords; ++w) e.words[w] = static_cast<uint32_t>(rng());
+    e.words[kWords - 1] %= fp32::kP11;
+    return e;
+}
+
+void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
+    int clock_khz = 0;
+    ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    std::printf("\n## The pipes alone (8 independent accumulators a thread, %d iterations; cycles at the "
+                "%.2f GHz boost clock)\n\n| instructions | DFMA / cycle / SM | IMAD.WIDE / cycle / SM |\n|---|---|---|\n",
+                options.iterations * 8, clock_khz / 1e6);
+    const struct {
+        const char* name;
+        void (*kernel)(double*, int);
+        bool dfma, imad;
+    } kernels[] = {{"DFMA", pipes_kernel<true, false>, true, false},
+                   {"IMAD.WIDE", pipes_kernel<false, true>, false, true},
+                   {"both", pipes_kernel<true, true>, true, true}};
+    const int iterations = options.iterations * 8;
+    for (const auto& k : kernels) {
+        int blocks_per_sm = 0;
+        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k.kernel, kThreads, 0));
+        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
+        cuda::DeviceBuffer<double> sink(blocks * kThreads);
+        const cuda::Stream stream;
+        std::vector<double> samples;
+        for (int r = -1; r < options.repetitions; ++r) {
+            const cuda::Event start, stop;
+            start.record(stream);
+            k.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(sink.data(), iterations);
+            ZKB_CUDA_CHECK_LAUNCH("pipes_kernel");
+            stop.record(stream);
+            stop.synchronize();
+            if (r >= 0) samples.push_back(stop.milliseconds_since(start));
+        }
+        std::sort(samples.begin(), samples.end());
+        const double cycles = samples[samples.size() / 2] * 1e-3 * clock_khz * 1e3;
+        const double warp_instructions = double(blocks) * (kThreads / 32) * iterations * 8 / device.sm_count;
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%.2f", warp_instructions / cycles);
+        std::printf("| %s | %s | %s |\n", k.name, k.dfma ? rate : "-", k.imad ? rate : "-");
+    }
+}
+
+int run(const Options& options) {
+    ZKB_CUDA_CHECK(cudaSetDevice(0));
+    const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
+    const std::vector<Variant> variants = {
+        variant<2, 0, 3>("integer x2"),     variant<0, 2, 3>("FP64 x2"),         variant<1, 1, 3>("integer + FP64"),
+        variant<2, 1, 3>("2 integer + 1 FP64"), variant<3, 2, 2>("3 integer + 2 FP64"), variant<2, 0, 2>("integer x2"),
+        variant<0, 2, 2>("FP64 x2"),        variant<1, 1, 2>("integer + FP64"),  variant<4, 0, 2>("integer x4"),
+        variant<2, 2, 2>("2 integer + 2 FP64"),
+    };
+    std::printf("# %s, %d SMs; %d iterations a thread, median of %d after a warm-up, CUDA events\n\n",
+                device.name.c_str(), device.sm_count, options.iterations, options.repetitions);
+    std::printf("| chains a thread | blocks of %d an SM (asked) | registers, spill bytes | products | ms | "
+                "products / s | ns an SM a product | against integer x2 |\n|---|---|---|---|---|---|---|---|\n",
+                kThreads);
+    int failures = 0;
+    double baseline_rate = 0;
+    for (const Variant& v : variants) {
+        cudaFuncAttributes attributes{};
+        ZKB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, v.kernel));
+        int blocks_per_sm = 0;
+        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, v.kernel, kThreads, 0));
+        const int chains = v.int_chains + v.float_chains;
+        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
+        const uint64_t threads = blocks * kThreads;
+        std::vector<Element> host(threads * 2 * chains);
+        std::mt19937_64 rng(2026 + chains);
+        for (Element& e : host) e = random_element(rng);
+        cuda::DeviceBuffer<Element> state(host.size());
+        state.copy_from_host(host.data(), host.size());
+        const cuda::Stream stream;
+        std::vector<double> samples;
+        std::vector<Element> first_result;
+        for (int r = -1; r < options.repetitions; ++r) {
+            state.copy_from_host(host.data(), host.size());
+            const cuda::Event start, stop;
+            start.record(stream);
+            v.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(), options.iterations);
+            ZKB_CUDA_CHECK_LAUNCH("chains_kernel");
+            stop.record(stream);
+            stop.synchronize();
+            if (r >= 0) samples.push_back(stop.milliseconds_since(start));
+        }
+        // The first 32 threads' chains against the host, from their starting values.
+        std::vector<Element> device_result(32 * 2 * chains);
+        state.copy_to_host(device_result.data(), device_result.size());
+        bool equal = true;
+        for (int t = 0; t < 32 && equal; ++t) {
+            for (int c = 0; c < chains && equal; ++c) {
+                Element x = host[(t * chains + c) * 2];
+                const Element& y = host[(t * chains + c) * 2 + 1];
+                for (int i = 0; i < options.iterations; ++i) {
+                    if (c >= v.int_chains) {
+                        product<true>(x.words, y.words, x.words);
+                    } else {
+                        product<false>(x.words, y.words, x.words);
+                    }
+                }
+                equal = std::memcmp(&x, &device_result[(t * chains + c) * 2], sizeof(Element)) == 0;
+            }
+        }
+        if (!equal) failures++;
+        std::sort(samples.begin(), samples.end());
+        const double ms = samples[samples.size() / 2];
+        const double products = double(threads) * chains * options.iterations;
+        const double rate = products / (ms * 1e-3);
+        if (baseline_rate == 0) baseline_rate = rate;
+        std::printf("| %s | %d (%d) | %d, %zu | %.3g | %.3f | %.3g | %.2f | %.2fx%s |\n", v.name, blocks_per_sm,
+                    v.min_blocks, attributes.numRegs, attributes.localSizeBytes, products, ms, rate,
+                    device.sm_count / rate * 1e9, rate / baseline_rate, equal ? "" : " DIFFERENT FROM THE HOST");
+        std::fflush(stdout);
+    }
+    pipe_rates(device, options);
+    if (failures != 0) std::printf("\n%d variants differ from the host\n", failures);
+    return failures == 0 ? 0 : 1;
+}
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (i + 1 >= argc) throw std::invalid_argument("fp_product_bench: " + flag + " needs a value");
+        const int value = std::stoi(argv[++i]);
+        if (flag == "--iterations") {
+            options.iterations = value;
+        } else if (flag == "--waves") {
+            options.waves = value;
+        } else if (flag == "--repetitions") {
+            options.repetitions = value;
+        } else {
+            throw std::invalid_argument("fp_product_bench: unknown flag " + flag +
+                                        " (known: --iterations, --waves, --repetitions)");
+        }
+    }
+    return options;
+}
+
+}  // namespace
+}  // namespace zkbatch
+
+int main(int argc, char** argv) {
+    try {
+        return zkbatch::run(zkbatch::parse(argc, argv));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+}
