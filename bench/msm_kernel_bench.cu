@@ -6,6 +6,7 @@
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
 //                    [--tables 1] [--affine 1] [--affine-log-n 22,24] [--g2-affine-segment 0]
+//                    [--g1-affine-segment 2048]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
@@ -27,7 +28,8 @@
 // at --affine-log-n of level 0 without them and with them at several min_pairs, over a
 // table and plain, each sum checked equal to the one without. --g2-affine-segment: the
 // longest level-0 segment G2's rounds take (MsmCapacity::affine_segment); 0 chooses
-// (g2_affine_segment below).
+// (g2_affine_segment below). --g1-affine-segment: G1's (its rows run without rounds, the
+// default min_pairs; the comparison's rounds use it).
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
@@ -126,6 +128,7 @@ struct Options {
     bool affine = true;
     std::vector<uint32_t> affine_log_ns = {22, 24};
     uint32_t g2_affine_segment = 0;
+    uint32_t g1_affine_segment = cuda::msm::kAffineSegment;
 };
 
 std::vector<uint32_t> split_numbers(const std::string& text) {
@@ -167,11 +170,13 @@ Options parse(int argc, char** argv) {
             options.affine_log_ns = split_numbers(value);
         } else if (flag == "--g2-affine-segment") {
             options.g2_affine_segment = static_cast<uint32_t>(std::stoul(value));
+        } else if (flag == "--g1-affine-segment") {
+            options.g1_affine_segment = static_cast<uint32_t>(std::stoul(value));
         } else {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
                                         "--sweep-bits, --sweep-segments, --boolean-share, --tables, --affine, "
-                                        "--affine-log-n, --g2-affine-segment)");
+                                        "--affine-log-n, --g2-affine-segment, --g1-affine-segment)");
         }
     }
     if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
@@ -274,7 +279,9 @@ public:
                     device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions);
         const auto setup_start = std::chrono::steady_clock::now();
         ScalarPlan plan(capacity_);
-        Curve<ec::G1Params> g1(capacity_, n, 11);
+        MsmCapacity g1_capacity = capacity_;
+        g1_capacity.affine_segment = options_.g1_affine_segment;
+        Curve<ec::G1Params> g1(g1_capacity, n, 11);
         MsmCapacity g2_capacity = capacity_;
         g2_capacity.affine_segment = g2_affine_segment();
         Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12);
@@ -287,10 +294,11 @@ public:
         ZKB_CUDA_CHECK(cudaDeviceSynchronize());
         cuda::PinnedBuffer host_scalars(n * sizeof(msm::Scalar));
         uniform.copy_to_host(static_cast<msm::Scalar*>(host_scalars.data()), n);
-        std::printf("# set-up (points, scalars, buffers: plan %.2f GiB, G1 %.2f GiB, G2 %.2f GiB with affine "
-                    "segments up to %u): %.1f s\n\n",
+        std::printf("# set-up (points, scalars, buffers: plan %.2f GiB, G1 %.2f GiB with affine segments up "
+                    "to %u, G2 %.2f GiB with affine segments up to %u): %.1f s\n\n",
                     plan.device_bytes() / 1073741824.0, g1.accumulator.device_bytes() / 1073741824.0,
-                    g2.accumulator.device_bytes() / 1073741824.0, g2_capacity.affine_segment,
+                    g1_capacity.affine_segment, g2.accumulator.device_bytes() / 1073741824.0,
+                    g2_capacity.affine_segment,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
         std::fflush(stdout);
 
