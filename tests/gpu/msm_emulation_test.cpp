@@ -717,30 +717,6 @@ TEST(MsmAffineRounds, MatchTheCpu) {
                                                every_round);
     expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::r_minus_1, 0, 16,
                                                seed++, true, every_round);
-    // 37 slots: a whole group of 32 (slot_layout) and one of 5.
-    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 3, 64, seed++,
-                                               false, AffineEmulation{37, 1});
-}
-
-// slot_layout: every slot's items, in groups of 32 and a last partial group, fill a
-// buffer of slots x capacity items once each, and a slot's items are a stride apart.
-TEST(MsmAffineRounds, SlotLayoutTilesTheBuffer) {
-    for (const uint32_t slots : {1u, 5u, 32u, 37u, 64u, 100u}) {
-        for (const uint32_t capacity : {1u, 3u, 20u}) {
-            std::vector<int> used(size_t{slots} * capacity, 0);
-            for (uint32_t slot = 0; slot < slots; ++slot) {
-                const SlotLayout layout = slot_layout(slot, slots, capacity);
-                EXPECT_EQ(layout.stride, std::min(32u, slots - slot / 32 * 32)) << slots << " slots, slot " << slot;
-                for (uint32_t j = 0; j < capacity; ++j) {
-                    const uint64_t at = layout.first + uint64_t{j} * layout.stride;
-                    ASSERT_LT(at, used.size()) << slots << " slots, slot " << slot << ", item " << j;
-                    used[at]++;
-                }
-            }
-            EXPECT_EQ(std::count(used.begin(), used.end(), 1), static_cast<long>(used.size()))
-                << slots << " slots, capacity " << capacity;
-        }
-    }
 }
 
 // The affine segment: whole waves of the slots, never above kAffineSegment, none below

@@ -438,8 +438,9 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
 // (sum_runs). A round pays when it has more pairs than the inversion costs over the
 // saving per pair (AffineScratch::min_pairs).
 
-// A thread's scratch: two buffers the rounds alternate between (the larger first) and
-// the batch's prefix products, each laid out by slot_layout.
+// A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
+// buffers the rounds alternate between (the larger first), and the batch's prefix
+// products.
 template <class C>
 struct AffineScratch {
     uint32_t* keys[2] = {nullptr, nullptr};
@@ -449,23 +450,6 @@ struct AffineScratch {
     uint32_t slots = 0;
     uint32_t min_pairs = 1;  // a round runs only with at least this many pairs (>= 1)
 };
-
-// Where slot s's items lie in a buffer of `capacity` items a slot: the slots in groups of
-// 32 (a warp's), each group's items in a block of its own, item j of slot s at
-// block(s) + j width + s % 32. A warp's loads and stores of item j stay side by side, and
-// a warp walks its own block in order: item j + 1 is 32 items on, so a 2 MB page serves
-// hundreds of steps. (Every slot's item j side by side, the layout before, put each step
-// of a warp 6.5 MB from the last in G2 at the H200's 33,792 slots: a page a step.)
-struct SlotLayout {
-    uint64_t first;  // item 0
-    uint32_t stride;  // the group's width: 32, or what the last group has
-};
-inline constexpr uint32_t kSlotGroup = 32;
-ZKB_HOST_DEVICE inline SlotLayout slot_layout(uint32_t slot, uint32_t slots, uint32_t capacity) {
-    const uint32_t group = slot / kSlotGroup;
-    const uint32_t width = slots - group * kSlotGroup < kSlotGroup ? slots - group * kSlotGroup : kSlotGroup;
-    return {uint64_t{group} * kSlotGroup * capacity + slot % kSlotGroup, width};
-}
 
 // A round's input: a segment's sorted entries (values set: a GatherSource over the
 // segment), or the items a previous round left in a thread's slot.
@@ -641,12 +625,10 @@ ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, co
         const uint32_t buffer = round % 2;
         const uint32_t pairs = count_pairs(items, count);
         if (pairs == 0 || pairs < scratch.min_pairs || count - pairs > scratch.capacity[buffer]) break;
-        const SlotLayout at = slot_layout(slot, scratch.slots, scratch.capacity[buffer]);
-        uint32_t* const keys = scratch.keys[buffer] + at.first;
-        ec::Affine<C>* const points = scratch.points[buffer] + at.first;
-        ff::Fp* const prefix = scratch.prefix + slot_layout(slot, scratch.slots, scratch.capacity[0]).first;
-        count = affine_round<C>(items, count, keys, points, prefix, at.stride);
-        items = RoundItems<C>{keys, nullptr, points, at.stride};
+        uint32_t* const keys = scratch.keys[buffer] + slot;
+        ec::Affine<C>* const points = scratch.points[buffer] + slot;
+        count = affine_round<C>(items, count, keys, points, scratch.prefix + slot, scratch.slots);
+        items = RoundItems<C>{keys, nullptr, points, scratch.slots};
     }
     sum_runs<C>(items, 0, count, ends, level.terminal(), out, t);
 }
