@@ -717,6 +717,9 @@ TEST(MsmAffineRounds, MatchTheCpu) {
                                                every_round);
     expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::r_minus_1, 0, 16,
                                                seed++, true, every_round);
+    // More slots than a warp's 32, as on the device.
+    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 3, 64, seed++,
+                                               false, AffineEmulation{37, 1});
 }
 
 // The affine segment: whole waves of the slots, never above kAffineSegment, none below
