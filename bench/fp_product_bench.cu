@@ -80,8 +80,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) chains_kernel(Element* st
     }
 }
 
-// The pipes alone: Unroll independent accumulators a thread, each iteration one DFMA (on
-// the FP64 pipe) and/or one IMAD.WIDE.U32 (PTX mad.wide.u32) per accumulator. Warp
+// The pipes alone: 8 independent accumulators a thread, each iteration one DFMA (on the
+// FP64 pipe) and/or one IMAD.WIDE.U32 (PTX mad.wide.u32) per accumulator. Warp
 // instructions a cycle an SM, alone and together, say whether the two share a resource.
 template <bool Dfma, bool ImadWide>
 __global__ void __launch_bounds__(kThreads) pipes_kernel(double* sink, int iterations) {
