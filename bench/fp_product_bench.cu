@@ -110,6 +110,24 @@ __global__ void __launch_bounds__(kThreads) pipes_kernel(double* sink, int itera
     sink[thread] = total;
 }
 
+// Median milliseconds of `repetitions` runs of `launch` on `stream`, after a warm-up run;
+// `before` runs ahead of each, outside the events.
+template <class Before, class Launch>
+double median_ms(const cuda::Stream& stream, int repetitions, Before&& before, Launch&& launch) {
+    std::vector<double> samples;
+    for (int r = -1; r < repetitions; ++r) {
+        before();
+        const cuda::Event start, stop;
+        start.record(stream);
+        launch();
+        stop.record(stream);
+        stop.synchronize();
+        if (r >= 0) samples.push_back(stop.milliseconds_since(start));
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
 struct Options {
     int iterations = 512;
     int waves = 4;
@@ -155,18 +173,11 @@ void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
         const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
         cuda::DeviceBuffer<double> sink(blocks * kThreads);
         const cuda::Stream stream;
-        std::vector<double> samples;
-        for (int r = -1; r < options.repetitions; ++r) {
-            const cuda::Event start, stop;
-            start.record(stream);
+        const double ms = median_ms(stream, options.repetitions, [] {}, [&] {
             k.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(sink.data(), iterations);
             ZKB_CUDA_CHECK_LAUNCH("pipes_kernel");
-            stop.record(stream);
-            stop.synchronize();
-            if (r >= 0) samples.push_back(stop.milliseconds_since(start));
-        }
-        std::sort(samples.begin(), samples.end());
-        const double cycles = samples[samples.size() / 2] * 1e-3 * clock_khz * 1e3;
+        });
+        const double cycles = ms * 1e-3 * clock_khz * 1e3;
         const double warp_instructions = double(blocks) * (kThreads / 32) * iterations * 8 / device.sm_count;
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.2f", warp_instructions / cycles);
@@ -202,20 +213,14 @@ int run(const Options& options) {
         std::mt19937_64 rng(2026 + chains);
         for (Element& e : host) e = random_element(rng);
         cuda::DeviceBuffer<Element> state(host.size());
-        state.copy_from_host(host.data(), host.size());
         const cuda::Stream stream;
-        std::vector<double> samples;
-        std::vector<Element> first_result;
-        for (int r = -1; r < options.repetitions; ++r) {
-            state.copy_from_host(host.data(), host.size());
-            const cuda::Event start, stop;
-            start.record(stream);
-            v.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(), options.iterations);
-            ZKB_CUDA_CHECK_LAUNCH("chains_kernel");
-            stop.record(stream);
-            stop.synchronize();
-            if (r >= 0) samples.push_back(stop.milliseconds_since(start));
-        }
+        const double ms = median_ms(
+            stream, options.repetitions, [&] { state.copy_from_host(host.data(), host.size()); },
+            [&] {
+                v.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(),
+                                                                                       options.iterations);
+                ZKB_CUDA_CHECK_LAUNCH("chains_kernel");
+            });
         // The first 32 threads' chains against the host, from their starting values.
         std::vector<Element> device_result(32 * 2 * chains);
         state.copy_to_host(device_result.data(), device_result.size());
@@ -235,8 +240,6 @@ int run(const Options& options) {
             }
         }
         if (!equal) failures++;
-        std::sort(samples.begin(), samples.end());
-        const double ms = samples[samples.size() / 2];
         const double products = double(threads) * chains * options.iterations;
         const double rate = products / (ms * 1e-3);
         if (baseline_rate == 0) baseline_rate = rate;
