@@ -6,10 +6,12 @@
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
 //                    [--tables 1] [--affine 1] [--affine-log-n 22,24] [--g2-affine-segment 0]
-//                    [--g1-affine-segment 2048]
+//                    [--g1-affine-segment 2048] [--infinity-share 0]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
-// for the largest size (smaller sizes use a prefix). Scalars: uniform below r (255 bits),
+// for the largest size (smaller sizes use a prefix); --infinity-share of them (a fraction,
+// drawn per point) are infinity instead, as a Groth16 key's queries hold for variables a
+// matrix never references (~4% of B's in a full-density synthetic circuit). Scalars: uniform below r (255 bits),
 // canonical, made on the device; the boolean row draws each scalar 0 or 1 with
 // probability --boolean-share (half each) and uniform otherwise. Each figure is the
 // median of --repetitions runs after two warm-ups: classification, the one host wait,
@@ -77,15 +79,22 @@ uint32_t blocks_for(uint64_t n, uint32_t threads = kThreads) {
     return static_cast<uint32_t>((n + threads - 1) / threads);
 }
 
-// Point i: [k_i] G for a random 64-bit k_i (distinct with overwhelming probability).
+// Point i: [k_i] G for a random 64-bit k_i (distinct with overwhelming probability), or
+// with probability infinity_share (in 2^-32 units) infinity.
 template <class C>
-__global__ void make_points_kernel(ec::Affine<C> generator, ec::Affine<C>* out, uint64_t n, uint64_t seed) {
+__global__ void make_points_kernel(ec::Affine<C> generator, ec::Affine<C>* out, uint64_t n, uint64_t seed,
+                                   uint32_t infinity_share) {
     const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (i >= n) return;
     util::SplitMix64 random(util::derive_key(seed, i));
     const uint64_t k[4] = {random.next() | 1, 0, 0, 0};
-    out[i] = ec::scalar_mul(ec::Jacobian<C>::from_affine(generator), k).to_affine();
+    out[i] = static_cast<uint32_t>(random.next()) < infinity_share
+                 ? ec::Affine<C>::infinity()
+                 : ec::scalar_mul(ec::Jacobian<C>::from_affine(generator), k).to_affine();
 }
+
+// A share in 0..1 as a threshold on a 32-bit draw.
+uint32_t share_units(double share) { return static_cast<uint32_t>(std::clamp(share, 0.0, 1.0) * 4294967295.0); }
 
 // Scalar i: uniform below 2^255, minus r when at least r (r > 2^254: close to uniform
 // below r); with probability boolean_share (in 2^-32 units) 0 or 1 instead.
@@ -124,6 +133,7 @@ struct Options {
     std::vector<uint32_t> sweep_bits = {14, 16, 18, 20, 22};
     std::vector<uint32_t> sweep_segments = {32, 64, 128, 256, 512};
     double boolean_share = 0.9;
+    double infinity_share = 0.0;
     bool tables = true;
     bool affine = true;
     std::vector<uint32_t> affine_log_ns = {22, 24};
@@ -162,6 +172,8 @@ Options parse(int argc, char** argv) {
             options.sweep_segments = split_numbers(value);
         } else if (flag == "--boolean-share") {
             options.boolean_share = std::stod(value);
+        } else if (flag == "--infinity-share") {
+            options.infinity_share = std::stod(value);
         } else if (flag == "--tables") {
             options.tables = std::stoi(value) != 0;
         } else if (flag == "--affine") {
@@ -175,7 +187,7 @@ Options parse(int argc, char** argv) {
         } else {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
-                                        "--sweep-bits, --sweep-segments, --boolean-share, --tables, --affine, "
+                                        "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, --tables, --affine, "
                                         "--affine-log-n, --g2-affine-segment, --g1-affine-segment)");
         }
     }
@@ -217,11 +229,11 @@ struct Curve {
     BucketAccumulator<C> accumulator;
     cuda::DeviceBuffer<ec::Jacobian<C>> result;
 
-    // Makes `points` bases.
-    Curve(const MsmCapacity& capacity, uint64_t points, uint64_t seed)
+    // Makes `points` bases, `infinity_share` (2^-32 units) of them infinity.
+    Curve(const MsmCapacity& capacity, uint64_t points, uint64_t seed, uint32_t infinity_share)
         : max_points(points), own_bases(points), bases(own_bases.data()), accumulator(capacity), result(1) {
         make_points_kernel<C><<<blocks_for(points, kPointThreads), kPointThreads>>>(generator_of<C>(), own_bases.data(),
-                                                                                   points, seed);
+                                                                                   points, seed, infinity_share);
         ZKB_CUDA_CHECK_LAUNCH("make_points_kernel");
         ZKB_CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -275,21 +287,24 @@ public:
         const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
         const uint64_t n = capacity_.max_points;
         const uint32_t g2_log_n = std::min(options_.g2_max_log_n, max_log_n_);
-        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device\n",
-                    device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions);
+        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device"
+                    "%s\n",
+                    device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions,
+                    options_.infinity_share > 0
+                        ? (", " + std::to_string(options_.infinity_share * 100).substr(0, 5) + "% of them infinity").c_str()
+                        : "");
         const auto setup_start = std::chrono::steady_clock::now();
         ScalarPlan plan(capacity_);
         MsmCapacity g1_capacity = capacity_;
         g1_capacity.affine_segment = options_.g1_affine_segment;
-        Curve<ec::G1Params> g1(g1_capacity, n, 11);
+        Curve<ec::G1Params> g1(g1_capacity, n, 11, share_units(options_.infinity_share));
         MsmCapacity g2_capacity = capacity_;
         g2_capacity.affine_segment = g2_affine_segment();
-        Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12);
+        Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12, share_units(options_.infinity_share));
         cuda::DeviceBuffer<msm::Scalar> uniform(n), boolean(n);
         make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
         ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
-        const auto boolean_share = static_cast<uint32_t>(std::min(options_.boolean_share, 1.0) * 4294967295.0);
-        make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22, boolean_share);
+        make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22, share_units(options_.boolean_share));
         ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
         ZKB_CUDA_CHECK(cudaDeviceSynchronize());
         cuda::PinnedBuffer host_scalars(n * sizeof(msm::Scalar));
