@@ -669,7 +669,7 @@ void expect_pair_sums_match_the_group_law(uint64_t seed) {
     for (const auto& pair : pairs) {
         ASSERT_EQ(pair_kind(pair.left, pair.right), pair.kind);
         typename C::Field inverse = C::Field::zero();
-        if (divides(pair.kind)) {
+        if (takes_factor(pair.kind, pair.left, pair.right)) {
             const typename C::Field denominator = pair_denominator(pair.kind, pair.left, pair.right);
             inverse = inverse_from_factor(denominator, batch_factor(denominator).inverse());
         }

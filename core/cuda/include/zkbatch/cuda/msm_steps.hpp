@@ -489,12 +489,22 @@ ZKB_HOST_DEVICE PairKind pair_kind(const ec::Affine<C>& p, const ec::Affine<C>& 
     return p.y == q.y && !p.y.is_zero() ? PairKind::tangent : PairKind::infinity;
 }
 
-ZKB_HOST_DEVICE inline bool divides(PairKind kind) { return kind == PairKind::chord || kind == PairKind::tangent; }
+// Whether a pair's denominator goes into the round's batch: a tangent's, and every pair's
+// whose x's differ. That includes a pair with one point at infinity, whose sum needs no
+// slope: the forward pass then settles every pair with distinct x's from the x's alone.
+// A key's query holds many such points (~4% of a full-density synthetic circuit's B: the
+// variables no B term references), and having the forward pass load their whole points
+// made G2's rounds 8% slower at 2^26 (core/cuda/MSM-NOTES.md, v12).
+template <class C>
+ZKB_HOST_DEVICE bool takes_factor(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q) {
+    return kind == PairKind::tangent || p.x != q.x;
+}
 
-// The slope's denominator of a chord or tangent pair: x_Q - x_P, or 2 y_P.
+// The denominator the batch takes for a pair (takes_factor): 2 y_P for a tangent, else
+// x_Q - x_P (a chord's slope's; a pair with one point at infinity takes it unused).
 template <class C>
 ZKB_HOST_DEVICE typename C::Field pair_denominator(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q) {
-    return kind == PairKind::chord ? q.x - p.x : p.y.dbl();
+    return kind == PairKind::tangent ? p.y.dbl() : q.x - p.x;
 }
 
 // What the batch multiplies for a denominator d: d in Fp; in Fp2 its norm N(d) (an Fp),
@@ -508,7 +518,7 @@ ZKB_HOST_DEVICE inline ff::Fp2 inverse_from_factor(const ff::Fp2& d, const ff::F
     return d.conjugate().scale(factor_inverse);
 }
 
-// P + Q given the inverse of the pair's denominator (ignored when it does not divide).
+// P + Q given the inverse of the pair's denominator (read for a chord or a tangent only).
 template <class C>
 ZKB_HOST_DEVICE ec::Affine<C> pair_sum(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q,
                                       const typename C::Field& denominator_inverse) {
@@ -549,9 +559,8 @@ inline constexpr uint32_t kPairBit = 0x80000000u;
 // One round over `count` items into out_keys/out_points (stride apart): each pair
 // (count_pairs) becomes its sum, any other item is copied; returns the items written.
 // Forward: the pairs' batch factors multiplied up, prefix[j] the product before pair j
-// (only the x's are read, the y's only when the x's do not settle the kind); one
-// inversion; backward: each factor's inverse from the running inverse and its prefix,
-// then the sums.
+// (only the x's are read, the y's only when the x's are equal); one inversion; backward:
+// each factor's inverse from the running inverse and its prefix, then the sums.
 template <class C>
 ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, uint32_t* out_keys,
                                       ec::Affine<C>* out_points, ff::Fp* prefix, uint32_t stride) {
@@ -564,14 +573,15 @@ ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, u
         const uint64_t at = uint64_t{written} * stride;
         if (next_key == key) {
             const Field xp = in.x(i), xq = in.x(i + 1);
-            PairKind kind = PairKind::chord;
+            bool factor = true;
             Field denominator = xq - xp;
-            if (xp == xq || xp.is_zero() || xq.is_zero()) {  // rare: the whole points decide
+            if (xp == xq) {  // rare: P + P, P + (-P) or two at infinity; the whole points decide
                 const ec::Affine<C> p = in.point(i), q = in.point(i + 1);
-                kind = pair_kind(p, q);
+                const PairKind kind = pair_kind(p, q);
+                factor = takes_factor(kind, p, q);
                 denominator = pair_denominator(kind, p, q);
             }
-            if (divides(kind)) {
+            if (factor) {
                 prefix[at] = product;
                 product = product * batch_factor(denominator);
             }
@@ -594,7 +604,7 @@ ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, u
         const ec::Affine<C> p = in.point(i), q = in.point(i + 1);
         const PairKind kind = pair_kind(p, q);
         Field denominator_inverse = Field::zero();
-        if (divides(kind)) {
+        if (takes_factor(kind, p, q)) {
             const Field denominator = pair_denominator(kind, p, q);
             const ff::Fp factor_inverse = inverse * prefix[at];
             inverse = inverse * batch_factor(denominator);
