@@ -2,7 +2,7 @@
 # e2e SHAPE PARTITIONS TABLES ROUNDS SECONDS [EXTRA --set ARGS]: one pinned arm of
 # `tools/h200-evidence.sh groth16-e2e`, one prove worker, replayed inputs, the key made on
 # the device, into $db; the options and a tag per run so the database says which is which.
-tar -xJf .gpu-carry/bundleY.txz
+tar -xJf ${BUNDLE:-.gpu-carry/bundleY.txz}  # v12 calls pass their own
 export LD_LIBRARY_PATH=$PWD/.bundle/lib ZKBATCH_PLUGIN_PATH=$PWD/.bundle/plugins
 e2e() {
   EVIDENCE_PLUGINS=$PWD/.bundle/plugins EVIDENCE_SECONDS=$5 EVIDENCE_DB=$db G16_SHAPES=$1 G16_KEY=backend \

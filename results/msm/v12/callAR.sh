@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Call AR (v12, call AQ's bundle): the GPU suite's device MSM, arithmetic, fixed-base,
+# rounds and Groth16 tests (every proof byte-equal to cpu-ref's), the circom fixtures
+# included (the CI run's tools/js/cache/circom, carried as .gpu-carry/circom.txz).
+set -u
+tar -xJf .gpu-carry/bundleAQ.txz
+mkdir -p $OUT/cache && tar -xJf .gpu-carry/circom.txz -C $OUT/cache
+export LD_LIBRARY_PATH=$PWD/.bundle/lib ZKBATCH_CIRCOM_CACHE=$OUT/cache/circom
+filter='MsmDevice.*:DeviceField.*:DeviceCurve.*:FixedBaseDevice.*:CudaGroth16.*:MsmMemory.*:MsmCapacity.*:MsmAffineRounds.*'
+echo "gpu_tests --gtest_filter=$filter" > $OUT/tests-callAR.log
+timeout 420 .bundle/tests/gpu_tests --gtest_filter="$filter" >> $OUT/tests-callAR.log 2>&1
+echo "gpu_tests rc=$?" >> $OUT/tests-callAR.log
+rm -rf $OUT/cache
+grep -E "^\[       OK|FAILED|SKIPPED|PASSED|rc=" $OUT/tests-callAR.log | cut -c1-120
