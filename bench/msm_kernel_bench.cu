@@ -11,8 +11,8 @@
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix); --infinity-share of them (a fraction,
 // drawn per point) are infinity instead, as a Groth16 key's queries hold for variables a
-// matrix never references (~4% of B's in a full-density synthetic circuit). Scalars: uniform below r (255 bits),
-// canonical, made on the device; the boolean row draws each scalar 0 or 1 with
+// matrix never references (~4% of B's in a full-density synthetic circuit). Scalars:
+// uniform below r (255 bits), canonical, made on the device; the boolean row draws each scalar 0 or 1 with
 // probability --boolean-share (half each) and uniform otherwise. Each figure is the
 // median of --repetitions runs after two warm-ups: classification, the one host wait,
 // digits, sort, accumulation, reduction and combination, all inside the events.
@@ -187,8 +187,9 @@ Options parse(int argc, char** argv) {
         } else {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
-                                        "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, --tables, --affine, "
-                                        "--affine-log-n, --g2-affine-segment, --g1-affine-segment)");
+                                        "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, "
+                                        "--tables, --affine, --affine-log-n, --g2-affine-segment, "
+                                        "--g1-affine-segment)");
         }
     }
     if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
@@ -287,12 +288,14 @@ public:
         const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
         const uint64_t n = capacity_.max_points;
         const uint32_t g2_log_n = std::min(options_.g2_max_log_n, max_log_n_);
-        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device"
-                    "%s\n",
+        char infinity_note[48] = "";
+        if (options_.infinity_share > 0) {
+            std::snprintf(infinity_note, sizeof infinity_note, ", %.1f%% of them infinity",
+                          options_.infinity_share * 100);
+        }
+        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device%s\n",
                     device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions,
-                    options_.infinity_share > 0
-                        ? (", " + std::to_string(options_.infinity_share * 100).substr(0, 5) + "% of them infinity").c_str()
-                        : "");
+                    infinity_note);
         const auto setup_start = std::chrono::steady_clock::now();
         ScalarPlan plan(capacity_);
         MsmCapacity g1_capacity = capacity_;
