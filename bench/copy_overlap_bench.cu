@@ -24,6 +24,8 @@
 #include <zkbatch/cuda/pinned_buffer.hpp>
 #include <zkbatch/cuda/stream.hpp>
 
+#include "event_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -45,20 +47,14 @@ namespace {
 // Median milliseconds from the first stream's start to the last stream's end.
 template <class Enqueue>
 double median_ms(const cuda::Stream& first, const cuda::Stream& second, int repetitions, Enqueue&& enqueue) {
-    std::vector<double> samples;
-    for (int i = -1; i < repetitions; ++i) {
-        const cuda::Event start, joined, stop;
-        start.record(first);
-        second.wait(start);
+    const cuda::Event fork, joined;
+    return bench::median_event_ms(first, 1, repetitions, [&] {
+        fork.record(first);
+        second.wait(fork);
         enqueue();
         joined.record(second);
         first.wait(joined);
-        stop.record(first);
-        stop.synchronize();
-        if (i >= 0) samples.push_back(stop.milliseconds_since(start));
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
+    });
 }
 
 struct Rates {

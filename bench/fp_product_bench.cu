@@ -16,7 +16,8 @@
 #include <zkbatch/ff/fp32.hpp>
 #include <zkbatch/ff/fp_f64.hpp>
 
-#include <algorithm>
+#include "event_timing.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -110,24 +111,6 @@ __global__ void __launch_bounds__(kThreads) pipes_kernel(double* sink, int itera
     sink[thread] = total;
 }
 
-// Median milliseconds of `repetitions` runs of `launch` on `stream`, after a warm-up run;
-// `before` runs ahead of each, outside the events.
-template <class Before, class Launch>
-double median_ms(const cuda::Stream& stream, int repetitions, Before&& before, Launch&& launch) {
-    std::vector<double> samples;
-    for (int r = -1; r < repetitions; ++r) {
-        before();
-        const cuda::Event start, stop;
-        start.record(stream);
-        launch();
-        stop.record(stream);
-        stop.synchronize();
-        if (r >= 0) samples.push_back(stop.milliseconds_since(start));
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
-}
-
 struct Options {
     int iterations = 512;
     int waves = 4;
@@ -173,7 +156,7 @@ void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
         const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
         cuda::DeviceBuffer<double> sink(blocks * kThreads);
         const cuda::Stream stream;
-        const double ms = median_ms(stream, options.repetitions, [] {}, [&] {
+        const double ms = bench::median_event_ms(stream, 1, options.repetitions, [&] {
             k.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(sink.data(), iterations);
             ZKB_CUDA_CHECK_LAUNCH("pipes_kernel");
         });
@@ -214,13 +197,14 @@ int run(const Options& options) {
         for (Element& e : host) e = random_element(rng);
         cuda::DeviceBuffer<Element> state(host.size());
         const cuda::Stream stream;
-        const double ms = median_ms(
-            stream, options.repetitions, [&] { state.copy_from_host(host.data(), host.size()); },
+        const double ms = bench::median_event_ms(
+            stream, 1, options.repetitions,
             [&] {
                 v.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(),
                                                                                        options.iterations);
                 ZKB_CUDA_CHECK_LAUNCH("chains_kernel");
-            });
+            },
+            [&] { state.copy_from_host(host.data(), host.size()); });
         // The first 32 threads' chains against the host, from their starting values.
         std::vector<Element> device_result(32 * 2 * chains);
         state.copy_to_host(device_result.data(), device_result.size());

@@ -19,11 +19,12 @@
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/util/splitmix64.hpp>
 
+#include "event_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,21 +99,6 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-// Median device milliseconds of `enqueue` over the repetitions, after two warm-ups.
-double median_ms(const cuda::Stream& stream, int repetitions, const std::function<void()>& enqueue) {
-    const cuda::Event start, stop;
-    std::vector<double> samples;
-    for (int i = -2; i < repetitions; ++i) {
-        start.record(stream);
-        enqueue();
-        stop.record(stream);
-        stop.synchronize();
-        if (i >= 0) samples.push_back(stop.milliseconds_since(start));
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
-}
-
 void run(const Options& options) {
     ZKB_CUDA_CHECK(cudaSetDevice(0));
     cuda::ntt::prepare_device(0);
@@ -137,7 +123,7 @@ void run(const Options& options) {
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
             const cuda::ntt::DomainTablesView& view = tables.view();
             auto timed = [&](auto&& build) {
-                return median_ms(stream, options.repetitions, [&] {
+                return bench::median_event_ms(stream, 2, options.repetitions, [&] {
                     LaunchSequence sequence;
                     build(sequence);
                     cuda::ntt::enqueue(sequence, stream);
@@ -155,7 +141,7 @@ void run(const Options& options) {
                 timed([&](LaunchSequence& s) { s = cuda::ntt::quotient_input_steps(view, a.data()); });
             const double output = timed(
                 [&](LaunchSequence& s) { s = cuda::ntt::quotient_output_steps(view, a.data(), b.data(), c.data()); });
-            const double quotient = median_ms(stream, options.repetitions, [&] {
+            const double quotient = bench::median_event_ms(stream, 2, options.repetitions, [&] {
                 for (Fr* vector : {a.data(), b.data(), c.data()}) {
                     cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(view, vector), stream);
                 }

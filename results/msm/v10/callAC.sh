@@ -4,7 +4,7 @@
 # sweeps and its own G2 segment choice, then 2^26 in a run of its own, the SASS counts),
 # with v10's rounds floor (the benchmark's G2 beside the 2^26 table now has scratch for 1280).
 set -u
-tar -xJf .gpu-carry/bundleY.txz
+tar -xJf ${BUNDLE:-.gpu-carry/bundleY.txz}  # call AS (v12) passed its own
 export LD_LIBRARY_PATH=$PWD/.bundle/lib
 start=$(date +%s)
 EVIDENCE_SECONDS=560 timeout 580 tools/h200-evidence.sh msm > $OUT/stdout.log 2>&1
