@@ -4,7 +4,8 @@
 Plain Python integers, sharing no code with zkbatch: it re-derives the circuit and a
 partition's witness from the stream layout the header documents, and checks the values
 the C++ tests freeze (tests/groth16/synthetic_r1cs_test.cpp, KnownAnswers). CI runs it
-(ctest synthetic_r1cs_model); `--print` shows the values for a new known answer.
+(ctest synthetic_r1cs_model); `--print` shows the values for a new known answer;
+`--unreferenced LOG_N [BOOLEAN_SHARE]` the shares of variables no A or B term references.
 """
 import math
 import sys
@@ -136,7 +137,26 @@ EXPECTED = [
 ]
 
 
+def unreferenced(log_n, share):
+    """The shares of variables that no A term and no B term references: their points in
+    the key's A and B queries are infinity (core/cuda/MSM-NOTES.md, v12). The job
+    manifests' circuit: 4 terms a row, 1 public input, seed 1."""
+    circuit = Circuit(log_n, 4, 1, share, 1)
+    referenced = {"a": bytearray(circuit.n), "b": bytearray(circuit.n), "c": bytearray(circuit.n)}
+    for row in range(circuit.n):
+        for matrix, variable, _ in circuit.terms_of(row):
+            referenced[matrix][variable] = 1
+    return {m: 1 - sum(referenced[m]) / circuit.n for m in "ab"}
+
+
 def main():
+    if "--unreferenced" in sys.argv:  # --unreferenced LOG_N [BOOLEAN_SHARE]
+        at = sys.argv.index("--unreferenced")
+        log_n = int(sys.argv[at + 1])
+        share = float(sys.argv[at + 2]) if len(sys.argv) > at + 2 else 0.0
+        shares = unreferenced(log_n, share)
+        print(f"2^{log_n}, boolean share {share}: unreferenced in A {shares['a']:.3%}, in B {shares['b']:.3%}")
+        return 0
     if "--print" in sys.argv:
         for case in CASES:
             print(case, {k: hex(v) for k, v in values(case).items()})
