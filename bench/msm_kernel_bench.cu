@@ -12,10 +12,10 @@
 // for the largest size (smaller sizes use a prefix); --infinity-share of them (a fraction,
 // drawn per point) are infinity instead, as a Groth16 key's queries hold for variables a
 // matrix never references (~4% of B's in a full-density synthetic circuit). Scalars:
-// uniform below r (255 bits), canonical, made on the device; the boolean row draws each scalar 0 or 1 with
-// probability --boolean-share (half each) and uniform otherwise. Each figure is the
-// median of --repetitions runs after two warm-ups: classification, the one host wait,
-// digits, sort, accumulation, reduction and combination, all inside the events.
+// uniform below r (255 bits), canonical, made on the device; the boolean row draws each
+// scalar 0 or 1 with probability --boolean-share (half each) and uniform otherwise. Each
+// figure is the median of --repetitions runs after two warm-ups: classification, the one
+// host wait, digits, sort, accumulation, reduction and combination, all inside the events.
 // "scalars from host": the scalars are copied from pinned host memory first (inside the
 // events), bases stay resident.
 // Validation: every window width a row uses is checked once against the CPU's

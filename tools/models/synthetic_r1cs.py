@@ -142,11 +142,12 @@ def unreferenced(log_n, share):
     the key's A and B queries are infinity (core/cuda/MSM-NOTES.md, v12). The job
     manifests' circuit: 4 terms a row, 1 public input, seed 1."""
     circuit = Circuit(log_n, 4, 1, share, 1)
-    referenced = {"a": bytearray(circuit.n), "b": bytearray(circuit.n), "c": bytearray(circuit.n)}
+    referenced = {"a": bytearray(circuit.n), "b": bytearray(circuit.n)}
     for row in range(circuit.n):
         for matrix, variable, _ in circuit.terms_of(row):
-            referenced[matrix][variable] = 1
-    return {m: 1 - sum(referenced[m]) / circuit.n for m in "ab"}
+            if matrix in referenced:
+                referenced[matrix][variable] = 1
+    return {m: 1 - sum(seen) / circuit.n for m, seen in referenced.items()}
 
 
 def main():
