@@ -421,6 +421,14 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
     const char* const vector_names[3] = {"a", "b", "c"};
     try {
+        if (groth16) {
+            // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b
+            // and c go up behind z (or the host makes the quotient) instead of waiting for
+            // the quotient's uploads (MSM-NOTES.md, v13).
+            upload(z_.data(), buffers->z, z_bytes, 3, "z");
+            const NvtxRange range(partition + "msms of z");
+            msms_->run_z(*key, z_.data(), compute_stream_, h2d_end_[3]);
+        }
         if (host_quotient) {
             groth16::quotient_on_cpu(
                 request.log_n, key->header.h_convention, static_cast<const ff::Fr*>(buffers->a),
@@ -442,24 +450,25 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
                 ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
                 compute_end_[i].record(compute_stream_);
             }
-        }
-        if (!host_quotient) {
             const NvtxRange range(partition + "quotient and inverse ntt");
             compute_start_[3].record(compute_stream_);
             ntt::enqueue(ntt::quotient_output_steps(tables, a_.data(), b_.data(), c_.data()), compute_stream_);
             compute_end_[3].record(compute_stream_);
         }
-        // z goes up under the quotient's kernels, enqueued after them: from pageable
-        // memory the call returns only once z is staged.
-        if (groth16) upload(z_.data(), buffers->z, z_bytes, 3, "z");
         if (digest_on_device) {
             // a, no longer needed once the quotient is in b, holds the block sums.
-            auto* const device_rows = reinterpret_cast<uint64_t*>(a_.data());
             const NvtxRange range(partition + "h digest block sums");
             compute_start_[4].record(compute_stream_);
-            enqueue_xxh3_block_sums(b_.data(), bytes, device_rows, compute_stream_);
+            enqueue_xxh3_block_sums(b_.data(), bytes, reinterpret_cast<uint64_t*>(a_.data()), compute_stream_);
             compute_end_[4].record(compute_stream_);
-            download(buffers->h, device_rows, rows_bytes, compute_end_[4], 0);
+        }
+        if (groth16) {
+            const NvtxRange range(partition + "msm l");
+            msms_->run_l(*key, z_.data(), compute_stream_);
+        }
+        // The digest's downloads and chain, and h's download, run under L's MSM.
+        if (digest_on_device) {
+            download(buffers->h, a_.data(), rows_bytes, compute_end_[4], 0);
             const NvtxRange chain_range(partition + "h digest chain");
             chain_start_ns = steady_now_ns();
             digest = xxh3::digest_from_block_sums(static_cast<const uint64_t*>(buffers->h), bytes);
@@ -470,10 +479,9 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             download(buffers->h, b_.data(), bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
         }
         if (groth16) {
-            const NvtxRange range(partition + "msms");
-            // h is on the device either way; the uploads' last event covers z (and h).
-            compute_stream_.wait(h2d_end_[0]);
-            sums = msms_->run(*key, z_.data(), b_.data(), compute_stream_, h2d_end_[3]);
+            const NvtxRange range(partition + "msm h");
+            // h is on the device either way: made there, or uploaded by event 0.
+            sums = msms_->run_h(*key, b_.data(), compute_stream_, h2d_end_[0]);
         }
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
     } catch (...) {

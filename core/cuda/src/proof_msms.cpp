@@ -140,25 +140,27 @@ const Event& ProofMsms::mark(const Stream& stream) {
     return event;
 }
 
-groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
-                                const Event& inputs_ready) {
-    const groth16::ProvingKey& header = key.header;
-    const uint64_t m = header.num_variables, private_start = header.num_public + 1;
-    const ChunkCounts counts = chunk_counts(header, chunk_points_);
-    ec::G1* const a_sums = g1_sums_.data();
-    ec::G1* const b_g1_sums = a_sums + counts.z;
-    ec::G1* const l_sums = b_g1_sums + counts.z;
-    ec::G1* const h_sums = l_sums + counts.l;
+void ProofMsms::advance(Step previous, Step next) {
+    if (done_ != previous) throw std::logic_error("ProofMsms: run_z, run_l and run_h out of order");
+    done_ = next;
+}
+
+void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream, const Event& z_ready) {
     const KeyTables& tables = key.tables;
     if (tables.window_bits != memory_.window_bits || (tables.a != nullptr) != memory_.z ||
         (tables.h != nullptr) != memory_.h || (tables.l != nullptr) != memory_.l) {
         throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.names(),
                                                    ") are not the ones it was sized for"));
     }
+    done_ = Step::z;  // a new proof: one that failed part way is abandoned
     events_used_ = 0;
     intervals_.clear();
-    stream.wait(inputs_ready);
+    stream.wait(z_ready);
 
+    const uint64_t m = key.header.num_variables;
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    ec::G1* const a_sums = g1_sums_.data();
+    ec::G1* const b_g1_sums = a_sums + counts.z;
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         const Event& start = mark(stream);
@@ -172,25 +174,41 @@ groth16::MsmSums ProofMsms::run(const DeviceProvingKey& key, const ff::Fr* z, co
         accumulate(g2_, plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
         intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
     }
-    // The plan is made again for each chunk of L, then of H, on the same stream, after
-    // the previous run has read it; nothing else runs on it between, so one interval
-    // covers each MSM's chunks.
-    const auto run_chunks = [&](groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                                const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases,
-                                ec::G1* sums) {
-        const Event& start = mark(stream);
-        for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
-            const uint64_t count = std::min(chunk_points_, points - first);
-            prepare(plan_, table ? tables.window_bits : 0,
-                    static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
-            accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
-        }
-        intervals_.push_back({msm, &start, &mark(stream)});
-    };
-    run_chunks(groth16::ProofMsm::l, z + private_start, msm::ScalarForm::montgomery, header.private_variables(),
-               tables.l.get(), key.l_query.data(), l_sums);
-    run_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), tables.h.get(),
-               key.h_query.data(), h_sums);
+}
+
+// The plan is made again for each chunk of L, then of H, on the same stream, after the
+// previous run has read it; nothing else runs on it between, so one interval covers each
+// MSM's chunks.
+void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const DeviceProvingKey& key, const void* scalars,
+                              msm::ScalarForm form, uint64_t points, const msm::BaseTable<ec::G1Params>* table,
+                              const ec::G1Affine* bases, ec::G1* sums, const Stream& stream) {
+    const Event& start = mark(stream);
+    for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
+        const uint64_t count = std::min(chunk_points_, points - first);
+        prepare(plan_, table ? key.tables.window_bits : 0,
+                static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
+        accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
+    }
+    intervals_.push_back({msm, &start, &mark(stream)});
+}
+
+void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream) {
+    advance(Step::z, Step::l);
+    const groth16::ProvingKey& header = key.header;
+    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    run_g1_chunks(groth16::ProofMsm::l, key, z + header.num_public + 1, msm::ScalarForm::montgomery,
+                  header.private_variables(), key.tables.l.get(), key.l_query.data(), g1_sums_.data() + 2 * counts.z,
+                  stream);
+}
+
+groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream,
+                                  const Event& h_ready) {
+    advance(Step::l, Step::none);
+    const groth16::ProvingKey& header = key.header;
+    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    stream.wait(h_ready);
+    run_g1_chunks(groth16::ProofMsm::h, key, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
+                  key.h_query.data(), g1_sums_.data() + 2 * counts.z + counts.l, stream);
 
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);

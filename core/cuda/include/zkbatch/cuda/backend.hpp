@@ -124,11 +124,13 @@ public:
     // One partition, synchronously. The quotient: uploads a, b, c while the compute
     // stream transforms what has arrived, then h's digest and, when the request asks
     // for it (or h is too short to digest in blocks), h back to the host. A Groth16
-    // partition then uploads z (under the quotient's kernels) and runs the five MSMs on
-    // z and the h still on the device; only their sums come back, and the host combines
-    // them into the proof (groth16::combine, as cpu-ref). A key of snarkjs's H convention
-    // has its odd-coset quotient made on the host (groth16::quotient_on_cpu) and h
-    // uploaded: the device has no odd-coset transform yet.
+    // partition uploads z first and starts the MSMs of z (A, B1, B2) before any of that,
+    // so the quotient's uploads go up under them; then L, under which the digest and h
+    // come back, and H over the h still on the device. Only the MSMs' sums come back, and
+    // the host combines them into the proof (groth16::combine, as cpu-ref). A key of
+    // snarkjs's H convention has its odd-coset quotient made on the host
+    // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device has no
+    // odd-coset transform yet.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
     // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);

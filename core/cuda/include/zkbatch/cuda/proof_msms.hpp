@@ -58,15 +58,22 @@ public:
     static constexpr uint64_t kMaxChunkIntervals = 17;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
 
-    // Enqueues the five MSMs on `stream` once `inputs_ready` has completed: z holds
-    // key.header.num_variables elements (device, Montgomery form), h the key's h_points()
-    // scalars (device, canonical). Blocks the host at each plan's counts
-    // (ScalarPlan::prepare), then waits for the sums and returns them. Throws
-    // std::invalid_argument for a key whose tables are not the construction's plan's.
-    groth16::MsmSums run(const DeviceProvingKey& key, const ff::Fr* z, const ff::Fr* h, const Stream& stream,
-                         const Event& inputs_ready);
+    // The five MSMs on `stream`, in three calls in this order, so that the caller can put
+    // the quotient between them: A, B1 and B2 need only z, and so does L; H needs the
+    // quotient's h. Each blocks the host at its plans' counts (ScalarPlan::prepare),
+    // that is until the stream has done what came before them.
+    //   run_z  A, B1 and B2, once `z_ready` has completed. z holds key.header.num_variables
+    //          elements (device, Montgomery form). Throws std::invalid_argument for a key
+    //          whose tables are not the construction's plan's.
+    //   run_l  L.
+    //   run_h  H, once `h_ready` has completed, over the key's h_points() scalars of h
+    //          (device, canonical); then waits for all five sums and returns them.
+    // run_l or run_h out of this order throws std::logic_error; run_z always starts anew.
+    void run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream, const Event& z_ready);
+    void run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream);
+    groth16::MsmSums run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
 
-    // After run: the MSMs' intervals, each between two events on the caller's stream:
+    // After run_h: the MSMs' intervals, each between two events on the caller's stream:
     // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
     // H's (their plans included).
     struct Interval {
@@ -79,6 +86,13 @@ public:
 private:
     // Records a new event on `stream` and returns it.
     const Event& mark(const Stream& stream);
+    // L's or H's chunks, one interval for all of them.
+    void run_g1_chunks(groth16::ProofMsm msm, const DeviceProvingKey& key, const void* scalars, msm::ScalarForm form,
+                       uint64_t points, const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases,
+                       ec::G1* sums, const Stream& stream);
+    // Throws std::logic_error unless the last step run was `previous`; then `next` is.
+    enum class Step { none, z, l };
+    void advance(Step previous, Step next);
 
     uint64_t chunk_points_;
     MsmMemoryPlan memory_;
@@ -91,6 +105,7 @@ private:
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;
     std::vector<Interval> intervals_;
+    Step done_ = Step::none;  // the last of run_z and run_l run since run_h
 };
 
 }  // namespace zkbatch::cuda
