@@ -105,7 +105,7 @@ private:
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;
     std::vector<Interval> intervals_;
-    Step done_ = Step::none;  // the last of run_z and run_l run since run_h
+    Step done_ = Step::none;  // which of run_z and run_l ran last (none once run_h has)
 };
 
 }  // namespace zkbatch::cuda
