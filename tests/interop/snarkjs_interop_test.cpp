@@ -1,9 +1,9 @@
 // zkbatch's proofs, checked by verifiers that share no code with it: snarkjs's own
 // groth16.verify (snarkjs 0.7.6, the function `snarkjs groth16 verify` calls, over many
-// proofs in one process: tools/js/groth16-verify-snarkjs.cjs) and an independent verifier
-// on @noble/curves (tools/js/groth16-verify-noble.cjs). The real zkbatch executable proves, `zkbatch
-// proofs` exports; every proof is accepted, and every proof with a changed public input
-// or swapped points is rejected.
+// proofs in one process: tools/js/groth16-verify-snarkjs.cjs) and an independent
+// verifier on @noble/curves (tools/js/groth16-verify-noble.cjs). The real zkbatch
+// executable proves, `zkbatch proofs` exports; every proof is accepted, and every proof
+// with a changed public input or swapped points is rejected.
 //   Synthetic  a seeded key's proofs, with its verifying key as zkbatch exports it.
 //   Circom     each circuit of tests/fixtures/circom, compiled and set up with circom2
 //              and snarkjs by the fixture tests (ctest fixture "circom"), proved from its
