@@ -106,22 +106,7 @@ cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL
 # its targets' speed is its coverage.
 set(zkbatch_sanitizer_O0_folders runner tests/support tests/store tests/manifest tests/plugins tests/pipeline
     tests/cli tests/compare tests/report tests/reliability tests/shards tests/slurm tests/devices tests/fuzz)
-function(zkbatch_build_at_O0 dir)  # every folder under dir that is in the list
-  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${dir})
-  if(folder IN_LIST zkbatch_sanitizer_O0_folders)
-    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
-    foreach(target IN LISTS targets)
-      get_target_property(type ${target} TYPE)
-      if(type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
-        target_compile_options(${target} PRIVATE -O0)  # after the tree's -O1, so it wins
-      endif()
-    endforeach()
-  endif()
-  get_property(subdirectories DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
-  foreach(subdirectory IN LISTS subdirectories)
-    zkbatch_build_at_O0(${subdirectory})
-  endforeach()
-endfunction()
 if(NOT ZKBATCH_FUZZ)
-  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL zkbatch_build_at_O0 ${PROJECT_SOURCE_DIR})
+  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL zkbatch_options_under ${PROJECT_SOURCE_DIR} -O0
+                 FOLDERS ${zkbatch_sanitizer_O0_folders})
 endif()
