@@ -17,6 +17,17 @@ uint64_t chunks(uint64_t points, uint64_t chunk_points) {
 struct ChunkCounts {
     uint64_t z, l, h;  // chunks of z's MSMs (A, B1, B2), of L's, of H's
     uint64_t g1_sums() const { return 2 * z + l + h; }
+    // Where a G1 MSM's chunk sums start among g1_sums(): A's, B1's, L's, then H's.
+    uint64_t first_g1_sum(groth16::ProofMsm msm) const {
+        switch (msm) {
+            case groth16::ProofMsm::a: return 0;
+            case groth16::ProofMsm::b_g1: return z;
+            case groth16::ProofMsm::l: return 2 * z;
+            case groth16::ProofMsm::h: return 2 * z + l;
+            case groth16::ProofMsm::b_g2: break;
+        }
+        throw std::logic_error("ChunkCounts: B2's sums are G2 points");
+    }
     uint64_t intervals() const { return 3 * z + 2; }  // ProofMsms::kMaxChunkIntervals
 };
 
@@ -159,8 +170,8 @@ void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream
 
     const uint64_t m = key.header.num_variables;
     const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
-    ec::G1* const a_sums = g1_sums_.data();
-    ec::G1* const b_g1_sums = a_sums + counts.z;
+    ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
+    ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         const Event& start = mark(stream);
@@ -197,8 +208,8 @@ void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream
     const groth16::ProvingKey& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_);
     run_g1_chunks(groth16::ProofMsm::l, key, z + header.num_public + 1, msm::ScalarForm::montgomery,
-                  header.private_variables(), key.tables.l.get(), key.l_query.data(), g1_sums_.data() + 2 * counts.z,
-                  stream);
+                  header.private_variables(), key.tables.l.get(), key.l_query.data(),
+                  g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
 
 groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream,
@@ -208,7 +219,7 @@ groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, 
     const ChunkCounts counts = chunk_counts(header, chunk_points_);
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, key, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
-                  key.h_query.data(), g1_sums_.data() + 2 * counts.z + counts.l, stream);
+                  key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
 
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
@@ -229,10 +240,13 @@ groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, 
         return sum;
     };
     groth16::MsmSums result;
-    result.a = total(ec::G1{}, 0, counts.z);
-    result.b_g1 = total(ec::G1{}, counts.z * sizeof(ec::G1), counts.z);
-    result.l = total(ec::G1{}, 2 * counts.z * sizeof(ec::G1), counts.l);
-    result.h = total(ec::G1{}, (2 * counts.z + counts.l) * sizeof(ec::G1), counts.h);
+    const auto g1_total = [&](groth16::ProofMsm msm, uint64_t count) {
+        return total(ec::G1{}, counts.first_g1_sum(msm) * sizeof(ec::G1), count);
+    };
+    result.a = g1_total(groth16::ProofMsm::a, counts.z);
+    result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.z);
+    result.l = g1_total(groth16::ProofMsm::l, counts.l);
+    result.h = g1_total(groth16::ProofMsm::h, counts.h);
     result.b_g2 = total(ec::G2{}, g1_bytes, counts.z);
     return result;
 }
