@@ -175,6 +175,80 @@ TEST(Fp32, AgreesWithTheSixtyFourBitLimbs) {
     }
 }
 
+// The lazy-reduction pieces: mul_wide's 768-bit product (a, b up to 2^384 - 1, so every
+// carry of the rows runs) and reduce_wide's REDC over its whole domain [0, p 2^384),
+// both against GMP.
+mpz_class integer_of_wide(const uint32_t limbs[2 * fp32::kLimbs]) {
+    return integer_of(limbs) + (integer_of(limbs + fp32::kLimbs) << 384);
+}
+
+TEST(Fp32, WideProductsAndTheirReductionMatchGmp) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    values.resize(160);
+    for (const mpz_class& v : {mpz_class(kR - 1), mpz_class(kR - 2), mpz_class(2 * p - 1), mpz_class(kR - p)}) {
+        values.push_back(v);
+    }
+    for (const mpz_class& x : values) {
+        for (const mpz_class& y : values) {
+            Limbs a, b;
+            limbs_of(x, a);
+            limbs_of(y, b);
+            uint32_t wide[2 * fp32::kLimbs];
+            fp32::mul_wide<ff::HostChain>(a, b, wide);
+            ASSERT_EQ(integer_of_wide(wide), x * y) << x.get_str(16) << " * " << y.get_str(16);
+        }
+    }
+    // REDC: T R^-1 mod p, reduced, for T < p R: the domain's edges (0, p R - 1, a high
+    // half of p - 1 under every low half of the edge values) and random T.
+    std::vector<mpz_class> wides = {0, 1, p * kR - 1, p * kR - 2, (p - 1) * kR, kR - 1, p * p, 2 * p * p};
+    for (const mpz_class& low : operands()) {
+        wides.push_back((p - 1) * kR + low);
+        wides.push_back(low);
+    }
+    std::mt19937_64 rng(768);
+    for (int i = 0; i < 3000; ++i) wides.push_back(test::random_below(rng, p) * kR + test::random_below(rng, kR));
+    for (const mpz_class& value : wides) {
+        uint32_t wide[2 * fp32::kLimbs];
+        limbs_of(value % kR, wide);
+        limbs_of(value / kR, wide + fp32::kLimbs);
+        Limbs out;
+        fp32::reduce_wide<ff::HostChain>(wide, out);
+        ASSERT_EQ(integer_of(out), value * r_inverse() % p) << value.get_str(16);
+    }
+}
+
+// Fp2's product with two reductions (the device's Fp2 * Fp2) against GMP's
+// (a0 + a1 u)(b0 + b1 u) with u^2 = -1, reduced (so the bits of Karatsuba over mont_mul),
+// also with the outputs aliasing the inputs.
+TEST(Fp32, Fp2ProductsWithLazyReductionMatchGmp) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    values.resize(90);
+    std::mt19937_64 rng(2);
+    for (size_t i = 0; i < values.size(); ++i) {
+        for (size_t k = 0; k < values.size(); ++k) {
+            const mpz_class& x0 = values[i];
+            const mpz_class& x1 = values[k];
+            const mpz_class& y0 = values[(i * 7 + k) % values.size()];
+            const mpz_class y1 = k % 3 == 0 ? values[(k * 5 + i) % values.size()] : test::random_below(rng, p);
+            Limbs a0, a1, b0, b1, c0, c1;
+            limbs_of(x0, a0);
+            limbs_of(x1, a1);
+            limbs_of(y0, b0);
+            limbs_of(y1, b1);
+            fp32::fp2_mul<ff::HostChain>(a0, a1, b0, b1, c0, c1);
+            const mpz_class real = ((x0 * y0 - x1 * y1) * r_inverse() % p + p) % p;
+            const mpz_class imaginary = (x0 * y1 + x1 * y0) * r_inverse() % p;
+            ASSERT_EQ(integer_of(c0), real) << i << ", " << k;
+            ASSERT_EQ(integer_of(c1), imaginary) << i << ", " << k;
+            fp32::fp2_mul<ff::HostChain>(a0, a1, b0, b1, a0, a1);
+            ASSERT_EQ(integer_of(a0), real) << i << ", " << k;
+            ASSERT_EQ(integer_of(a1), imaginary) << i << ", " << k;
+        }
+    }
+}
+
 // fp_f64.hpp, the product on the double-precision FMA pipe: the same R, so for operands
 // below 2p (unreduced sums included) the same bits as fp32's partial product, and the
 // right residue (GMP). The edges: 0, p - 1, 2p - 1 on both sides, every 48-bit limb

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <zkbatch/ff/fp.hpp>
+#include <zkbatch/ff/fp32.hpp>
 #include <zkbatch/util/host_device.hpp>
 
 #include <cstdint>
@@ -22,12 +23,26 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 operator-(const Fp2& o) const { return Fp2{c0 - o.c0, c1 - o.c1}; }
     ZKB_HOST_DEVICE Fp2 operator-() const { return Fp2{-c0, -c1}; }
 
-    // Karatsuba: three Fp products.
+    // Karatsuba: three Fp products. On the device the products are summed before their
+    // reduction, two reductions instead of three (fp32::fp2_mul); the same bits.
     ZKB_HOST_DEVICE Fp2 operator*(const Fp2& o) const {
+#if defined(__CUDA_ARCH__)
+        uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
+        fp32::split(c0.limbs, a0);
+        fp32::split(c1.limbs, a1);
+        fp32::split(o.c0.limbs, b0);
+        fp32::split(o.c1.limbs, b1);
+        fp32::fp2_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
+        Fp2 product;
+        fp32::join(a0, product.c0.limbs);
+        fp32::join(a1, product.c1.limbs);
+        return product;
+#else
         const Fp a = c0 * o.c0;
         const Fp b = c1 * o.c1;
         const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
         return Fp2{a - b, cross - a - b};
+#endif
     }
     ZKB_HOST_DEVICE Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
     ZKB_HOST_DEVICE Fp2& operator-=(const Fp2& o) { return *this = *this - o; }

@@ -62,63 +62,121 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_once(Chain& chain, const uint32_t v[
 
 namespace detail {
 
-// One CIOS round on two accumulators (fr32.hpp's scheme over 12 limbs): `even` holds
-// positions 0..11 and `odd` positions 1..12, so a[j] * bi for even j lands on even's
-// aligned pairs (j, j + 1) and for odd j on odd's (j - 1, j). On entry (after the first
-// round) `even` is the previous round's odd accumulator, already aligned to position 0,
-// and `odd` the previous round's reduced even one, whose limb k sits at position k - 1
-// (its limb 0 is zero): its limb 1 goes into even[0], the rest shift down two limbs,
-// inside the chain that adds the odd products. After the round,
-// value * 2^32 = even + odd * 2^32 with even[0] = 0.
+// The rows of the products below, on two accumulators (fr32.hpp's scheme over 12 limbs):
+// `even` holds positions 0..11 and `odd` positions 1..12, so v[j] * x for even j lands
+// on even's aligned pairs (j, j + 1) and for odd j on odd's (j - 1, j), and ptxas fuses
+// each lo/hi pair into one IMAD.WIDE. A value is even + odd * 2^32.
+//
+// A row that divides by 2^32 as it goes (the next position becomes position 0) swaps
+// the roles: the new `even` is the old `odd`, already aligned to position 0, and the new
+// `odd` the old `even`, whose limb k sits at position k - 1 and whose limb 0 has left (it
+// is zero, or a product's finished limb). Its limb 1 goes into even[0] (merge_row), the
+// rest shift down two limbs inside the chain that adds the odd products (shifted_row).
+
+// v[j] * x into fresh accumulators.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void first_row(uint32_t even[kLimbs], uint32_t odd[kLimbs], const uint32_t v[kLimbs],
+                                               uint32_t x) {
+    ZKB_UNROLL
+    for (int j = 0; j < kLimbs; j += 2) {
+        odd[j] = Chain::mul_lo(v[j + 1], x);
+        odd[j + 1] = Chain::mul_hi(v[j + 1], x);
+        even[j] = Chain::mul_lo(v[j], x);
+        even[j + 1] = Chain::mul_hi(v[j], x);
+    }
+}
+
+// even[0] += the old even's limb 1; its carry stays in the chain for shifted_row.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void merge_row(Chain& chain, uint32_t even[kLimbs], const uint32_t odd[kLimbs]) {
+    even[0] = chain.add_cc(even[0], odd[1]);
+}
+
+// After merge_row: v * x added with the old even's limbs 2..11 shifted down two.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void shifted_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                 const uint32_t v[kLimbs], uint32_t x) {
+    ZKB_UNROLL
+    for (int j = 0; j < kLimbs - 2; j += 2) {
+        odd[j] = chain.madc_lo_cc(v[j + 1], x, odd[j + 2]);
+        odd[j + 1] = chain.madc_hi_cc(v[j + 1], x, odd[j + 3]);
+    }
+    odd[kLimbs - 2] = chain.madc_lo_cc(v[kLimbs - 1], x, 0);
+    odd[kLimbs - 1] = chain.madc_hi(v[kLimbs - 1], x, 0);
+    even[0] = chain.mad_lo_cc(v[0], x, even[0]);
+    even[1] = chain.madc_hi_cc(v[0], x, even[1]);
+    ZKB_UNROLL
+    for (int j = 2; j < kLimbs; j += 2) {
+        even[j] = chain.madc_lo_cc(v[j], x, even[j]);
+        even[j + 1] = chain.madc_hi_cc(v[j], x, even[j + 1]);
+    }
+    odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);  // even's carry out of position 11 is position 12
+}
+
+// v * x added in place. The caller's bound keeps the value below 2^416 (no carry out of
+// position 12).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void in_place_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                  const uint32_t v[kLimbs], uint32_t x) {
+    odd[0] = chain.mad_lo_cc(x, v[1], odd[0]);
+    odd[1] = chain.madc_hi_cc(x, v[1], odd[1]);
+    ZKB_UNROLL
+    for (int j = 2; j < kLimbs - 2; j += 2) {
+        odd[j] = chain.madc_lo_cc(x, v[j + 1], odd[j]);
+        odd[j + 1] = chain.madc_hi_cc(x, v[j + 1], odd[j + 1]);
+    }
+    odd[kLimbs - 2] = chain.madc_lo_cc(x, v[kLimbs - 1], odd[kLimbs - 2]);
+    odd[kLimbs - 1] = chain.madc_hi(x, v[kLimbs - 1], odd[kLimbs - 1]);
+    even[0] = chain.mad_lo_cc(x, v[0], even[0]);
+    even[1] = chain.madc_hi_cc(x, v[0], even[1]);
+    ZKB_UNROLL
+    for (int j = 2; j < kLimbs; j += 2) {
+        even[j] = chain.madc_lo_cc(x, v[j], even[j]);
+        even[j + 1] = chain.madc_hi_cc(x, v[j], even[j + 1]);
+    }
+    odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);
+}
+
+// p's limbs as an array, for the rows (immediates after unrolling).
+struct Modulus {
+    uint32_t limbs[kLimbs];
+    ZKB_HOST_DEVICE constexpr Modulus() : limbs{} {
+        for (int j = 0; j < kLimbs; ++j) limbs[j] = modulus_limb(j);
+    }
+};
+
+// Adds m * p with m = even[0] * -p^-1, which clears even[0].
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs]) {
+    constexpr Modulus kModulus;
+    const uint32_t m = Chain::mul_lo(even[0], kMontInv);
+    in_place_row(chain, even, odd, kModulus.limbs, m);
+    even[0] = 0;
+}
+
+// One CIOS round: a * bi added (dividing by 2^32 from the second round on), then m * p.
+// After the round, value * 2^32 = even + odd * 2^32 with even[0] = 0.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
                                                       const uint32_t a[kLimbs], uint32_t bi, bool first) {
     if (first) {  // both start at zero: the products of one parity are disjoint
-        ZKB_UNROLL
-        for (int j = 0; j < kLimbs; j += 2) {
-            odd[j] = Chain::mul_lo(a[j + 1], bi);
-            odd[j + 1] = Chain::mul_hi(a[j + 1], bi);
-            even[j] = Chain::mul_lo(a[j], bi);
-            even[j + 1] = Chain::mul_hi(a[j], bi);
-        }
+        first_row<Chain>(even, odd, a, bi);
     } else {
-        even[0] = chain.add_cc(even[0], odd[1]);
-        ZKB_UNROLL
-        for (int j = 0; j < kLimbs - 2; j += 2) {
-            odd[j] = chain.madc_lo_cc(a[j + 1], bi, odd[j + 2]);
-            odd[j + 1] = chain.madc_hi_cc(a[j + 1], bi, odd[j + 3]);
-        }
-        odd[kLimbs - 2] = chain.madc_lo_cc(a[kLimbs - 1], bi, 0);
-        odd[kLimbs - 1] = chain.madc_hi(a[kLimbs - 1], bi, 0);
-        even[0] = chain.mad_lo_cc(a[0], bi, even[0]);
-        even[1] = chain.madc_hi_cc(a[0], bi, even[1]);
-        ZKB_UNROLL
-        for (int j = 2; j < kLimbs; j += 2) {
-            even[j] = chain.madc_lo_cc(a[j], bi, even[j]);
-            even[j + 1] = chain.madc_hi_cc(a[j], bi, even[j + 1]);
-        }
-        odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);  // even's carry out of position 11 is position 12
+        merge_row(chain, even, odd);
+        shifted_row(chain, even, odd, a, bi);
     }
-    // Add m * p with m = even[0] * -p^-1, which clears even[0].
-    const uint32_t m = Chain::mul_lo(even[0], kMontInv);
-    odd[0] = chain.mad_lo_cc(m, modulus_limb(1), odd[0]);
-    odd[1] = chain.madc_hi_cc(m, modulus_limb(1), odd[1]);
+    reduce_row(chain, even, odd);
+}
+
+// out = first + second / 2^32, second's limb 0 having left: what the accumulators hold
+// after the last row, in 12 limbs (the caller's bound keeps it below 2^384).
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void fold_accumulators(Chain& chain, const uint32_t first[kLimbs],
+                                                       const uint32_t second[kLimbs], uint32_t out[kLimbs]) {
+    out[0] = chain.add_cc(first[0], second[1]);
     ZKB_UNROLL
-    for (int j = 2; j < kLimbs - 2; j += 2) {
-        odd[j] = chain.madc_lo_cc(m, modulus_limb(j + 1), odd[j]);
-        odd[j + 1] = chain.madc_hi_cc(m, modulus_limb(j + 1), odd[j + 1]);
-    }
-    odd[kLimbs - 2] = chain.madc_lo_cc(m, modulus_limb(kLimbs - 1), odd[kLimbs - 2]);
-    odd[kLimbs - 1] = chain.madc_hi(m, modulus_limb(kLimbs - 1), odd[kLimbs - 1]);  // no carry out: < 2^416
-    (void)chain.mad_lo_cc(m, modulus_limb(0), even[0]);  // 0, with the carry of the clearing
-    even[1] = chain.madc_hi_cc(m, modulus_limb(0), even[1]);
-    ZKB_UNROLL
-    for (int j = 2; j < kLimbs; j += 2) {
-        even[j] = chain.madc_lo_cc(m, modulus_limb(j), even[j]);
-        even[j + 1] = chain.madc_hi_cc(m, modulus_limb(j), even[j + 1]);
-    }
-    odd[kLimbs - 1] = chain.addc(odd[kLimbs - 1], 0);
-    even[0] = 0;
+    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(first[j], second[j + 1]);
+    out[kLimbs - 1] = chain.addc(first[kLimbs - 1], 0);
 }
 
 }  // namespace detail
@@ -135,11 +193,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[kLimbs], 
         detail::mul_reduce_round(chain, first, second, a, b[i], i == 0);
         detail::mul_reduce_round(chain, second, first, a, b[i + 1], false);
     }
-    // value = second / 2^32 + first, second[0] = 0.
-    out[0] = chain.add_cc(first[0], second[1]);
-    ZKB_UNROLL
-    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(first[j], second[j + 1]);
-    out[kLimbs - 1] = chain.addc(first[kLimbs - 1], 0);
+    detail::fold_accumulators(chain, first, second, out);  // value = second / 2^32 + first, second[0] = 0
 }
 
 // out = a * b / 2^384 mod p, fully reduced; a, b < 2p (so either may be an unreduced
@@ -189,6 +243,115 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[kLimbs], const uint32_
     ZKB_UNROLL
     for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(d[j], modulus_limb(j) & add_back);
     out[kLimbs - 1] = chain.addc(d[kLimbs - 1], modulus_limb(kLimbs - 1) & add_back);
+}
+
+// ---- Products reduced later (lazy reduction) --------------------------------------
+// A Montgomery product spends half its multiplies on the reduction (m * p). Where
+// products are added before they are used, as in Fp2's c0 = a0 b0 - a1 b1, the sum can
+// be reduced once: Fp2's product then costs three 768-bit products and two reductions,
+// 3 * 144 + 2 * 156 = 744 multiply instructions against Karatsuba over mont_mul's 900.
+
+// wide = a * b, 24 limbs (low limbs first); a, b < 2^384. The rows of mont_mul_partial
+// without the reduction: each round's finished limb leaves as limb i of the product.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_wide(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
+                                              uint32_t wide[2 * kLimbs]) {
+    Chain chain;
+    uint32_t first[kLimbs], second[kLimbs];
+    ZKB_UNROLL
+    for (int i = 0; i < kLimbs; i += 2) {
+        if (i == 0) {
+            detail::first_row<Chain>(first, second, a, b[0]);
+        } else {
+            detail::merge_row(chain, first, second);
+            detail::shifted_row(chain, first, second, a, b[i]);
+        }
+        wide[i] = first[0];
+        detail::merge_row(chain, second, first);
+        detail::shifted_row(chain, second, first, a, b[i + 1]);
+        wide[i + 1] = second[0];
+    }
+    detail::fold_accumulators(chain, first, second, wide + kLimbs);  // below 2^384: a b < 2^768
+}
+
+// out = wide / 2^384 mod p, fully reduced, for wide < p 2^384 (Montgomery's REDC). The
+// low half reduced alone, (low + m p) / 2^384 with m = -low p^-1 mod 2^384, is at most p;
+// the high half, below p, is added after: below 2p, which reduce_once brings below p.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_wide(const uint32_t wide[2 * kLimbs], uint32_t out[kLimbs]) {
+    constexpr detail::Modulus kModulus;
+    Chain chain;
+    uint32_t first[kLimbs], second[kLimbs];
+    ZKB_UNROLL
+    for (int j = 0; j < kLimbs; ++j) {
+        first[j] = wide[j];
+        second[j] = 0;
+    }
+    ZKB_UNROLL
+    for (int i = 0; i < kLimbs; i += 2) {
+        if (i == 0) {
+            detail::reduce_row(chain, first, second);
+        } else {
+            detail::merge_row(chain, first, second);
+            detail::shifted_row(chain, first, second, kModulus.limbs, Chain::mul_lo(first[0], kMontInv));
+        }
+        detail::merge_row(chain, second, first);
+        detail::shifted_row(chain, second, first, kModulus.limbs, Chain::mul_lo(second[0], kMontInv));
+    }
+    uint32_t low[kLimbs];
+    detail::fold_accumulators(chain, first, second, low);
+    uint32_t sum[kLimbs];
+    sum[0] = chain.add_cc(low[0], wide[kLimbs]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) sum[j] = chain.addc_cc(low[j], wide[kLimbs + j]);
+    sum[kLimbs - 1] = chain.addc(low[kLimbs - 1], wide[2 * kLimbs - 1]);
+    reduce_once(chain, sum, out);
+}
+
+namespace detail {
+
+// wide -= other (24 limbs); returns all ones when it borrowed.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t sub_wide(Chain& chain, uint32_t wide[2 * kLimbs],
+                                                  const uint32_t other[2 * kLimbs]) {
+    wide[0] = chain.sub_cc(wide[0], other[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < 2 * kLimbs; ++j) wide[j] = chain.subc_cc(wide[j], other[j]);
+    return chain.subc(0, 0);
+}
+
+}  // namespace detail
+
+// (c0 + c1 u) = (a0 + a1 u)(b0 + b1 u) in Fp2 = Fp[u]/(u^2 + 1), Montgomery forms, inputs
+// below p, outputs fully reduced: the bits of Karatsuba over mont_mul. With t = a0 b0 and
+// s = a1 b1: c1 from (a0 + a1)(b0 + b1) - t - s = a0 b1 + a1 b0 < 2p^2, c0 from t - s
+// plus p 2^384 when that is negative (so below p 2^384). The cross product comes first
+// and t and s are taken off it as they come: at most three 768-bit values live at once.
+// Outputs may alias inputs.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void fp2_mul(const uint32_t a0[kLimbs], const uint32_t a1[kLimbs],
+                                             const uint32_t b0[kLimbs], const uint32_t b1[kLimbs],
+                                             uint32_t c0[kLimbs], uint32_t c1[kLimbs]) {
+    constexpr int kWide = 2 * kLimbs;
+    uint32_t cross[kWide], t[kWide], s[kWide];
+    {
+        uint32_t a_sum[kLimbs], b_sum[kLimbs];  // below 2p
+        add_unreduced<Chain>(a0, a1, a_sum);
+        add_unreduced<Chain>(b0, b1, b_sum);
+        mul_wide<Chain>(a_sum, b_sum, cross);
+    }
+    mul_wide<Chain>(a0, b0, t);
+    Chain chain;
+    (void)detail::sub_wide(chain, cross, t);
+    mul_wide<Chain>(a1, b1, s);
+    (void)detail::sub_wide(chain, cross, s);
+    const uint32_t add_back = detail::sub_wide(chain, t, s);  // t - s, all ones when negative
+    t[kLimbs] = chain.add_cc(t[kLimbs], modulus_limb(0) & add_back);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) t[kLimbs + j] = chain.addc_cc(t[kLimbs + j], modulus_limb(j) & add_back);
+    t[kWide - 1] = chain.addc(t[kWide - 1], modulus_limb(kLimbs - 1) & add_back);
+    reduce_wide<Chain>(t, c0);
+    reduce_wide<Chain>(cross, c1);
 }
 
 // fp.hpp's six 64-bit limbs <-> twelve 32-bit limbs (register moves on the device).
