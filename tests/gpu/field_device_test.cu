@@ -106,8 +106,8 @@ std::vector<Fp> fp_values(size_t count, uint64_t seed) {
     return values;
 }
 
-constexpr int kFpResults = 8;
-constexpr int kFp2Results = 6;
+constexpr int kFpResults = 9;
+constexpr int kFp2Results = 7;
 
 ZKB_HOST_DEVICE void fp_ops(const Fp& x, const Fp& y, Fp* out) {
     out[0] = x + y;
@@ -118,6 +118,7 @@ ZKB_HOST_DEVICE void fp_ops(const Fp& x, const Fp& y, Fp* out) {
     out[5] = x.inverse();
     out[6] = x.half();
     out[7] = x.dbl() * y.dbl();
+    out[8] = Fp::product_difference(x, y, y.dbl(), x + y);
 }
 
 ZKB_HOST_DEVICE void fp2_ops(const Fp2& x, const Fp2& y, Fp2* out) {
@@ -127,6 +128,7 @@ ZKB_HOST_DEVICE void fp2_ops(const Fp2& x, const Fp2& y, Fp2* out) {
     out[3] = x.sqr();
     out[4] = x.inverse();
     out[5] = x.mul_by_nonresidue() * y.conjugate();
+    out[6] = Fp2::lazy_product(x, y);
 }
 
 __global__ void fp_ops_kernel(const Fp* x, const Fp* y, Fp* out, uint32_t count) {
@@ -176,7 +178,8 @@ TEST(DeviceField, FpOperationsMatchTheHostBitForBit) {
             y[100 + 6 * i + k] = y[k];
         }
     }
-    const char* const names[kFpResults] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x/2", "2x*2y"};
+    const char* const names[kFpResults] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x/2", "2x*2y",
+                                           "x*y-2y*(x+y)"};
     expect_device_equals_host<Fp, kFpResults>(x, y, fp_ops_kernel, fp_ops, names);
 }
 
@@ -188,7 +191,8 @@ TEST(DeviceField, Fp2OperationsMatchTheHostBitForBit) {
         x.push_back(Fp2{values[i], values[(i * 5 + 1) % 4096]});
         y.push_back(Fp2{values[(i * 7 + 2) % 4096], values[(i * 11 + 3) % 4096]});
     }
-    const char* const names[kFp2Results] = {"x+y", "x-y", "x*y", "x^2", "x^-1", "xi*x*conj(y)"};
+    const char* const names[kFp2Results] = {"x+y", "x-y", "x*y", "x^2", "x^-1", "xi*x*conj(y)",
+                                            "lazy x*y"};
     expect_device_equals_host<Fp2, kFp2Results>(x, y, fp2_ops_kernel, fp2_ops, names);
 }
 

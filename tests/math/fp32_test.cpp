@@ -249,6 +249,30 @@ TEST(Fp32, Fp2ProductsWithLazyReductionMatchGmp) {
     }
 }
 
+// product_difference, a b - c d with one reduction, against GMP: every operand edge as c
+// (0 makes p - c = p, the largest factor) and as a, b and d.
+TEST(Fp32, ProductDifferencesMatchGmp) {
+    const mpz_class& p = test::fp_modulus();
+    std::vector<mpz_class> values = operands();
+    values.resize(120);
+    std::mt19937_64 rng(3);
+    for (size_t i = 0; i < values.size(); ++i) {
+        for (size_t k = 0; k < values.size(); ++k) {
+            const mpz_class& x = values[i];
+            const mpz_class& y = values[(i * 3 + k) % values.size()];
+            const mpz_class& z = values[k];
+            const mpz_class w = k % 2 == 0 ? values[(k * 5 + i) % values.size()] : test::random_below(rng, p);
+            Limbs a, b, c, d, out;
+            limbs_of(x, a);
+            limbs_of(y, b);
+            limbs_of(z, c);
+            limbs_of(w, d);
+            fp32::product_difference<ff::HostChain>(a, b, c, d, out);
+            ASSERT_EQ(integer_of(out), ((x * y - z * w) * r_inverse() % p + p) % p) << i << ", " << k;
+        }
+    }
+}
+
 // fp_f64.hpp, the product on the double-precision FMA pipe: the same R, so for operands
 // below 2p (unreduced sums included) the same bits as fp32's partial product, and the
 // right residue (GMP). The edges: 0, p - 1, 2p - 1 on both sides, every 48-bit limb

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Call BA (v14): Fp2 products summed before two reductions (fp32::fp2_mul), against v13's
-# kernels, in one call: msm_kernel_bench of call AZ's bundle (v13) and of this version's
-# (bundleBA), G2 at 2^24 (over a table and plain) and plain at 2^26 with the key's share
-# of infinity; then the GPU suite on this version (every MSM and proof equal to the CPU's).
+# Call BA (v14, step 1): Fp2 products summed before two reductions (fp32::fp2_mul).
+# msm_kernel_bench of this version's bundle (bundleBA), G1 and G2 at 2^24 (over tables and
+# plain) and plain at 2^26 with the key's share of infinity, as v12's calls AP and AS ran
+# them on the kernels v13 still has; then the GPU suite on this version (every MSM and
+# proof equal to the CPU's).
 set -u
 bench() {  # bench TAG: both sizes on the unpacked .bundle
   for log_n in 24 26; do
@@ -16,7 +17,5 @@ bench() {  # bench TAG: both sizes on the unpacked .bundle
     grep -E '^\| G[12] 2\^|^\| 2[46] |rc=' $f
   done
 }
-tar -xJf .gpu-carry/bundleAZ.txz && export LD_LIBRARY_PATH=$PWD/.bundle/lib && bench v13
-rm -rf .bundle
-tar -xJf .gpu-carry/bundleBA.txz && bench v14
+tar -xJf .gpu-carry/bundleBA.txz && export LD_LIBRARY_PATH=$PWD/.bundle/lib && bench v14
 BUNDLE=.gpu-carry/bundleBA.txz CALL=BA bash results/msm/v12/callAR.sh

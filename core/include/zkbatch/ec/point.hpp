@@ -189,7 +189,7 @@ ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_dbl(const Xyzz<C>& p) {
     const Field m = x2.dbl() + x2;
     Xyzz<C> r;
     r.X = m.sqr() - s.dbl();
-    r.Y = m * (s - r.X) - w * p.Y;
+    r.Y = Field::product_difference(m, s - r.X, w, p.Y);
     r.ZZ = v * p.ZZ;
     r.ZZZ = w * p.ZZZ;
     return r;
@@ -211,7 +211,7 @@ ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_add_mixed(const Xyzz<C>& p, cons
     const Field qq = p.X * pp;
     Xyzz<C> r;
     r.X = rr.sqr() - ppp - qq.dbl();
-    r.Y = rr * (qq - r.X) - p.Y * ppp;
+    r.Y = Field::product_difference(rr, qq - r.X, p.Y, ppp);
     r.ZZ = p.ZZ * pp;
     r.ZZZ = p.ZZZ * ppp;
     return r;
@@ -235,7 +235,7 @@ ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Xyzz<C> xyzz_add(const Xyzz<C>& p, const Xyzz
     const Field qq = u1 * pp;
     Xyzz<C> r;
     r.X = rr.sqr() - ppp - qq.dbl();
-    r.Y = rr * (qq - r.X) - s1 * ppp;
+    r.Y = Field::product_difference(rr, qq - r.X, s1, ppp);
     r.ZZ = p.ZZ * q.ZZ * pp;
     r.ZZZ = p.ZZZ * q.ZZZ * ppp;
     return r;

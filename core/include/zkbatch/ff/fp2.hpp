@@ -23,25 +23,31 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 operator-(const Fp2& o) const { return Fp2{c0 - o.c0, c1 - o.c1}; }
     ZKB_HOST_DEVICE Fp2 operator-() const { return Fp2{-c0, -c1}; }
 
-    // Karatsuba: three Fp products. On the device the products are summed before their
-    // reduction, two reductions instead of three (fp32::fp2_mul); the same bits.
+    // Karatsuba: three Fp products.
     ZKB_HOST_DEVICE Fp2 operator*(const Fp2& o) const {
+        const Fp a = c0 * o.c0;
+        const Fp b = c1 * o.c1;
+        const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
+        return Fp2{a - b, cross - a - b};
+    }
+    // x * y with lazy reduction on the device: the three products are summed before two
+    // reductions (fp32::fp2_mul, 744 multiplies against 900); the same bits. It holds three
+    // 768-bit values at once, so it pays only where the caller has the registers: in the
+    // MSM's affine rounds it did, as operator* in the XYZZ loops it did not (MSM-NOTES v14).
+    ZKB_HOST_DEVICE static Fp2 lazy_product(const Fp2& x, const Fp2& y) {
 #if defined(__CUDA_ARCH__)
         uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
-        fp32::split(c0.limbs, a0);
-        fp32::split(c1.limbs, a1);
-        fp32::split(o.c0.limbs, b0);
-        fp32::split(o.c1.limbs, b1);
+        fp32::split(x.c0.limbs, a0);
+        fp32::split(x.c1.limbs, a1);
+        fp32::split(y.c0.limbs, b0);
+        fp32::split(y.c1.limbs, b1);
         fp32::fp2_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
         Fp2 product;
         fp32::join(a0, product.c0.limbs);
         fp32::join(a1, product.c1.limbs);
         return product;
 #else
-        const Fp a = c0 * o.c0;
-        const Fp b = c1 * o.c1;
-        const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
-        return Fp2{a - b, cross - a - b};
+        return x * y;
 #endif
     }
     ZKB_HOST_DEVICE Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
@@ -52,6 +58,12 @@ struct Fp2 {
     ZKB_HOST_DEVICE Fp2 sqr() const {
         const Fp product = c0 * c1;
         return Fp2{Fp::sum_times(c0, c1, c0 - c1), product.dbl()};
+    }
+    // a b - c d, as Fp::product_difference offers it to the curve formulas (Fp2's two
+    // products stay apart: summed before their reductions they would hold twice the
+    // registers of fp2_mul).
+    ZKB_HOST_DEVICE static Fp2 product_difference(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
+        return a * b - c * d;
     }
     ZKB_HOST_DEVICE Fp2 dbl() const { return Fp2{c0.dbl(), c1.dbl()}; }
     ZKB_HOST_DEVICE Fp2 half() const { return Fp2{c0.half(), c1.half()}; }

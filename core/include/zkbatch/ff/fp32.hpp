@@ -209,6 +209,42 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul(const uint32_t a[kLimbs], const ui
     reduce_once(chain, t, out);
 }
 
+// out = (a b - c d) / 2^384 mod p, fully reduced, for a, b, c, d < p: both products in
+// one CIOS pass, so one reduction where a * b - c * d takes two (12 * 12 fewer multiplies
+// and 12 fewer m's, 444 against 600). -c d is (p - c) d. Every round stays below
+// (a + p - c + p) 2^32 < 3p 2^32 < 2^416; the end value below 2p^2 / 2^384 + p < 2p.
+// `out` may alias any input. For the curves' Y3 = r (q - X3) - s t.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void product_difference(const uint32_t a[kLimbs], const uint32_t b[kLimbs],
+                                                        const uint32_t c[kLimbs], const uint32_t d[kLimbs],
+                                                        uint32_t out[kLimbs]) {
+    Chain chain;
+    uint32_t negated[kLimbs];  // p - c, in (0, p]
+    negated[0] = chain.sub_cc(modulus_limb(0), c[0]);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) negated[j] = chain.subc_cc(modulus_limb(j), c[j]);
+    negated[kLimbs - 1] = chain.subc(modulus_limb(kLimbs - 1), c[kLimbs - 1]);
+    uint32_t first[kLimbs], second[kLimbs];
+    ZKB_UNROLL
+    for (int i = 0; i < kLimbs; i += 2) {
+        if (i == 0) {
+            detail::first_row<Chain>(first, second, a, b[0]);
+        } else {
+            detail::merge_row(chain, first, second);
+            detail::shifted_row(chain, first, second, a, b[i]);
+        }
+        detail::in_place_row(chain, first, second, negated, d[i]);
+        detail::reduce_row(chain, first, second);
+        detail::merge_row(chain, second, first);
+        detail::shifted_row(chain, second, first, a, b[i + 1]);
+        detail::in_place_row(chain, second, first, negated, d[i + 1]);
+        detail::reduce_row(chain, second, first);
+    }
+    uint32_t t[kLimbs];
+    detail::fold_accumulators(chain, first, second, t);
+    reduce_once(chain, t, out);
+}
+
 // out = a + b, not reduced: below 2p for a, b < p (no thirteenth limb: 2p < 2^384). For
 // a sum whose only use is a factor of mont_mul, which takes it as it is.
 template <class Chain>
