@@ -154,17 +154,24 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_row(Chain& chain, uint32_t even[kLim
     even[0] = 0;
 }
 
-// One CIOS round: a * bi added (dividing by 2^32 from the second round on), then m * p.
-// After the round, value * 2^32 = even + odd * 2^32 with even[0] = 0.
+// a * bi added: into fresh accumulators on the first row, else dividing by 2^32.
 template <class Chain>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
-                                                      const uint32_t a[kLimbs], uint32_t bi, bool first) {
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void product_row(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                 const uint32_t a[kLimbs], uint32_t bi, bool first) {
     if (first) {  // both start at zero: the products of one parity are disjoint
         first_row<Chain>(even, odd, a, bi);
     } else {
         merge_row(chain, even, odd);
         shifted_row(chain, even, odd, a, bi);
     }
+}
+
+// One CIOS round: a * bi, then m * p. After the round, value * 2^32 = even + odd * 2^32
+// with even[0] = 0.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_reduce_round(Chain& chain, uint32_t even[kLimbs], uint32_t odd[kLimbs],
+                                                      const uint32_t a[kLimbs], uint32_t bi, bool first) {
+    product_row(chain, even, odd, a, bi, first);
     reduce_row(chain, even, odd);
 }
 
@@ -227,16 +234,10 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void product_difference(const uint32_t a[kLimbs]
     uint32_t first[kLimbs], second[kLimbs];
     ZKB_UNROLL
     for (int i = 0; i < kLimbs; i += 2) {
-        if (i == 0) {
-            detail::first_row<Chain>(first, second, a, b[0]);
-        } else {
-            detail::merge_row(chain, first, second);
-            detail::shifted_row(chain, first, second, a, b[i]);
-        }
+        detail::product_row(chain, first, second, a, b[i], i == 0);
         detail::in_place_row(chain, first, second, negated, d[i]);
         detail::reduce_row(chain, first, second);
-        detail::merge_row(chain, second, first);
-        detail::shifted_row(chain, second, first, a, b[i + 1]);
+        detail::product_row(chain, second, first, a, b[i + 1], false);
         detail::in_place_row(chain, second, first, negated, d[i + 1]);
         detail::reduce_row(chain, second, first);
     }
@@ -296,15 +297,9 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void mul_wide(const uint32_t a[kLimbs], const ui
     uint32_t first[kLimbs], second[kLimbs];
     ZKB_UNROLL
     for (int i = 0; i < kLimbs; i += 2) {
-        if (i == 0) {
-            detail::first_row<Chain>(first, second, a, b[0]);
-        } else {
-            detail::merge_row(chain, first, second);
-            detail::shifted_row(chain, first, second, a, b[i]);
-        }
+        detail::product_row(chain, first, second, a, b[i], i == 0);
         wide[i] = first[0];
-        detail::merge_row(chain, second, first);
-        detail::shifted_row(chain, second, first, a, b[i + 1]);
+        detail::product_row(chain, second, first, a, b[i + 1], false);
         wide[i + 1] = second[0];
     }
     detail::fold_accumulators(chain, first, second, wide + kLimbs);  // below 2^384: a b < 2^768
