@@ -267,6 +267,21 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void add(const uint32_t a[kLimbs], const uint32_
     reduce_once(chain, s, out);
 }
 
+namespace detail {
+
+// out = v + (p & mask): p added back where a subtraction borrowed (mask all ones), or
+// nothing (mask zero); the carry out is dropped. `out` may alias v.
+template <class Chain>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void add_masked_modulus(Chain& chain, const uint32_t v[kLimbs], uint32_t mask,
+                                                        uint32_t out[kLimbs]) {
+    out[0] = chain.add_cc(v[0], modulus_limb(0) & mask);
+    ZKB_UNROLL
+    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(v[j], modulus_limb(j) & mask);
+    out[kLimbs - 1] = chain.addc(v[kLimbs - 1], modulus_limb(kLimbs - 1) & mask);
+}
+
+}  // namespace detail
+
 // out = a - b mod p; a, b < p: a - b, plus p when that borrows.
 template <class Chain>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[kLimbs], const uint32_t b[kLimbs], uint32_t out[kLimbs]) {
@@ -276,10 +291,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void sub(const uint32_t a[kLimbs], const uint32_
     ZKB_UNROLL
     for (int j = 1; j < kLimbs; ++j) d[j] = chain.subc_cc(a[j], b[j]);
     const uint32_t add_back = chain.subc(0, 0);  // all ones when a < b
-    out[0] = chain.add_cc(d[0], modulus_limb(0) & add_back);
-    ZKB_UNROLL
-    for (int j = 1; j < kLimbs - 1; ++j) out[j] = chain.addc_cc(d[j], modulus_limb(j) & add_back);
-    out[kLimbs - 1] = chain.addc(d[kLimbs - 1], modulus_limb(kLimbs - 1) & add_back);
+    detail::add_masked_modulus(chain, d, add_back, out);
 }
 
 // ---- Products reduced later (lazy reduction) --------------------------------------
@@ -332,10 +344,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void reduce_wide(const uint32_t wide[2 * kLimbs]
     uint32_t low[kLimbs];
     detail::fold_accumulators(chain, first, second, low);
     uint32_t sum[kLimbs];
-    sum[0] = chain.add_cc(low[0], wide[kLimbs]);
-    ZKB_UNROLL
-    for (int j = 1; j < kLimbs - 1; ++j) sum[j] = chain.addc_cc(low[j], wide[kLimbs + j]);
-    sum[kLimbs - 1] = chain.addc(low[kLimbs - 1], wide[2 * kLimbs - 1]);
+    add_unreduced<Chain>(low, wide + kLimbs, sum);
     reduce_once(chain, sum, out);
 }
 
@@ -377,10 +386,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void fp2_mul(const uint32_t a0[kLimbs], const ui
     mul_wide<Chain>(a1, b1, s);
     (void)detail::sub_wide(chain, cross, s);
     const uint32_t add_back = detail::sub_wide(chain, t, s);  // t - s, all ones when negative
-    t[kLimbs] = chain.add_cc(t[kLimbs], modulus_limb(0) & add_back);
-    ZKB_UNROLL
-    for (int j = 1; j < kLimbs - 1; ++j) t[kLimbs + j] = chain.addc_cc(t[kLimbs + j], modulus_limb(j) & add_back);
-    t[kWide - 1] = chain.addc(t[kWide - 1], modulus_limb(kLimbs - 1) & add_back);
+    detail::add_masked_modulus(chain, t + kLimbs, add_back, t + kLimbs);  // p 2^384
     reduce_wide<Chain>(t, c0);
     reduce_wide<Chain>(cross, c1);
 }
