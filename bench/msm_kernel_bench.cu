@@ -5,8 +5,8 @@
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
-//                    [--tables 1] [--affine 1] [--affine-log-n 22,24] [--g2-affine-segment 0]
-//                    [--g1-affine-segment 2048] [--infinity-share 0]
+//                    [--tables 1] [--table-strides 1] [--affine 1] [--affine-log-n 22,24]
+//                    [--g2-affine-segment 0] [--g1-affine-segment 2048] [--infinity-share 0]
 //
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix); --infinity-share of them (a fraction,
@@ -22,7 +22,9 @@
 // msm::pippenger on 4096 of the same points, and every row's sum at full size against
 // the same MSM with another window width (the two must be the same point).
 // Then the same MSMs over base tables (--tables 1; msm.hpp's BaseTable, built once per
-// size, its build timed apart; each sum checked equal to the row's), a breakdown of each
+// size, its build timed apart; each sum checked equal to the row's): G1 and G2 over whole
+// tables, and G1 over a table of every s-th window for each other s of --table-strides
+// (msm::TableShape, its width the cost model's at s), then a breakdown of each
 // row's steps (medians, ms), a sweep of window widths and one of level-0 segments
 // (entries per thread) at --sweep-log-n.
 // --affine 1 (the default) gives the accumulators scratch for level 0 in batched affine
@@ -135,6 +137,7 @@ struct Options {
     double boolean_share = 0.9;
     double infinity_share = 0.0;
     bool tables = true;
+    std::vector<uint32_t> table_strides = {1};
     bool affine = true;
     std::vector<uint32_t> affine_log_ns = {22, 24};
     uint32_t g2_affine_segment = 0;
@@ -176,6 +179,8 @@ Options parse(int argc, char** argv) {
             options.infinity_share = std::stod(value);
         } else if (flag == "--tables") {
             options.tables = std::stoi(value) != 0;
+        } else if (flag == "--table-strides") {
+            options.table_strides = split_numbers(value);
         } else if (flag == "--affine") {
             options.affine = std::stoi(value) != 0;
         } else if (flag == "--affine-log-n") {
@@ -188,7 +193,7 @@ Options parse(int argc, char** argv) {
             throw std::invalid_argument("unknown option " + flag +
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
                                         "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, "
-                                        "--tables, --affine, --affine-log-n, --g2-affine-segment, "
+                                        "--tables, --table-strides, --affine, --affine-log-n, --g2-affine-segment, "
                                         "--g1-affine-segment)");
         }
     }
@@ -261,7 +266,9 @@ public:
             const uint32_t bits = cuda::msm::choose_window_bits(uint64_t{1} << log_n, capacity_.max_window_bits);
             capacity_.forced_window_bits.push_back(bits);
             capacity_.forced_window_bits.push_back(bits - 1);
-            if (options.tables) capacity_.shared_window_bits.push_back(table_bits(log_n));
+            if (!options.tables) continue;
+            capacity_.shared_tables.push_back(table_shape(log_n, 1));  // the affine comparison's
+            for (uint32_t stride : options.table_strides) capacity_.shared_tables.push_back(table_shape(log_n, stride));
         }
     }
 
@@ -303,6 +310,8 @@ public:
         Curve<ec::G1Params> g1(g1_capacity, n, 11, share_units(options_.infinity_share));
         MsmCapacity g2_capacity = capacity_;
         g2_capacity.affine_segment = g2_affine_segment();
+        // G2 runs over whole tables alone: no room for the strided ones' bucket sets.
+        std::erase_if(g2_capacity.shared_tables, [](const cuda::msm::TableShape& shape) { return shape.stride != 1; });
         Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12, share_units(options_.infinity_share));
         cuda::DeviceBuffer<msm::Scalar> uniform(n), boolean(n);
         make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
@@ -366,25 +375,33 @@ public:
             breakdowns.emplace_back(row_name("G1 bool 2^", log_n), boolean_steps);
         }
         if (options_.tables) {
-            std::printf("\n## Over base tables (window w of the bases times 2^(c w), built once per size; plan and "
-                        "run inside the events, as above)\n\n");
-            std::printf("| log n | G1 table ms | G2 table ms | window bits (windows) | G1 table GiB, build ms | "
-                        "G2 table GiB, build ms | sums against the rows above |\n");
-            std::printf("|---|---|---|---|---|---|---|\n");
+            std::printf("\n## Over base tables (multiple k of the bases times 2^(c s k), built once per size and "
+                        "stride s; plan and run inside the events, as above)\n\n");
+            std::printf("| log n | stride | G1 table ms | G2 table ms | window bits (windows, multiples) | "
+                        "G1 table GiB, build ms | G2 table GiB, build ms | sums against the rows above |\n");
+            std::printf("|---|---|---|---|---|---|---|---|\n");
             for (uint32_t log_n : options_.log_ns) {
-                const cuda::NvtxRange range("tables 2^" + std::to_string(log_n));
-                const TableRow g1_row = time_table(plan, g1, uniform.data(), log_n, g1_sums.at(log_n), breakdowns);
-                TableRow g2_row;
-                if (log_n <= g2_log_n) {
-                    g2_row = time_table(plan, g2, uniform.data(), log_n, g2_sums.at(log_n), breakdowns);
+                for (uint32_t stride : options_.table_strides) {
+                    std::string range_name = row_name("tables 2^", log_n);
+                    range_name += '/';
+                    range_name += std::to_string(stride);
+                    const cuda::NvtxRange range(range_name);
+                    const cuda::msm::TableShape shape = table_shape(log_n, stride);
+                    const TableRow g1_row =
+                        time_table(plan, g1, uniform.data(), log_n, shape, g1_sums.at(log_n), breakdowns);
+                    TableRow g2_row;
+                    if (log_n <= g2_log_n && stride == 1) {
+                        g2_row = time_table(plan, g2, uniform.data(), log_n, shape, g2_sums.at(log_n), breakdowns);
+                    }
+                    const bool equal = g1_row.equal && g2_row.equal;
+                    std::printf("| %u | %u | %s | %s | %u (%u, %u) | %s | %s | %s |\n", log_n, stride,
+                                format_ms(g1_row.ms).c_str(), g2_row.cell(g2_row.ms).c_str(), shape.window_bits,
+                                cuda::msm::WindowLayout::windows_for(shape.window_bits), shape.multiples(),
+                                g1_row.build_cell().c_str(), g2_row.build_cell().c_str(),
+                                equal ? "equal" : "DIFFERENT");
+                    std::fflush(stdout);
+                    if (!equal) failures_++;
                 }
-                const bool equal = g1_row.equal && g2_row.equal;
-                const uint32_t bits = table_bits(log_n);
-                std::printf("| %u | %s | %s | %u (%u) | %s | %s | %s |\n", log_n, format_ms(g1_row.ms).c_str(),
-                            g2_row.cell(g2_row.ms).c_str(), bits, cuda::msm::WindowLayout::windows_for(bits),
-                            g1_row.build_cell().c_str(), g2_row.build_cell().c_str(), equal ? "equal" : "DIFFERENT");
-                std::fflush(stdout);
-                if (!equal) failures_++;
             }
         }
 
@@ -403,8 +420,8 @@ public:
     }
 
 private:
-    static uint32_t table_bits(uint32_t log_n) {
-        return cuda::msm::choose_window_bits(uint64_t{1} << log_n, cuda::msm::kMaxWindowBits, true);
+    static cuda::msm::TableShape table_shape(uint32_t log_n, uint32_t stride) {
+        return {cuda::msm::choose_window_bits(uint64_t{1} << log_n, cuda::msm::kMaxWindowBits, stride), stride};
     }
 
     struct TableRow {
@@ -424,9 +441,10 @@ private:
     // at the end; its sum against `expected`, the row's own.
     template <class C>
     TableRow time_table(ScalarPlan& plan, Curve<C>& curve, const msm::Scalar* scalars, uint32_t log_n,
-                        const ec::Affine<C>& expected, std::vector<std::pair<std::string, Breakdown>>& breakdowns) {
+                        cuda::msm::TableShape shape, const ec::Affine<C>& expected,
+                        std::vector<std::pair<std::string, Breakdown>>& breakdowns) {
         const uint64_t points = uint64_t{1} << log_n;
-        BaseTable<C> table(points, table_bits(log_n));
+        BaseTable<C> table(points, shape);
         TableRow row;
         row.ran = true;
         row.gib = table.device_bytes() / 1073741824.0;
@@ -440,8 +458,13 @@ private:
         Breakdown steps;
         row.ms = time_msm(plan, curve, scalars, nullptr, points, 0, steps, -1, 0, &table);
         row.equal = curve.sum_affine() == expected;
-        breakdowns.emplace_back(row_name(std::is_same_v<C, ec::G1Params> ? "G1 table 2^" : "G2 table 2^", log_n),
-                                steps);
+        std::string name = std::is_same_v<C, ec::G1Params> ? "G1 table" : "G2 table";
+        if (shape.stride != 1) {
+            name += '/';
+            name += std::to_string(shape.stride);
+        }
+        name += " 2^";
+        breakdowns.emplace_back(row_name(name.c_str(), log_n), steps);
         return row;
     }
 
@@ -466,7 +489,7 @@ private:
         const uint64_t points = uint64_t{1} << log_n;
         std::unique_ptr<BaseTable<C>> table;
         if (options_.tables) {
-            table = std::make_unique<BaseTable<C>>(points, table_bits(log_n));
+            table = std::make_unique<BaseTable<C>>(points, table_shape(log_n, 1));
             const cuda::Stream stream;
             table->build(curve.bases, points, stream);
             stream.synchronize();
@@ -526,8 +549,7 @@ private:
                 stream.copy_to_device(const_cast<msm::Scalar*>(scalars), host_scalars, points * sizeof(msm::Scalar));
             }
             if (table != nullptr) {
-                plan.prepare_shared(scalars, ScalarForm::canonical, points, stream, table->window_bits(),
-                                    &plan_events);
+                plan.prepare_shared(scalars, ScalarForm::canonical, points, stream, table->shape(), &plan_events);
                 curve.accumulator.run(plan, *table, curve.result.data(), stream, first_segment, &run_events);
             } else {
                 plan.prepare(scalars, ScalarForm::canonical, points, stream, window_bits, &plan_events);

@@ -32,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -335,18 +336,47 @@ TEST(CudaGroth16, ProofsOverBaseTablesAreTheSame) {
         std::map<std::string, std::string> facts;
         for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
         EXPECT_EQ(facts["cuda.msm_tables"], "a,b_g1,b_g2,l,h");
-        EXPECT_EQ(facts["cuda.msm_table_window_bits"],
-                  std::to_string(cuda::key_table_window_bits(made->key)));
+        const std::string bits = std::to_string(cuda::key_table_window_bits(made->key)) + "/1";
+        EXPECT_EQ(facts["cuda.msm_table_shapes"],
+                  "a=" + bits + ",b_g1=" + bits + ",b_g2=" + bits + ",l=" + bits + ",h=" + bits);
         EXPECT_GT(std::stoull(facts["cuda.msm_table_bytes"]), 0u);
     }
 }
 
+// H's and L's tables of every third window (msm_table_stride = 3; whole ones would fit at
+// these sizes): three bucket sets each, and the proofs are still cpu-ref's.
+TEST(CudaGroth16, ProofsOverStridedTablesAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const std::string options = "msm_tables=auto\nmsm_table_stride=3\n";
+    const circuit::R1csShape shapes[] = {{7, 2, 3, 1.0, 4}, {12, 4, 2, 0.0, 5}, {14, 3, 1, 0.9, 6}};
+    for (const circuit::R1csShape& shape : shapes) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
+        const auto made = seeded_key(shape, 90 + shape.log_n, folder.path());
+        const uint64_t job_seed = 100 + shape.log_n;
+        expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
+                                        made->synthesized(job_seed), job_seed, options);
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
+        const auto strided = [](uint64_t points) {
+            const uint32_t bits = cuda::msm::choose_window_bits(points, cuda::msm::kMaxWindowBits, 3);
+            return std::to_string(bits) + "/3";
+        };
+        const std::string whole = std::to_string(cuda::key_table_window_bits(made->key)) + "/1";
+        EXPECT_EQ(facts["cuda.msm_table_shapes"], "a=" + whole + ",b_g1=" + whole + ",b_g2=" + whole +
+                                                      ",l=" + strided(made->key.private_variables()) +
+                                                      ",h=" + strided(made->key.h_points()));
+    }
+}
+
 // What load_key spends the memory left on (no GPU needed: sizes only). At 2^24 points the
-// tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a table is 12
-// times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while it
-// is built, and costs 11 q once its query is freed. z's set (A, B1, B2) first, then B2's
-// rounds (the longest segment whose scratch fits), then H's table, then L's, each only if
-// it fits, beside every worker, in what the earlier ones left.
+// whole tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a table is
+// 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while
+// it is built, and costs 11 q once its query is freed. z's set (A, B1, B2) first, then
+// B2's rounds (the longest segment whose scratch fits), then H's table, then L's, each
+// only if it fits, beside every worker, in what the earlier ones left; then, for H and L
+// without one, a table of every s-th window (v15), k multiples: k times the query.
 class MsmMemory : public ::testing::Test {
 protected:
     MsmMemory() {
@@ -356,15 +386,29 @@ protected:
         qh = 96 * shape.h_points();
         ql = 96 * shape.private_variables();
     }
-    // The sets taken ("z", "h", "l") and the rounds' segment ("+6144"), checking the
-    // tables' byte counts on the way.
-    std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers) {
-        const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, free_bytes, tables, rounds, workers);
-        std::string sets = std::string(plan.z ? "z" : "") + (plan.h ? "h" : "") + (plan.l ? "l" : "");
-        const uint64_t queries = (plan.z ? 4 * q : 0) + (plan.h ? qh : 0) + (plan.l ? ql : 0);
+    // The sets taken ("z", "h", "l", a strided one with its stride: "h/3") and the rounds'
+    // segment ("+6144"), checking the tables' byte counts and widths on the way. `stride`
+    // is msm_table_stride: 1 (whole tables alone) unless a test asks for another.
+    std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers,
+                      uint32_t stride = 1) {
+        const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, free_bytes, tables, rounds, workers, stride);
+        std::string sets;
+        uint64_t queries = 0, table_bytes = 0;
+        const auto add = [&](const char* name, const std::optional<cuda::msm::TableShape>& table, uint64_t bytes) {
+            if (!table) return;
+            sets += name;
+            if (table->stride != 1) sets += "/" + std::to_string(table->stride);
+            queries += bytes;
+            table_bytes += table->multiples() * bytes;
+            // Whole: the key's width; strided: the cost model's at the stride (at 2^24 22
+            // bits up to s = 3, 20 beyond).
+            EXPECT_EQ(table->window_bits, table->stride <= 3 ? 22u : 20u) << sets;
+        };
+        add("z", plan.z, 4 * q);
+        add("h", plan.h, qh);
+        add("l", plan.l, ql);
         EXPECT_EQ(plan.freed_query_bytes, queries) << sets;
-        EXPECT_EQ(plan.device_bytes, 12 * queries) << sets;
-        EXPECT_EQ(plan.window_bits, sets.empty() ? 0u : 22u) << sets;
+        EXPECT_EQ(plan.device_bytes, table_bytes) << sets;
         EXPECT_EQ(plan.any_table(), !sets.empty());
         if (plan.g2_affine_segment != 0) sets += "+" + std::to_string(plan.g2_affine_segment);
         return sets;
@@ -424,6 +468,31 @@ TEST_F(MsmMemory, WeighsEachSetWithTheWorkersItLeaves) {
     const auto workers = [&](const cuda::MsmMemoryPlan& plan) { return plan.z ? w - saved : w; };
     EXPECT_EQ(taken(w - saved + z_needs, true, false, workers), "z");
     EXPECT_EQ(taken(w - saved + z_needs - 1, true, false, workers), "hl");
+}
+
+// Where H's or L's whole table does not fit, the first stride that fits: at 2^24 the cost
+// model's shapes are 22 bits at s = 2 (6 multiples) and 3 (4), 20 bits at s = 5 (3) and 7
+// (2), each cheaper than the plain MSM by its count (computed apart from the code).
+TEST_F(MsmMemory, StridedTablesWhereWholeOnesDoNotFit) {
+    EXPECT_EQ(cuda::strided_table_shapes(uint64_t{1} << 24),
+              (std::vector<cuda::msm::TableShape>{{22, 2}, {22, 3}, {20, 5}, {20, 7}}));
+    EXPECT_EQ(cuda::strided_table_shapes(uint64_t{1} << 26),
+              (std::vector<cuda::msm::TableShape>{{24, 2}, {24, 3}, {22, 4}, {22, 6}}));
+    const uint64_t w = 5 * q;
+    const auto workers = [&](const cuda::MsmMemoryPlan&) { return w; };
+    const auto sets = [&](uint64_t budget) { return taken(w + budget, true, false, workers, 0); };
+    EXPECT_EQ(sets(z_costs + 12 * qh), "zh");          // H whole; L's 2 multiples do not fit in qh
+    EXPECT_EQ(sets(z_costs + 11 * qh + 6 * ql), "zhl/2");
+    EXPECT_EQ(sets(z_costs + 6 * qh), "zh/2");          // leaves qh: L's fewest, 2 ql, do not fit
+    EXPECT_EQ(sets(z_costs + 6 * qh - 1), "zh/3l/5");  // H's 4 multiples leave 3 qh - 1
+    EXPECT_EQ(sets(2 * ql - 1), "");                    // no stride fits either
+    EXPECT_EQ(sets(2 * ql), "l/7");                     // L's 2 multiples, not H's 2 qh
+    EXPECT_EQ(sets(UINT64_MAX - w), "zhl");              // whole wherever they fit
+    EXPECT_EQ(taken(UINT64_MAX, false, false, workers, 0), "");  // msm_tables = off
+    // msm_table_stride = 3: H and L at stride 3 alone; z's set stays whole.
+    EXPECT_EQ(taken(UINT64_MAX, true, false, workers, 3), "zh/3l/3");
+    EXPECT_EQ(taken(w + z_costs + 4 * qh, true, false, workers, 3), "zh/3");
+    EXPECT_EQ(taken(w + z_costs + 4 * qh - 1, true, false, workers, 3), "zl/3");
 }
 
 // A key that cannot fit beside the workers is refused at load_key with the numbers,

@@ -202,37 +202,38 @@ TEST(MsmDevice, OnePlanServesG1AndG2OnTwoStreams) {
 // Over a base table built on the device: the table's points are what the host makes of
 // next_window_sum (both affine, so byte for byte), and MSMs over it equal the CPU's for
 // every scalar profile, G1 and G2, at the table widths the benchmark's sizes use and at
-// narrow ones (many windows, each table point hit often).
+// narrow ones (many windows, each table point hit often), whole and strided.
 template <class C>
 void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile, uint32_t bits,
-                                  uint64_t seed) {
+                                  uint64_t seed, uint32_t stride = 1) {
     SCOPED_TRACE(testing::Message() << curve_name<C>() << " over a base table, n " << n << ", bases "
                                     << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
-                                    << ", window bits " << bits);
+                                    << ", window bits " << bits << ", stride " << stride);
+    const cuda::msm::TableShape shape{bits, stride};
     cuda::msm::MsmCapacity capacity = capacity_for(n);
-    capacity.shared_window_bits = {bits};
+    capacity.shared_tables = {shape};
     capacity.plain = false;  // sized for the table's layout alone, as ProofMsms sizes a tabled MSM's
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
-    cuda::msm::BaseTable<C> table(n, bits);
+    cuda::msm::BaseTable<C> table(n, shape);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
     const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
     const DeviceInputs<C> inputs(bases, scalars);
     const cuda::Stream stream;
     table.build(inputs.bases.data(), n, stream);
     stream.synchronize();
-    // Window 1 against the host: 2^c P_i.
-    std::vector<ec::Affine<C>> window1(n);
-    ZKB_CUDA_CHECK(cudaMemcpy(window1.data(), table.points() + n, n * sizeof(ec::Affine<C>), cudaMemcpyDeviceToHost));
+    // Multiple 1 against the host: 2^(c s) P_i.
+    std::vector<ec::Affine<C>> multiple1(n);
+    ZKB_CUDA_CHECK(cudaMemcpy(multiple1.data(), table.points() + n, n * sizeof(ec::Affine<C>), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < n; i += std::max<size_t>(1, n / 16)) {
-        const ec::Xyzz<C> doubled = cuda::msm::next_window_sum<C>(bases[i], bits);
-        EXPECT_EQ(window1[i], doubled.to_jacobian().to_affine()) << "table point " << n + i;
+        const ec::Xyzz<C> doubled = cuda::msm::next_window_sum<C>(bases[i], bits * stride);
+        EXPECT_EQ(multiple1[i], doubled.to_jacobian().to_affine()) << "table point " << n + i;
     }
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
     for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
         poison(result);
-        plan.prepare_shared(inputs.scalars(form), form, n, stream, bits);
+        plan.prepare_shared(inputs.scalars(form), form, n, stream, shape);
         accumulator.run(plan, table, result.data(), stream);
         EXPECT_EQ(read_result(result, stream), expected)
             << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
@@ -251,16 +252,25 @@ TEST(MsmDevice, OverBaseTablesMatchesTheCpu) {
                                                seed++);
     expect_table_msm_matches_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 22, seed++);
     expect_table_msm_matches_cpu<ec::G2Params>(1000, BaseProfile::with_infinity, ScalarProfile::edges, 7, seed++);
+    // Strided: the 2^26 proof's shapes (24 bits at s = 2, 22 at s = 4) and narrow ones.
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_table_msm_matches_cpu<ec::G1Params>(3000, BaseProfile::distinct, profile, 24, seed++, 2);
+    }
+    expect_table_msm_matches_cpu<ec::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::uniform, 22, seed++,
+                                               4);
+    expect_table_msm_matches_cpu<ec::G1Params>(5000, BaseProfile::repeated, ScalarProfile::mostly_boolean, 5, seed++,
+                                               7);
+    expect_table_msm_matches_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 9, seed++, 3);
 }
 
 // A table's plan and a plain plan are not interchangeable, nor tables of other sizes.
 TEST(MsmDevice, TablesRefuseOtherPlans) {
     ZKB_REQUIRE_GPU();
     cuda::msm::MsmCapacity capacity = capacity_for(100);
-    capacity.shared_window_bits = {8};
+    capacity.shared_tables = {{8, 1}, {8, 2}};
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<ec::G1Params> accumulator(capacity);
-    cuda::msm::BaseTable<ec::G1Params> table(100, 8);
+    cuda::msm::BaseTable<ec::G1Params> table(100, {8, 1});
     const cuda::Stream stream;
     cuda::DeviceBuffer<ec::G1> result(1);
     cuda::DeviceBuffer<msm::Scalar> scalars(100);
@@ -270,13 +280,19 @@ TEST(MsmDevice, TablesRefuseOtherPlans) {
     table.build(bases.data(), 100, stream);
     plan.prepare(scalars.data(), ScalarForm::canonical, 100, stream);
     EXPECT_THROW(accumulator.run(plan, table, result.data(), stream), std::invalid_argument);  // not shared
-    plan.prepare_shared(scalars.data(), ScalarForm::canonical, 99, stream, 8);
+    plan.prepare_shared(scalars.data(), ScalarForm::canonical, 99, stream, {8, 1});
     EXPECT_THROW(accumulator.run(plan, table, result.data(), stream), std::invalid_argument);  // 99 points, not 100
     EXPECT_THROW(accumulator.run(plan, bases.data(), result.data(), stream), std::invalid_argument);  // no table
-    EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, 9),
+    plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, {8, 2});
+    EXPECT_THROW(accumulator.run(plan, table, result.data(), stream), std::invalid_argument);  // stride 2, not 1
+    EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, {9, 1}),
                  std::invalid_argument);  // 9 bits is not a shared width of the capacity
+    EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, {8, 3}),
+                 std::invalid_argument);  // nor stride 3
     EXPECT_THROW(table.build(bases.data(), 101, stream), std::invalid_argument);
-    EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(uint64_t{1} << 28, 16)), std::invalid_argument);  // 2^32 points
+    EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(uint64_t{1} << 28, {16, 1})), std::invalid_argument);  // 2^32 points
+    EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(100, {8, 0})), std::invalid_argument);
+    EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(100, {8, 33})), std::invalid_argument);  // 32 windows
     capacity.plain = false;  // a plan sized for tables alone
     cuda::msm::ScalarPlan tables_only(capacity);
     EXPECT_THROW(tables_only.prepare(scalars.data(), ScalarForm::canonical, 100, stream), std::invalid_argument);
@@ -310,7 +326,7 @@ void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarPr
     capacity.affine_segment = max_segment;
     capacity.min_forced_segment = segment;
     if (table_bits != 0) {
-        capacity.shared_window_bits = {table_bits};
+        capacity.shared_tables = {{table_bits, 1}};
         capacity.plain = false;
     }
     cuda::msm::ScalarPlan plan(capacity);
@@ -323,9 +339,9 @@ void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarPr
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
     poison(result);
     if (table_bits != 0) {
-        cuda::msm::BaseTable<C> table(n, table_bits);
+        cuda::msm::BaseTable<C> table(n, {table_bits, 1});
         table.build(inputs.bases.data(), n, stream);
-        plan.prepare_shared(inputs.scalars(ScalarForm::canonical), ScalarForm::canonical, n, stream, table_bits);
+        plan.prepare_shared(inputs.scalars(ScalarForm::canonical), ScalarForm::canonical, n, stream, {table_bits, 1});
         accumulator.run(plan, table, result.data(), stream, segment);
         EXPECT_EQ(read_result(result, stream), expected);
     } else {

@@ -150,23 +150,24 @@ struct EmulationResult {
 // A BaseTable's points as its kernel makes them (next_window_sum, then affine with the
 // group inversion's formula, one point at a time).
 template <class C>
-std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases, uint32_t bits) {
+std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases, TableShape shape) {
     const size_t n = bases.size();
     std::vector<ec::Affine<C>> table(bases);
-    table.resize(WindowLayout::windows_for(bits) * n);
+    table.resize(shape.multiples() * n);
     for (size_t i = n; i < table.size(); ++i) {
-        const ec::Xyzz<C> sum = next_window_sum<C>(table[i - n], bits);
+        const ec::Xyzz<C> sum = next_window_sum<C>(table[i - n], shape.window_bits * shape.stride);
         table[i] = cuda::fixed_base::to_affine<C>(sum, cuda::fixed_base::inversion_input<C>(sum).inverse());
     }
     return table;
 }
 
 // The whole device MSM on the host. window_bits 0: chosen as prepare() chooses (for a
-// table, as a table of n points would be). shared: over emulate_table's table of the bases.
+// table, as a table of n points would be). table_stride s > 0: over emulate_table's table
+// of the bases of stride s.
 template <class C>
 ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<ff::Fr>& scalars,
                             ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
-                            bool shared = false, const AffineEmulation& affine = {}) {
+                            uint32_t table_stride = 0, const AffineEmulation& affine = {}) {
     const uint32_t n = static_cast<uint32_t>(scalars.size());
     const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
     std::vector<msm::Scalar> canonical(n);
@@ -180,10 +181,10 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
         if (full_flags[i]) full_indices.push_back(i);
         if (one_flags[i]) one_indices.push_back(i);
     }
-    const uint32_t bits = window_bits != 0 ? window_bits
-                          : shared          ? choose_window_bits(n, kMaxWindowBits, true)
-                                            : choose_window_bits(full_indices.size());
-    const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits), shared};
+    const uint32_t bits = window_bits != 0   ? window_bits
+                          : table_stride != 0 ? choose_window_bits(n, kMaxWindowBits, table_stride)
+                                              : choose_window_bits(full_indices.size());
+    const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits), table_stride};
     EntryParams entry_params{canonical.data(),
                              full_indices.data(),
                              one_indices.data(),
@@ -215,7 +216,8 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
     }
     if (entry_count == 0) return ec::Jacobian<C>::infinity();
 
-    const std::vector<ec::Affine<C>> points = shared ? emulate_table(bases, bits) : bases;
+    const std::vector<ec::Affine<C>> points =
+        table_stride != 0 ? emulate_table(bases, TableShape{bits, table_stride}) : bases;
     const WindowLayout with_buckets = layout.buckets();  // as BucketAccumulator::run has it
     std::vector<ec::Xyzz<C>> buckets(with_buckets.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
     const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count, 0);
@@ -240,12 +242,12 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
 
 template <class C>
 void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
-                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed, bool shared = false,
+                                  uint32_t window_bits, uint32_t first_segment, uint64_t seed, uint32_t table_stride = 0,
                                   const AffineEmulation& affine = {}) {
     SCOPED_TRACE(testing::Message() << (std::is_same_v<C, ec::G1Params> ? "G1" : "G2") << ", n " << n << ", bases "
                                     << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
                                     << ", window bits " << window_bits << ", first segment " << first_segment
-                                    << (shared ? ", over a base table" : "") << ", affine slots " << affine.slots
+                                    << ", table stride " << table_stride << ", affine slots " << affine.slots
                                     << ", min pairs " << affine.min_pairs << ", capacity " << affine.capacity[0] << "/"
                                     << affine.capacity[1]);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
@@ -253,7 +255,7 @@ void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProf
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
     for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
         const ec::Affine<C> got =
-            emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, shared, affine).to_affine();
+            emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, table_stride, affine).to_affine();
         EXPECT_EQ(got, expected) << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
     }
 }
@@ -320,7 +322,7 @@ TEST(MsmSteps, ClassificationAndEntries) {
     // Shared (a table of 5 points per window): 2^40 at index 4 is digit 1 in window 5, so
     // bucket 0 of the one set and table point 5 * 5 + 4; the skip key is one window's
     // buckets.
-    const WindowLayout shared{8, WindowLayout::windows_for(8), true};
+    const WindowLayout shared{8, WindowLayout::windows_for(8), 1};
     const uint32_t shared_full[] = {2, 4};
     std::vector<uint32_t> shared_keys(2 * shared.windows + 1), shared_values(2 * shared.windows + 1);
     const EntryParams s{canonical.data(), shared_full, one_indices, 2, 1, shared, 5, shared_keys.data(),
@@ -345,6 +347,28 @@ TEST(MsmSteps, ClassificationAndEntries) {
     }
     EXPECT_EQ(shared_keys[2 * shared.windows], 0u);  // the one: bucket 0, the base itself
     EXPECT_EQ(shared_values[2 * shared.windows], 1u);
+
+    // Stride 3 (multiples 2^(24 k) P of 5 points): window 5 is bucket set 5 mod 3 = 2 and
+    // multiple 1, so 2^40 at index 4 has key 2 * 128 and point 1 * 5 + 4; the skip key
+    // is past three sets.
+    const WindowLayout strided{8, WindowLayout::windows_for(8), 3};
+    const EntryParams t{canonical.data(), shared_full, one_indices, 2, 1, strided, 5, shared_keys.data(),
+                        shared_values.data()};
+    for (uint32_t j = 0; j < 3; ++j) write_entries(t, j);
+    EXPECT_EQ(strided.skip_key(), 3u * 128u);
+    EXPECT_EQ(strided.key_bits(), 9u);
+    EXPECT_EQ(strided.buckets().windows, 3u);
+    EXPECT_EQ(strided.buckets().table_stride, 0u);
+    EXPECT_EQ(shared_keys[0], 1u);  // 2: window 0, set 0, |digit| 2, multiple 0
+    EXPECT_EQ(shared_values[0], 2u);
+    EXPECT_EQ(shared_keys[2 * 5 + 1], 2u * 128u);
+    EXPECT_EQ(shared_values[2 * 5 + 1], 1u * 5u + 4u);
+    EXPECT_EQ(shared_keys[2 * 4 + 1], strided.skip_key());
+    EXPECT_EQ(shared_keys[2 * strided.windows], 0u);  // the one, as over a whole table
+    EXPECT_EQ(shared_values[2 * strided.windows], 1u);
+    // A stride past the windows has a set for each window, no more.
+    EXPECT_EQ((WindowLayout{8, 32, 40}.bucket_windows()), 32u);
+    EXPECT_EQ((WindowLayout{8, 1, 3}.bucket_windows()), 1u);  // ones alone: window 0
 }
 
 TEST(MsmSteps, LevelsShrinkToOneThreadWithinTheirBuffers) {
@@ -400,9 +424,15 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
     }
     EXPECT_EQ(choose_window_bits(0), 1u);
     // Over a table one window's buckets cost what W did: wider windows (MSM-NOTES.md, v4).
-    EXPECT_EQ(choose_window_bits(uint64_t{1} << 22, kMaxWindowBits, true), 20u);
-    EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, true), 22u);
-    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, true), 24u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 22, kMaxWindowBits, 1), 20u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 1), 22u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 1), 24u);
+    // Over a table of stride s, s sets of buckets: no wider at 2^24, narrower from s = 4
+    // at 2^26 (two multiples fewer each: MSM-NOTES.md, v15).
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 3), 22u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 2), 24u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 3), 24u);
+    EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 4), 22u);
 }
 
 // The reduction's chunks: known answers for the H200's G2 (132 SMs x 2 blocks of 128),
@@ -504,9 +534,13 @@ TEST(MsmCapacity, BoundsEveryChoice) {
     EXPECT_GE(forced.max_entries(), 1000u * WindowLayout::windows_for(3));
     MsmCapacity shared;  // a table's width: its entries, and one window's buckets
     shared.max_points = 1000;
-    shared.shared_window_bits = {2, 23};
+    shared.shared_tables = {{2, 1}, {23, 1}};
     EXPECT_GE(shared.max_entries(), 1000u * WindowLayout::windows_for(2));
     EXPECT_GE(shared.max_buckets(), 1u << 22);
+    shared.shared_tables = {{23, 3}};  // three bucket sets
+    EXPECT_GE(shared.max_buckets(), 3u << 22);
+    shared.shared_tables = {{23, 20}};  // as many as its 12 windows
+    EXPECT_GE(shared.max_buckets(), 12u << 22);
 }
 
 // A capacity for tables alone (plain = false) is sized for their layouts and nothing
@@ -515,7 +549,7 @@ TEST(MsmCapacity, BoundsEveryChoice) {
 TEST(MsmCapacity, TablesAloneNeedOnlyTheirLayouts) {
     MsmCapacity capacity;
     capacity.max_points = uint64_t{1} << 24;
-    capacity.shared_window_bits = {22};
+    capacity.shared_tables = {{22, 1}};
     ASSERT_EQ(capacity.max_entries(), 14 * capacity.max_points);
     ASSERT_EQ(capacity.max_buckets(), 13u << 19);
     capacity.plain = false;
@@ -607,19 +641,24 @@ TEST(MsmEmulation, G1AtFourThousandPointsWithTheDefaultChoices) {
     EXPECT_EQ(info.working_levels, 2);
 }
 
-// A base table's window w holds 2^(c w) P: against the CPU's scalar multiplication,
-// infinity included.
+// A base table's multiple k holds 2^(c s k) P (window k's multiple at stride 1): against
+// the CPU's scalar multiplication, infinity included.
 TEST(MsmEmulation, BaseTableHoldsEachWindowsMultiple) {
-    for (uint32_t bits : {1u, 7u, 22u}) {
-        const auto bases = test::make_bases<ec::G1Params>(5, BaseProfile::with_infinity, 600 + bits);
-        const auto table = emulate_table(bases, bits);
-        ASSERT_EQ(table.size(), WindowLayout::windows_for(bits) * bases.size());
-        for (uint32_t w = 0; w < WindowLayout::windows_for(bits); w += 5) {
-            uint64_t power[4] = {0, 0, 0, 0};  // 2^(c w) < 2^256
-            power[(bits * w) / 64] = uint64_t{1} << ((bits * w) % 64);
+    for (const TableShape shape : {TableShape{1, 1}, TableShape{7, 1}, TableShape{22, 1}, TableShape{7, 3},
+                                   TableShape{22, 5}, TableShape{1, 256}}) {
+        const auto bases = test::make_bases<ec::G1Params>(5, BaseProfile::with_infinity, 600 + shape.window_bits);
+        const auto table = emulate_table(bases, shape);
+        const uint32_t windows = WindowLayout::windows_for(shape.window_bits);
+        ASSERT_EQ(table.size(), (windows + shape.stride - 1) / shape.stride * bases.size());
+        for (uint32_t k = 0; k < shape.multiples(); k += shape.stride == 1 ? 5 : 1) {
+            const uint32_t exponent = shape.window_bits * shape.stride * k;  // < 256
+            uint64_t power[4] = {0, 0, 0, 0};
+            power[exponent / 64] = uint64_t{1} << (exponent % 64);
             for (size_t i = 0; i < bases.size(); ++i) {
                 const ec::G1Affine expected = ec::scalar_mul(ec::G1::from_affine(bases[i]), power).to_affine();
-                EXPECT_EQ(table[w * bases.size() + i], expected) << "bits " << bits << ", window " << w << ", base " << i;
+                EXPECT_EQ(table[k * bases.size() + i], expected)
+                    << "bits " << shape.window_bits << ", stride " << shape.stride << ", multiple " << k << ", base "
+                    << i;
             }
         }
     }
@@ -632,22 +671,43 @@ TEST(MsmEmulation, BaseTableHoldsEachWindowsMultiple) {
 TEST(MsmEmulation, SharedBucketsOverABaseTableMatchTheCpu) {
     uint64_t seed = 700;
     for (ScalarProfile profile : test::kScalarProfiles) {
-        expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, profile, 0, 0, seed++, true);
+        expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, profile, 0, 0, seed++, 1);
     }
     for (uint32_t bits : {1u, 2u, 5u, 11u, 16u}) {
         for (uint32_t segment : {1u, 3u, 64u}) {
             expect_emulation_matches_cpu<ec::G1Params>(96, BaseProfile::distinct, ScalarProfile::uniform, bits,
-                                                       segment, seed++, true);
+                                                       segment, seed++, 1);
         }
         expect_emulation_matches_cpu<ec::G1Params>(120, BaseProfile::with_infinity, ScalarProfile::mostly_boolean,
-                                                   bits, 2, seed++, true);
+                                                   bits, 2, seed++, 1);
     }
     static_assert(kMaxWindowBits == 24);
     expect_emulation_matches_cpu<ec::G1Params>(120, BaseProfile::with_infinity, ScalarProfile::uniform,
-                                               kMaxWindowBits, 3, seed++, true);
-    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::repeated, ScalarProfile::ones, 0, 2, seed++, true);
-    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 6, 3, seed++, true);
-    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 0, 0, seed++, true);
+                                               kMaxWindowBits, 3, seed++, 1);
+    expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::repeated, ScalarProfile::ones, 0, 2, seed++, 1);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 6, 3, seed++, 1);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 0, 0, seed++, 1);
+}
+
+// Over a table of every s-th window's multiple the windows share s sets of buckets:
+// strides from 2 to every window (one multiple, the bases themselves), widths that make a
+// last partial group of windows (c = 5: 52 windows, 11 multiples at s = 5), every scalar
+// profile, spilling segments, and G2.
+TEST(MsmEmulation, BucketSetsOverAStridedTableMatchTheCpu) {
+    uint64_t seed = 750;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_emulation_matches_cpu<ec::G1Params>(120, BaseProfile::distinct, profile, 0, 0, seed++, 2);
+    }
+    for (uint32_t stride : {2u, 3u, 5u, 52u}) {
+        expect_emulation_matches_cpu<ec::G1Params>(96, BaseProfile::distinct, ScalarProfile::uniform, 5, 3, seed++,
+                                                   stride);
+        expect_emulation_matches_cpu<ec::G1Params>(96, BaseProfile::with_infinity, ScalarProfile::mostly_boolean, 5,
+                                                   64, seed++, stride);
+    }
+    expect_emulation_matches_cpu<ec::G1Params>(80, BaseProfile::repeated, ScalarProfile::edges, 11, 2, seed++, 4);
+    expect_emulation_matches_cpu<ec::G1Params>(200, BaseProfile::repeated, ScalarProfile::ones, 7, 2, seed++, 3);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 6, 3, seed++, 4);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::edges, 0, 0, seed++, 2);
 }
 
 TEST(MsmEmulation, G2MatchesTheCpu) {
@@ -697,34 +757,34 @@ TEST(MsmAffineRounds, MatchTheCpu) {
     uint64_t seed = 800;
     const AffineEmulation every_round{3, 1};
     for (ScalarProfile profile : test::kScalarProfiles) {
-        expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, profile, 4, 64, seed++, false,
+        expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, profile, 4, 64, seed++, 0,
                                                    every_round);
     }
     for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
         for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::ones, ScalarProfile::r_minus_1,
                                       ScalarProfile::edges, ScalarProfile::small}) {
-            expect_emulation_matches_cpu<ec::G1Params>(200, bases, profile, 3, 50, seed++, false, every_round);
+            expect_emulation_matches_cpu<ec::G1Params>(200, bases, profile, 3, 50, seed++, 0, every_round);
         }
     }
     // c = 2: runs of ~150 entries, so a segment of 32 is one run: round 0 leaves 16
     // items (<= 20), round 1 would leave 8 (> 6) and does not run.
     expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 2, 32, seed++,
-                                               false, AffineEmulation{2, 1, {20, 6}});
+                                               0, AffineEmulation{2, 1, {20, 6}});
     expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 3, 100, seed++,
-                                               false, AffineEmulation{5, 12});
+                                               0, AffineEmulation{5, 12});
     expect_emulation_matches_cpu<ec::G1Params>(150, BaseProfile::distinct, ScalarProfile::uniform, 5, 64, seed++,
-                                               true, every_round);
+                                               1, every_round);
     expect_emulation_matches_cpu<ec::G1Params>(100, BaseProfile::repeated, ScalarProfile::edges, 4, 1u << 20, seed++,
-                                               true, every_round);
+                                               1, every_round);
     expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::distinct, ScalarProfile::uniform, 3, 32, seed++,
-                                               false, every_round);
-    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 3, 32, seed++, false,
+                                               0, every_round);
+    expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::repeated, ScalarProfile::edges, 3, 32, seed++, 0,
                                                every_round);
     expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::r_minus_1, 0, 16,
-                                               seed++, true, every_round);
+                                               seed++, 1, every_round);
     // More slots than a warp's 32, as on the device.
     expect_emulation_matches_cpu<ec::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 3, 64, seed++,
-                                               false, AffineEmulation{37, 1});
+                                               0, AffineEmulation{37, 1});
 }
 
 // The affine segment: whole waves of the slots, never above kAffineSegment, none below

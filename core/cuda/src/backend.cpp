@@ -88,6 +88,8 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     config.msm_tables = get_choice(options, "msm_tables", {"off", "auto"},
                                    "'off' (the default) or 'auto' (base tables of the key's queries in the "
                                    "device memory the workers leave, built at load_key)") == "auto";
+    // Up to c = 1's 256 windows; a stride past a table's windows is cut to them.
+    config.msm_table_stride = static_cast<uint32_t>(options.get_uint("msm_table_stride", 0, 0, 256));
     config.msm_affine_rounds =
         get_choice(options, "msm_affine_rounds", {"auto", "off"},
                    "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
@@ -141,8 +143,8 @@ void CudaBackend::describe(zkb_facts* facts) const {
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
     }
-    if (key_ && key_->tables.window_bits != 0) {
-        plugin::add_fact(facts, "cuda.msm_table_window_bits", key_->tables.window_bits);
+    if (key_ && !key_->tables.empty()) {
+        plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
         plugin::add_fact(facts, "cuda.msm_table_build_ms", table_build_ms_);
     }
@@ -275,7 +277,8 @@ void CudaBackend::spend_free_memory() {
                                   config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
                                                                                   memory);
-                                  });
+                                  },
+                                  config_.msm_table_stride);
     build_key_tables(*key_, msm_memory_);
     table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }

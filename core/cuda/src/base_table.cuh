@@ -16,7 +16,7 @@ namespace detail {
 
 inline constexpr uint32_t kTableThreads = 128;
 
-// next[i] = 2^bits previous[i], affine.
+// next[i] = 2^bits previous[i], affine: the next multiple, bits = c s.
 template <class C>
 __global__ void __launch_bounds__(kTableThreads)
     next_window_kernel(const ec::Affine<C>* previous, ec::Affine<C>* next, uint64_t count, uint32_t bits) {
@@ -26,15 +26,21 @@ __global__ void __launch_bounds__(kTableThreads)
     cuda::detail::store_affine_in_groups<C, kTableThreads>(sum, active, next + i);
 }
 
-inline uint64_t table_points(uint64_t max_points, uint32_t window_bits) {
-    if (window_bits < 1 || window_bits > kMaxWindowBits) {
-        throw std::invalid_argument(plugin::concat("a base table of ", window_bits, "-bit windows: the width is 1 to ",
-                                                   kMaxWindowBits));
+inline uint64_t table_points(uint64_t max_points, TableShape shape) {
+    if (shape.window_bits < 1 || shape.window_bits > kMaxWindowBits) {
+        throw std::invalid_argument(plugin::concat("a base table of ", shape.window_bits,
+                                                   "-bit windows: the width is 1 to ", kMaxWindowBits));
     }
-    const uint64_t points = uint64_t{WindowLayout::windows_for(window_bits)} * max_points;
+    const uint32_t windows = WindowLayout::windows_for(shape.window_bits);
+    if (shape.stride < 1 || shape.stride > windows) {
+        throw std::invalid_argument(plugin::concat("a base table of stride ", shape.stride, " at ", shape.window_bits,
+                                                   " bits: the stride is 1 to its ", windows, " windows"));
+    }
+    const uint64_t points = uint64_t{shape.multiples()} * max_points;
     if (points > kMaxPoints) {
-        throw std::invalid_argument(plugin::concat("a base table of ", max_points, " points at ", window_bits,
-                                                   " bits holds ", points, " points; its indices are 31-bit"));
+        throw std::invalid_argument(plugin::concat("a base table of ", max_points, " points at ", shape.window_bits,
+                                                   " bits, stride ", shape.stride, ", holds ", points,
+                                                   " points; its indices are 31-bit"));
     }
     return points;
 }
@@ -42,13 +48,12 @@ inline uint64_t table_points(uint64_t max_points, uint32_t window_bits) {
 }  // namespace detail
 
 template <class C>
-BaseTable<C>::BaseTable(uint64_t max_points, uint32_t window_bits)
-    : window_bits_(window_bits), max_points_(max_points),
-      points_(detail::table_points(max_points, window_bits)) {}
+BaseTable<C>::BaseTable(uint64_t max_points, TableShape shape)
+    : shape_(shape), max_points_(max_points), points_(detail::table_points(max_points, shape)) {}
 
 template <class C>
-uint64_t BaseTable<C>::device_bytes_for(uint64_t max_points, uint32_t window_bits) {
-    return detail::table_points(max_points, window_bits) * sizeof(ec::Affine<C>);
+uint64_t BaseTable<C>::device_bytes_for(uint64_t max_points, TableShape shape) {
+    return detail::table_points(max_points, shape) * sizeof(ec::Affine<C>);
 }
 
 template <class C>
@@ -61,9 +66,9 @@ void BaseTable<C>::build(const ec::Affine<C>* bases, uint64_t n, const Stream& s
     const cudaStream_t handle = stream.handle();
     ZKB_CUDA_CHECK(cudaMemcpyAsync(points_.data(), bases, n * sizeof(ec::Affine<C>), cudaMemcpyDeviceToDevice, handle));
     const auto blocks = static_cast<uint32_t>((n + detail::kTableThreads - 1) / detail::kTableThreads);
-    for (uint32_t w = 1; w < WindowLayout::windows_for(window_bits_); ++w) {
+    for (uint32_t k = 1; k < shape_.multiples(); ++k) {
         detail::next_window_kernel<C><<<blocks, detail::kTableThreads, 0, handle>>>(
-            points_.data() + (w - 1) * n, points_.data() + w * n, n, window_bits_);
+            points_.data() + (k - 1) * n, points_.data() + k * n, n, shape_.window_bits * shape_.stride);
         ZKB_CUDA_CHECK_LAUNCH("next_window_kernel");
     }
 }

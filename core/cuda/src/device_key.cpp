@@ -4,11 +4,15 @@
 #include <zkbatch/cuda/fixed_base.hpp>
 #include <zkbatch/cuda/pinned_buffer.hpp>
 #include <zkbatch/groth16/key_file.hpp>
+#include <zkbatch/plugin/error.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -43,6 +47,22 @@ DeviceBuffer<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, con
     return points;
 }
 
+// Each present table with its name, in the facts' order.
+template <class F>
+void for_each_table(const KeyTables& tables, F&& visit) {
+    visit("a", tables.a.get());
+    visit("b_g1", tables.b_g1.get());
+    visit("b_g2", tables.b_g2.get());
+    visit("l", tables.l.get());
+    visit("h", tables.h.get());
+}
+
+std::string listed(const std::vector<std::string>& items) {
+    std::string list;
+    for (const std::string& item : items) list += (list.empty() ? "" : ",") + item;
+    return list.empty() ? "none" : list;
+}
+
 groth16::ProvingKey without_queries(groth16::ProvingKey key) {
     key.a_query = {};
     key.b_g1_query = {};
@@ -61,22 +81,25 @@ uint64_t device_key_bytes(const groth16::ProvingKey& key) {
 }
 
 uint64_t KeyTables::device_bytes() const {
-    uint64_t bytes = b_g2 ? b_g2->device_bytes() : 0;
-    for (const auto* table : {a.get(), b_g1.get(), l.get(), h.get()}) bytes += table ? table->device_bytes() : 0;
+    uint64_t bytes = 0;
+    for_each_table(*this, [&](const char*, const auto* table) { bytes += table ? table->device_bytes() : 0; });
     return bytes;
 }
 
 std::string KeyTables::names() const {
-    std::string names;
-    const auto add = [&](bool present, const char* name) {
-        if (present) names += (names.empty() ? "" : ",") + std::string(name);
-    };
-    add(a != nullptr, "a");
-    add(b_g1 != nullptr, "b_g1");
-    add(b_g2 != nullptr, "b_g2");
-    add(l != nullptr, "l");
-    add(h != nullptr, "h");
-    return names.empty() ? "none" : names;
+    std::vector<std::string> names;
+    for_each_table(*this, [&](const char* name, const auto* table) {
+        if (table) names.emplace_back(name);
+    });
+    return listed(names);
+}
+
+std::string KeyTables::shapes() const {
+    std::vector<std::string> shapes;
+    for_each_table(*this, [&](const char* name, const auto* table) {
+        if (table) shapes.push_back(plugin::concat(name, "=", table->shape().window_bits, "/", table->shape().stride));
+    });
+    return listed(shapes);
 }
 
 uint64_t largest_query(const groth16::ProvingKey& shape) {
@@ -84,20 +107,33 @@ uint64_t largest_query(const groth16::ProvingKey& shape) {
 }
 
 uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
-    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, true);
+    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, 1);
+}
+
+std::vector<msm::TableShape> strided_table_shapes(uint64_t points) {
+    const double over_bases = msm::estimated_msm_cost(points, msm::choose_window_bits(points));
+    std::vector<msm::TableShape> shapes;
+    uint32_t fewest_multiples = UINT32_MAX;
+    for (uint32_t stride = 2;; ++stride) {
+        const msm::TableShape shape{msm::choose_window_bits(points, msm::kMaxWindowBits, stride), stride};
+        if (shape.multiples() < 2 || msm::estimated_msm_cost(points, shape.window_bits, stride) >= over_bases) break;
+        // A larger stride that saves no memory only adds bucket sets.
+        if (shape.multiples() < fewest_multiples) shapes.push_back(shape);
+        fewest_multiples = std::min(fewest_multiples, shape.multiples());
+    }
+    return shapes;
 }
 
 MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
-                              const WorkersBytes& workers_bytes) {
-    const uint32_t bits = key_table_window_bits(shape);
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
     struct Table {
         uint64_t table_bytes, query_bytes;
     };
-    const auto g1_table = [&](uint64_t points) {
-        return Table{msm::BaseTable<ec::G1Params>::device_bytes_for(points, bits), points * sizeof(ec::G1Affine)};
+    const auto g1_table = [&](uint64_t points, msm::TableShape table) {
+        return Table{msm::BaseTable<ec::G1Params>::device_bytes_for(points, table), points * sizeof(ec::G1Affine)};
     };
-    const auto g2_table = [&](uint64_t points) {
-        return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, bits), points * sizeof(ec::G2Affine)};
+    const auto g2_table = [&](uint64_t points, msm::TableShape table) {
+        return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, table), points * sizeof(ec::G2Affine)};
     };
     MsmMemoryPlan plan;
     // `candidate` (plan and more) with `set`'s tables added, if every worker and each
@@ -116,29 +152,45 @@ MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_by
         plan = candidate;
         return true;
     };
-    const auto with = [&](bool MsmMemoryPlan::*set) {
+    using Set = std::optional<msm::TableShape> MsmMemoryPlan::*;
+    const auto with = [&](Set set, msm::TableShape table) {
         MsmMemoryPlan candidate = plan;
-        candidate.*set = true;
-        candidate.window_bits = bits;
+        candidate.*set = table;
         return candidate;
     };
+    const msm::TableShape whole{key_table_window_bits(shape), 1};
     const uint64_t m = shape.num_variables;
-    if (tables) take(with(&MsmMemoryPlan::z), {g1_table(m), g1_table(m), g2_table(m)});
+    if (tables) take(with(&MsmMemoryPlan::z, whole), {g1_table(m, whole), g1_table(m, whole), g2_table(m, whole)});
     for (const uint32_t segment : kG2AffineSegments) {
         MsmMemoryPlan candidate = plan;
         candidate.g2_affine_segment = segment;
         if (!g2_rounds || take(candidate, {})) break;
     }
-    if (tables) take(with(&MsmMemoryPlan::h), {g1_table(shape.h_points())});
-    if (tables) take(with(&MsmMemoryPlan::l), {g1_table(shape.private_variables())});
+    const std::pair<Set, uint64_t> g1_sets[] = {{&MsmMemoryPlan::h, shape.h_points()},
+                                                {&MsmMemoryPlan::l, shape.private_variables()}};
+    // H's and L's tables: whole, else strided; or of the stride asked for.
+    const auto shapes_for = [&](uint64_t points) {
+        if (g1_table_stride == 0) return strided_table_shapes(points);
+        const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, g1_table_stride);
+        return std::vector<msm::TableShape>{{bits, std::min(g1_table_stride, msm::WindowLayout::windows_for(bits))}};
+    };
+    for (const auto& [set, points] : g1_sets) {
+        if (tables && g1_table_stride == 0) take(with(set, whole), {g1_table(points, whole)});
+    }
+    for (const auto& [set, points] : g1_sets) {
+        if (!tables || plan.*set) continue;
+        for (const msm::TableShape& strided : shapes_for(points)) {
+            if (take(with(set, strided), {g1_table(points, strided)})) break;
+        }
+    }
     return plan;
 }
 
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     const Stream stream;
-    // The table of `query`, which is then freed (its points are the table's window 0).
-    const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query) {
-        auto table = std::make_unique<msm::BaseTable<C>>(query.size(), plan.window_bits);
+    // The table of `query`, which is then freed (its points are the table's multiple 0).
+    const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query, msm::TableShape shape) {
+        auto table = std::make_unique<msm::BaseTable<C>>(query.size(), shape);
         table->build(query.data(), query.size(), stream);
         stream.synchronize();
         query = DeviceBuffer<ec::Affine<C>>();
@@ -146,13 +198,12 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     };
     KeyTables& tables = key.tables;
     if (plan.z) {
-        tables.a = table_of(key.a_query);
-        tables.b_g1 = table_of(key.b_g1_query);
-        tables.b_g2 = table_of(key.b_g2_query);
+        tables.a = table_of(key.a_query, *plan.z);
+        tables.b_g1 = table_of(key.b_g1_query, *plan.z);
+        tables.b_g2 = table_of(key.b_g2_query, *plan.z);
     }
-    if (plan.h) tables.h = table_of(key.h_query);
-    if (plan.l) tables.l = table_of(key.l_query);
-    tables.window_bits = plan.window_bits;
+    if (plan.h) tables.h = table_of(key.h_query, *plan.h);
+    if (plan.l) tables.l = table_of(key.l_query, *plan.l);
 }
 
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace zkbatch::cuda::msm {
 
@@ -203,7 +204,7 @@ uint64_t BucketAccumulator<C>::device_bytes() const {
 template <class C>
 void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result,
                                const Stream& stream, uint32_t first_segment, RunEvents* events) {
-    if (plan.layout().shared) {
+    if (plan.layout().shared()) {
         throw std::invalid_argument("BucketAccumulator: a plan from prepare_shared runs over a BaseTable");
     }
     accumulate(plan, bases, result, stream, first_segment, events);
@@ -212,12 +213,15 @@ void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* base
 template <class C>
 void BucketAccumulator<C>::run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result,
                                const Stream& stream, uint32_t first_segment, RunEvents* events) {
-    if (!plan.layout().shared || plan.layout().bits != table.window_bits() ||
+    const WindowLayout& layout = plan.layout();
+    const TableShape shape = table.shape();
+    if (layout.bits != shape.window_bits || layout.table_stride != shape.stride ||
         plan.point_count() != table.point_count()) {
         throw std::invalid_argument(plugin::concat(
-            "BucketAccumulator: a table of ", table.point_count(), " points at ", table.window_bits(),
-            " bits needs a plan from prepare_shared of as many points at that width (the plan: ",
-            plan.point_count(), " points, ", plan.layout().bits, " bits", plan.layout().shared ? ")" : ", not shared)"));
+            "BucketAccumulator: a table of ", table.point_count(), " points at ", shape.window_bits, " bits, stride ",
+            shape.stride, ", needs a plan from prepare_shared of as many points in that shape (the plan: ",
+            plan.point_count(), " points, ", layout.bits, " bits, ",
+            layout.shared() ? plugin::concat("stride ", layout.table_stride, ")") : std::string("not shared)")));
     }
     accumulate(plan, table.points(), result, stream, first_segment, events);
 }

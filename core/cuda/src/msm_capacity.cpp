@@ -55,10 +55,12 @@ uint64_t MsmCapacity::max_entries() const {
             most = std::max(most, count * WindowLayout::windows_for(bits) + max_points);
         }
     }
-    for (const std::vector<uint32_t>* widths : {&forced_window_bits, &shared_window_bits}) {
-        for (uint32_t bits : *widths) {
-            if (bits >= 1 && bits <= kMaxWindowBits) most = std::max(most, max_points * WindowLayout::windows_for(bits));
-        }
+    const auto allowed = [](uint32_t bits) { return bits >= 1 && bits <= kMaxWindowBits; };
+    for (uint32_t bits : forced_window_bits) {
+        if (allowed(bits)) most = std::max(most, max_points * WindowLayout::windows_for(bits));
+    }
+    for (const TableShape& table : shared_tables) {
+        if (allowed(table.window_bits)) most = std::max(most, max_points * WindowLayout::windows_for(table.window_bits));
     }
     return std::max<uint64_t>(most, max_points);
 }
@@ -66,8 +68,12 @@ uint64_t MsmCapacity::max_entries() const {
 uint64_t MsmCapacity::max_buckets() const {
     uint64_t most = 1;
     for (uint32_t bits : window_bits_in_use()) most = std::max(most, bucket_count(bits));
-    for (uint32_t bits : shared_window_bits) {
-        if (bits >= 1 && bits <= kMaxWindowBits) most = std::max<uint64_t>(most, uint64_t{1} << (bits - 1));
+    for (const TableShape& table : shared_tables) {
+        const uint32_t bits = table.window_bits;
+        if (bits >= 1 && bits <= kMaxWindowBits) {
+            most = std::max<uint64_t>(
+                most, WindowLayout{bits, WindowLayout::windows_for(bits), std::max(table.stride, 1u)}.bucket_count());
+        }
     }
     return most;
 }

@@ -105,25 +105,25 @@ void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const
         throw std::invalid_argument(plugin::concat("window width ", window_bits,
                                                    " was not among the plan's forced_window_bits"));
     }
-    prepare_layout(scalars, form, n, stream, window_bits, false, events);
+    prepare_layout(scalars, form, n, stream, window_bits, 0, events);
 }
 
 void ScalarPlan::prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
-                                uint32_t window_bits, PlanEvents* events) {
-    if (std::find(capacity_.shared_window_bits.begin(), capacity_.shared_window_bits.end(), window_bits) ==
-        capacity_.shared_window_bits.end()) {
-        throw std::invalid_argument(plugin::concat("window width ", window_bits,
-                                                   " was not among the plan's shared_window_bits"));
+                                TableShape table, PlanEvents* events) {
+    if (std::find(capacity_.shared_tables.begin(), capacity_.shared_tables.end(), table) ==
+        capacity_.shared_tables.end()) {
+        throw std::invalid_argument(plugin::concat("a table of ", table.window_bits, "-bit windows, stride ",
+                                                   table.stride, ", was not among the plan's shared_tables"));
     }
-    if (uint64_t{WindowLayout::windows_for(window_bits)} * n > kMaxPoints) {
-        throw std::invalid_argument(plugin::concat("a table of ", n, " points at ", window_bits,
-                                                   " bits is too large: its point indices are 31-bit"));
+    if (uint64_t{table.multiples()} * n > kMaxPoints) {
+        throw std::invalid_argument(plugin::concat("a table of ", n, " points at ", table.window_bits, " bits, stride ",
+                                                   table.stride, ", is too large: its point indices are 31-bit"));
     }
-    prepare_layout(scalars, form, n, stream, window_bits, true, events);
+    prepare_layout(scalars, form, n, stream, table.window_bits, table.stride, events);
 }
 
 void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
-                                uint32_t window_bits, bool shared, PlanEvents* events) {
+                                uint32_t window_bits, uint32_t table_stride, PlanEvents* events) {
     if (n > capacity_.max_points) {
         throw std::invalid_argument(plugin::concat("an MSM of ", n, " points on a plan made for ",
                                                    capacity_.max_points));
@@ -159,7 +159,7 @@ void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n
     }
 
     const uint32_t bits = window_bits != 0 ? window_bits : choose_window_bits(full_count_, capacity_.max_window_bits);
-    layout_ = WindowLayout{bits, full_count_ > 0 ? WindowLayout::windows_for(bits) : 1u, shared};
+    layout_ = WindowLayout{bits, full_count_ > 0 ? WindowLayout::windows_for(bits) : 1u, table_stride};
     entry_count_ = full_count_ * layout_.windows + one_count_;
     if (entry_count_ > max_entries_) {  // the capacity's bound is a logic error if it fails
         throw std::logic_error(plugin::concat("ScalarPlan: ", entry_count_, " entries exceed the capacity of ",

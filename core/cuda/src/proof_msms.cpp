@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
 
 namespace zkbatch::cuda {
@@ -42,25 +44,37 @@ ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_point
             chunks(header.h_points(), chunk_points)};
 }
 
-// For at most `points` points of MSMs of which some run over tables of `memory`'s
-// width (`tabled`) and some over the bases themselves (`plain`).
-msm::MsmCapacity capacity_for(uint64_t points, const MsmMemoryPlan& memory, bool tabled, bool plain) {
+// For at most `points` points of MSMs of which some run over `tables` and some over
+// the bases themselves (`plain`).
+msm::MsmCapacity capacity_for(uint64_t points, std::initializer_list<std::optional<msm::TableShape>> tables,
+                              bool plain) {
     msm::MsmCapacity capacity;
     capacity.max_points = points;
-    if (tabled) capacity.shared_window_bits.push_back(memory.window_bits);
+    for (const auto& table : tables) {
+        if (table && std::find(capacity.shared_tables.begin(), capacity.shared_tables.end(), *table) ==
+                         capacity.shared_tables.end()) {
+            capacity.shared_tables.push_back(*table);
+        }
+    }
     capacity.plain = plain;
     return capacity;
 }
 
-// Prepares `plan` for an MSM over a base table of `table_window_bits`, or for one over
-// the bases themselves when that is 0.
-void prepare(msm::ScalarPlan& plan, uint32_t table_window_bits, const void* scalars, msm::ScalarForm form, uint64_t n,
-             const Stream& stream) {
-    if (table_window_bits != 0) {
-        plan.prepare_shared(scalars, form, n, stream, table_window_bits);
+// Prepares `plan` for an MSM over a base table of shape `table`, or for one over the
+// bases themselves when there is none.
+void prepare(msm::ScalarPlan& plan, const std::optional<msm::TableShape>& table, const void* scalars,
+             msm::ScalarForm form, uint64_t n, const Stream& stream) {
+    if (table) {
+        plan.prepare_shared(scalars, form, n, stream, *table);
     } else {
         plan.prepare(scalars, form, n, stream);
     }
+}
+
+// The shape of a key's table, if it has one.
+template <class C>
+std::optional<msm::TableShape> shape_of(const msm::BaseTable<C>* table) {
+    return table ? std::optional(table->shape()) : std::nullopt;
 }
 
 // One MSM of `plan`'s scalars: over `table` when the query has one, else over `bases`.
@@ -85,9 +99,9 @@ Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const M
     const uint64_t z = std::min(chunk, header.num_variables);
     const uint64_t most = std::max(z, std::min(chunk, std::max(header.private_variables(), header.h_points())));
     const bool all_tabled = memory.z && memory.h && memory.l;
-    Capacities sized{capacity_for(most, memory, memory.any_table(), !all_tabled),
-                     capacity_for(most, memory, memory.any_table(), !all_tabled),
-                     capacity_for(z, memory, memory.z, !memory.z)};
+    Capacities sized{capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
+                     capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
+                     capacity_for(z, {memory.z}, !memory.z)};
     if (memory.g2_affine_segment != 0) {
         sized.g2.affine_segment =
             msm::choose_affine_segment(sized.g2.max_entries(),
@@ -158,9 +172,10 @@ void ProofMsms::advance(Step previous, Step next) {
 
 void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream, const Event& z_ready) {
     const KeyTables& tables = key.tables;
-    if (tables.window_bits != memory_.window_bits || (tables.a != nullptr) != memory_.z ||
-        (tables.h != nullptr) != memory_.h || (tables.l != nullptr) != memory_.l) {
-        throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.names(),
+    if (shape_of(tables.a.get()) != memory_.z || shape_of(tables.b_g1.get()) != memory_.z ||
+        shape_of(tables.b_g2.get()) != memory_.z || shape_of(tables.h.get()) != memory_.h ||
+        shape_of(tables.l.get()) != memory_.l) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.shapes(),
                                                    ") are not the ones it was sized for"));
     }
     done_ = Step::z;  // a new proof: one that failed part way is abandoned
@@ -175,7 +190,7 @@ void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         const Event& start = mark(stream);
-        prepare(plan_, tables.a ? tables.window_bits : 0, z + first, msm::ScalarForm::montgomery, count, stream);
+        prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
         accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
@@ -190,14 +205,14 @@ void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream
 // The plan is made again for each chunk of L, then of H, on the same stream, after the
 // previous run has read it; nothing else runs on it between, so one interval covers each
 // MSM's chunks.
-void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const DeviceProvingKey& key, const void* scalars,
-                              msm::ScalarForm form, uint64_t points, const msm::BaseTable<ec::G1Params>* table,
-                              const ec::G1Affine* bases, ec::G1* sums, const Stream& stream) {
+void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                              const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
+                              const Stream& stream) {
     const Event& start = mark(stream);
     for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
         const uint64_t count = std::min(chunk_points_, points - first);
-        prepare(plan_, table ? key.tables.window_bits : 0,
-                static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form, count, stream);
+        prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form,
+                count, stream);
         accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
     }
     intervals_.push_back({msm, &start, &mark(stream)});
@@ -207,7 +222,7 @@ void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream
     advance(Step::z, Step::l);
     const groth16::ProvingKey& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_);
-    run_g1_chunks(groth16::ProofMsm::l, key, z + header.num_public + 1, msm::ScalarForm::montgomery,
+    run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::ScalarForm::montgomery,
                   header.private_variables(), key.tables.l.get(), key.l_query.data(),
                   g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
@@ -218,7 +233,7 @@ groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, 
     const groth16::ProvingKey& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_);
     stream.wait(h_ready);
-    run_g1_chunks(groth16::ProofMsm::h, key, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
+    run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
                   key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
 
     auto* host = static_cast<unsigned char*>(host_sums_.data());

@@ -26,7 +26,7 @@
 namespace zkbatch::cuda {
 
 // The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
-// "msm_affine_rounds"); a policy reads its own from the same object.
+// "msm_table_stride", "msm_affine_rounds"); a policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // zkbatch's version, which is the CUDA backends' version.

@@ -17,31 +17,38 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace zkbatch::cuda {
 
 // Base tables (msm::BaseTable) of a resident key's queries. A key never changes within a
 // run, so each query's window multiples can be made once and every proof's MSM over it
 // then adds all windows into one set of buckets (core/cuda/MSM-NOTES.md, v4: G1 at 2^24
-// 114.9 -> 98.7 ms, G2 416 -> 342 ms, for 18 and 36 GiB). Three sets, each whole or
-// absent: z's (A, B1 and B2, whose one plan of z then has the tables' layout), H's, L's.
+// 114.9 -> 98.7 ms, G2 416 -> 342 ms, for 18 and 36 GiB), or into s sets over a table of
+// every s-th window's multiples (v15). Three sets, each present or absent: z's (A, B1 and
+// B2, whose one plan of z then has the tables' layout), H's, L's.
 struct KeyTables {
-    uint32_t window_bits = 0;  // every table's; 0 when there are none
     std::unique_ptr<msm::BaseTable<ec::G1Params>> a, b_g1, l, h;
     std::unique_ptr<msm::BaseTable<ec::G2Params>> b_g2;
 
+    bool empty() const { return !a && !b_g1 && !b_g2 && !l && !h; }
     uint64_t device_bytes() const;
     // The tabled MSMs as the fact cuda.msm_tables lists them ("a,b_g1,b_g2,h"), or "none".
     std::string names() const;
+    // Their shapes as the fact cuda.msm_table_shapes lists them, window bits / stride
+    // ("a=22/1,b_g1=22/1,b_g2=22/1,h=22/3"), or "none".
+    std::string shapes() const;
 };
 
 // What load_key spends the device memory the key and the workers' buffers leave on: the
 // key's base tables (KeyTables), for MSMs that run whole (unchunked), and, in every
 // worker's G2 accumulator, scratch for B2's batched affine rounds (msm_steps.hpp).
 struct MsmMemoryPlan {
-    uint32_t window_bits = 0;  // the tables'; 0 when there are none
-    bool z = false, h = false, l = false;
+    // Each set's table; none where it has none. z's are whole (stride 1): one plan of z
+    // in their layout serves A, B1 and B2.
+    std::optional<msm::TableShape> z, h, l;
     // The longest level-0 segment B2's rounds get scratch for (MsmCapacity::affine_segment);
     // 0: none. ProofMsms gives B2 what its entries can use of it.
     uint32_t g2_affine_segment = 0;
@@ -55,9 +62,17 @@ struct MsmMemoryPlan {
 // many are in no chunks.
 uint64_t largest_query(const groth16::ProvingKey& shape);
 
-// The tables' width for a key of `shape`'s sizes: the cost model's best over a table for
-// its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
+// The whole tables' width for a key of `shape`'s sizes: the cost model's best over a
+// table of stride 1 for its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
 uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
+
+// The tables of every s-th window an MSM of `points` points may have where a whole one
+// does not fit, most memory first: for s = 2, 3, ..., the width the cost model
+// (msm::estimated_msm_cost) likes best at s, while the table holds at least two multiples
+// and the model finds the MSM over it cheaper than over the bases; a stride that saves
+// no memory over a smaller one is left out. At 2^26 points: 24 bits at s = 2 (6
+// multiples) and 3 (4), then 22 bits at s = 4 (3) and 6 (2).
+std::vector<msm::TableShape> strided_table_shapes(uint64_t points);
 
 // B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
 // MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 315-320 ms without rounds, as
@@ -73,11 +88,15 @@ using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 // the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones
 // left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms a proof for 66 GiB), B2's
 // rounds (~70 ms for 42 GiB a worker), H's table (~14 ms for 17 GiB), L's (the same, but a
-// mostly boolean witness gains little); tables only when `tables`, rounds only when
-// `g2_rounds`. A table is built from its query, which is then freed (window 0 is a copy
-// of it), so each table needs its own bytes while it is built and one window fewer after.
+// mostly boolean witness gains little); then, for H and then L where no whole table fit,
+// the first of strided_table_shapes that fits (v15). Tables only when `tables`, rounds
+// only when `g2_rounds`. g1_table_stride s > 0 (backend option msm_table_stride) gives H
+// and L tables of stride s alone (at most their windows), at the cost model's width for
+// s, where they fit. A table is built from its query, which is then freed (multiple 0
+// is a copy of it), so each table needs its own bytes while it is built and one
+// multiple fewer after.
 MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
-                              const WorkersBytes& workers_bytes);
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
 
 struct DeviceProvingKey {
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.

@@ -26,6 +26,7 @@ struct BackendConfig {
     CopyStreams copy_streams = CopyStreams::device;
     uint32_t msm_chunk_log = 0;  // the proof's MSMs in chunks of 2^this points; 0: as large as fits
     bool msm_tables = false;     // base tables of the key's queries in the memory left (KeyTables)
+    uint32_t msm_table_stride = 0;  // H's and L's tables' stride; 0: whole where they fit, else strided
     bool msm_affine_rounds = true;  // scratch for B2's batched affine rounds in the memory left
 };
 

@@ -9,11 +9,12 @@
 //   multiplies its witness z with three queries (A, B in G1, B in G2).
 // - BucketAccumulator<C>: the bucket sums of one curve, their reduction and the window
 //   combination, for one plan and one set of bases at a time.
-// - BaseTable<C> (optional): the bases' multiples 2^(c w) P_i for every window w, built
-//   once for bases that do not change (a proving key). An MSM over it (a plan from
-//   prepare_shared) adds every window into one set of buckets: W n table points of
-//   memory buy away all but one window's bucket reduction and the combination, and make
-//   wider windows (fewer of them) pay.
+// - BaseTable<C> (optional): the bases' multiples 2^(c w) P_i for every window w (or
+//   every s-th, TableShape), built once for bases that do not change (a proving key). An
+//   MSM over it (a plan from prepare_shared) adds every window into one set of buckets
+//   (s sets): W n table points of memory buy away all but one window's bucket reduction
+//   and the combination, and make wider windows (fewer of them) pay; W n / s points buy
+//   away all but s.
 // Everything is enqueued on the caller's stream. prepare() waits once on the host (for
 // the counts of full scalars and ones, which size the sort and pick the window width);
 // run() does not wait at all.
@@ -41,10 +42,10 @@ struct MsmCapacity {
     std::vector<uint32_t> forced_window_bits;
     // The smallest level-0 segment a caller may force (run's first_segment).
     uint32_t min_forced_segment = 0;
-    // The widths of the BaseTables a plan may be prepared for (prepare_shared).
-    std::vector<uint32_t> shared_window_bits;
+    // The shapes of the BaseTables a plan may be prepared for (prepare_shared).
+    std::vector<TableShape> shared_tables;
     // Whether plans are also prepared over the bases themselves (prepare, whose widths
-    // include the forced ones). false sizes everything for shared_window_bits alone: a
+    // include the forced ones). false sizes everything for shared_tables alone: a
     // proof's G2 accumulator over B2's table at 2^24 then holds 2^21 buckets, not 13
     // windows of 2^19, and their spills (2.78 GB instead of 7.43).
     bool plain = true;
@@ -56,7 +57,7 @@ struct MsmCapacity {
 
     // The most entries any allowed choice produces for at most max_points scalars.
     uint64_t max_entries() const;
-    // The most buckets (windows x 2^(c-1)) of any allowed window width.
+    // The most buckets (bucket windows x 2^(c-1)) of any allowed layout.
     uint64_t max_buckets() const;
     // The most spill entries of level 0 (even levels) and of level 1 (odd levels).
     uint64_t max_spills(int parity) const;
@@ -83,10 +84,10 @@ public:
     // of the capacity's forced widths. Blocks until the counts are on the host.
     void prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits = 0,
                  PlanEvents* events = nullptr);
-    // The same for an MSM over a BaseTable of n points and `window_bits` (one of the
-    // capacity's shared_window_bits): a shared layout.
-    void prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
-                        uint32_t window_bits, PlanEvents* events = nullptr);
+    // The same for an MSM over a BaseTable of n points and shape `table` (one of the
+    // capacity's shared_tables): a shared layout.
+    void prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, TableShape table,
+                        PlanEvents* events = nullptr);
 
     uint64_t point_count() const { return point_count_; }
     uint64_t full_count() const { return full_count_; }
@@ -108,7 +109,7 @@ public:
 
 private:
     void prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
-                        bool shared, PlanEvents* events);
+                        uint32_t table_stride, PlanEvents* events);
 
     MsmCapacity capacity_;
     uint64_t max_entries_ = 0;
@@ -130,22 +131,24 @@ private:
 template <class C>
 class BaseTable {
 public:
-    // Room for `max_points` bases at `window_bits` (W = ceil(256 / c) windows of them).
-    BaseTable(uint64_t max_points, uint32_t window_bits);
+    // Room for `max_points` bases in `shape` (shape.multiples() of them each). Throws
+    // std::invalid_argument for a width outside 1..kMaxWindowBits, a stride outside
+    // 1..W, or more than kMaxPoints points.
+    BaseTable(uint64_t max_points, TableShape shape);
 
-    // Window 0 := the n bases (device memory), window w := 2^c times window w - 1, affine;
-    // enqueued on `stream`. About W c doublings and W / 32 inversions per base: seconds
-    // at 2^24 points, once per key.
+    // Multiple 0 := the n bases (device memory), multiple k := 2^(c s) times multiple
+    // k - 1, affine; enqueued on `stream`. About W c doublings and W / (32 s) inversions
+    // per base: seconds at 2^24 points, once per key.
     void build(const ec::Affine<C>* bases, uint64_t n, const Stream& stream);
 
-    uint32_t window_bits() const { return window_bits_; }
+    TableShape shape() const { return shape_; }
     uint64_t point_count() const { return point_count_; }  // n of the last build
     const ec::Affine<C>* points() const { return points_.data(); }
     uint64_t device_bytes() const { return points_.bytes(); }
-    static uint64_t device_bytes_for(uint64_t max_points, uint32_t window_bits);
+    static uint64_t device_bytes_for(uint64_t max_points, TableShape shape);
 
 private:
-    uint32_t window_bits_;
+    TableShape shape_;
     uint64_t max_points_;
     uint64_t point_count_ = 0;
     DeviceBuffer<ec::Affine<C>> points_;
@@ -167,7 +170,7 @@ public:
     void run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
     // The same over a table of the bases, for a plan from prepare_shared at the table's
-    // width and point count.
+    // shape and point count.
     void run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
 

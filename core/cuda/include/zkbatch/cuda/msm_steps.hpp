@@ -10,9 +10,10 @@
 //     (key = window * 2^(c-1) + |digit| - 1, value = point index with the digit's sign in
 //     bit 31); a zero digit gets the skip key (sorted to the end, never added). A one is
 //     a single entry, window 0 and bucket 0: it is added, not multiplied. Over a table of
-//     the bases' window multiples (a shared layout), key = |digit| - 1 and the value
-//     names window w's point of the table: one set of buckets, and steps 5 and 6 for one
-//     window.
+//     the bases' window multiples (a shared layout of stride s), key = (w mod s) 2^(c-1) +
+//     |digit| - 1 and the value names the table's point 2^(c s floor(w / s)) P_i: s sets
+//     of buckets (one when the table holds every window's multiple), and steps 5 and 6
+//     for s windows.
 //  3. The entries are sorted by key (CUB radix sort), so each bucket's points are one run.
 //  4. Accumulation, balanced whatever the bucket sizes: thread t of a level takes the
 //     entries [t L, (t + 1) L) and adds each run of equal keys into an XYZZ sum (mixed
@@ -66,21 +67,26 @@ inline constexpr uint64_t kMaxPoints = kSignBit;   // point indices are 31-bit
 // because c W >= 256, so it is kept non-negative and no carry leaves it; the other
 // digits lie in [-2^(c-1), 2^(c-1)). Bucket k of a window holds the points whose digit
 // has |digit| = k + 1.
-// Shared (over a BaseTable, whose window w holds 2^(c w) P_i at w n + i): the windows'
-// digits go into one set of buckets, entry (w, i) naming table point w n + i, so the
-// reduction has one window's buckets and there is no combination of windows.
+// Shared (over a BaseTable of stride s, whose multiple k of base i, 2^(c s k) P_i, lies
+// at k n + i): window w's digits name multiple floor(w / s) and go into bucket set
+// w mod s, since 2^(c w) P_i = 2^(c (w mod s)) 2^(c s floor(w / s)) P_i. So s sets of
+// buckets are reduced and combined as windows 0 .. s - 1; at s = 1 one set and no
+// combination (core/cuda/MSM-NOTES.md, v4 and v15).
 struct WindowLayout {
     uint32_t bits = 1;
     uint32_t windows = 1;
-    bool shared = false;
+    uint32_t table_stride = 0;  // 0: over the bases themselves, every window its own buckets
 
     ZKB_HOST_DEVICE static constexpr uint32_t windows_for(uint32_t bits) { return (256 + bits - 1) / bits; }
+    ZKB_HOST_DEVICE constexpr bool shared() const { return table_stride != 0; }
     ZKB_HOST_DEVICE constexpr uint32_t buckets_per_window() const { return 1u << (bits - 1); }
-    // The windows that have buckets of their own: all, or one when they share.
-    ZKB_HOST_DEVICE constexpr uint32_t bucket_windows() const { return shared ? 1u : windows; }
+    // The windows that have buckets of their own: all, or the stride's when they share.
+    ZKB_HOST_DEVICE constexpr uint32_t bucket_windows() const {
+        return table_stride == 0 || table_stride > windows ? windows : table_stride;
+    }
     ZKB_HOST_DEVICE constexpr uint32_t bucket_count() const { return bucket_windows() * buckets_per_window(); }
     // The layout the reduction and the combination see: the bucket windows.
-    ZKB_HOST_DEVICE constexpr WindowLayout buckets() const { return WindowLayout{bits, bucket_windows(), false}; }
+    ZKB_HOST_DEVICE constexpr WindowLayout buckets() const { return WindowLayout{bits, bucket_windows(), 0}; }
     // The key of zero digits: past every bucket, so sorting puts them last.
     ZKB_HOST_DEVICE constexpr uint32_t skip_key() const { return bucket_count(); }
     // How many low key bits the sort must look at.
@@ -89,6 +95,20 @@ struct WindowLayout {
         while ((uint64_t{1} << bits_needed) <= skip_key()) ++bits_needed;
         return bits_needed;
     }
+};
+
+// A BaseTable's shape: c-bit windows, and the multiples 2^(c s k) P_i of every base for
+// k < ceil(W / s). Stride 1 holds every window's multiple (W n points, one set of
+// buckets); a larger stride holds every s-th one in 1/s of that memory, for s sets of
+// buckets to reduce (what fits where a whole table does not: MSM-NOTES.md, v15).
+struct TableShape {
+    uint32_t window_bits = 1;
+    uint32_t stride = 1;
+
+    ZKB_HOST_DEVICE constexpr uint32_t multiples() const {
+        return (WindowLayout::windows_for(window_bits) + stride - 1) / stride;
+    }
+    friend constexpr bool operator==(const TableShape&, const TableShape&) = default;
 };
 
 // ---- step 1: classification -------------------------------------------------------------
@@ -145,7 +165,7 @@ struct EntryParams {
     uint32_t full_count = 0;
     uint32_t one_count = 0;
     WindowLayout layout;
-    uint32_t point_stride = 0;  // a shared layout's table: window w's points start at w point_stride
+    uint32_t point_stride = 0;  // a shared layout's table: multiple k's points start at k point_stride
     uint32_t* keys = nullptr;    // out: full_count * windows + one_count entries
     uint32_t* values = nullptr;
     ZKB_HOST_DEVICE uint64_t entry_count() const { return uint64_t{full_count} * layout.windows + one_count; }
@@ -174,8 +194,10 @@ ZKB_HOST_DEVICE inline void write_entries(const EntryParams& p, uint32_t j) {
             p.values[at] = 0;
         } else {
             const uint32_t magnitude = static_cast<uint32_t>(digit < 0 ? -digit : digit);
-            const uint32_t point = p.layout.shared ? w * p.point_stride + index : index;
-            p.keys[at] = (p.layout.shared ? 0 : w * p.layout.buckets_per_window()) + magnitude - 1;
+            const uint32_t stride = p.layout.table_stride;
+            const uint32_t bucket_window = stride == 0 ? w : w % stride;
+            const uint32_t point = stride == 0 ? index : w / stride * p.point_stride + index;
+            p.keys[at] = bucket_window * p.layout.buckets_per_window() + magnitude - 1;
             p.values[at] = point | (digit < 0 ? kSignBit : 0u);
         }
     }
@@ -838,20 +860,28 @@ ZKB_HOST_DEVICE ec::Xyzz<C> next_window_sum(const ec::Affine<C>& point, uint32_t
 
 // ---- sizes --------------------------------------------------------------------------------
 
-// The window width for `full_count` full scalars: the c minimizing the estimated cost
-// W(c) (n A + 2^(c-1) B), A the cost of an entry (a mixed addition: 10 products, plus its
-// share of sorting) and B of a bucket (two full additions in the reduction, 28, plus the
-// chunk's double-and-add), in Fp products; over a BaseTable (shared), n W(c) A +
-// 2^(c-1) B, one window's buckets, which favours wider windows (20 at 2^22 points, 22 at
-// 2^24, 24 at 2^26, against 16, 20 and 20). Non-decreasing in full_count.
-inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20, bool shared = false) {
+// The estimated cost of an MSM of `full_count` full scalars at c = `bits`, in Fp
+// products: W(c) (n A + 2^(c-1) B), A the cost of an entry (a mixed addition: 10
+// products, plus its share of sorting) and B of a bucket (two full additions in the
+// reduction, 28, plus the chunk's double-and-add); over a BaseTable of stride s
+// (table_stride; 0: over the bases), n W(c) A + min(s, W) 2^(c-1) B: the entries are
+// the same, the bucket sets are s.
+inline double estimated_msm_cost(uint64_t full_count, uint32_t bits, uint32_t table_stride = 0) {
     constexpr double kEntryCost = 12.0, kBucketCost = 40.0;
+    const WindowLayout layout{bits, WindowLayout::windows_for(bits), table_stride};
+    return double(layout.windows) * kEntryCost * double(full_count) +
+           double(layout.bucket_windows()) * kBucketCost * double(layout.buckets_per_window());
+}
+
+// The window width minimizing estimated_msm_cost, up to max_bits. Over a table of stride
+// 1 one window's buckets cost what W did, which favours wider windows (20 at 2^22 points,
+// 22 at 2^24, 24 at 2^26, against 16, 20 and 20 over the bases). Non-decreasing in
+// full_count.
+inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20, uint32_t table_stride = 0) {
     uint32_t best = 1;
     double best_cost = 0;
     for (uint32_t bits = 1; bits <= max_bits; ++bits) {
-        const double windows = double(WindowLayout::windows_for(bits));
-        const double cost = windows * kEntryCost * double(full_count) +
-                            (shared ? 1.0 : windows) * kBucketCost * double(uint64_t{1} << (bits - 1));
+        const double cost = estimated_msm_cost(full_count, bits, table_stride);
         if (bits == 1 || cost < best_cost) {
             best = bits;
             best_cost = cost;

@@ -87,9 +87,9 @@ private:
     // Records a new event on `stream` and returns it.
     const Event& mark(const Stream& stream);
     // L's or H's chunks, one interval for all of them.
-    void run_g1_chunks(groth16::ProofMsm msm, const DeviceProvingKey& key, const void* scalars, msm::ScalarForm form,
-                       uint64_t points, const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases,
-                       ec::G1* sums, const Stream& stream);
+    void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                       const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
+                       const Stream& stream);
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
     enum class Step { none, z, l };
     void advance(Step previous, Step next);
