@@ -267,7 +267,7 @@ TEST(MsmDevice, OverBaseTablesMatchesTheCpu) {
 TEST(MsmDevice, TablesRefuseOtherPlans) {
     ZKB_REQUIRE_GPU();
     cuda::msm::MsmCapacity capacity = capacity_for(100);
-    capacity.shared_tables = {{8, 1}, {8, 2}};
+    capacity.shared_tables = {{8, 1}, {8, 2}, {8, 0}};
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<ec::G1Params> accumulator(capacity);
     cuda::msm::BaseTable<ec::G1Params> table(100, {8, 1});
@@ -289,6 +289,8 @@ TEST(MsmDevice, TablesRefuseOtherPlans) {
                  std::invalid_argument);  // 9 bits is not a shared width of the capacity
     EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, {8, 3}),
                  std::invalid_argument);  // nor stride 3
+    EXPECT_THROW(plan.prepare_shared(scalars.data(), ScalarForm::canonical, 100, stream, {8, 0}),
+                 std::invalid_argument);  // stride 0 is no table, listed or not
     EXPECT_THROW(table.build(bases.data(), 101, stream), std::invalid_argument);
     EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(uint64_t{1} << 28, {16, 1})), std::invalid_argument);  // 2^32 points
     EXPECT_THROW((cuda::msm::BaseTable<ec::G1Params>(100, {8, 0})), std::invalid_argument);

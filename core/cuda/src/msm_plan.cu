@@ -110,8 +110,8 @@ void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const
 
 void ScalarPlan::prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
                                 TableShape table, PlanEvents* events) {
-    if (std::find(capacity_.shared_tables.begin(), capacity_.shared_tables.end(), table) ==
-        capacity_.shared_tables.end()) {
+    if (table.stride < 1 || std::find(capacity_.shared_tables.begin(), capacity_.shared_tables.end(), table) ==
+                                capacity_.shared_tables.end()) {
         throw std::invalid_argument(plugin::concat("a table of ", table.window_bits, "-bit windows, stride ",
                                                    table.stride, ", was not among the plan's shared_tables"));
     }
