@@ -22,11 +22,11 @@
 // msm::pippenger on 4096 of the same points, and every row's sum at full size against
 // the same MSM with another window width (the two must be the same point).
 // Then the same MSMs over base tables (--tables 1; msm.hpp's BaseTable, built once per
-// size, its build timed apart; each sum checked equal to the row's): G1 and G2 over whole
-// tables, and G1 over a table of every s-th window for each other s of --table-strides
-// (msm::TableShape, its width the cost model's at s), then a breakdown of each
-// row's steps (medians, ms), a sweep of window widths and one of level-0 segments
-// (entries per thread) at --sweep-log-n.
+// size, its build timed apart; each sum checked equal to the row's), for each s of
+// --table-strides a table of every s-th window (msm::TableShape, its width the cost
+// model's at s): 1 is the whole table, G1 and G2; other strides G1 alone. Then a
+// breakdown of each row's steps (medians, ms), a sweep of window widths and one of
+// level-0 segments (entries per thread) at --sweep-log-n.
 // --affine 1 (the default) gives the accumulators scratch for level 0 in batched affine
 // rounds (msm_steps.hpp), which every row then uses where it pays; first, a comparison
 // at --affine-log-n of level 0 without them and with them at several min_pairs, over a
