@@ -95,6 +95,9 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(tables.find("'msm_tables' = 'yes' is not a choice"), std::string::npos) << tables;
     const std::string rounds = create_error("cuda-pinned", "msm_affine_rounds=on", 10);
     EXPECT_NE(rounds.find("'msm_affine_rounds' = 'on' is not a choice: use 'auto'"), std::string::npos) << rounds;
+    const std::string stride = create_error("cuda-pinned", "msm_table_stride=257", 10);
+    EXPECT_NE(stride.find("'msm_table_stride' = 257 is out of range: it must be in [0, 256]"), std::string::npos)
+        << stride;
 }
 
 TEST(CudaPlugins, PinnedRefusesAPoolLargerThanTheMachine) {
