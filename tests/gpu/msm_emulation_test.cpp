@@ -427,8 +427,9 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 22, kMaxWindowBits, 1), 20u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 1), 22u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 1), 24u);
-    // Over a table of stride s, s sets of buckets: no wider at 2^24, narrower from s = 4
-    // at 2^26 (two multiples fewer each: MSM-NOTES.md, v15).
+    // Over a table of stride s, s sets of buckets: as wide at 2^24 for s = 3, narrower
+    // from s = 4 at 2^26, where four sets of 2^23 buckets cost more than a twelfth window's
+    // entries (MSM-NOTES.md, v15).
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 3), 22u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 2), 24u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 3), 24u);
