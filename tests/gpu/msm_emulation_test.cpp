@@ -525,6 +525,10 @@ TEST(MsmCapacity, BoundsEveryChoice) {
                                                          choose_first_segment(entries, resident), kLaterSegment);
                     ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
                     ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
+                    const WindowLayout buckets = layout.buckets();
+                    ASSERT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
+                              capacity.max_reduce_threads(resident))
+                        << max_points << ", " << full << " full, resident " << resident;
                 }
             }
         }
@@ -542,6 +546,30 @@ TEST(MsmCapacity, BoundsEveryChoice) {
     EXPECT_GE(shared.max_buckets(), 3u << 22);
     shared.shared_tables = {{23, 20}};  // as many as its 12 windows
     EXPECT_GE(shared.max_buckets(), 12u << 22);
+}
+
+// The reduction's partial sums are its chunks, not its buckets: at 2^26 points on a device
+// of 50,688 reduction threads, 212,992 (13 windows of 2^19 buckets in chunks of 32,
+// computed apart from the code) against 6.8 million buckets; over strided tables every
+// full or ones-only layout of every stride within the bound.
+TEST(MsmCapacity, PartialSumsAreTheReductionsChunks) {
+    MsmCapacity capacity;
+    capacity.max_points = uint64_t{1} << 26;
+    capacity.shared_tables = {{24, 2}, {22, 6}, {24, 3}, {22, 4}};
+    EXPECT_EQ(capacity.max_reduce_threads(50688), 212992u);
+    EXPECT_EQ(capacity.max_buckets(), 3u << 23);
+    capacity.plain = false;
+    EXPECT_EQ(capacity.max_reduce_threads(50688), 131072u);
+    for (uint64_t resident : {uint64_t{0}, uint64_t{1}, uint64_t{33792}, uint64_t{50688}}) {
+        for (const TableShape& shape : capacity.shared_tables) {
+            for (uint32_t windows : {WindowLayout::windows_for(shape.window_bits), 1u}) {
+                const WindowLayout buckets = WindowLayout{shape.window_bits, windows, shape.stride}.buckets();
+                EXPECT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
+                          capacity.max_reduce_threads(resident))
+                    << shape.window_bits << "/" << shape.stride << ", " << windows << " windows, " << resident;
+            }
+        }
+    }
 }
 
 // A capacity for tables alone (plain = false) is sized for their layouts and nothing

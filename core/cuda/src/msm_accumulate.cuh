@@ -44,14 +44,19 @@ __global__ void __launch_bounds__(kPointThreads)
 
 // The threads of accumulate_affine_kernel the current device holds at once: its scratch
 // slots (whole blocks).
-template <class C>
-uint32_t affine_slots() {
+// Threads of `kernel` (blocks of kPointThreads) the current device holds at once.
+template <class Kernel>
+uint64_t resident_threads(Kernel kernel) {
     int device = 0, sm_count = 0, blocks_per_sm = 0;
     ZKB_CUDA_CHECK(cudaGetDevice(&device));
     ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, accumulate_affine_kernel<C>,
-                                                                 kPointThreads, 0));
-    return static_cast<uint32_t>(sm_count * blocks_per_sm) * kPointThreads;
+    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kPointThreads, 0));
+    return uint64_t(sm_count) * uint64_t(blocks_per_sm) * kPointThreads;
+}
+
+template <class C>
+uint32_t affine_slots() {
+    return static_cast<uint32_t>(resident_threads(accumulate_affine_kernel<C>));
 }
 
 template <class C>
@@ -135,24 +140,16 @@ void run_levels(const LevelPlan& plan, const GatherSource<C>& source, const Affi
 
 template <class C>
 BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_(capacity) {
-    int device = 0, sm_count = 0, blocks_per_sm = 0;
-    ZKB_CUDA_CHECK(cudaGetDevice(&device));
-    ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_sm, detail::accumulate_kernel<C, GatherSource<C>>, detail::kPointThreads, 0));
-    resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
-    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, detail::reduce_buckets_kernel<C>,
-                                                                 detail::kPointThreads, 0));
-    reduce_resident_threads_ = uint64_t(sm_count) * uint64_t(blocks_per_sm) * detail::kPointThreads;
-    const uint64_t buckets = capacity.max_buckets();
-    buckets_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
+    resident_threads_ = detail::resident_threads(detail::accumulate_kernel<C, GatherSource<C>>);
+    reduce_resident_threads_ = detail::resident_threads(detail::reduce_buckets_kernel<C>);
+    buckets_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_buckets());
     for (int i = 0; i < 2; ++i) {
         spill_points_[i] = DeviceBuffer<ec::Xyzz<C>>(capacity.max_spills(i));
         spill_keys_[i] = DeviceBuffer<uint32_t>(capacity.max_spills(i));
     }
     level_flags_ = DeviceBuffer<uint32_t>(LevelPlan::kMaxLevels);
-    partials_ = DeviceBuffer<ec::Xyzz<C>>(buckets);
-    tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(buckets / 2 + 1);
+    partials_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_reduce_threads(reduce_resident_threads_));
+    tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(partials_.size() / 2 + 1);  // a tree pass's groups are 2 or more
     window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
     if (capacity.affine_rounds) {
         affine_slots_ = detail::affine_slots<C>();
@@ -182,11 +179,12 @@ uint32_t BucketAccumulator<C>::device_affine_slots() {
 
 template <class C>
 uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
-    // The constructor's buffers: buckets and partials, the tree passes' half, the two
-    // spill levels' points and keys, the level flags and the window sums.
-    const uint64_t buckets = capacity.max_buckets();
+    // The constructor's buffers: buckets, the partials and the tree passes' half of them,
+    // the two spill levels' points and keys, the level flags and the window sums.
+    const uint64_t partials = capacity.max_reduce_threads(detail::resident_threads(detail::reduce_buckets_kernel<C>));
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
-    const uint64_t points = 2 * buckets + (buckets / 2 + 1) + spills + WindowLayout::windows_for(1);
+    const uint64_t points =
+        capacity.max_buckets() + partials + (partials / 2 + 1) + spills + WindowLayout::windows_for(1);
     const uint64_t affine = capacity.affine_rounds
                                 ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>(), capacity.affine_segment)
                                 : 0;
@@ -289,6 +287,10 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
 
     // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.
     const BucketReduceParams reduce{layout, choose_chunk_log(layout, reduce_resident_threads_)};
+    if (reduce.threads() > partials_.size()) {  // MsmCapacity::max_reduce_threads's bound: a logic error if it fails
+        throw std::logic_error(plugin::concat("BucketAccumulator: ", reduce.threads(),
+                                              " bucket chunks exceed the capacity of ", partials_.size()));
+    }
     detail::reduce_buckets_kernel<C><<<detail::point_blocks(reduce.threads()), detail::kPointThreads, 0, handle>>>(
         reduce, buckets_.data(), partials_.data());
     ZKB_CUDA_CHECK_LAUNCH("reduce_buckets_kernel");

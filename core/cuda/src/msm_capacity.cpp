@@ -78,6 +78,26 @@ uint64_t MsmCapacity::max_buckets() const {
     return most;
 }
 
+uint64_t MsmCapacity::max_reduce_threads(uint64_t resident_threads) const {
+    uint64_t most = 1;
+    // A plan's layout has all its windows, or one (ones alone); the reduction sees its
+    // bucket windows.
+    const auto consider = [&](uint32_t bits, uint32_t table_stride) {
+        for (uint32_t windows : {WindowLayout::windows_for(bits), 1u}) {
+            const WindowLayout buckets = WindowLayout{bits, windows, table_stride}.buckets();
+            most = std::max<uint64_t>(
+                most, BucketReduceParams{buckets, choose_chunk_log(buckets, resident_threads)}.threads());
+        }
+    };
+    for (uint32_t bits : window_bits_in_use()) consider(bits, 0);
+    for (const TableShape& table : shared_tables) {
+        if (table.window_bits >= 1 && table.window_bits <= kMaxWindowBits) {
+            consider(table.window_bits, std::max(table.stride, 1u));
+        }
+    }
+    return most;
+}
+
 uint64_t MsmCapacity::max_spills(int parity) const {
     // Level 0: 2 ceil(N / L0) with L0 = choose_first_segment(N) is at most 2^19 + 2 while
     // L0 < 256 and 2 ceil(N / 256) beyond; a forced segment adds its own bound.

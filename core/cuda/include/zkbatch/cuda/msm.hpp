@@ -61,6 +61,10 @@ struct MsmCapacity {
     uint64_t max_buckets() const;
     // The most spill entries of level 0 (even levels) and of level 1 (odd levels).
     uint64_t max_spills(int parity) const;
+    // The most bucket chunks (BucketReduceParams::threads, the reduction's partial sums)
+    // of any allowed layout, on a device holding `resident_threads` reduction threads at
+    // once (choose_chunk_log): a few per thread of a wave, far fewer than the buckets.
+    uint64_t max_reduce_threads(uint64_t resident_threads) const;
     // The widths prepare() may pick for counts up to max_points (none unless plain),
     // forced ones included.
     std::vector<uint32_t> window_bits_in_use() const;
