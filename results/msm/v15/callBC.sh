@@ -4,8 +4,8 @@
 # 1. msm_kernel_bench at 2^26: G1 plain, then over tables of strides 1, 2, 3, 4 and 6
 #    (core/cuda/MSM-NOTES.md v15's table of predictions, row for row).
 # 2. Whole proofs as call BB's: 2^26 full density with msm_tables = auto (the plan may
-#    now give H and L strided tables: by the corrected count of MSM-NOTES v15 h=22/6 or
-#    none, ~2,713 ms or v14's 2,736), then 2^24 over tables (H at 22/3 if it fits, ~662).
+#    now give H and L strided tables: by the corrected count of MSM-NOTES v15 and its
+#    step 2, h=22/4 and ~2,707 ms), then 2^24 over tables (H at 22/3 if it fits, ~662).
 # The GPU suite runs in a call of its own on the same bundle:
 #   BUNDLE=.gpu-carry/bundleBC.txz CALL=BC bash results/msm/v12/callAR.sh
 set -u
