@@ -42,8 +42,6 @@ __global__ void __launch_bounds__(kPointThreads)
     }
 }
 
-// The threads of accumulate_affine_kernel the current device holds at once: its scratch
-// slots (whole blocks).
 // Threads of `kernel` (blocks of kPointThreads) the current device holds at once.
 template <class Kernel>
 uint64_t resident_threads(Kernel kernel) {
@@ -54,6 +52,8 @@ uint64_t resident_threads(Kernel kernel) {
     return uint64_t(sm_count) * uint64_t(blocks_per_sm) * kPointThreads;
 }
 
+// The threads of accumulate_affine_kernel the current device holds at once: its scratch
+// slots (whole blocks).
 template <class C>
 uint32_t affine_slots() {
     return static_cast<uint32_t>(resident_threads(accumulate_affine_kernel<C>));
