@@ -24,7 +24,18 @@ uint64_t last_count_with_bits_at_most(uint64_t n, uint32_t bits, uint32_t max_bi
     return low;
 }
 
-uint64_t bucket_count(uint32_t bits) { return WindowLayout{bits, WindowLayout::windows_for(bits)}.bucket_count(); }
+bool allowed_width(uint32_t bits) { return bits >= 1 && bits <= kMaxWindowBits; }
+
+// Each layout with every window a capacity allows: over the bases at each width in use,
+// over each shared table (a stride of 0 counted as 1, a whole table).
+template <class Visit>
+void for_each_layout(const MsmCapacity& capacity, Visit&& visit) {
+    for (uint32_t bits : capacity.window_bits_in_use()) visit(WindowLayout{bits, WindowLayout::windows_for(bits), 0});
+    for (const TableShape& table : capacity.shared_tables) {
+        const uint32_t bits = table.window_bits;
+        if (allowed_width(bits)) visit(WindowLayout{bits, WindowLayout::windows_for(bits), std::max(table.stride, 1u)});
+    }
+}
 
 }  // namespace
 
@@ -55,26 +66,20 @@ uint64_t MsmCapacity::max_entries() const {
             most = std::max(most, count * WindowLayout::windows_for(bits) + max_points);
         }
     }
-    const auto allowed = [](uint32_t bits) { return bits >= 1 && bits <= kMaxWindowBits; };
     for (uint32_t bits : forced_window_bits) {
-        if (allowed(bits)) most = std::max(most, max_points * WindowLayout::windows_for(bits));
+        if (allowed_width(bits)) most = std::max(most, max_points * WindowLayout::windows_for(bits));
     }
     for (const TableShape& table : shared_tables) {
-        if (allowed(table.window_bits)) most = std::max(most, max_points * WindowLayout::windows_for(table.window_bits));
+        if (allowed_width(table.window_bits)) {
+            most = std::max(most, max_points * WindowLayout::windows_for(table.window_bits));
+        }
     }
     return std::max<uint64_t>(most, max_points);
 }
 
 uint64_t MsmCapacity::max_buckets() const {
     uint64_t most = 1;
-    for (uint32_t bits : window_bits_in_use()) most = std::max(most, bucket_count(bits));
-    for (const TableShape& table : shared_tables) {
-        const uint32_t bits = table.window_bits;
-        if (bits >= 1 && bits <= kMaxWindowBits) {
-            most = std::max<uint64_t>(
-                most, WindowLayout{bits, WindowLayout::windows_for(bits), std::max(table.stride, 1u)}.bucket_count());
-        }
-    }
+    for_each_layout(*this, [&](const WindowLayout& layout) { most = std::max<uint64_t>(most, layout.bucket_count()); });
     return most;
 }
 
@@ -82,19 +87,13 @@ uint64_t MsmCapacity::max_reduce_threads(uint64_t resident_threads) const {
     uint64_t most = 1;
     // A plan's layout has all its windows, or one (ones alone); the reduction sees its
     // bucket windows.
-    const auto consider = [&](uint32_t bits, uint32_t table_stride) {
-        for (uint32_t windows : {WindowLayout::windows_for(bits), 1u}) {
-            const WindowLayout buckets = WindowLayout{bits, windows, table_stride}.buckets();
+    for_each_layout(*this, [&](const WindowLayout& layout) {
+        for (uint32_t windows : {layout.windows, 1u}) {
+            const WindowLayout buckets = WindowLayout{layout.bits, windows, layout.table_stride}.buckets();
             most = std::max<uint64_t>(
                 most, BucketReduceParams{buckets, choose_chunk_log(buckets, resident_threads)}.threads());
         }
-    };
-    for (uint32_t bits : window_bits_in_use()) consider(bits, 0);
-    for (const TableShape& table : shared_tables) {
-        if (table.window_bits >= 1 && table.window_bits <= kMaxWindowBits) {
-            consider(table.window_bits, std::max(table.stride, 1u));
-        }
-    }
+    });
     return most;
 }
 

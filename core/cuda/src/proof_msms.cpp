@@ -51,10 +51,7 @@ msm::MsmCapacity capacity_for(uint64_t points, std::initializer_list<std::option
     msm::MsmCapacity capacity;
     capacity.max_points = points;
     for (const auto& table : tables) {
-        if (table && std::find(capacity.shared_tables.begin(), capacity.shared_tables.end(), *table) ==
-                         capacity.shared_tables.end()) {
-            capacity.shared_tables.push_back(*table);
-        }
+        if (table) capacity.shared_tables.push_back(*table);
     }
     capacity.plain = plain;
     return capacity;
