@@ -140,6 +140,27 @@ TEST(MsmDevice, G1AtLargeSizes) {
     expect_device_matches_cpu(msm, (size_t{1} << 19) + 7, BaseProfile::with_infinity, ScalarProfile::edges, 3004);
 }
 
+// Spills sized for the rounds' segments (MsmCapacity::spills_for_rounds, a proof's G2)
+// with no rounds run: at c = 1, 2^21 uniform scalars make ~2^28 entries, whose chosen
+// segments (at most 256; whole waves make them a little longer) would spill more than
+// twice the 838,862 level-0 entries there is room for, so the accumulator runs longer
+// ones. Its sum is still the CPU's.
+TEST(MsmDevice, PlainRunsLengthenSegmentsToFitSpillsSizedForRounds) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::MsmCapacity capacity = capacity_for(1 << 21, {1});
+    capacity.affine_rounds = true;  // G1: its rounds are off by default (min_pairs 0)
+    capacity.affine_segment = cuda::msm::kMinAffineSegment;
+    capacity.spills_for_rounds = true;
+    cuda::msm::DeviceMsm<ec::G1Params> msm(capacity);
+    expect_device_matches_cpu(msm, size_t{1} << 21, BaseProfile::distinct, ScalarProfile::uniform, 3100, 1);
+    const uint64_t entries = msm.plan().entry_count();
+    const uint64_t twice_chosen = 2 * uint64_t{cuda::msm::choose_first_segment(entries, 0)};
+    EXPECT_GT(2 * ((entries + twice_chosen - 1) / twice_chosen), capacity.max_spills(0))
+        << entries << " entries: segments twice as long as chosen would have fit, so none had to be lengthened";
+    expect_device_matches_cpu(msm, size_t{1} << 21, BaseProfile::distinct, ScalarProfile::mostly_boolean, 3101, 1);
+    expect_device_matches_cpu(msm, 5000, BaseProfile::with_infinity, ScalarProfile::uniform, 3102);
+}
+
 TEST(MsmDevice, G1AndG2WithForcedWindowWidths) {
     ZKB_REQUIRE_GPU();
     const std::vector<uint32_t> widths = {1, 4, 8, 12, 16, 20};

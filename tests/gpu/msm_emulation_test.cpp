@@ -502,6 +502,58 @@ TEST(MsmSteps, FirstSegmentFillsWholeWaves) {
     }
 }
 
+// A plain level 0 over spill buffers sized for longer segments: the chosen segment where
+// it fits, else the shortest whose spills fit (known answers, then the property).
+TEST(MsmSteps, FirstSegmentLengthensToFitTheSpills) {
+    EXPECT_EQ(fit_first_segment(1000, 16, 1000), 16u);            // 126 spills fit
+    EXPECT_EQ(fit_first_segment(939'524'096, 256, 1'468'008), 1280u);  // 2^26 G2 points at c = 20
+    EXPECT_EQ(fit_first_segment(939'525'120, 256, 1'468'008), 1280u);  // 734,004 threads of 1280
+    EXPECT_EQ(fit_first_segment(939'525'121, 256, 1'468'008), 1281u);
+    EXPECT_EQ(fit_first_segment(10, 1, 2), 10u);                  // room for one thread's spills: one thread
+    for (uint64_t capacity : {uint64_t{2}, uint64_t{3}, uint64_t{1000}, uint64_t{524'290}}) {
+        for (uint64_t entries = 1; entries < (uint64_t{1} << 32); entries = entries * 3 / 2 + 7) {
+            const uint32_t chosen = choose_first_segment(entries, 0);
+            const uint64_t segment = fit_first_segment(entries, chosen, capacity);
+            ASSERT_GE(segment, chosen) << entries << " entries, capacity " << capacity;
+            ASSERT_LE(2 * ((entries + segment - 1) / segment), capacity) << entries << " entries";
+            if (segment > chosen) {  // the shortest: one entry less spills too much
+                ASSERT_GT(2 * ((entries + segment - 2) / (segment - 1)), capacity) << entries << " entries";
+            }
+        }
+    }
+}
+
+// Spills sized for the rounds (a proof's G2 with B2's rounds planned): level 0 for
+// segments of kMinAffineSegment, 1,468,008 at 2^26 points against 7,340,032 for plain
+// segments of 256 (14 x 2^26 entries, counted apart from the code); every rounds segment
+// of every count up to the most entries, and every plain one as the accumulator
+// lengthens it, within the bounds.
+TEST(MsmCapacity, SpillsSizedForTheRoundsHoldEveryRun) {
+    MsmCapacity capacity;
+    capacity.max_points = uint64_t{1} << 26;
+    capacity.affine_rounds = true;
+    capacity.affine_segment = 5561;
+    ASSERT_EQ(capacity.max_entries(), 14 * capacity.max_points);
+    EXPECT_EQ(capacity.max_spills(0), 7'340'032u);
+    capacity.spills_for_rounds = true;
+    EXPECT_EQ(capacity.max_spills(0), 1'468'008u);
+    for (uint64_t max_points : {uint64_t{1} << 20, uint64_t{1} << 24, uint64_t{1} << 26}) {
+        capacity.max_points = max_points;
+        const uint64_t most = capacity.max_entries();
+        for (uint64_t entries = 1; entries <= most; entries = entries * 5 / 4 + 11) {
+            for (uint64_t slots : {uint64_t{1}, uint64_t{1000}, uint64_t{33792}}) {
+                const uint32_t rounds = choose_affine_segment(entries, slots, capacity.affine_segment);
+                const uint32_t segment =
+                    rounds != 0 ? rounds
+                                : fit_first_segment(entries, choose_first_segment(entries, slots), capacity.max_spills(0));
+                const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
+                ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << entries << ", slots " << slots;
+                ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << entries << ", slots " << slots;
+            }
+        }
+    }
+}
+
 // The capacity covers every count of full scalars and ones that prepare() may see, and
 // every level of every MSM up to it.
 TEST(MsmCapacity, BoundsEveryChoice) {

@@ -143,6 +143,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
     }
+    if (key_) plugin::add_fact(facts, "cuda.msm_worker_bytes", worker_bytes(key_->header, msm_chunk_points_, msm_memory_));
     if (key_ && !key_->tables.empty()) {
         plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());

@@ -99,9 +99,11 @@ uint64_t MsmCapacity::max_reduce_threads(uint64_t resident_threads) const {
 
 uint64_t MsmCapacity::max_spills(int parity) const {
     // Level 0: 2 ceil(N / L0) with L0 = choose_first_segment(N) is at most 2^19 + 2 while
-    // L0 < 256 and 2 ceil(N / 256) beyond; a forced segment adds its own bound.
+    // L0 < 256 and 2 ceil(N / 256) beyond (or the rounds' kMinAffineSegment, past which
+    // the accumulator lengthens plain segments); a forced segment adds its own bound.
     const uint64_t entries = max_entries();
-    uint64_t level0 = std::max<uint64_t>((uint64_t{1} << 19) + 2, 2 * ((entries + 255) / 256));
+    const uint64_t shortest = affine_rounds && spills_for_rounds ? kMinAffineSegment : 256;
+    uint64_t level0 = std::max<uint64_t>((uint64_t{1} << 19) + 2, 2 * ((entries + shortest - 1) / shortest));
     if (min_forced_segment > 0) {
         level0 = std::max<uint64_t>(level0, 2 * ((entries + min_forced_segment - 1) / min_forced_segment));
     }

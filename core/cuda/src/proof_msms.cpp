@@ -105,6 +105,7 @@ Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const M
                                        msm::BucketAccumulator<ec::G2Params>::device_affine_slots(),
                                        memory.g2_affine_segment);
         sized.g2.affine_rounds = sized.g2.affine_segment != 0;
+        sized.g2.spills_for_rounds = true;
     }
     return sized;
 }

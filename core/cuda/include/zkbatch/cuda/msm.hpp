@@ -54,6 +54,12 @@ struct MsmCapacity {
     bool affine_rounds = false;
     // Their segments' longest (choose_affine_segment); the scratch grows with it.
     uint32_t affine_segment = kAffineSegment;
+    // With affine_rounds: level 0's spills sized for the rounds' segments, which are at
+    // least kMinAffineSegment entries, not for choose_first_segment's 256. A level 0
+    // without rounds (turned off, or too few entries for them) then runs segments long
+    // enough to fit where its chosen ones would spill more (fit_first_segment). A proof's
+    // G2 at 2^26: 0.7 GB of spills instead of 3.6.
+    bool spills_for_rounds = false;
 
     // The most entries any allowed choice produces for at most max_points scalars.
     uint64_t max_entries() const;

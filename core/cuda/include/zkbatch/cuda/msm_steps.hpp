@@ -907,6 +907,15 @@ inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads
     return static_cast<uint32_t>(in_waves > segment ? in_waves : segment);  // whole waves already: as it was
 }
 
+// `segment`, or the shortest longer one whose level 0 of `entries` spills at most
+// `spill_capacity` entries (two a thread) where it would spill more: a capacity sized for
+// the rounds' segments (MsmCapacity::spills_for_rounds) lengthens plain ones.
+inline uint32_t fit_first_segment(uint64_t entries, uint32_t segment, uint64_t spill_capacity) {
+    const uint64_t most_threads = spill_capacity / 2 > 0 ? spill_capacity / 2 : 1;
+    const uint64_t shortest = (entries + most_threads - 1) / most_threads;
+    return shortest > segment ? static_cast<uint32_t>(shortest) : segment;
+}
+
 // Entries per thread from level 1 on: a level's serial additions are its segment, and a
 // bucket spanning everything needs log_(segment / 2) of the levels, so 8 (depth 8 per
 // level of 4x shrinking) beats 32 (depth 32 per 16x).
