@@ -443,16 +443,24 @@ TEST_F(MsmMemory, TablesTakeTheSetsThatFitMostTimePerByteFirst) {
 }
 
 TEST_F(MsmMemory, RoundsComeAfterZsTablesAndBeforeHs) {
-    const uint64_t w = 5 * q, r6144 = 7 * q, r4096 = 4 * q;  // the workers, and their rounds' scratch
+    const uint64_t w = 5 * q, r6144 = 7 * q, r4096 = 4 * q, r2048 = 2 * q;  // the workers, and their rounds' scratch
     const auto workers = [&](const cuda::MsmMemoryPlan& plan) {
-        return w + (plan.g2_affine_segment == 6144 ? r6144 : plan.g2_affine_segment == 4096 ? r4096 : 0);
+        switch (plan.g2_affine_segment) {
+        case 6144: return w + r6144;
+        case 4096: return w + r4096;
+        case 2048: return w + r2048;
+        default: return w;
+        }
     };
     const auto sets = [&](uint64_t budget) { return taken(w + budget, true, true, workers); };
-    EXPECT_EQ(sets(r4096 - 1), "");
+    EXPECT_EQ(sets(r2048 - 1), "");
+    EXPECT_EQ(sets(r2048), "+2048");
+    EXPECT_EQ(sets(r4096 - 1), "+2048");
     EXPECT_EQ(sets(r4096), "+4096");
     EXPECT_EQ(sets(r6144), "+6144");
     EXPECT_EQ(sets(z_needs - 1), "hl+6144");  // z's set does not fit: the rounds, then H, then L
-    EXPECT_EQ(sets(z_needs), "z");             // z's set leaves 2 q
+    EXPECT_EQ(sets(z_needs), "z+2048");        // z's set leaves 2 q: room for 2048's
+    EXPECT_EQ(sets(z_costs + r4096 - 1), "z+2048");
     EXPECT_EQ(sets(z_costs + r4096), "z+4096");
     EXPECT_EQ(sets(z_costs + r6144 - 1), "z+4096");
     EXPECT_EQ(sets(z_costs + r6144 + 12 * qh - 1), "zl+6144");  // H does not fit beside the rounds

@@ -77,9 +77,10 @@ std::vector<msm::TableShape> strided_table_shapes(uint64_t points);
 // B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
 // MSM over a table at 2^24 (core/cuda/MSM-NOTES.md, v8): 315-320 ms without rounds, as
 // much with segments up to 1024 (six waves of 993 entries a slot), 270.1 with 4096 (two
-// waves of 2979), 245.5 with 6144 (one wave of 5958). Scratch for 2048 (15.6 GB) bought
-// nothing where it was tried (v10: a 2^27 proof in chunks of 2^25, seven waves of 1,844).
-inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096};
+// waves of 2979), 245.5 with 6144 (one wave of 5958). Plain at 2^26 (v16, one chunk of a
+// 2^27 proof's B2): 1,326.0 without, 1,160.3 with 2048 (~15 GB, 13 waves of 1,986),
+// 1,033.1 with 4096, 1,003.2 with 6144; 2048 is what a 2^27 key leaves room for.
+inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
