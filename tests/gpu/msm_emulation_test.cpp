@@ -543,9 +543,7 @@ TEST(MsmCapacity, SpillsSizedForTheRoundsHoldEveryRun) {
         for (uint64_t entries = 1; entries <= most; entries = entries * 5 / 4 + 11) {
             for (uint64_t slots : {uint64_t{1}, uint64_t{1000}, uint64_t{33792}}) {
                 const uint32_t rounds = choose_affine_segment(entries, slots, capacity.affine_segment);
-                const uint32_t segment =
-                    rounds != 0 ? rounds
-                                : fit_first_segment(entries, choose_first_segment(entries, slots), capacity.max_spills(0));
+                const uint32_t segment = level0_segment(entries, 0, rounds, slots, capacity.max_spills(0));
                 const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
                 ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << entries << ", slots " << slots;
                 ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << entries << ", slots " << slots;

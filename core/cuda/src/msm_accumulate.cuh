@@ -276,10 +276,7 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
         affine.slots = affine_slots_;
         affine.min_pairs = affine_min_pairs_;
     }
-    const uint32_t segment =
-        first_segment != 0   ? first_segment
-        : affine_segment != 0 ? affine_segment
-                              : fit_first_segment(entries, choose_first_segment(entries, resident_threads_), capacity[0]);
+    const uint32_t segment = level0_segment(entries, first_segment, affine_segment, resident_threads_, capacity[0]);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
     const GatherSource<C> gather{plan.keys(), plan.values(), points};
     detail::run_levels<C>(levels, gather, rounds ? &affine : nullptr, buckets_.data(),

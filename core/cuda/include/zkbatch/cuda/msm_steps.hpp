@@ -916,6 +916,16 @@ inline uint32_t fit_first_segment(uint64_t entries, uint32_t segment, uint64_t s
     return shortest > segment ? static_cast<uint32_t>(shortest) : segment;
 }
 
+// Level 0's segment as BucketAccumulator runs it: a caller's forced one, else the
+// rounds' (`affine_segment`, 0 when they do not run), else choose_first_segment's for
+// `resident_threads`, lengthened to fit `spill_capacity` (fit_first_segment).
+inline uint32_t level0_segment(uint64_t entries, uint32_t forced_segment, uint32_t affine_segment,
+                               uint64_t resident_threads, uint64_t spill_capacity) {
+    if (forced_segment != 0) return forced_segment;
+    if (affine_segment != 0) return affine_segment;
+    return fit_first_segment(entries, choose_first_segment(entries, resident_threads), spill_capacity);
+}
+
 // Entries per thread from level 1 on: a level's serial additions are its segment, and a
 // bucket spanning everything needs log_(segment / 2) of the levels, so 8 (depth 8 per
 // level of 4x shrinking) beats 32 (depth 32 per 16x).
