@@ -524,8 +524,8 @@ TEST(MsmSteps, FirstSegmentLengthensToFitTheSpills) {
 }
 
 // Spills sized for the rounds (a proof's G2 with B2's rounds planned): level 0 for
-// segments of kMinAffineSegment, 1,468,008 at 2^26 points against 7,340,032 for plain
-// segments of 256 (14 x 2^26 entries, counted apart from the code); every rounds segment
+// segments of kMinAffineSegment, 1,363,150 at 2^26 points against 6,815,744 for plain
+// segments of 256 (13 x 2^26 entries, counted apart from the code); every rounds segment
 // of every count up to the most entries, and every plain one as the accumulator
 // lengthens it, within the bounds.
 TEST(MsmCapacity, SpillsSizedForTheRoundsHoldEveryRun) {
@@ -533,10 +533,10 @@ TEST(MsmCapacity, SpillsSizedForTheRoundsHoldEveryRun) {
     capacity.max_points = uint64_t{1} << 26;
     capacity.affine_rounds = true;
     capacity.affine_segment = 5561;
-    ASSERT_EQ(capacity.max_entries(), 14 * capacity.max_points);
-    EXPECT_EQ(capacity.max_spills(0), 7'340'032u);
+    ASSERT_EQ(capacity.max_entries(), 13 * capacity.max_points);
+    EXPECT_EQ(capacity.max_spills(0), 6'815'744u);
     capacity.spills_for_rounds = true;
-    EXPECT_EQ(capacity.max_spills(0), 1'468'008u);
+    EXPECT_EQ(capacity.max_spills(0), 1'363'150u);
     for (uint64_t max_points : {uint64_t{1} << 20, uint64_t{1} << 24, uint64_t{1} << 26}) {
         capacity.max_points = max_points;
         const uint64_t most = capacity.max_entries();
@@ -624,12 +624,12 @@ TEST(MsmCapacity, PartialSumsAreTheReductionsChunks) {
 
 // A capacity for tables alone (plain = false) is sized for their layouts and nothing
 // more: at 2^24 points and 22 bits, 12 windows of entries (a plain plan's 20 bits make
-// 13 windows and the ones) and 2^21 buckets (13 windows of 2^19).
+// 13 windows) and 2^21 buckets (13 windows of 2^19).
 TEST(MsmCapacity, TablesAloneNeedOnlyTheirLayouts) {
     MsmCapacity capacity;
     capacity.max_points = uint64_t{1} << 24;
     capacity.shared_tables = {{22, 1}};
-    ASSERT_EQ(capacity.max_entries(), 14 * capacity.max_points);
+    ASSERT_EQ(capacity.max_entries(), 13 * capacity.max_points);
     ASSERT_EQ(capacity.max_buckets(), 13u << 19);
     capacity.plain = false;
     EXPECT_TRUE(capacity.window_bits_in_use().empty());
