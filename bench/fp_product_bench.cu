@@ -7,12 +7,18 @@
 // of the first threads is checked against the host (the same algorithms, HostChain and
 // std::fma).
 //
+// --inversions measures Fp inversions instead: each thread a chain x <- 1/x + c, once by
+// Fp::inverse (safegcd.hpp's divsteps) and once by Fermat (x^(p-2), what inverse was
+// before), the first threads' end values checked against the host's.
+//
 //   fp_product_bench [--iterations 512] [--waves 4] [--repetitions 5]
+//   fp_product_bench --inversions [--iterations 64] [--waves 4] [--repetitions 5]
 #include <zkbatch/cuda/cuda_check.hpp>
 #include <zkbatch/cuda/device_buffer.hpp>
 #include <zkbatch/cuda/device_info.hpp>
 #include <zkbatch/cuda/event.hpp>
 #include <zkbatch/cuda/stream.hpp>
+#include <zkbatch/ff/fp.hpp>
 #include <zkbatch/ff/fp32.hpp>
 #include <zkbatch/ff/fp_f64.hpp>
 
@@ -49,6 +55,19 @@ __host__ __device__ __forceinline__ void product(const uint32_t a[kWords], const
 #else
         fp32::mont_mul_partial<ff::HostChain>(a, b, out);
 #endif
+    }
+}
+
+// 1/x by Fp::inverse (divsteps) or by Fermat, x^(p-2).
+template <bool Fermat>
+__host__ __device__ __forceinline__ ff::Fp invert(const ff::Fp& x) {
+    if constexpr (Fermat) {
+        uint64_t p_minus_2[6];
+        for (int i = 0; i < 6; ++i) p_minus_2[i] = ff::Fp::modulus_limb(i);
+        p_minus_2[0] -= 2;  // p's low limb ends in ...aaab: no borrow
+        return x.pow(p_minus_2, 6);
+    } else {
+        return x.inverse();
     }
 }
 
@@ -111,10 +130,22 @@ __global__ void __launch_bounds__(kThreads) pipes_kernel(double* sink, int itera
     sink[thread] = total;
 }
 
+// x <- 1/x + c, `iterations` times, per thread: state holds each thread's x and c.
+template <bool Fermat>
+__global__ void __launch_bounds__(kThreads) inversions_kernel(ff::Fp* state, int iterations) {
+    const uint64_t thread = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    ff::Fp x = state[2 * thread];
+    const ff::Fp c = state[2 * thread + 1];
+#pragma unroll 1
+    for (int i = 0; i < iterations; ++i) x = invert<Fermat>(x) + c;
+    state[2 * thread] = x;
+}
+
 struct Options {
-    int iterations = 512;
+    int iterations = 0;  // 0: the mode's default, 512 products or 64 inversions
     int waves = 4;
     int repetitions = 5;
+    bool inversions = false;
 };
 
 struct Variant {
@@ -136,12 +167,12 @@ Element random_element(std::mt19937_64& rng) {
     return e;
 }
 
-void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
+void pipe_rates(const cuda::DeviceInfo& device, const Options& options, int chain_iterations) {
     int clock_khz = 0;
     ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
     std::printf("\n## The pipes alone (8 independent accumulators a thread, %d iterations; cycles at the "
                 "%.2f GHz boost clock)\n\n| instructions | DFMA / cycle / SM | IMAD.WIDE / cycle / SM |\n|---|---|---|\n",
-                options.iterations * 8, clock_khz / 1e6);
+                chain_iterations * 8, clock_khz / 1e6);
     const struct {
         const char* name;
         void (*kernel)(double*, int);
@@ -149,7 +180,7 @@ void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
     } kernels[] = {{"DFMA", pipes_kernel<true, false>, true, false},
                    {"IMAD.WIDE", pipes_kernel<false, true>, false, true},
                    {"both", pipes_kernel<true, true>, true, true}};
-    const int iterations = options.iterations * 8;
+    const int iterations = chain_iterations * 8;
     for (const auto& k : kernels) {
         int blocks_per_sm = 0;
         ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k.kernel, kThreads, 0));
@@ -168,9 +199,74 @@ void pipe_rates(const cuda::DeviceInfo& device, const Options& options) {
     }
 }
 
+// The inversion chains, divsteps and Fermat; returns the number of kernels whose first
+// threads differ from the host.
+int inversion_rates(const cuda::DeviceInfo& device, const Options& options) {
+    const int iterations = options.iterations != 0 ? options.iterations : 64;
+    std::printf("# %s, %d SMs; Fp inversions, a chain x <- 1/x + c of %d a thread, median of %d after a "
+                "warm-up, CUDA events\n\n",
+                device.name.c_str(), device.sm_count, iterations, options.repetitions);
+    std::printf("| inversion | blocks of %d an SM | registers, spill bytes | inversions | ms | inversions / s | "
+                "ns an inversion a thread | ns an inversion a GPU | against Fermat |\n|---|---|---|---|---|---|---|---|---|\n",
+                kThreads);
+    const struct {
+        const char* name;
+        void (*kernel)(ff::Fp*, int);
+        bool fermat;
+    } kernels[] = {{"Fermat (x^(p-2))", inversions_kernel<true>, true},
+                   {"Fp::inverse (divsteps)", inversions_kernel<false>, false}};
+    int failures = 0;
+    double fermat_ns = 0;
+    for (const auto& k : kernels) {
+        cudaFuncAttributes attributes{};
+        ZKB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, k.kernel));
+        int blocks_per_sm = 0;
+        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k.kernel, kThreads, 0));
+        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
+        const uint64_t threads = blocks * kThreads;
+        std::vector<ff::Fp> host(threads * 2);
+        std::mt19937_64 rng(2027);
+        for (ff::Fp& x : host) {  // Montgomery forms below p: the top limb below p's
+            for (uint64_t& limb : x.limbs) limb = rng();
+            x.limbs[5] %= ff::kFpModulus5;
+        }
+        cuda::DeviceBuffer<ff::Fp> state(host.size());
+        const cuda::Stream stream;
+        const double ms = bench::median_event_ms(
+            stream, 1, options.repetitions,
+            [&] {
+                k.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(), iterations);
+                ZKB_CUDA_CHECK_LAUNCH("inversions_kernel");
+            },
+            [&] { state.copy_from_host(host.data(), host.size()); });
+        // The first 32 threads' chains against the host, from their starting values.
+        std::vector<ff::Fp> device_result(32 * 2);
+        state.copy_to_host(device_result.data(), device_result.size());
+        bool equal = true;
+        for (int t = 0; t < 32 && equal; ++t) {
+            ff::Fp x = host[2 * t];
+            for (int i = 0; i < iterations; ++i) x = (k.fermat ? invert<true>(x) : invert<false>(x)) + host[2 * t + 1];
+            equal = x == device_result[2 * t];
+        }
+        if (!equal) failures++;
+        const double inversions = double(threads) * iterations;
+        const double ns_a_thread = ms * 1e6 / iterations;
+        const double ns_a_gpu = ms * 1e6 / inversions;
+        if (k.fermat) fermat_ns = ns_a_gpu;
+        std::printf("| %s | %d | %d, %zu | %.3g | %.3f | %.3g | %.0f | %.3f | %.2fx%s |\n", k.name, blocks_per_sm,
+                    attributes.numRegs, attributes.localSizeBytes, inversions, ms, inversions / (ms * 1e-3),
+                    ns_a_thread, ns_a_gpu, fermat_ns / ns_a_gpu, equal ? "" : " DIFFERENT FROM THE HOST");
+        std::fflush(stdout);
+    }
+    if (failures != 0) std::printf("\n%d kernels differ from the host\n", failures);
+    return failures;
+}
+
 int run(const Options& options) {
     ZKB_CUDA_CHECK(cudaSetDevice(0));
     const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
+    if (options.inversions) return inversion_rates(device, options) == 0 ? 0 : 1;
+    const int iterations = options.iterations != 0 ? options.iterations : 512;
     const std::vector<Variant> variants = {
         variant<2, 0, 3>("integer x2"),     variant<0, 2, 3>("FP64 x2"),         variant<1, 1, 3>("integer + FP64"),
         variant<2, 1, 3>("2 integer + 1 FP64"), variant<3, 2, 2>("3 integer + 2 FP64"), variant<2, 0, 2>("integer x2"),
@@ -178,7 +274,7 @@ int run(const Options& options) {
         variant<2, 2, 2>("2 integer + 2 FP64"),
     };
     std::printf("# %s, %d SMs; %d iterations a thread, median of %d after a warm-up, CUDA events\n\n",
-                device.name.c_str(), device.sm_count, options.iterations, options.repetitions);
+                device.name.c_str(), device.sm_count, iterations, options.repetitions);
     std::printf("| chains a thread | blocks of %d an SM (asked) | registers, spill bytes | products | ms | "
                 "products / s | ns an SM a product | against integer x2 |\n|---|---|---|---|---|---|---|---|\n",
                 kThreads);
@@ -201,7 +297,7 @@ int run(const Options& options) {
             stream, 1, options.repetitions,
             [&] {
                 v.kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream.handle()>>>(state.data(),
-                                                                                       options.iterations);
+                                                                                       iterations);
                 ZKB_CUDA_CHECK_LAUNCH("chains_kernel");
             },
             [&] { state.copy_from_host(host.data(), host.size()); });
@@ -213,7 +309,7 @@ int run(const Options& options) {
             for (int c = 0; c < chains && equal; ++c) {
                 Element x = host[(t * chains + c) * 2];
                 const Element& y = host[(t * chains + c) * 2 + 1];
-                for (int i = 0; i < options.iterations; ++i) {
+                for (int i = 0; i < iterations; ++i) {
                     if (c >= v.int_chains) {
                         product<true>(x.words, y.words, x.words);
                     } else {
@@ -224,7 +320,7 @@ int run(const Options& options) {
             }
         }
         if (!equal) failures++;
-        const double products = double(threads) * chains * options.iterations;
+        const double products = double(threads) * chains * iterations;
         const double rate = products / (ms * 1e-3);
         if (baseline_rate == 0) baseline_rate = rate;
         std::printf("| %s | %d (%d) | %d, %zu | %.3g | %.3f | %.3g | %.2f | %.2fx%s |\n", v.name, blocks_per_sm,
@@ -232,7 +328,7 @@ int run(const Options& options) {
                     device.sm_count / rate * 1e9, rate / baseline_rate, equal ? "" : " DIFFERENT FROM THE HOST");
         std::fflush(stdout);
     }
-    pipe_rates(device, options);
+    pipe_rates(device, options, iterations);
     if (failures != 0) std::printf("\n%d variants differ from the host\n", failures);
     return failures == 0 ? 0 : 1;
 }
@@ -241,6 +337,10 @@ Options parse(int argc, char** argv) {
     Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
+        if (flag == "--inversions") {
+            options.inversions = true;
+            continue;
+        }
         if (i + 1 >= argc) throw std::invalid_argument("fp_product_bench: " + flag + " needs a value");
         const int value = std::stoi(argv[++i]);
         if (flag == "--iterations") {
@@ -251,7 +351,7 @@ Options parse(int argc, char** argv) {
             options.repetitions = value;
         } else {
             throw std::invalid_argument("fp_product_bench: unknown flag " + flag +
-                                        " (known: --iterations, --waves, --repetitions)");
+                                        " (known: --inversions, --iterations, --waves, --repetitions)");
         }
     }
     return options;
