@@ -16,12 +16,14 @@
 // full-width f, g (`apply_to_fg`: an exact division by 2^30) and to d, e (`apply_to_de`:
 // a multiple of m added to make the division by 2^30 exact, Montgomery-style, so d and e
 // stay congruent to what they mean). The iteration count is fixed (ceil(1101 / 30) = 37
-// batches for p), so on a GPU the 32 lanes of a warp run in step, and so is every branch
-// (masks only): the time does not depend on x.
+// batches for p) and the steps choose by masks, not branches, so on a GPU the 32 lanes of
+// a warp run in step and the time does not depend on x.
 //
-// 30 rather than 62 steps a batch: the GPU's words are 32 bits, where a step is ~20
-// single instructions and T's entries (|u| + |v| <= 2^30) multiply the 30-bit limbs in one
-// IMAD.WIDE each; 62-step batches would pay two instructions for every 64-bit operation.
+// 30 rather than 62 steps a batch: the GPU's words are 32 bits, where a step is about
+// twenty 32-bit operations and T's entries (|u| + |v| <= 2^30) multiply the 30-bit limbs
+// in one IMAD.WIDE each; 62-step batches would pay two instructions for every 64-bit
+// operation. In PTX for sm_90 a batch is ~1,240 instructions, an inversion ~46,000
+// against Fermat's ~450,000 (608 products of ~740).
 #pragma once
 
 #include <zkbatch/util/host_device.hpp>
