@@ -370,6 +370,27 @@ TEST(CudaGroth16, ProofsOverStridedTablesAreTheSame) {
     }
 }
 
+// msm_affine_rounds = shared: B2's rounds' scratch in one block with a, b and c, which go
+// up only once z's MSMs are done, and L before the quotient. These sizes are too small for
+// the rounds to take scratch (too few entries for the slots), so what this checks is the
+// order; the shared block itself is MsmDevice.AffineRoundsMatchTheCpu's lent cases, and a
+// 2^27 proof's (results/msm).
+TEST(CudaGroth16, ProofsWithTheRoundsScratchInTheVectorsAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    // Whole MSMs over tables; MSMs in four chunks (z in four pieces), as at 2^27.
+    const std::pair<circuit::R1csShape, const char*> cases[] = {
+        {{7, 2, 3, 1.0, 4}, "msm_tables=auto\nmsm_affine_rounds=shared\n"},
+        {{12, 4, 2, 0.9, 5}, "msm_affine_rounds=shared\nmsm_chunk_log=10\n"}};
+    for (const auto& [shape, options] : cases) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
+        const auto made = seeded_key(shape, 190 + shape.log_n, folder.path());
+        const uint64_t job_seed = 200 + shape.log_n;
+        expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
+                                        made->synthesized(job_seed), job_seed, options);
+    }
+}
+
 // What load_key spends the memory left on (no GPU needed: sizes only). At 2^24 points the
 // whole tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a table is
 // 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while
@@ -390,8 +411,9 @@ protected:
     // segment ("+6144"), checking the tables' byte counts and widths on the way. `stride`
     // is msm_table_stride: 1 (whole tables alone) unless a test asks for another.
     std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers,
-                      uint32_t stride = 1) {
-        const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, free_bytes, tables, rounds, workers, stride);
+                      uint32_t stride = 1, cuda::G2Rounds where = cuda::G2Rounds::automatic) {
+        const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(
+            shape, free_bytes, tables, rounds ? where : cuda::G2Rounds::off, workers, stride);
         std::string sets;
         uint64_t queries = 0, table_bytes = 0;
         const auto add = [&](const char* name, const std::optional<cuda::msm::TableShape>& table, uint64_t bytes) {
@@ -411,6 +433,7 @@ protected:
         EXPECT_EQ(plan.device_bytes, table_bytes) << sets;
         EXPECT_EQ(plan.any_table(), !sets.empty());
         if (plan.g2_affine_segment != 0) sets += "+" + std::to_string(plan.g2_affine_segment);
+        if (plan.g2_scratch_in_vectors) sets += " in a, b, c";
         return sets;
     }
 
@@ -469,6 +492,33 @@ TEST_F(MsmMemory, RoundsComeAfterZsTablesAndBeforeHs) {
     EXPECT_EQ(taken(UINT64_MAX, true, false, workers), "zhl");    // msm_affine_rounds = off
 }
 
+// B2's scratch shares a, b and c's block only where it does not fit on its own (sharing
+// delays their uploads): a worker then holds the larger of the two instead of both.
+TEST_F(MsmMemory, RoundsShareTheVectorsOnlyWhereTheirOwnScratchDoesNotFit) {
+    const uint64_t w = 5 * q, vectors = 3 * q;  // the workers, a, b and c among them
+    const auto workers = [&](const cuda::MsmMemoryPlan& plan) {
+        const uint64_t scratch = plan.g2_affine_segment == 6144   ? 7 * q
+                                 : plan.g2_affine_segment == 4096 ? 4 * q
+                                 : plan.g2_affine_segment == 2048 ? 2 * q
+                                                                  : 0;
+        return w + (plan.g2_scratch_in_vectors ? std::max(scratch, vectors) - vectors : scratch);
+    };
+    const auto sets = [&](uint64_t budget) { return taken(w + budget, false, true, workers); };
+    EXPECT_EQ(taken(w - 1, false, true, workers), "");  // not even the workers fit
+    EXPECT_EQ(sets(0), "+2048 in a, b, c");              // within a, b and c's 3 q
+    EXPECT_EQ(sets(q - 1), "+2048 in a, b, c");
+    EXPECT_EQ(sets(q), "+4096 in a, b, c");              // 4 q in a block of 3 q and q more
+    EXPECT_EQ(sets(2 * q), "+4096 in a, b, c");          // before 2048 on its own: longer segments first
+    EXPECT_EQ(sets(4 * q - 1), "+4096 in a, b, c");
+    EXPECT_EQ(sets(4 * q), "+6144 in a, b, c");
+    EXPECT_EQ(sets(7 * q - 1), "+6144 in a, b, c");
+    EXPECT_EQ(sets(7 * q), "+6144");                     // on its own: nothing shared
+    EXPECT_EQ(taken(UINT64_MAX, false, false, workers), "");  // msm_affine_rounds = off
+    // msm_affine_rounds = shared
+    EXPECT_EQ(taken(UINT64_MAX, false, true, workers, 1, cuda::G2Rounds::shared), "+6144 in a, b, c");
+    EXPECT_EQ(taken(w + q, false, true, workers, 1, cuda::G2Rounds::shared), "+4096 in a, b, c");
+}
+
 // A worker's buffers depend on the tables (ProofMsms sizes G2's buckets for B2's table
 // alone once it has one): each set is weighed with the workers it leaves.
 TEST_F(MsmMemory, WeighsEachSetWithTheWorkersItLeaves) {
@@ -489,9 +539,12 @@ TEST_F(MsmMemory, StridedTablesWhereWholeOnesDoNotFit) {
     const uint64_t w = 5 * q;
     const auto workers = [&](const cuda::MsmMemoryPlan&) { return w; };
     const auto sets = [&](uint64_t budget) { return taken(w + budget, true, false, workers, 0); };
-    EXPECT_EQ(sets(z_costs + 12 * qh), "zh");          // H whole; L's 2 multiples do not fit in qh
+    // H and L chosen together, by the cost model: 2^24 (12 n + 40 buckets a window a
+    // bucket set, computed apart from the code): plain 156 n + 273 M, whole 144 n + 84 M,
+    // 22/2 144 n + 168 M, 22/3 144 n + 252 M, 20/5 156 n + 105 M, 20/7 156 n + 147 M.
+    EXPECT_EQ(sets(z_costs + 12 * qh), "zh/2l/2");      // not H whole, which leaves qh: L plain
     EXPECT_EQ(sets(z_costs + 11 * qh + 6 * ql), "zhl/2");
-    EXPECT_EQ(sets(z_costs + 6 * qh), "zh/2");          // leaves qh: L's fewest, 2 ql, do not fit
+    EXPECT_EQ(sets(z_costs + 6 * qh), "zh/3l/5");       // not H at 22/2 alone, which leaves qh
     EXPECT_EQ(sets(z_costs + 6 * qh - 1), "zh/3l/5");  // H's 4 multiples leave 3 qh - 1
     EXPECT_EQ(sets(2 * ql - 1), "");                    // no stride fits either
     EXPECT_EQ(sets(2 * ql), "l/7");                     // L's 2 multiples, not H's 2 qh

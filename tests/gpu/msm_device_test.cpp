@@ -335,15 +335,17 @@ TEST(MsmDevice, RefusesWhatItWasNotSizedFor) {
 }
 
 // Level 0 in batched affine rounds on the device: against the CPU with forced segments
-// (every round that can run does: min_pairs 1), plain and over a table; then at sizes
-// where the accumulator chooses them itself, against the same MSM without them.
+// (every round that can run does: min_pairs 1), plain and over a table, the scratch the
+// accumulator's own or lent (poisoned first, as a, b and c's block would be); then at
+// sizes where the accumulator chooses them itself, against the same MSM without them.
 template <class C>
 void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
                                     uint32_t segment, uint32_t table_bits, uint64_t seed,
-                                    uint32_t max_segment = cuda::msm::kAffineSegment) {
+                                    uint32_t max_segment = cuda::msm::kAffineSegment, bool lent = false) {
     SCOPED_TRACE(testing::Message() << curve_name<C>() << ", n " << n << ", bases " << to_string(base_profile)
                                     << ", scalars " << to_string(scalar_profile) << ", segment " << segment
-                                    << ", table bits " << table_bits << ", scratch for " << max_segment);
+                                    << ", table bits " << table_bits << ", scratch for " << max_segment
+                                    << (lent ? ", lent" : ""));
     cuda::msm::MsmCapacity capacity = capacity_for(n);
     capacity.affine_rounds = true;
     capacity.affine_segment = max_segment;
@@ -353,7 +355,12 @@ void expect_affine_rounds_match_cpu(size_t n, BaseProfile base_profile, ScalarPr
         capacity.plain = false;
     }
     cuda::msm::ScalarPlan plan(capacity);
-    cuda::msm::BucketAccumulator<C> accumulator(capacity);
+    const uint64_t scratch_bytes = cuda::msm::BucketAccumulator<C>::rounds_scratch_bytes(capacity);
+    cuda::DeviceBuffer<uint8_t> scratch(lent ? scratch_bytes : 0);
+    if (lent) ZKB_CUDA_CHECK(cudaMemset(scratch.data(), 0xa5, scratch_bytes));
+    cuda::msm::BucketAccumulator<C> accumulator(capacity, lent ? scratch.data() : nullptr);
+    EXPECT_EQ(accumulator.device_bytes() + (lent ? scratch_bytes : 0),
+              cuda::msm::BucketAccumulator<C>::device_bytes_for(capacity));
     accumulator.set_affine_min_pairs(1);
     const MsmCase<C> msm_case(n, base_profile, scalar_profile, seed);
     const DeviceInputs<C>& inputs = msm_case.inputs;
@@ -394,6 +401,11 @@ TEST(MsmDevice, AffineRoundsMatchTheCpu) {
                                                  4096);
     expect_affine_rounds_match_cpu<ec::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::uniform, 4000, 22,
                                                  seed++, 4096);
+    // Scratch lent by the caller (a proof's a, b and c: MsmMemoryPlan::g2_scratch_in_vectors).
+    expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::with_infinity, ScalarProfile::uniform, 3000, 0,
+                                                 seed++, 4096, true);
+    expect_affine_rounds_match_cpu<ec::G1Params>(3000, BaseProfile::distinct, ScalarProfile::edges, 1000, 9, seed++,
+                                                 cuda::msm::kAffineSegment, true);
 }
 
 // Where the accumulator picks the rounds itself (the smallest power of two whose entries

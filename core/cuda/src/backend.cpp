@@ -18,6 +18,7 @@
 #include <bit>
 #include <chrono>
 #include <initializer_list>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -34,6 +35,12 @@ uint64_t steady_now_ns() {
 }
 
 uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
+
+// A worker's block for a, b and c, which holds B2's rounds' scratch too where the plan
+// shares it (`lent_bytes`, ProofMsms::lent_bytes): the larger of the two.
+uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes) {
+    return std::max(3 * vector_bytes(max_log_n), lent_bytes);
+}
 
 // Device memory left for what is allocated later without being counted (kernels' local
 // memory, CUB's and the driver's own): a key that filled the device to the byte would
@@ -90,10 +97,13 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                    "device memory the workers leave, built at load_key)") == "auto";
     // Up to c = 1's 256 windows; a stride past a table's windows is cut to them.
     config.msm_table_stride = static_cast<uint32_t>(options.get_uint("msm_table_stride", 0, 0, 256));
-    config.msm_affine_rounds =
-        get_choice(options, "msm_affine_rounds", {"auto", "off"},
+    const std::string rounds =
+        get_choice(options, "msm_affine_rounds", {"auto", "off", "shared"},
                    "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
-                   "workers leave) or 'off'") == "auto";
+                   "workers leave, in one block with a, b and c where it fits no other way), 'off', or 'shared' "
+                   "(always in one block with a, b and c)");
+    config.msm_affine_rounds = rounds != "off";
+    config.msm_rounds_shared = rounds == "shared";
     return config;
 }
 
@@ -139,6 +149,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     if (key_) {
         plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
                          ProofMsms::g2_affine_segment(key_->header, msm_chunk_points_, msm_memory_));
+        plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
     }
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
@@ -176,8 +187,8 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
 
 uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
                                    const MsmMemoryPlan& memory) const {
-    return 3 * vector_bytes(config_.max_log_n) + shape.num_variables * sizeof(ff::Fr) +
-           ProofMsms::device_bytes_for(shape, chunk_points, memory);
+    return vectors_block_bytes(config_.max_log_n, ProofMsms::lent_bytes(shape, chunk_points, memory)) +
+           shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
 }
 
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
@@ -275,7 +286,10 @@ void CudaBackend::spend_free_memory() {
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
     const bool whole = msm_chunk_points_ == largest_query(key_->header);
     msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables && whole,
-                                  config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
+                                  !config_.msm_affine_rounds ? G2Rounds::off
+                                  : config_.msm_rounds_shared ? G2Rounds::shared
+                                                              : G2Rounds::automatic,
+                                  [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
                                                                                   memory);
                                   },
@@ -296,15 +310,21 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
-      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
-      a_(size_t{1} << backend.config().max_log_n),
-      b_(size_t{1} << backend.config().max_log_n),
-      c_(size_t{1} << backend.config().max_log_n) {
+      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()) {
     // Build the tables of the largest domain now rather than in the first prove.
-    (void)backend_.tables(backend.config().max_log_n);
-    if (const DeviceProvingKey* key = backend.key()) {
+    const uint32_t max_log_n = backend.config().max_log_n;
+    (void)backend_.tables(max_log_n);
+    const DeviceProvingKey* key = backend.key();
+    const uint64_t lent_bytes =
+        key ? ProofMsms::lent_bytes(key->header, backend.msm_chunk_points(), backend.msm_memory()) : 0;
+    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes));
+    a_ = reinterpret_cast<ff::Fr*>(vectors_.data());
+    b_ = a_ + (size_t{1} << max_log_n);
+    c_ = b_ + (size_t{1} << max_log_n);
+    if (key) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), backend.msm_memory());
+        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), backend.msm_memory(),
+                                            vectors_.data());
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }
@@ -421,17 +441,38 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         h2d_end_[slot].record(upload_stream_);
     };
 
-    ff::Fr* const device_vectors[3] = {a_.data(), b_.data(), c_.data()};
+    ff::Fr* const device_vectors[3] = {a_, b_, c_};
     const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
     const char* const vector_names[3] = {"a", "b", "c"};
+    // Where a, b and c share their block with B2's rounds' scratch, they go up only once
+    // z's MSMs are done: under L, and the quotient follows L.
+    const bool vectors_after_l = groth16 && backend_.msm_memory().g2_scratch_in_vectors;
+    const auto run_l = [&] {
+        const NvtxRange range(partition + "msm l");
+        msms_->run_l(*key, z_.data(), compute_stream_);
+    };
+    const Event* z_msms_done = nullptr;
     try {
         if (groth16) {
             // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b
             // and c go up behind z (or the host makes the quotient) instead of waiting for
-            // the quotient's uploads (MSM-NOTES.md, v13).
-            upload(z_.data(), buffers->z, z_bytes, 3, "z");
+            // the quotient's uploads (MSM-NOTES.md, v13). z goes up in the MSMs' chunks,
+            // so the first chunk's MSMs start once its part is up.
+            {
+                const NvtxRange range(partition + "h2d z");
+                const auto lock = backend_.lock_upload_stream();
+                h2d_start_[3].record(upload_stream_);
+                const uint64_t chunk = msms_->chunk_points(), m = key->header.num_variables;
+                for (uint64_t piece = 0, first = 0; first < m; ++piece, first += chunk) {
+                    upload_stream_.copy_to_device(z_.data() + first, static_cast<const ff::Fr*>(buffers->z) + first,
+                                                  std::min(chunk, m - first) * sizeof(ff::Fr));
+                    z_ready_[piece].record(upload_stream_);
+                }
+                h2d_end_[3].record(upload_stream_);
+            }
             const NvtxRange range(partition + "msms of z");
-            msms_->run_z(*key, z_.data(), compute_stream_, h2d_end_[3]);
+            z_msms_done = &msms_->run_z(*key, z_.data(), compute_stream_,
+                                        std::span<const Event>(z_ready_, msms_->z_chunks(key->header)));
         }
         if (host_quotient) {
             groth16::quotient_on_cpu(
@@ -441,7 +482,13 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
                 [&](const char* step, int64_t start_ns, int64_t end_ns) {
                     plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
                 });
-            upload(b_.data(), buffers->h, bytes, 0, "h");  // where the device quotient leaves h
+        }
+        if (vectors_after_l) {
+            run_l();
+            z_msms_done->synchronize();  // done already, unless L had no points to count
+        }
+        if (host_quotient) {
+            upload(b_, buffers->h, bytes, 0, "h");  // where the device quotient leaves h
         } else {
             // Enqueued in this order so that each upload is followed at once by the work
             // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
@@ -456,23 +503,26 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             }
             const NvtxRange range(partition + "quotient and inverse ntt");
             compute_start_[3].record(compute_stream_);
-            ntt::enqueue(ntt::quotient_output_steps(tables, a_.data(), b_.data(), c_.data()), compute_stream_);
+            ntt::enqueue(ntt::quotient_output_steps(tables, a_, b_, c_), compute_stream_);
             compute_end_[3].record(compute_stream_);
         }
         if (digest_on_device) {
             // a, no longer needed once the quotient is in b, holds the block sums.
             const NvtxRange range(partition + "h digest block sums");
             compute_start_[4].record(compute_stream_);
-            enqueue_xxh3_block_sums(b_.data(), bytes, reinterpret_cast<uint64_t*>(a_.data()), compute_stream_);
+            enqueue_xxh3_block_sums(b_, bytes, reinterpret_cast<uint64_t*>(a_), compute_stream_);
             compute_end_[4].record(compute_stream_);
         }
+        if (groth16 && !vectors_after_l) run_l();
         if (groth16) {
-            const NvtxRange range(partition + "msm l");
-            msms_->run_l(*key, z_.data(), compute_stream_);
+            const NvtxRange range(partition + "msm h");
+            // h is on the device either way: made there, or uploaded by event 0.
+            msms_->run_h(*key, b_, compute_stream_, h2d_end_[0]);
         }
-        // The digest's downloads and chain, and h's download, run under L's MSM.
+        // The digest's downloads and chain, and h's download, run under H's MSM (the
+        // quotient's alone: after it).
         if (digest_on_device) {
-            download(buffers->h, a_.data(), rows_bytes, compute_end_[4], 0);
+            download(buffers->h, a_, rows_bytes, compute_end_[4], 0);
             const NvtxRange chain_range(partition + "h digest chain");
             chain_start_ns = steady_now_ns();
             digest = xxh3::digest_from_block_sums(static_cast<const uint64_t*>(buffers->h), bytes);
@@ -480,13 +530,9 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         }
         if (h_to_host) {
             const NvtxRange range(partition + "d2h h");
-            download(buffers->h, b_.data(), bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
+            download(buffers->h, b_, bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
         }
-        if (groth16) {
-            const NvtxRange range(partition + "msm h");
-            // h is on the device either way: made there, or uploaded by event 0.
-            sums = msms_->run_h(*key, b_.data(), compute_stream_, h2d_end_[0]);
-        }
+        if (groth16) sums = msms_->sums(*key, compute_stream_);
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
     } catch (...) {
         // Never return while queued work may still read or write this partition's host

@@ -124,7 +124,7 @@ std::vector<msm::TableShape> strided_table_shapes(uint64_t points) {
     return shapes;
 }
 
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
                               const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
     struct Table {
         uint64_t table_bytes, query_bytes;
@@ -161,29 +161,55 @@ MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_by
     const msm::TableShape whole{key_table_window_bits(shape), 1};
     const uint64_t m = shape.num_variables;
     if (tables) take(with(&MsmMemoryPlan::z, whole), {g1_table(m, whole), g1_table(m, whole), g2_table(m, whole)});
+    // B2's rounds: the longest segments whose scratch fits on its own, or else in one block
+    // with a, b and c (whose uploads it delays to L, so only where it must).
     for (const uint32_t segment : kG2AffineSegments) {
+        if (g2_rounds == G2Rounds::off) break;
         MsmMemoryPlan candidate = plan;
         candidate.g2_affine_segment = segment;
-        if (!g2_rounds || take(candidate, {})) break;
+        if (g2_rounds == G2Rounds::automatic && take(candidate, {})) break;
+        candidate.g2_scratch_in_vectors = true;
+        if (take(candidate, {})) break;
     }
-    const std::pair<Set, uint64_t> g1_sets[] = {{&MsmMemoryPlan::h, shape.h_points()},
-                                                {&MsmMemoryPlan::l, shape.private_variables()}};
-    // H's and L's tables: whole, else strided; or of the stride asked for.
-    const auto shapes_for = [&](uint64_t points) {
-        if (g1_table_stride == 0) return strided_table_shapes(points);
-        const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, g1_table_stride);
-        return std::vector<msm::TableShape>{{bits, std::min(g1_table_stride, msm::WindowLayout::windows_for(bits))}};
+    if (!tables) return plan;
+    // H's and L's tables, chosen together: of every pair of shapes that fits (each whole,
+    // strided or none; or of the stride asked for, or none), H's built first, the pair
+    // the cost model (msm::estimated_msm_cost) finds cheapest; the first such in this
+    // order on a tie. H's best table alone can take the room that L's needed for more:
+    // at 2^26, 24/3 with L plain against 22/4 with L at 22/6.
+    const auto options_for = [&](uint64_t points) {
+        std::vector<std::optional<msm::TableShape>> options;
+        if (g1_table_stride == 0) {
+            options.emplace_back(whole);
+            for (const msm::TableShape& strided : strided_table_shapes(points)) options.emplace_back(strided);
+        } else {
+            const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, g1_table_stride);
+            options.emplace_back(msm::TableShape{bits, std::min(g1_table_stride, msm::WindowLayout::windows_for(bits))});
+        }
+        options.emplace_back(std::nullopt);
+        return options;
     };
-    for (const auto& [set, points] : g1_sets) {
-        if (tables && g1_table_stride == 0) take(with(set, whole), {g1_table(points, whole)});
-    }
-    for (const auto& [set, points] : g1_sets) {
-        if (!tables || plan.*set) continue;
-        for (const msm::TableShape& strided : shapes_for(points)) {
-            if (take(with(set, strided), {g1_table(points, strided)})) break;
+    const auto cost = [](uint64_t points, const std::optional<msm::TableShape>& table) {
+        return table ? msm::estimated_msm_cost(points, table->window_bits, table->stride)
+                     : msm::estimated_msm_cost(points, msm::choose_window_bits(points));
+    };
+    const uint64_t h_points = shape.h_points(), l_points = shape.private_variables();
+    const MsmMemoryPlan before = plan;
+    MsmMemoryPlan best = before;
+    double best_cost = cost(h_points, std::nullopt) + cost(l_points, std::nullopt);
+    for (const auto& h : options_for(h_points)) {
+        for (const auto& l : options_for(l_points)) {
+            plan = before;
+            if (h && !take(with(&MsmMemoryPlan::h, *h), {g1_table(h_points, *h)})) continue;
+            if (l && !take(with(&MsmMemoryPlan::l, *l), {g1_table(l_points, *l)})) continue;
+            const double pair_cost = cost(h_points, h) + cost(l_points, l);
+            if (pair_cost < best_cost) {
+                best = plan;
+                best_cost = pair_cost;
+            }
         }
     }
-    return plan;
+    return best;
 }
 
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {

@@ -59,11 +59,36 @@ uint32_t affine_slots() {
     return static_cast<uint32_t>(resident_threads(accumulate_affine_kernel<C>));
 }
 
+// The rounds' scratch laid out in one block: both buffers' points, the prefixes, then
+// both buffers' keys (the 16-byte-aligned arrays first: every point type is a multiple of
+// 16 bytes, so each array starts aligned where the block does).
 template <class C>
-uint64_t affine_scratch_bytes(uint32_t slots, uint32_t max_segment) {
-    const uint64_t first = affine_capacity(max_segment, 0), second = affine_capacity(max_segment, 1);
-    return uint64_t{slots} * ((first + second) * (sizeof(uint32_t) + sizeof(ec::Affine<C>)) + first * sizeof(ff::Fp));
-}
+struct AffineScratchLayout {
+    uint64_t items[2];  // each buffer's keys and points: slots x affine_capacity
+    uint64_t prefixes;
+
+    AffineScratchLayout(uint32_t slots, uint32_t max_segment)
+        : items{uint64_t{slots} * affine_capacity(max_segment, 0), uint64_t{slots} * affine_capacity(max_segment, 1)},
+          prefixes(items[0]) {}
+    uint64_t bytes() const {
+        return (items[0] + items[1]) * (sizeof(ec::Affine<C>) + sizeof(uint32_t)) + prefixes * sizeof(ff::Fp);
+    }
+    // Points the arrays into the block at `base`.
+    void carve(void* base, ec::Affine<C>* points[2], ff::Fp*& prefix, uint32_t* keys[2]) const {
+        auto* at = static_cast<unsigned char*>(base);
+        for (int b = 0; b < 2; ++b) {
+            points[b] = reinterpret_cast<ec::Affine<C>*>(at);
+            at += items[b] * sizeof(ec::Affine<C>);
+        }
+        prefix = reinterpret_cast<ff::Fp*>(at);
+        at += prefixes * sizeof(ff::Fp);
+        for (int b = 0; b < 2; ++b) {
+            keys[b] = reinterpret_cast<uint32_t*>(at);
+            at += items[b] * sizeof(uint32_t);
+        }
+    }
+};
+static_assert(sizeof(ff::Fp) % 16 == 0);
 
 template <class C>
 __global__ void __launch_bounds__(kPointThreads) reduce_buckets_kernel(const BucketReduceParams params,
@@ -139,7 +164,8 @@ void run_levels(const LevelPlan& plan, const GatherSource<C>& source, const Affi
 }  // namespace detail
 
 template <class C>
-BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_(capacity) {
+BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch)
+    : capacity_(capacity) {
     resident_threads_ = detail::resident_threads(detail::accumulate_kernel<C, GatherSource<C>>);
     reduce_resident_threads_ = detail::resident_threads(detail::reduce_buckets_kernel<C>);
     buckets_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_buckets());
@@ -153,13 +179,12 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity) : capacity_
     window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
     if (capacity.affine_rounds) {
         affine_slots_ = detail::affine_slots<C>();
-        for (int b = 0; b < 2; ++b) {
-            const uint64_t items = uint64_t{affine_slots_} * affine_capacity(capacity.affine_segment, b);
-            affine_keys_[b] = DeviceBuffer<uint32_t>(items);
-            affine_points_[b] = DeviceBuffer<ec::Affine<C>>(items);
+        const detail::AffineScratchLayout<C> scratch(affine_slots_, capacity.affine_segment);
+        if (lent_rounds_scratch == nullptr) {
+            own_rounds_scratch_ = DeviceBuffer<uint8_t>(scratch.bytes());
+            lent_rounds_scratch = own_rounds_scratch_.data();
         }
-        affine_prefix_ =
-            DeviceBuffer<ff::Fp>(uint64_t{affine_slots_} * affine_capacity(capacity.affine_segment, 0));
+        scratch.carve(lent_rounds_scratch, affine_points_, affine_prefix_, affine_keys_);
         affine_min_pairs_ = default_affine_min_pairs<C>();
     }
 }
@@ -185,18 +210,21 @@ uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
     const uint64_t points =
         capacity.max_buckets() + partials + (partials / 2 + 1) + spills + WindowLayout::windows_for(1);
-    const uint64_t affine = capacity.affine_rounds
-                                ? detail::affine_scratch_bytes<C>(detail::affine_slots<C>(), capacity.affine_segment)
-                                : 0;
-    return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) + affine;
+    return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) +
+           rounds_scratch_bytes(capacity);
+}
+
+template <class C>
+uint64_t BucketAccumulator<C>::rounds_scratch_bytes(const MsmCapacity& capacity) {
+    if (!capacity.affine_rounds) return 0;
+    return detail::AffineScratchLayout<C>(detail::affine_slots<C>(), capacity.affine_segment).bytes();
 }
 
 template <class C>
 uint64_t BucketAccumulator<C>::device_bytes() const {
     return buckets_.bytes() + spill_points_[0].bytes() + spill_points_[1].bytes() + spill_keys_[0].bytes() +
            spill_keys_[1].bytes() + level_flags_.bytes() + partials_.bytes() + tree_sums_.bytes() +
-           window_sums_.bytes() + affine_keys_[0].bytes() + affine_keys_[1].bytes() + affine_points_[0].bytes() +
-           affine_points_[1].bytes() + affine_prefix_.bytes();
+           window_sums_.bytes() + own_rounds_scratch_.bytes();
 }
 
 template <class C>
@@ -268,11 +296,11 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     AffineScratch<C> affine;
     if (rounds) {
         for (int b = 0; b < 2; ++b) {
-            affine.keys[b] = affine_keys_[b].data();
-            affine.points[b] = affine_points_[b].data();
+            affine.keys[b] = affine_keys_[b];
+            affine.points[b] = affine_points_[b];
             affine.capacity[b] = affine_capacity(capacity_.affine_segment, b);
         }
-        affine.prefix = affine_prefix_.data();
+        affine.prefix = affine_prefix_;
         affine.slots = affine_slots_;
         affine.min_pairs = affine_min_pairs_;
     }

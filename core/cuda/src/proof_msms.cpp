@@ -120,18 +120,23 @@ uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t 
     return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
 }
 
+uint64_t ProofMsms::z_chunks(const groth16::ProvingKey& header) const {
+    return chunk_counts(header, chunk_points_).z;
+}
+
 uint32_t ProofMsms::g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
                                       const MsmMemoryPlan& memory) {
     const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
     return g2.affine_rounds ? g2.affine_segment : 0;
 }
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory)
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory,
+                     void* lent)
     : chunk_points_(effective_chunk(header, chunk_points)),
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
-      g2_(capacities(header, chunk_points_, memory).g2),
+      g2_(capacities(header, chunk_points_, memory).g2, lent_bytes(header, chunk_points_, memory) > 0 ? lent : nullptr),
       g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
       g2_sums_(chunk_counts(header, chunk_points_).z),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
@@ -144,6 +149,9 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, c
     if (memory.any_table() && chunk_points_ < largest_query(header)) {
         throw std::invalid_argument("ProofMsms: base tables, but MSMs in chunks: tables are for whole MSMs");
     }
+    if (lent_bytes(header, chunk_points_, memory) > 0 && lent == nullptr) {
+        throw std::invalid_argument("ProofMsms: B2's rounds' scratch is planned in the caller's memory, but none lent");
+    }
     events_.resize(2 * intervals);
     intervals_.reserve(intervals);
 }
@@ -154,7 +162,14 @@ uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t
     const Capacities sized = capacities(header, chunk, memory);
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
            msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
-           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk));
+           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) -
+           lent_bytes(header, chunk, memory);
+}
+
+uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
+    if (!memory.g2_scratch_in_vectors) return 0;
+    const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
+    return msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(g2);
 }
 
 const Event& ProofMsms::mark(const Stream& stream) {
@@ -168,7 +183,8 @@ void ProofMsms::advance(Step previous, Step next) {
     done_ = next;
 }
 
-void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream, const Event& z_ready) {
+const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
+                              std::span<const Event> z_ready) {
     const KeyTables& tables = key.tables;
     if (shape_of(tables.a.get()) != memory_.z || shape_of(tables.b_g1.get()) != memory_.z ||
         shape_of(tables.b_g2.get()) != memory_.z || shape_of(tables.h.get()) != memory_.h ||
@@ -176,17 +192,21 @@ void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream
         throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.shapes(),
                                                    ") are not the ones it was sized for"));
     }
+    const uint64_t m = key.header.num_variables;
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    if (z_ready.size() < counts.z) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: ", z_ready.size(), " events for z's ", counts.z,
+                                                   " chunks"));
+    }
     done_ = Step::z;  // a new proof: one that failed part way is abandoned
     events_used_ = 0;
     intervals_.clear();
-    stream.wait(z_ready);
 
-    const uint64_t m = key.header.num_variables;
-    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
     ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
     ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
+        stream.wait(z_ready[chunk]);
         const Event& start = mark(stream);
         prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
         accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
@@ -198,6 +218,7 @@ void ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream
         accumulate(g2_, plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
         intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
     }
+    return *intervals_.back().end;
 }
 
 // The plan is made again for each chunk of L, then of H, on the same stream, after the
@@ -225,19 +246,24 @@ void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream
                   g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
 
-groth16::MsmSums ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream,
-                                  const Event& h_ready) {
-    advance(Step::l, Step::none);
+void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready) {
+    advance(Step::l, Step::h);
     const groth16::ProvingKey& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_);
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
                   key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
-
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
     stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.z * sizeof(ec::G2));
+}
+
+groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stream) {
+    advance(Step::h, Step::none);
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    auto* host = static_cast<unsigned char*>(host_sums_.data());
+    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.synchronize();
 
     // Each MSM's chunks added up (one chunk: its sum as it is).

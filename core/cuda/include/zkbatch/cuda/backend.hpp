@@ -125,8 +125,10 @@ public:
     // stream transforms what has arrived, then h's digest and, when the request asks
     // for it (or h is too short to digest in blocks), h back to the host. A Groth16
     // partition uploads z first and starts the MSMs of z (A, B1, B2) before any of that,
-    // so the quotient's uploads go up under them; then L, under which the digest and h
-    // come back, and H over the h still on the device. Only the MSMs' sums come back, and
+    // so the quotient's uploads go up under them (or, where B2's rounds' scratch shares
+    // a, b and c's block, under L, which then comes before the quotient); then L, and H
+    // over the h still on the device, under which the digest and h come back. Only the
+    // MSMs' sums come back, and
     // the host combines them into the proof (groth16::combine, as cpu-ref). A key of
     // snarkjs's H convention has its odd-coset quotient made on the host
     // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device has no
@@ -147,7 +149,12 @@ private:
     std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
     const Stream& upload_stream_;
     const Stream& download_stream_;
-    DeviceBuffer<ff::Fr> a_, b_, c_;
+    // a, b and c, one after the other in one block, which also holds B2's rounds' scratch
+    // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors).
+    DeviceBuffer<uint8_t> vectors_;
+    ff::Fr* a_ = nullptr;
+    ff::Fr* b_ = nullptr;
+    ff::Fr* c_ = nullptr;
     // Groth16 only: the witness, the MSMs, and host scratch for an odd-coset quotient.
     DeviceBuffer<ff::Fr> z_;
     std::unique_ptr<ProofMsms> msms_;
@@ -155,6 +162,7 @@ private:
     unsigned host_threads_ = 1;
     Event anchor_;
     Event h2d_start_[4], h2d_end_[4];  // a, b, c (or h from the host), z
+    Event z_ready_[ProofMsms::kMaxZChunks];  // each of z's chunks up
     // a, b, c input transforms; the output transform; h's digest block sums
     Event compute_start_[5], compute_end_[5];
     Event d2h_start_[2], d2h_end_[2];  // the block sums; h

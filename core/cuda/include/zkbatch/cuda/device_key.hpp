@@ -52,6 +52,10 @@ struct MsmMemoryPlan {
     // The longest level-0 segment B2's rounds get scratch for (MsmCapacity::affine_segment);
     // 0: none. ProofMsms gives B2 what its entries can use of it.
     uint32_t g2_affine_segment = 0;
+    // That scratch shares one block with the worker's a, b and c (ProofMsms::lent_bytes),
+    // which are then uploaded only once z's MSMs are done: under L, the quotient after it
+    // (CudaWorker::prove). Planned where the scratch would not fit otherwise (2^27).
+    bool g2_scratch_in_vectors = false;
     uint64_t device_bytes = 0;       // the tables'
     uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
 
@@ -85,18 +89,27 @@ inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 
+// Whether plan_msm_memory gives B2's rounds scratch, and where (msm_affine_rounds).
+enum class G2Rounds {
+    off,
+    automatic,  // on its own where it fits, else sharing a, b and c's block
+    shared,     // always sharing a, b and c's block (tests and measurements)
+};
+
 // What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
 // the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones
 // left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms a proof for 66 GiB), B2's
-// rounds (~70 ms for 42 GiB a worker), H's table (~14 ms for 17 GiB), L's (the same, but a
-// mostly boolean witness gains little); then, for H and then L where no whole table fit,
-// the first of strided_table_shapes that fits (v15). Tables only when `tables`, rounds
-// only when `g2_rounds`. g1_table_stride s > 0 (backend option msm_table_stride) gives H
-// and L tables of stride s alone (at most their windows), at the cost model's width for
-// s, where they fit. A table is built from its query, which is then freed (multiple 0
-// is a copy of it), so each table needs its own bytes while it is built and one
-// multiple fewer after.
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, bool g2_rounds,
+// rounds (~70 ms for 42 GiB a worker; the longest segments whose scratch fits, on its
+// own or else sharing a, b and c's block), then H's and L's tables together (~14 ms each
+// for 17 GiB at 2^24, but a mostly boolean witness gains little from L's): of every pair
+// of shapes that fits, each whole, one of strided_table_shapes (v15) or none, the one
+// msm::estimated_msm_cost finds cheapest. Tables only when `tables`, rounds as
+// `g2_rounds` says. g1_table_stride s > 0 (backend option msm_table_stride) gives H and L
+// tables of stride s alone (at most their windows), at the cost model's width for s,
+// where they fit. A table is built from its query, which is then freed (multiple 0 is a
+// copy of it), so each table needs its own bytes while it is built and one multiple
+// fewer after.
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
                               const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
 
 struct DeviceProvingKey {

@@ -28,6 +28,7 @@ struct BackendConfig {
     bool msm_tables = false;     // base tables of the key's queries in the memory left (KeyTables)
     uint32_t msm_table_stride = 0;  // H's and L's tables' stride; 0: whole where they fit, else strided
     bool msm_affine_rounds = true;  // scratch for B2's batched affine rounds in the memory left
+    bool msm_rounds_shared = false;  // that scratch always in one block with a, b and c
 };
 
 class HostMemoryPolicy {

@@ -170,7 +170,11 @@ extern template class BaseTable<ec::G2Params>;
 template <class C>
 class BucketAccumulator {
 public:
-    explicit BucketAccumulator(const MsmCapacity& capacity);
+    // With capacity.affine_rounds, the rounds' scratch (rounds_scratch_bytes) goes in
+    // `lent_rounds_scratch` when given (device memory, 16-byte aligned, that the caller
+    // leaves alone while a run on this accumulator may still be in level 0), else in
+    // memory of its own.
+    explicit BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch = nullptr);
 
     // Steps 4-6: writes sum_i [s_i] bases[i] to *result (device memory) for the plan's
     // scalars; bases holds plan.point_count() points (device memory, (0, 0) = infinity).
@@ -197,8 +201,11 @@ public:
 
     uint64_t device_bytes() const;
     // What an accumulator of `capacity` allocates: host arithmetic, no device needed
-    // (with affine_rounds, the current device's resident threads size the scratch).
+    // (with affine_rounds, the current device's resident threads size the scratch). Less
+    // rounds_scratch_bytes where the caller lends that.
     static uint64_t device_bytes_for(const MsmCapacity& capacity);
+    // The rounds' scratch under `capacity` on the current device (0 without affine_rounds).
+    static uint64_t rounds_scratch_bytes(const MsmCapacity& capacity);
 
 private:
     void accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
@@ -214,9 +221,10 @@ private:
     DeviceBuffer<ec::Xyzz<C>> partials_, tree_sums_;  // the bucket chunks' sums and the tree passes'
     DeviceBuffer<ec::Xyzz<C>> window_sums_;
     uint32_t affine_slots_ = 0, affine_min_pairs_ = 0;  // AffineScratch
-    DeviceBuffer<uint32_t> affine_keys_[2];
-    DeviceBuffer<ec::Affine<C>> affine_points_[2];
-    DeviceBuffer<ff::Fp> affine_prefix_;
+    DeviceBuffer<uint8_t> own_rounds_scratch_;           // empty when lent
+    uint32_t* affine_keys_[2] = {nullptr, nullptr};      // in the own or the lent scratch
+    ec::Affine<C>* affine_points_[2] = {nullptr, nullptr};
+    ff::Fp* affine_prefix_ = nullptr;
 };
 
 extern template class BucketAccumulator<ec::G1Params>;

@@ -15,8 +15,10 @@
 //
 // For whole MSMs, load_key's MsmMemoryPlan says which queries have base tables (their
 // MSMs run over them, z's plan in the tables' layout for A, B1 and B2 together) and how
-// much scratch B2's batched affine rounds get; the buffers are sized for exactly the
-// layouts that plan leaves (no room for plain G2 buckets when B2 has a table).
+// much scratch B2's batched affine rounds get, and whether that scratch is lent by the
+// caller (memory free until z's MSMs are done: the worker's a, b and c); the buffers are
+// sized for exactly the layouts that plan leaves (no room for plain G2 buckets when B2
+// has a table).
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
@@ -29,6 +31,7 @@
 #include <zkbatch/groth16/prover.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -37,15 +40,22 @@ class ProofMsms {
 public:
     // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
     // most `chunk_points` points (0: none, every MSM at once), with the tables and B2's
-    // rounds of `memory`. Throws std::invalid_argument when the chunks make more than
-    // kMaxChunkIntervals intervals, or come with tables (tables are for whole MSMs).
-    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {});
+    // rounds of `memory`. Under memory.g2_scratch_in_vectors the rounds' scratch goes in
+    // `lent` (lent_bytes of device memory the caller leaves alone until run_z's event).
+    // Throws std::invalid_argument when the chunks make more than kMaxChunkIntervals
+    // intervals, or come with tables (tables are for whole MSMs), or when the scratch is
+    // to be lent and `lent` is null.
+    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {},
+                       void* lent = nullptr);
 
     // Device bytes a ProofMsms of these arguments allocates (the plan, both accumulators,
-    // the rounds' scratch, the sums), before allocating anything: what load_key adds up
-    // per worker.
+    // the rounds' scratch unless lent, the sums), before allocating anything: what
+    // load_key adds up per worker.
     static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
                                      const MsmMemoryPlan& memory = {});
+    // The device bytes it takes in the caller's memory: B2's rounds' scratch under
+    // memory.g2_scratch_in_vectors, else 0.
+    static uint64_t lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
     // The longest level-0 segment B2's rounds get scratch for under `memory` on the
     // current device: what its most entries can use of memory.g2_affine_segment; 0 when
     // none (too few entries to fill the slots, or no scratch planned).
@@ -56,24 +66,37 @@ public:
     // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
     // (copies, quotient, digest, combine): z in 5 chunks at most.
     static constexpr uint64_t kMaxChunkIntervals = 17;
+    static constexpr uint64_t kMaxZChunks = (kMaxChunkIntervals - 2) / 3;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
+    // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
+    // of `header`'s sizes (at most kMaxZChunks).
+    uint64_t chunk_points() const { return chunk_points_; }
+    uint64_t z_chunks(const groth16::ProvingKey& header) const;
 
-    // The five MSMs on `stream`, in three calls in this order, so that the caller can put
-    // the quotient between them: A, B1 and B2 need only z, and so does L; H needs the
-    // quotient's h. Each blocks the host at its plans' counts (ScalarPlan::prepare),
-    // that is until the stream has done what came before them.
-    //   run_z  A, B1 and B2, once `z_ready` has completed. z holds key.header.num_variables
-    //          elements (device, Montgomery form). Throws std::invalid_argument for a key
-    //          whose tables are not the construction's plan's.
+    // The five MSMs on `stream`, in three calls in this order, then their sums, so that
+    // the caller can put the quotient between them: A, B1 and B2 need only z, and so does
+    // L; H needs the quotient's h. Each run blocks the host at its plans' counts
+    // (ScalarPlan::prepare), that is until the stream has done what came before them.
+    //   run_z  A, B1 and B2, each chunk of z once its event in `z_ready` has completed
+    //          (z_chunks() of them: the caller uploads z in chunk_points() pieces). z holds
+    //          key.header.num_variables elements (device, Montgomery form). Throws
+    //          std::invalid_argument for a key whose tables are not the construction's
+    //          plan's, or too few events. Returns an event on `stream` after B2's last
+    //          chunk: the lent memory is free once it completes.
     //   run_l  L.
     //   run_h  H, once `h_ready` has completed, over the key's h_points() scalars of h
-    //          (device, canonical); then waits for all five sums and returns them.
-    // run_l or run_h out of this order throws std::logic_error; run_z always starts anew.
-    void run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream, const Event& z_ready);
+    //          (device, canonical), and the sums' copies to the host.
+    //   sums   waits for all five sums on `stream` and returns them (the caller may do
+    //          host work under H first).
+    // run_l, run_h or sums out of this order throws std::logic_error; run_z always starts
+    // anew.
+    const Event& run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
+                       std::span<const Event> z_ready);
     void run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream);
-    groth16::MsmSums run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
+    void run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
+    groth16::MsmSums sums(const DeviceProvingKey& key, const Stream& stream);
 
-    // After run_h: the MSMs' intervals, each between two events on the caller's stream:
+    // After sums: the MSMs' intervals, each between two events on the caller's stream:
     // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
     // H's (their plans included).
     struct Interval {
@@ -91,7 +114,7 @@ private:
                        const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
                        const Stream& stream);
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
-    enum class Step { none, z, l };
+    enum class Step { none, z, l, h };
     void advance(Step previous, Step next);
 
     uint64_t chunk_points_;
@@ -105,7 +128,7 @@ private:
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;
     std::vector<Interval> intervals_;
-    Step done_ = Step::none;  // which of run_z and run_l ran last (none once run_h has)
+    Step done_ = Step::none;  // which of run_z, run_l and run_h ran last (none once sums has)
 };
 
 }  // namespace zkbatch::cuda
