@@ -167,6 +167,22 @@ Element random_element(std::mt19937_64& rng) {
     return e;
 }
 
+// A kernel's registers and local bytes, its blocks of kThreads an SM at full occupancy,
+// and the blocks of `waves` such waves over the device.
+struct LaunchShape {
+    cudaFuncAttributes attributes{};
+    int blocks_per_sm = 0;
+    uint64_t blocks = 0;
+};
+template <class Kernel>
+LaunchShape launch_shape(Kernel* kernel, const cuda::DeviceInfo& device, int waves) {
+    LaunchShape shape;
+    ZKB_CUDA_CHECK(cudaFuncGetAttributes(&shape.attributes, kernel));
+    ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&shape.blocks_per_sm, kernel, kThreads, 0));
+    shape.blocks = uint64_t(device.sm_count) * shape.blocks_per_sm * waves;
+    return shape;
+}
+
 void pipe_rates(const cuda::DeviceInfo& device, const Options& options, int chain_iterations) {
     int clock_khz = 0;
     ZKB_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
@@ -182,9 +198,7 @@ void pipe_rates(const cuda::DeviceInfo& device, const Options& options, int chai
                    {"both", pipes_kernel<true, true>, true, true}};
     const int iterations = chain_iterations * 8;
     for (const auto& k : kernels) {
-        int blocks_per_sm = 0;
-        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k.kernel, kThreads, 0));
-        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
+        const uint64_t blocks = launch_shape(k.kernel, device, options.waves).blocks;
         cuda::DeviceBuffer<double> sink(blocks * kThreads);
         const cuda::Stream stream;
         const double ms = bench::median_event_ms(stream, 1, options.repetitions, [&] {
@@ -218,11 +232,7 @@ int inversion_rates(const cuda::DeviceInfo& device, const Options& options) {
     int failures = 0;
     double fermat_ns = 0;
     for (const auto& k : kernels) {
-        cudaFuncAttributes attributes{};
-        ZKB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, k.kernel));
-        int blocks_per_sm = 0;
-        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k.kernel, kThreads, 0));
-        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
+        const auto [attributes, blocks_per_sm, blocks] = launch_shape(k.kernel, device, options.waves);
         const uint64_t threads = blocks * kThreads;
         std::vector<ff::Fp> host(threads * 2);
         std::mt19937_64 rng(2027);
@@ -281,12 +291,8 @@ int run(const Options& options) {
     int failures = 0;
     double baseline_rate = 0;
     for (const Variant& v : variants) {
-        cudaFuncAttributes attributes{};
-        ZKB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, v.kernel));
-        int blocks_per_sm = 0;
-        ZKB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, v.kernel, kThreads, 0));
+        const auto [attributes, blocks_per_sm, blocks] = launch_shape(v.kernel, device, options.waves);
         const int chains = v.int_chains + v.float_chains;
-        const uint64_t blocks = uint64_t(device.sm_count) * blocks_per_sm * options.waves;
         const uint64_t threads = blocks * kThreads;
         std::vector<Element> host(threads * 2 * chains);
         std::mt19937_64 rng(2026 + chains);
