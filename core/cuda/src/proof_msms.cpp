@@ -110,6 +110,16 @@ Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const M
     return sized;
 }
 
+// Where G2's accumulator puts its rounds' scratch: `lent` when the plan shares it (before
+// the accumulator would allocate its own in its place), else its own memory (null).
+void* lent_scratch(const MsmMemoryPlan& memory, void* lent) {
+    if (!memory.g2_scratch_in_vectors) return nullptr;
+    if (lent == nullptr) {
+        throw std::invalid_argument("ProofMsms: B2's rounds' scratch is planned in the caller's memory, but none lent");
+    }
+    return lent;
+}
+
 uint64_t sums_bytes(const ChunkCounts& counts) {
     return counts.g1_sums() * sizeof(ec::G1) + counts.z * sizeof(ec::G2);
 }
@@ -136,7 +146,7 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, c
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
-      g2_(capacities(header, chunk_points_, memory).g2, lent_bytes(header, chunk_points_, memory) > 0 ? lent : nullptr),
+      g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
       g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
       g2_sums_(chunk_counts(header, chunk_points_).z),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
@@ -148,9 +158,6 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, c
     }
     if (memory.any_table() && chunk_points_ < largest_query(header)) {
         throw std::invalid_argument("ProofMsms: base tables, but MSMs in chunks: tables are for whole MSMs");
-    }
-    if (lent_bytes(header, chunk_points_, memory) > 0 && lent == nullptr) {
-        throw std::invalid_argument("ProofMsms: B2's rounds' scratch is planned in the caller's memory, but none lent");
     }
     events_.resize(2 * intervals);
     intervals_.reserve(intervals);
