@@ -128,11 +128,10 @@ public:
     // so the quotient's uploads go up under them (or, where B2's rounds' scratch shares
     // a, b and c's block, under L, which then comes before the quotient); then L, and H
     // over the h still on the device, under which the digest and h come back. Only the
-    // MSMs' sums come back, and
-    // the host combines them into the proof (groth16::combine, as cpu-ref). A key of
-    // snarkjs's H convention has its odd-coset quotient made on the host
-    // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device has no
-    // odd-coset transform yet.
+    // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
+    // as cpu-ref). A key of snarkjs's H convention has its odd-coset quotient made on the
+    // host (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device
+    // has no odd-coset transform yet.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
     // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
