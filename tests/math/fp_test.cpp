@@ -295,8 +295,10 @@ TEST(Fp, InverseMatrixUpdateStaysInRangeAtTheExtremes) {
                 Inverter::Signed30 new_d = signed30_of(d), new_e = signed30_of(e);
                 ASSERT_EQ(value_of(new_d), d);
                 Inverter::apply_to_de(new_d, new_e, t);
-                for (const auto& [value, row] : {std::pair{value_of(new_d), t.u * d + t.v * e},
-                                                 std::pair{value_of(new_e), t.q * d + t.r * e}}) {
+                // mpz_class(...): gmpxx's lazy expressions would keep references to
+                // temporaries that end here.
+                for (const auto& [value, row] : {std::pair{value_of(new_d), mpz_class(t.u * d + t.v * e)},
+                                                 std::pair{value_of(new_e), mpz_class(t.q * d + t.r * e)}}) {
                     ASSERT_GT(value, -2 * p) << d.get_str(16) << ", " << e.get_str(16);
                     ASSERT_LT(value, p) << d.get_str(16) << ", " << e.get_str(16);
                     ASSERT_EQ(mpz_class(value * two30 - row) % p, 0) << d.get_str(16) << ", " << e.get_str(16);
