@@ -120,6 +120,11 @@ void* lent_scratch(const MsmMemoryPlan& memory, void* lent) {
     return lent;
 }
 
+// B2's rounds' scratch where the plan puts it in the caller's memory, else 0.
+uint64_t lent_of(const Capacities& sized, const MsmMemoryPlan& memory) {
+    return memory.g2_scratch_in_vectors ? msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(sized.g2) : 0;
+}
+
 uint64_t sums_bytes(const ChunkCounts& counts) {
     return counts.g1_sums() * sizeof(ec::G1) + counts.z * sizeof(ec::G2);
 }
@@ -170,13 +175,11 @@ uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
            msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
            msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) -
-           lent_bytes(header, chunk, memory);
+           lent_of(sized, memory);
 }
 
 uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
-    if (!memory.g2_scratch_in_vectors) return 0;
-    const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
-    return msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(g2);
+    return lent_of(capacities(header, effective_chunk(header, chunk_points), memory), memory);
 }
 
 const Event& ProofMsms::mark(const Stream& stream) {
