@@ -102,8 +102,9 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                    "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
                    "workers leave, in one block with a, b and c where it fits no other way), 'off', or 'shared' "
                    "(always in one block with a, b and c)");
-    config.msm_affine_rounds = rounds != "off";
-    config.msm_rounds_shared = rounds == "shared";
+    config.msm_affine_rounds = rounds == "off"      ? G2Rounds::off
+                               : rounds == "shared" ? G2Rounds::shared
+                                                    : G2Rounds::automatic;
     return config;
 }
 
@@ -286,10 +287,7 @@ void CudaBackend::spend_free_memory() {
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
     const bool whole = msm_chunk_points_ == largest_query(key_->header);
     msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables && whole,
-                                  !config_.msm_affine_rounds ? G2Rounds::off
-                                  : config_.msm_rounds_shared ? G2Rounds::shared
-                                                              : G2Rounds::automatic,
-                                  [&](const MsmMemoryPlan& memory) {
+                                  config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
                                                                                   memory);
                                   },
@@ -431,13 +429,20 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
         }
         d2h_end_[slot].synchronize();
     };
-    // Enqueues upload `slot` of `size` bytes on the upload stream, timed.
+    // Enqueues upload `slot` of `size` bytes on the upload stream, timed; in pieces of
+    // `piece_bytes` (0: one piece), `piece_up[i]` recorded once piece i is up.
     const auto upload = [&](void* device_destination, const void* host_source, uint64_t size, int slot,
-                            const char* what) {
+                            const char* what, uint64_t piece_bytes = 0, Event* piece_up = nullptr) {
         const NvtxRange range(partition + "h2d " + what);
         const auto lock = backend_.lock_upload_stream();
         h2d_start_[slot].record(upload_stream_);
-        upload_stream_.copy_to_device(device_destination, host_source, size);
+        const uint64_t piece = piece_bytes != 0 ? piece_bytes : size;
+        for (uint64_t first = 0, i = 0; first < size; first += piece, ++i) {
+            upload_stream_.copy_to_device(static_cast<unsigned char*>(device_destination) + first,
+                                          static_cast<const unsigned char*>(host_source) + first,
+                                          std::min(piece, size - first));
+            if (piece_up != nullptr) piece_up[i].record(upload_stream_);
+        }
         h2d_end_[slot].record(upload_stream_);
     };
 
@@ -458,18 +463,7 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
             // and c go up behind z (or the host makes the quotient) instead of waiting for
             // the quotient's uploads (MSM-NOTES.md, v13). z goes up in the MSMs' chunks,
             // so the first chunk's MSMs start once its part is up.
-            {
-                const NvtxRange range(partition + "h2d z");
-                const auto lock = backend_.lock_upload_stream();
-                h2d_start_[3].record(upload_stream_);
-                const uint64_t chunk = msms_->chunk_points(), m = key->header.num_variables;
-                for (uint64_t piece = 0, first = 0; first < m; ++piece, first += chunk) {
-                    upload_stream_.copy_to_device(z_.data() + first, static_cast<const ff::Fr*>(buffers->z) + first,
-                                                  std::min(chunk, m - first) * sizeof(ff::Fr));
-                    z_ready_[piece].record(upload_stream_);
-                }
-                h2d_end_[3].record(upload_stream_);
-            }
+            upload(z_.data(), buffers->z, z_bytes, 3, "z", msms_->chunk_points() * sizeof(ff::Fr), z_ready_);
             const NvtxRange range(partition + "msms of z");
             z_msms_done = &msms_->run_z(*key, z_.data(), compute_stream_,
                                         std::span<const Event>(z_ready_, msms_->z_chunks(key->header)));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <zkbatch/cuda/device_buffer.hpp>
+#include <zkbatch/cuda/host_memory.hpp>
 #include <zkbatch/cuda/msm.hpp>
 #include <zkbatch/cuda/stream.hpp>
 #include <zkbatch/ec/curve.hpp>
@@ -88,13 +89,6 @@ inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
-
-// Whether plan_msm_memory gives B2's rounds scratch, and where (msm_affine_rounds).
-enum class G2Rounds {
-    off,
-    automatic,  // on its own where it fits, else sharing a, b and c's block
-    shared,     // always sharing a, b and c's block (tests and measurements)
-};
 
 // What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
 // the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones

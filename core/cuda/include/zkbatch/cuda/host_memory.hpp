@@ -19,6 +19,14 @@ enum class CopyStreams {
     worker,  // one stream per worker for both directions (kernels v6's measurements)
 };
 
+// Whether load_key's plan (plan_msm_memory) gives B2's batched affine rounds scratch, and
+// where (option `msm_affine_rounds`).
+enum class G2Rounds {
+    off,
+    automatic,  // on its own where it fits, else sharing a, b and c's block
+    shared,     // always sharing a, b and c's block (tests and measurements)
+};
+
 struct BackendConfig {
     int device = 0;
     uint32_t max_log_n = 0;
@@ -27,8 +35,7 @@ struct BackendConfig {
     uint32_t msm_chunk_log = 0;  // the proof's MSMs in chunks of 2^this points; 0: as large as fits
     bool msm_tables = false;     // base tables of the key's queries in the memory left (KeyTables)
     uint32_t msm_table_stride = 0;  // H's and L's tables' stride; 0: whole where they fit, else strided
-    bool msm_affine_rounds = true;  // scratch for B2's batched affine rounds in the memory left
-    bool msm_rounds_shared = false;  // that scratch always in one block with a, b and c
+    G2Rounds msm_affine_rounds = G2Rounds::automatic;  // scratch for B2's rounds in the memory left
 };
 
 class HostMemoryPolicy {
