@@ -21,3 +21,10 @@ function(zkbatch_options_under dir option)
     zkbatch_options_under(${subdirectory} ${option} FOLDERS ${arg_FOLDERS})
   endforeach()
 endfunction()
+
+# The test suites whose own code orchestrates rather than computes: they start processes,
+# read databases and compare text, while what they test (core's arithmetic, the plugins,
+# SQLite) keeps its own level. They build at -O0 in every tree (tests/CMakeLists.txt,
+# cmake/sanitizers.cmake), which compiles in a third to a half of the time.
+set(zkbatch_orchestrating_test_folders tests/support tests/store tests/manifest tests/plugins tests/pipeline
+    tests/cli tests/compare tests/report tests/reliability tests/shards tests/slurm tests/devices tests/fuzz)
