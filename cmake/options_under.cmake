@@ -24,7 +24,8 @@ endfunction()
 
 # The test suites whose own code orchestrates rather than computes: they start processes,
 # read databases and compare text, while what they test (core's arithmetic, the plugins,
-# SQLite) keeps its own level. They build at -O0 in every tree (tests/CMakeLists.txt,
-# cmake/sanitizers.cmake), which compiles in a third to a half of the time.
+# SQLite) keeps its own level. They build at -O0 in the Release tree (tests/CMakeLists.txt)
+# and in the ASan and TSan trees (cmake/sanitizers.cmake), which compiles in a third to a
+# half of the time.
 set(zkbatch_orchestrating_test_folders tests/support tests/store tests/manifest tests/plugins tests/pipeline
     tests/cli tests/compare tests/report tests/reliability tests/shards tests/slurm tests/devices tests/fuzz)
