@@ -3,14 +3,13 @@
 # and L's tables chosen together; the entries' bound). Two bundles, side by side in one
 # call, whole 2^27 proofs as call BE's (one prove worker, replayed inputs, keys made on
 # the device, tables and rounds auto), each into a database of its own:
-# Both bundles travel as one archive, .gpu-carry/bundlesBG.txz (v17/.bundle, head/.bundle:
-# the shared libraries compress once), to keep the working tree under the 64 MiB a call
-# carries; each is repacked here with xz -0 for e2e.sh:
 #   head/  (bundleBG-head.txz)    827e2e7 (v16 with 2048 in kG2AffineSegments: B2's rounds
 #                                 over 14 waves of 1,986, by count; predicted ~5,777 ms)
 #   v17/   (bundleBG.txz)         this version (by count 4096 in a, b and c: 7 waves of
-#                                 3,689; predicted ~5,500 ms)
-# then the new Fp inversion against Fermat (fp_product_bench --inversions) on the new one.
+#                                 3,689; predicted ~5,350 ms, MSM-NOTES.md v17)
+# Both travel as one archive, .gpu-carry/bundlesBG.txz (v17/.bundle and head/.bundle: the
+# shared libraries compress once), to keep the call under the 64 MiB it carries; each is
+# repacked here with xz -0 for e2e.sh. Then the new Fp inversion against Fermat (fp_product_bench --inversions) on the new one.
 set -u
 mkdir -p /tmp/bundles && tar -C /tmp/bundles -xJf .gpu-carry/bundlesBG.txz
 run27() {  # DIR NAME PARTITIONS
