@@ -9,7 +9,8 @@
 #                                 3,689; predicted ~5,350 ms, MSM-NOTES.md v17)
 # Both travel as one archive, .gpu-carry/bundlesBG.txz (v17/.bundle and head/.bundle: the
 # shared libraries compress once), to keep the call under the 64 MiB it carries; each is
-# repacked here with xz -0 for e2e.sh. Then the new Fp inversion against Fermat (fp_product_bench --inversions) on the new one.
+# repacked here with xz -0 for e2e.sh. Then the new Fp inversion against Fermat's
+# (fp_product_bench --inversions) on the new one.
 set -u
 mkdir -p /tmp/bundles && tar -C /tmp/bundles -xJf .gpu-carry/bundlesBG.txz
 run27() {  # DIR NAME PARTITIONS
