@@ -11,7 +11,8 @@
 # 4. the GPU suite (results/msm/v12/callAR.sh's filter) in the time left.
 # Call BG's head half (827e2e7) and call BH's G2 row over 4096 are left to a later call.
 # At most 8 files come back: two databases, evidence.log, partitions, shows, inversions
-# and the suite's log.
+# and the suite's log. (The device machine adds summary.txt and logs.tar.gz of its own,
+# so the suite's log was left out when this ran; call BK ran the suite again.)
 set -u
 BUNDLE=.gpu-carry/bundleBG.txz . results/msm/v10/e2e.sh
 record() {  # append this database's partitions and shows to the call's two files
