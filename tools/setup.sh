@@ -3,7 +3,7 @@
 #   tools/setup.sh run    install what is missing, build, run jobs/default.toml
 #   tools/setup.sh test   install what is missing, build, run every test; then every test
 #                         (GPU ones aside) under ASan+UBSan, the threaded suites under
-#                         TSan, and each fuzz target for ZKBATCH_FUZZ_SECONDS (default 10)
+#                         TSan, and each fuzz target for ZKBATCH_FUZZ_SECONDS (default 5)
 # Extra arguments after `run` go to `zkbatch run` (e.g. --set job.partitions=2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -159,7 +159,7 @@ stage "TSan tests" tsan_tests
 # invariant fails, and the input is kept in $build_dir-fuzz/tests/fuzz/findings/.
 fuzz_build() {
   sanitizer_tree "$build_dir-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DZKBATCH_FUZZ=ON \
-    -DZKBATCH_FUZZ_SECONDS="${ZKBATCH_FUZZ_SECONDS:-10}"
+    -DZKBATCH_FUZZ_SECONDS="${ZKBATCH_FUZZ_SECONDS:-5}"
   cmake --build "$build_dir-fuzz" --parallel "$jobs" \
     --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector fuzz_zkey fuzz_wtns
 }
