@@ -3,12 +3,12 @@
 // Thread counts are an argument where the code is threaded, so single-core cost and
 // scaling are separate numbers; those report wall time and the CPU time of all threads.
 //   ./bench_curve --benchmark_out=curve.json --benchmark_out_format=json
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/ff/fp12.hpp>
-#include <zkbatch/ff/random.hpp>
-#include <zkbatch/msm/pippenger.hpp>
-#include <zkbatch/pairing/pairing.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "core/ec/curve.hpp"
+#include "core/ff/fp12.hpp"
+#include "core/ff/random.hpp"
+#include "core/msm/pippenger.hpp"
+#include "core/pairing/pairing.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include <benchmark/benchmark.h>
 

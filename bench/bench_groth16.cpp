@@ -4,11 +4,11 @@
 // A proof here is what cpu-ref's prove call does: the quotient (7 NTTs), h and z to
 // canonical form, the five MSMs, the combination. Synthesis and the key's setup are
 // outside the timed loop. Arguments: log_n, boolean share in percent, threads.
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/groth16/prover.hpp>
-#include <zkbatch/groth16/setup.hpp>
-#include <zkbatch/groth16/verifier.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include <benchmark/benchmark.h>
 

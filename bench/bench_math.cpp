@@ -1,12 +1,12 @@
 // Benchmarks of the shared math: Fr multiplication and inversion, the forward NTT,
 // the whole CPU quotient, and synthesis throughput. Thread counts are an argument so
 // single-core cost and scaling are separate numbers.
-#include <zkbatch/circuit/synthetic.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/ff/random.hpp>
-#include <zkbatch/ntt/ntt.hpp>
-#include <zkbatch/prove/quotient.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "core/circuit/synthetic.hpp"
+#include "core/ff/fr.hpp"
+#include "core/ff/random.hpp"
+#include "core/ntt/ntt.hpp"
+#include "core/quotient/quotient.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -3,7 +3,7 @@
 // together on two streams, with CUDA events. On a GPU whose copy engines overlap the two
 // directions, "both" takes about as long as the longer one alone; if they are
 // serialized, as long as the two added. zkbatch's end-to-end bound depends on which
-// (core/cuda/KERNEL-NOTES.md, "End to end").
+// (docs/ntt.md, "End to end").
 //
 // Then zkbatch's prove workers in miniature: each of --workers host threads proves
 // --partitions partitions of --partition-mib (three uploads, each followed by a quarter
@@ -17,12 +17,12 @@
 //
 //   copy_overlap_bench [--mib 2048] [--repetitions 5] [--workers 3] [--partitions 8]
 //                      [--partition-mib 512] [--kernel-ms 32.6]
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/device_info.hpp>
-#include <zkbatch/cuda/event.hpp>
-#include <zkbatch/cuda/pinned_buffer.hpp>
-#include <zkbatch/cuda/stream.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/device_info.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/util/pinned_buffer.hpp"
+#include "gpu/util/stream.hpp"
 
 #include "event_timing.hpp"
 
@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(1024) occupy_gpu(uint64_t ns) {
     } while (now - start < ns);
 }
 
-// The stream arrangements of CudaWorker's copies (core/cuda/src/backend.cpp), each
+// The stream arrangements of CudaWorker's copies (gpu/backend/backend.cpp), each
 // created in the order the backend creates them.
 enum class Arrangement {
     worker_stream,      // copy_streams = worker: one copy stream per worker, the download

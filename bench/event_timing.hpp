@@ -2,8 +2,8 @@
 // milliseconds between two CUDA events around the work on one stream.
 #pragma once
 
-#include <zkbatch/cuda/event.hpp>
-#include <zkbatch/cuda/stream.hpp>
+#include "gpu/util/event.hpp"
+#include "gpu/util/stream.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,6 +1,6 @@
 // fp_product_bench: Fp products a second on the GPU, on the integer pipe (fp32.hpp's
 // IMAD.WIDE carry chains) against the double-precision FMA pipe (fp_f64.hpp), alone and
-// interleaved in one thread (core/cuda/MSM-NOTES.md, v11). Each thread runs a few
+// interleaved in one thread (docs/msm.md, v11). Each thread runs a few
 // independent chains x <- x y (partly reduced products, operands below 2p), some on
 // each pipe; a kernel's rate says what an MSM's additions could get from splitting their
 // products between the pipes before any curve code is written. Every chain's end value
@@ -13,14 +13,14 @@
 //
 //   fp_product_bench [--iterations 512] [--waves 4] [--repetitions 5]
 //   fp_product_bench --inversions [--iterations 64] [--waves 4] [--repetitions 5]
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/device_info.hpp>
-#include <zkbatch/cuda/event.hpp>
-#include <zkbatch/cuda/stream.hpp>
-#include <zkbatch/ff/fp.hpp>
-#include <zkbatch/ff/fp32.hpp>
-#include <zkbatch/ff/fp_f64.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/device_info.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ff/fp.hpp"
+#include "core/ff/fp32.hpp"
+#include "bench/fp_f64.hpp"
 
 #include "event_timing.hpp"
 

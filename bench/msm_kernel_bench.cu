@@ -1,4 +1,4 @@
-// msm_kernel_bench: the device MSM (zkbatch/cuda/msm.hpp) on device-resident bases, timed
+// msm_kernel_bench: the device MSM (gpu/msm/msm.hpp) on device-resident bases, timed
 // with CUDA events: the figures of issues 19 and 20, in the layout of
 // ../shared/REFERENCE-NUMBERS.md's sppark MSM table so the two compare line by line.
 //
@@ -34,17 +34,17 @@
 // longest level-0 segment G2's rounds take (MsmCapacity::affine_segment); 0 chooses
 // (g2_affine_segment below). --g1-affine-segment: G1's (its rows run without rounds, the
 // default min_pairs; the comparison's rounds use it).
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/device_info.hpp>
-#include <zkbatch/cuda/event.hpp>
-#include <zkbatch/cuda/msm.hpp>
-#include <zkbatch/cuda/nvtx.hpp>
-#include <zkbatch/cuda/pinned_buffer.hpp>
-#include <zkbatch/cuda/stream.hpp>
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/msm/pippenger.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/device_info.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/util/nvtx.hpp"
+#include "gpu/util/pinned_buffer.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ec/curve.hpp"
+#include "core/msm/pippenger.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -273,7 +273,7 @@ public:
     }
 
     // G2's rounds in segments of up to 6144 entries (47 GB of scratch on the H200) took
-    // G2 over a table at 2^24 from 318.6 to 246 ms (core/cuda/MSM-NOTES.md, v8): the
+    // G2 over a table at 2^24 from 318.6 to 246 ms (docs/msm.md, v8): the
     // longest of 6144, 4096 and 2048 whose accumulator takes at most half the free
     // memory, else the shortest that may pay. Beside a G1 table at 2^26 (66 GB) no more
     // than that fits.

@@ -10,14 +10,14 @@
 // Table set-up (DeviceDomainTables) is timed separately and excluded, as in sppark's.
 // --plans lists max_stages_per_pass:max_tile_log pairs to compare pass plans (the
 // first is the backends' default, NttPlan::for_log_n's defaults).
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/device_info.hpp>
-#include <zkbatch/cuda/domain_tables.hpp>
-#include <zkbatch/cuda/event.hpp>
-#include <zkbatch/cuda/ntt_kernels.hpp>
-#include <zkbatch/cuda/stream.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/device_info.hpp"
+#include "gpu/ntt/domain_tables.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/ntt/ntt_kernels.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include "event_timing.hpp"
 

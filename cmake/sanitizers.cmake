@@ -54,7 +54,7 @@ endif()
 if(ZKBATCH_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link)  # coverage feedback from our code
   # Clang's pointer-overflow check on the curve arithmetic's unrolled limb loops cost most
-  # of this tree's build: core/src/ec/curve.cpp took 58 s of CPU with it, 10 s without.
+  # of this tree's build: core/ec/curve.cpp took 58 s of CPU with it, 10 s without.
   # The GCC ASan+UBSan tree keeps the check (there it costs 0-20%) and replays every
   # fuzz corpus under it.
   add_compile_options(-fno-sanitize=pointer-overflow)

@@ -4,10 +4,10 @@
     tools/kernel_code_diff.py [REV]                (REV defaults to HEAD)
     tools/kernel_code_diff.py --check-fused DIT_COUNT DIF_COUNT [REV]
 
-compiles core/cuda/src/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
+compiles gpu/ntt/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
 working tree, and prints for each kernel its instruction count (16 bytes each), whether
 its code is byte-identical between the two, and how many instructions are IMAD.WIDE.U32
-(.X): the fused form of the field products (core/cuda/KERNEL-NOTES.md, v7). The last is
+(.X): the fused form of the field products (docs/ntt.md, v7). The last is
 read off the low 12 bits of each instruction (0x225 or 0x825), an observation that matched
 cuobjdump's counts on every build compared in results/kernels/h200-v7-variants.md, not a
 documented encoding. Identical code means identical speed; anything else is for the GPU
@@ -29,15 +29,19 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCE = "core/cuda/src/ntt_kernels.cu"
+# The NTT kernels' source, and where its includes are found; trees before the layout of
+# gpu/ kept them under core/.
+SOURCES = ("gpu/ntt/ntt_kernels.cu", "core/cuda/src/ntt_kernels.cu")
+INCLUDE_DIRS = (".", "core/cuda/include", "core/include")
 WIDE_MULTIPLY_OPCODES = {0x225, 0x825}
 
 
 def compile_cubin(tree, out):
     nvcc = os.environ.get("CUDACXX", "/usr/local/cuda/bin/nvcc")
+    source = next(os.path.join(tree, s) for s in SOURCES if os.path.exists(os.path.join(tree, s)))
+    includes = [flag for d in INCLUDE_DIRS for flag in ("-I", os.path.join(tree, d))]
     subprocess.run([nvcc, "-O3", "-DNDEBUG", "-DZKBATCH_VERSION=\"0\"", "-std=c++20", "-cubin", "-arch=sm_90",
-                    "-I", os.path.join(tree, "core/cuda/include"), "-I", os.path.join(tree, "core/include"),
-                    os.path.join(tree, SOURCE), "-o", out], check=True)
+                    *includes, source, "-o", out], check=True)
 
 
 def kernel_code(cubin):
@@ -94,7 +98,7 @@ def check_fused(expected, revision):
         failed |= actual != count
     if failed:
         print("FAIL: a product compiled split (IMAD.X + IMAD.HI pairs) has 48 fewer IMAD.WIDE "
-              "(core/cuda/KERNEL-NOTES.md, v7); a deliberate change to the products updates the counts")
+              "(docs/ntt.md, v7); a deliberate change to the products updates the counts")
         return 1
     print("ok: the products compile as they did when the counts were set")
     return 0

@@ -42,7 +42,7 @@ if [ -z "${BUNDLE_BUILD_DIR:-}" ]; then
   # reports false positives (-Wrestrict in std::string) that -O2 does not.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKBATCH_CUDA=ON -DZKBATCH_WERROR=OFF \
     -DZKBATCH_BENCHMARKS=ON >/dev/null
-elif ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || [ ! -d "$build/core/cuda" ]; then
+elif ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || [ ! -d "$build/gpu" ]; then
   echo "make-bundle: $build is not a Release tree with the CUDA backends" >&2
   exit 1
 fi

@@ -1,10 +1,10 @@
 // cpu-ref: the reference backend. Plain C++ on the CPU, obviously correct, the
 // baseline every other backend is compared with bit for bit. Host buffers come from
-// the ordinary heap (zkbatch/plugin/heap_buffers.hpp, shared with cuda-pageable), one
+// the ordinary heap (core/plugin/heap_buffers.hpp, shared with cuda-pageable), one
 // allocation per acquire: the runner's bounded queue already limits how many exist.
 //
 // A Groth16 partition (ABI v5) is the quotient h, then the prover of
-// zkbatch/groth16/prover.hpp over the key that load_key mapped into memory (or, for a
+// core/groth16/prover.hpp over the key that load_key mapped into memory (or, for a
 // seeded key the runner asks the backend to make, ABI v6, made in memory): five
 // multi-threaded Pippenger MSMs and the combination. h is returned in canonical form
 // (ABI v3), converted on the prove call's threads; its canonical limbs are also the
@@ -16,15 +16,15 @@
 //                 backend stands for; it names lanes and facts, no hardware is involved,
 //                 so a multi-device run can be tested without GPUs
 //   device_count  how many devices pipeline.devices = "all" means (default 1)
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/groth16/cpu_partition.hpp>
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/plugin/abi.h>
-#include <zkbatch/plugin/export.hpp>
-#include <zkbatch/plugin/facts.hpp>
-#include <zkbatch/plugin/heap_buffers.hpp>
-#include <zkbatch/plugin/groth16_request.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "core/ff/fr.hpp"
+#include "core/groth16/cpu_partition.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/plugin/abi.h"
+#include "core/plugin/export.hpp"
+#include "core/plugin/facts.hpp"
+#include "core/plugin/heap_buffers.hpp"
+#include "core/plugin/groth16_request.hpp"
+#include "core/plugin/options.hpp"
 
 #include <algorithm>
 #include <chrono>

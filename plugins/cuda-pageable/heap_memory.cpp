@@ -1,7 +1,7 @@
 #include "heap_memory.hpp"
 
-#include <zkbatch/plugin/facts.hpp>
-#include <zkbatch/plugin/heap_buffers.hpp>
+#include "core/plugin/facts.hpp"
+#include "core/plugin/heap_buffers.hpp"
 
 #include <string_view>
 

@@ -1,11 +1,11 @@
 // HeapMemory: cuda-pageable's host memory, the ordinary heap, one allocation per
-// acquire (zkbatch/plugin/heap_buffers.hpp, as cpu-ref). CUDA stages copies from such
+// acquire (core/plugin/heap_buffers.hpp, as cpu-ref). CUDA stages copies from such
 // memory through a small pinned bounce buffer: the slow path the pinned pool exists to
 // avoid, kept so the two can be compared with everything else equal.
 #pragma once
 
-#include <zkbatch/cuda/host_memory.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "gpu/util/host_memory.hpp"
+#include "core/plugin/options.hpp"
 
 namespace zkbatch::cuda_pageable {
 

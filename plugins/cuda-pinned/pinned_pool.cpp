@@ -1,9 +1,9 @@
 #include "pinned_pool.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/plugin/error.hpp>
-#include <zkbatch/plugin/facts.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "core/ff/fr.hpp"
+#include "core/plugin/error.hpp"
+#include "core/plugin/facts.hpp"
 
 #include <chrono>
 #include <cinttypes>

@@ -9,9 +9,9 @@
 // synthesized while every worker proves).
 #pragma once
 
-#include <zkbatch/cuda/host_memory.hpp>
-#include <zkbatch/cuda/pinned_buffer.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "gpu/util/host_memory.hpp"
+#include "gpu/util/pinned_buffer.hpp"
+#include "core/plugin/options.hpp"
 
 #include <condition_variable>
 #include <cstdint>

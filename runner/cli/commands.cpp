@@ -11,8 +11,8 @@
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/zkey.hpp>
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/zkey.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -9,7 +9,7 @@
 #include "proof/snarkjs_files.hpp"
 #include "store/store.hpp"
 
-#include <zkbatch/groth16/keys.hpp>
+#include "core/groth16/keys.hpp"
 
 #include <fmt/format.h>
 

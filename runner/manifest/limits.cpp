@@ -2,7 +2,7 @@
 
 #include "util/parse_number.hpp"
 
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/options.hpp"
 
 #include <fmt/format.h>
 

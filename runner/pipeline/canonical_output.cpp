@@ -1,6 +1,6 @@
 #include "pipeline/canonical_output.hpp"
 
-#include <zkbatch/util/parallel.hpp>
+#include "core/util/parallel.hpp"
 
 #include <fmt/format.h>
 #include <xxhash.h>

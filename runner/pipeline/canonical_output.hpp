@@ -4,7 +4,7 @@
 // Montgomery form and converted for dumps.
 #pragma once
 
-#include <zkbatch/ff/fr.hpp>
+#include "core/ff/fr.hpp"
 
 #include <array>
 #include <cstddef>

@@ -7,13 +7,13 @@
 #include "proof/snarkjs_files.hpp"
 #include "util/clock.hpp"
 
-#include <zkbatch/circuit/synthetic.hpp>
-#include <zkbatch/groth16/prover.hpp>
-#include <zkbatch/groth16/verifier.hpp>
-#include <zkbatch/plugin/facts.hpp>
-#include <zkbatch/plugin/request.hpp>
-#include <zkbatch/util/parallel.hpp>
-#include <zkbatch/verify/identity.hpp>
+#include "core/circuit/synthetic.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/plugin/facts.hpp"
+#include "core/plugin/request.hpp"
+#include "core/util/parallel.hpp"
+#include "core/quotient/identity.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -13,7 +13,7 @@
 #include "proof/job_circuit.hpp"
 #include "store/store.hpp"
 
-#include <zkbatch/ff/fr.hpp>
+#include "core/ff/fr.hpp"
 
 #include <atomic>
 #include <cstdint>

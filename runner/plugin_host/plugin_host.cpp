@@ -1,7 +1,7 @@
 #include "plugin_host/plugin_host.hpp"
 
-#include <zkbatch/plugin/error.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/error.hpp"
+#include "core/plugin/options.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>

@@ -6,7 +6,7 @@
 
 #include "manifest/manifest.hpp"
 
-#include <zkbatch/plugin/abi.h>
+#include "core/plugin/abi.h"
 
 #include <filesystem>
 #include <memory>

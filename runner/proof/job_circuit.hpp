@@ -4,10 +4,10 @@
 // Synthesis of a partition writes z, a, b, c straight into the backend's buffers.
 #pragma once
 
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/groth16/keys.hpp>
-#include <zkbatch/groth16/zkey.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "core/ff/fr.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/zkey.hpp"
 
 #include <cstdint>
 #include <filesystem>

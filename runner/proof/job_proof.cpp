@@ -3,8 +3,8 @@
 #include "util/clock.hpp"
 #include "util/usage_error.hpp"
 
-#include <zkbatch/groth16/zkey.hpp>
-#include <zkbatch/plugin/abi.h>
+#include "core/groth16/zkey.hpp"
+#include "core/plugin/abi.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -1,8 +1,8 @@
 #include "proving_key.hpp"
 
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/setup.hpp>
-#include <zkbatch/plugin/abi.h>
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/plugin/abi.h"
 
 #include <chrono>
 #include <cstring>

@@ -7,7 +7,7 @@
 
 #include "job_circuit.hpp"
 
-#include <zkbatch/groth16/keys.hpp>
+#include "core/groth16/keys.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "proof/snarkjs_files.hpp"
 
-#include <zkbatch/groth16/proof.hpp>
-#include <zkbatch/groth16/snarkjs_json.hpp>
+#include "core/groth16/proof.hpp"
+#include "core/groth16/snarkjs_json.hpp"
 
 #include <cerrno>
 #include <cstring>

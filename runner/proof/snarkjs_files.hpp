@@ -3,7 +3,7 @@
 // `snarkjs groth16 verify verification_key.json pP.public.json pP.proof.json` checks them.
 #pragma once
 
-#include <zkbatch/groth16/keys.hpp>
+#include "core/groth16/keys.hpp"
 
 #include <cstdint>
 #include <filesystem>

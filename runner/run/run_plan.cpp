@@ -4,7 +4,7 @@
 #include "pipeline/environment.hpp"
 #include "pipeline/pipeline.hpp"
 
-#include <zkbatch/groth16/zkey.hpp>
+#include "core/groth16/zkey.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

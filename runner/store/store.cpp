@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 #include <sqlite3.h>
-#include <zkbatch/plugin/facts.hpp>
+#include "core/plugin/facts.hpp"
 
 #include <algorithm>
 #include <fstream>

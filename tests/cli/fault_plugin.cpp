@@ -21,11 +21,11 @@
 //                                ABI v6) is reported with a wrong points digest on device D
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
-#include <zkbatch/groth16/cpu_partition.hpp>
-#include <zkbatch/plugin/export.hpp>
-#include <zkbatch/plugin/groth16_request.hpp>
-#include <zkbatch/plugin/heap_buffers.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "core/groth16/cpu_partition.hpp"
+#include "core/plugin/export.hpp"
+#include "core/plugin/groth16_request.hpp"
+#include "core/plugin/heap_buffers.hpp"
+#include "core/plugin/options.hpp"
 
 #include <xxhash.h>
 

@@ -1,7 +1,7 @@
 // Fuzz target: a plugin's options text (the [backend.options] lines a plugin receives)
 // through PluginOptions, asked for the way the backends ask: every key the input names,
 // as each kind of value, then check_all_used. A value handed out must be in range.
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/options.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Fuzz target: a snarkjs .wtns through groth16::parse_wtns for circuits of a few sizes.
 // It either parses (every value reduced, w[0] = 1) or throws ZkeyError.
-#include <zkbatch/groth16/zkey.hpp>
+#include "core/groth16/zkey.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Fuzz target: a snarkjs .zkey through groth16::parse_zkey, as `[circuit] kind = "zkey"`
 // reads one. It either parses (and then its sizes agree with each other) or throws
 // ZkeyError; any other outcome (a crash, a sanitizer report, a hang) is a finding.
-#include <zkbatch/groth16/zkey.hpp>
+#include "core/groth16/zkey.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,14 +1,14 @@
-// The BLS12-381 field and curve arithmetic of zkbatch/ff/fp.hpp, fp2.hpp and
-// zkbatch/ec/point.hpp run on the device against the same code on the host (itself
+// The BLS12-381 field and curve arithmetic of core/ff/fp.hpp, fp2.hpp and
+// core/ec/point.hpp run on the device against the same code on the host (itself
 // checked against GMP and noble in curve_tests and curve_interop_tests): one
 // implementation, two compilers, same bits. The device path is still the 64-bit host
 // code (a 32-bit PTX version is the GPU issue's); this keeps it compiling under nvcc
 // with -Werror and, on a GPU, exact.
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/ec/curve.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "core/ec/curve.hpp"
 
 #include <gtest/gtest.h>
 

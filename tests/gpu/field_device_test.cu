@@ -5,11 +5,11 @@
 // the PTX instructions do what the host model of them (HostChain) does.
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/ff/fp2.hpp>
-#include <zkbatch/ff/fr.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "core/ec/curve.hpp"
+#include "core/ff/fp2.hpp"
+#include "core/ff/fr.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,16 +9,16 @@
 
 #include "plugin_host/plugin_host.hpp"
 
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/cuda/device_key.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/proof.hpp>
-#include <zkbatch/groth16/prover.hpp>
-#include <zkbatch/groth16/setup.hpp>
-#include <zkbatch/groth16/verifier.hpp>
-#include <zkbatch/groth16/zkey.hpp>
-#include <zkbatch/plugin/request.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "gpu/key/device_key.hpp"
+#include "core/ff/fr.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/proof.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/groth16/zkey.hpp"
+#include "core/plugin/request.hpp"
 
 #include <gtest/gtest.h>
 
@@ -392,7 +392,7 @@ TEST(CudaGroth16, ProofsWithTheRoundsScratchInTheVectorsAreTheSame) {
 }
 
 // What load_key spends the memory left on (no GPU needed: sizes only). At 2^24 points the
-// whole tables are 22 bits wide (core/cuda/MSM-NOTES.md, v4), 12 windows, so a table is
+// whole tables are 22 bits wide (docs/msm.md, v4), 12 windows, so a table is
 // 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while
 // it is built, and costs 11 q once its query is freed. z's set (A, B1, B2) first, then
 // B2's rounds (the longest segment whose scratch fits), then H's table, then L's, each

@@ -4,7 +4,7 @@
 // fusions and the composition of passes are checked on a machine without a GPU.
 #pragma once
 
-#include <zkbatch/cuda/ntt_steps.hpp>
+#include "gpu/ntt/ntt_steps.hpp"
 
 namespace zkbatch::test {
 

@@ -10,14 +10,14 @@
 #include "msm_test_support.hpp"
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/device_key.hpp>
-#include <zkbatch/cuda/fixed_base.hpp>
-#include <zkbatch/cuda/fixed_base_steps.hpp>
-#include <zkbatch/cuda/stream.hpp>
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/setup.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/key/device_key.hpp"
+#include "gpu/key/fixed_base.hpp"
+#include "gpu/key/fixed_base_steps.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/setup.hpp"
 
 #include <gtest/gtest.h>
 

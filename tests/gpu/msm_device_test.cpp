@@ -1,4 +1,4 @@
-// The device MSM (zkbatch/cuda/msm.hpp) against the CPU's msm::pippenger: equal affine
+// The device MSM (gpu/msm/msm.hpp) against the CPU's msm::pippenger: equal affine
 // sums for every scalar profile (uniform, all zero, all one, mostly boolean, r - 1,
 // small, edge values), bases distinct, repeated or at infinity, n from 1 to 2^20, G1
 // and G2, scalars canonical or in Montgomery form, the automatic and forced window
@@ -8,10 +8,10 @@
 #include "msm_test_support.hpp"
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/msm.hpp>
-#include <zkbatch/cuda/stream.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/util/stream.hpp"
 
 #include <gtest/gtest.h>
 

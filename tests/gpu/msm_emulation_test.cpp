@@ -7,9 +7,9 @@
 // level and spill path runs; the device tests then show the GPU runs the same code.
 #include "msm_test_support.hpp"
 
-#include <zkbatch/cuda/msm.hpp>
-#include <zkbatch/cuda/fixed_base_steps.hpp>
-#include <zkbatch/cuda/msm_steps.hpp>
+#include "gpu/msm/msm.hpp"
+#include "gpu/key/fixed_base_steps.hpp"
+#include "gpu/msm/msm_steps.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // msm_device_test.cpp with one): bases and scalar profiles, and the CPU reference.
 #pragma once
 
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/msm/pippenger.hpp>
+#include "core/ec/curve.hpp"
+#include "core/ff/fr.hpp"
+#include "core/msm/pippenger.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,16 +1,16 @@
-// The NTT kernels on the device against the CPU NTTs (zkbatch/ntt/ntt.hpp), in every
+// The NTT kernels on the device against the CPU NTTs (core/ntt/ntt.hpp), in every
 // order the CUDA backends use, with the backends' plan and with small-pass plans.
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/cuda_check.hpp>
-#include <zkbatch/cuda/device_buffer.hpp>
-#include <zkbatch/cuda/domain_tables.hpp>
-#include <zkbatch/cuda/ntt_kernels.hpp>
-#include <zkbatch/cuda/ntt_steps.hpp>
-#include <zkbatch/cuda/stream.hpp>
-#include <zkbatch/ntt/ntt.hpp>
-#include <zkbatch/plugin/error.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/ntt/domain_tables.hpp"
+#include "gpu/ntt/ntt_kernels.hpp"
+#include "gpu/ntt/ntt_steps.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ntt/ntt.hpp"
+#include "core/plugin/error.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 

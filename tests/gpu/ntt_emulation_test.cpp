@@ -5,11 +5,11 @@
 #include "kernel_emulation.hpp"
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/domain_tables.hpp>
-#include <zkbatch/cuda/ntt_steps.hpp>
-#include <zkbatch/ntt/ntt.hpp>
-#include <zkbatch/plugin/error.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "gpu/ntt/domain_tables.hpp"
+#include "gpu/ntt/ntt_steps.hpp"
+#include "core/ntt/ntt.hpp"
+#include "core/plugin/error.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 
 #include "plugin_host/plugin_host.hpp"
 
-#include <zkbatch/circuit/synthetic.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/plugin/request.hpp>
-#include <zkbatch/prove/quotient.hpp>
-#include <zkbatch/util/xxh3_split.hpp>
-#include <zkbatch/verify/identity.hpp>
+#include "core/circuit/synthetic.hpp"
+#include "core/ff/fr.hpp"
+#include "core/plugin/request.hpp"
+#include "core/quotient/quotient.hpp"
+#include "core/util/xxh3_split.hpp"
+#include "core/quotient/identity.hpp"
 
 #include <gtest/gtest.h>
 #include <xxhash.h>

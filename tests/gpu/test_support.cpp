@@ -1,6 +1,6 @@
 #include "test_support.hpp"
 
-#include <zkbatch/cuda/device_info.hpp>
+#include "gpu/util/device_info.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // place that decides whether a test can use a GPU (and says why not).
 #pragma once
 
-#include <zkbatch/ff/fr.hpp>
+#include "core/ff/fr.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // zkbatch's key files: a written key loads back equal and proves; every way a key file
 // can be wrong is refused with a message naming the file and what to do, and nothing
 // is left half-written.
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/setup.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/setup.hpp"
 
 #include "../support/file_bytes.hpp"
 #include "../support/temp_dir.hpp"

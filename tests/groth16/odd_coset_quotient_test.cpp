@@ -1,8 +1,8 @@
 // snarkjs's quotient variant: A*B - C at the odd points of the size-2n domain, with
 // ffjavascript's roots of unity, against a naive O(n^2) interpolation and Horner
 // evaluation that shares no code with the NTTs.
-#include <zkbatch/ntt/ntt.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "core/ntt/ntt.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 

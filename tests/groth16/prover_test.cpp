@@ -2,11 +2,11 @@
 // witness profile; tampered proofs and inputs do not; the same seeds give the same
 // bytes; the key's queries are the circuit's polynomials at tau, as an O(n^2)
 // interpolation computes them.
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/groth16/prover.hpp>
-#include <zkbatch/groth16/setup.hpp>
-#include <zkbatch/groth16/verifier.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 

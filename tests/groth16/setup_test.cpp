@@ -1,13 +1,13 @@
-// The seeded setup's parts (zkbatch/groth16/setup.hpp, key_file.hpp): the scalars of the
+// The seeded setup's parts (core/groth16/setup.hpp, key_file.hpp): the scalars of the
 // parallel pass over the rows equal those of a plain serial pass that shares none of its
 // code (per-row Lagrange values by the closed form, one inversion each, sums in row
 // order), for shapes whose blocks span several rows and several rounds; thread counts do
 // not change a key's bytes; the verifying key alone is the whole key's; a key's points
 // digest, computed without a file, is the one its file's header carries; a circuit and a
 // setup are rebuilt from their descriptions, and other text is refused.
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
-#include <zkbatch/groth16/key_file.hpp>
-#include <zkbatch/groth16/setup.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/setup.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The synthetic R1CS: every row satisfied when the sparse matrices are evaluated on the
 // witness, the shape's knobs doing what they say, and the streams frozen by known
 // answers from an independent model (tools/models/synthetic_r1cs.py).
-#include <zkbatch/circuit/synthetic_r1cs.hpp>
+#include "core/circuit/synthetic_r1cs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,12 +3,12 @@
 // "circom", files under $ZKBATCH_CIRCOM_DIR/CIRCUIT/): every circuit's witnesses prove
 // and verify with the key's own verifying key, which equals snarkjs's export; and
 // every malformed file is refused, naming the file, the section and what is wrong.
-#include <zkbatch/ec/encoding.hpp>
-#include <zkbatch/groth16/prover.hpp>
-#include <zkbatch/groth16/snarkjs_json.hpp>
-#include <zkbatch/groth16/verifier.hpp>
-#include <zkbatch/groth16/zkey.hpp>
-#include <zkbatch/prove/quotient.hpp>
+#include "core/ec/encoding.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/snarkjs_json.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/groth16/zkey.hpp"
+#include "core/quotient/quotient.hpp"
 
 #include "../support/circom_fixtures.hpp"
 #include "../support/file_bytes.hpp"

@@ -8,12 +8,12 @@
 // installs both; CI runs it): without them this suite fails, saying so, and never skips.
 #include "support/zkbatch_process.hpp"
 
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/ec/encoding.hpp>
-#include <zkbatch/ff/random.hpp>
-#include <zkbatch/msm/pippenger.hpp>
-#include <zkbatch/pairing/pairing.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "core/ec/curve.hpp"
+#include "core/ec/encoding.hpp"
+#include "core/ff/random.hpp"
+#include "core/msm/pippenger.hpp"
+#include "core/pairing/pairing.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

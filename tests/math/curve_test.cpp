@@ -5,7 +5,7 @@
 // inside and outside the subgroup.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/ec/curve.hpp>
+#include "core/ec/curve.hpp"
 
 #include <gtest/gtest.h>
 

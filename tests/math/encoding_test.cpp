@@ -2,7 +2,7 @@
 // round trips, and one crafted input for every refusal of every decoder.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/ec/encoding.hpp>
+#include "core/ec/encoding.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ Bytes from_hex(const std::string& hex) {
 }
 
 // The generators as the Zcash BLS12-381 specification prints them (decimal; its
-// "Fixed Generators" note), independent of the hex in core/src/ec/curve.cpp.
+// "Fixed Generators" note), independent of the hex in core/ec/curve.cpp.
 const char* const kG1X =
     "3685416753713387016781088315183077757961620795782546409894578378688607592378376318836054947676345821548104185464507";
 const char* const kG1Y =

@@ -4,9 +4,9 @@
 // (tests/gpu/field_device_test.cu) then shows PtxChain gives the same bits.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/ff/fp.hpp>
-#include <zkbatch/ff/fp32.hpp>
-#include <zkbatch/ff/fp_f64.hpp>
+#include "core/ff/fp.hpp"
+#include "core/ff/fp32.hpp"
+#include "bench/fp_f64.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,11 @@
 
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/ec/curve.hpp>
-#include <zkbatch/ff/fp.hpp>
-#include <zkbatch/ff/fp12.hpp>
-#include <zkbatch/ff/fp2.hpp>
-#include <zkbatch/ff/fp6.hpp>
+#include "core/ec/curve.hpp"
+#include "core/ff/fp.hpp"
+#include "core/ff/fp12.hpp"
+#include "core/ff/fp2.hpp"
+#include "core/ff/fp6.hpp"
 
 #include <gmpxx.h>
 #include <gtest/gtest.h>

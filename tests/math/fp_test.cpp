@@ -2,7 +2,7 @@
 // byte/hex conversions with their failure paths.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/ff/fp.hpp>
+#include "core/ff/fp.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // test (tests/gpu/field_device_test.cu) then shows PtxChain gives the same bits.
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/ff/fr32.hpp>
+#include "core/ff/fr.hpp"
+#include "core/ff/fr32.hpp"
 
 #include <gtest/gtest.h>
 

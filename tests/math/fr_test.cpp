@@ -2,9 +2,9 @@
 // canonical byte/hex conversions with their failure paths.
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/ff/random.hpp>
-#include <zkbatch/util/splitmix64.hpp>
+#include "core/ff/fr.hpp"
+#include "core/ff/random.hpp"
+#include "core/util/splitmix64.hpp"
 
 #include <gtest/gtest.h>
 

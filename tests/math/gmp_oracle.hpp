@@ -1,7 +1,7 @@
 // Test helpers: conversions between Fr and GMP integers, the independent oracle.
 #pragma once
 
-#include <zkbatch/ff/fr.hpp>
+#include "core/ff/fr.hpp"
 
 #include <gmpxx.h>
 

@@ -4,7 +4,7 @@
 // repeated and opposite bases, mostly ones), and bit-identical across thread counts.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/msm/pippenger.hpp>
+#include "core/msm/pippenger.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // independence of the thread count.
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/ntt/ntt.hpp>
+#include "core/ntt/ntt.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // (Its values against noble's are in tests/interop.)
 #include "fp_oracle.hpp"
 
-#include <zkbatch/pairing/pairing.hpp>
+#include "core/pairing/pairing.hpp"
 
 #include <gtest/gtest.h>
 

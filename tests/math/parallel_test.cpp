@@ -1,5 +1,5 @@
 // parallel_for: every index exactly once, contiguous deterministic chunks, errors surface.
-#include <zkbatch/util/parallel.hpp>
+#include "core/util/parallel.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // X^n - 1), and the identity check on synthesized circuits, with its failure paths.
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/circuit/synthetic.hpp>
-#include <zkbatch/prove/quotient.hpp>
-#include <zkbatch/verify/identity.hpp>
+#include "core/circuit/synthetic.hpp"
+#include "core/quotient/quotient.hpp"
+#include "core/quotient/identity.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // frozen by known answers.
 #include "gmp_oracle.hpp"
 
-#include <zkbatch/circuit/synthetic.hpp>
+#include "core/circuit/synthetic.hpp"
 
 #include <gtest/gtest.h>
 
@@ -65,7 +65,7 @@ TEST(Synthetic, RejectsZeroTermsPerRow) {
 }
 
 // Frozen values of the generator, cross-checked against an independent Python model of
-// the stream layout documented in core/src/circuit/synthetic.cpp: tools/models/synthetic.py, which
+// the stream layout documented in core/circuit/synthetic.cpp: tools/models/synthetic.py, which
 // ctest runs (synthetic_model_known_answers) with these same values. A change here
 // changes every generated workload (and every recorded digest): make it deliberately
 // or not at all, and change the model with it.

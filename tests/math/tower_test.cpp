@@ -3,7 +3,7 @@
 // powering by p, and the cyclotomic squaring against plain squaring.
 #include "fp_oracle.hpp"
 
-#include <zkbatch/ff/fp12.hpp>
+#include "core/ff/fp12.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// XXH3 in two steps (zkbatch/util/xxh3_split.hpp) against libxxhash's XXH3_128bits of
+// XXH3 in two steps (core/util/xxh3_split.hpp) against libxxhash's XXH3_128bits of
 // the same bytes: the block sums the GPU forms, chained on the host, must give the
 // digest the runner computes from h itself.
-#include <zkbatch/util/splitmix64.hpp>
-#include <zkbatch/util/xxh3_split.hpp>
+#include "core/util/splitmix64.hpp"
+#include "core/util/xxh3_split.hpp"
 
 #include <gtest/gtest.h>
 #include <xxhash.h>

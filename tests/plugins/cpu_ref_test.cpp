@@ -2,11 +2,11 @@
 // and the backend-independent identity check.
 #include "plugin_host/plugin_host.hpp"
 
-#include <zkbatch/circuit/synthetic.hpp>
-#include <zkbatch/ff/fr.hpp>
-#include <zkbatch/plugin/request.hpp>
-#include <zkbatch/prove/quotient.hpp>
-#include <zkbatch/verify/identity.hpp>
+#include "core/circuit/synthetic.hpp"
+#include "core/ff/fr.hpp"
+#include "core/plugin/request.hpp"
+#include "core/quotient/quotient.hpp"
+#include "core/quotient/identity.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The helpers every plugin uses at the ABI boundary: guarded calls, text copies, facts.
-#include <zkbatch/plugin/export.hpp>
-#include <zkbatch/plugin/facts.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/export.hpp"
+#include "core/plugin/facts.hpp"
+#include "core/plugin/options.hpp"
 
 #include <gtest/gtest.h>
 

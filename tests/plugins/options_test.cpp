@@ -1,5 +1,5 @@
 // PluginOptions: the parser of [backend.options] as a plugin receives it.
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/options.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Plugins for plugin_tests, one source shaped by ZKB_TEST_VARIANT_*: working stand-ins
 // (WORKING) for the search-order tests, and plugins broken in exactly one way each.
 // ZKB_TEST_NAME and ZKB_TEST_DESCRIPTION come from tests/plugins/CMakeLists.txt.
-#include <zkbatch/plugin/abi.h>
-#include <zkbatch/plugin/export.hpp>
-#include <zkbatch/plugin/facts.hpp>
-#include <zkbatch/plugin/options.hpp>
+#include "core/plugin/abi.h"
+#include "core/plugin/export.hpp"
+#include "core/plugin/facts.hpp"
+#include "core/plugin/options.hpp"
 
 #include <string>
 

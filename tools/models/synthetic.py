@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent model of zkbatch's synthetic circuit, in plain Python integers.
 
-It follows the stream layout documented in core/src/synthetic.cpp and shares no code
+It follows the stream layout documented in core/circuit/synthetic.cpp and shares no code
 with it: SplitMix64 (Steele, Lea and Flood) keyed per partition, per witness element and
 per row; field elements drawn as four 64-bit words, bit 255 cleared, values >= r
 rejected, the words taken as the Montgomery representation (value = words * 2^-256 mod r);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent model of zkbatch's synthetic R1CS (core/include/zkbatch/circuit/synthetic_r1cs.hpp).
+"""An independent model of zkbatch's synthetic R1CS (core/circuit/synthetic_r1cs.hpp).
 
 Plain Python integers, sharing no code with zkbatch: it re-derives the circuit and a
 partition's witness from the stream layout the header documents, and checks the values
@@ -139,7 +139,7 @@ EXPECTED = [
 
 def unreferenced(log_n, share):
     """The shares of variables that no A term and no B term references: their points in
-    the key's A and B queries are infinity (core/cuda/MSM-NOTES.md, v12). The job
+    the key's A and B queries are infinity (docs/msm.md, v12). The job
     manifests' circuit: 4 terms a row, 1 public input, seed 1."""
     circuit = Circuit(log_n, 4, 1, share, 1)
     referenced = {"a": bytearray(circuit.n), "b": bytearray(circuit.n)}

@@ -1,0 +1,141 @@
+// The synthetic R1CS that Groth16 jobs prove: one circuit per job (its matrices come
+// from the circuit's own seed and shape), one witness per partition (from the job seed
+// and the partition index), as the partitions of a Filecoin PoRep all prove one circuit.
+//
+// Layout, for n = 2^log_n rows and l = public_inputs:
+//   variables  z_0 = 1, public inputs z_1..z_l, private z_(l+1)..z_(n-1): m = n, about
+//              one variable per constraint as in a PoRep partition.
+//   rows       row j < n - l - 1 is a constraint that defines private variable
+//              k = l + 1 + j; the last l + 1 rows are the input rows A = {i: 1}, B = C = 0
+//              for i = 0..l, which make the inputs' A-polynomials linearly independent
+//              (bellman and snarkjs add the same rows).
+//   a boolean row   (z_k) * (z_k - 1) = 0: A = {k: 1}, B = {k: 1, 0: -1}, C = {};
+//                   z_k is 0 or 1, drawn from the witness stream.
+//   a product row   <A_j, z> * <B_j, z> = z_k: A_j and B_j have terms_per_row terms each
+//                   with uniform coefficients over earlier variables, C = {k: 1}; z_k is the
+//                   product, a full field element.
+// Row j is boolean with probability boolean_share (its kind is drawn from the circuit
+// stream, so all partitions share it): real circuits are dominated by 0/1 wires (hash
+// and bit-decomposition gadgets), and a prover adds those bases instead of multiplying.
+//
+// Dependencies are kept parallel: rows are cut into blocks of block_rows(); a product
+// row of a block references variables from the window of the `window_variables()`
+// variables just before its block's first variable (for the first block: z_0..z_l).
+// Every row of a block can then be evaluated at once, and each variable is referenced by
+// about 2 * terms_per_row later rows, roughly uniformly (near the end, fewer).
+//
+// Streams (util::SplitMix64, keys by util::derive_key):
+//   circuit key   derive(derive(kR1csTag, circuit seed), format version)
+//   row j         derive(derive(circuit key, kRowStream), j): the first word decides
+//                 the kind (boolean iff below the boolean threshold); a product row
+//                 then draws, for each A term and then each B term, a word for the
+//                 variable (its residue modulo the window's size) and a uniform
+//                 coefficient (ff::uniform_fr).
+//   witness       derive(derive(derive(kWitnessTag, job seed), partition), variable):
+//                 a public input's uniform value, or a boolean's bit (its first word's
+//                 lowest bit).
+// Changing any of this changes every circuit and key: the tests freeze known answers
+// computed by an independent model (tools/models/synthetic_r1cs.py).
+#pragma once
+
+#include "core/ff/fr.hpp"
+#include "core/ff/random.hpp"
+#include "core/util/splitmix64.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace zkbatch::circuit {
+
+// What a synthetic circuit is. Every field is a [circuit] manifest key.
+struct R1csShape {
+    uint32_t log_n = 0;            // n = 2^log_n rows, the evaluation domain; 1..28
+    uint32_t terms_per_row = 4;    // terms in A and in B of every product row; >= 1
+    uint32_t public_inputs = 1;    // l; at most n - 1 (the l + 1 input rows fill the domain)
+    double boolean_share = 0.9;    // share of constraint rows that are boolean, 0..1
+    uint64_t seed = 1;             // the circuit seed
+};
+
+// Which matrix a term belongs to.
+enum class Matrix : uint8_t { a = 0, b = 1, c = 2 };
+
+class SyntheticR1cs {
+public:
+    // Throws std::invalid_argument, naming the key, for a shape outside its range.
+    explicit SyntheticR1cs(const R1csShape& shape);
+
+    const R1csShape& shape() const { return shape_; }
+    uint64_t rows() const { return uint64_t{1} << shape_.log_n; }  // n
+    uint64_t variables() const { return rows(); }                   // m = n
+    uint64_t public_inputs() const { return shape_.public_inputs; }
+    uint64_t constraint_rows() const { return rows() - shape_.public_inputs - 1; }
+    uint64_t block_rows() const { return block_rows_; }
+    uint64_t window_variables() const { return window_variables_; }
+
+    // True when constraint row j (< constraint_rows()) is a boolean row.
+    bool is_boolean_row(uint64_t row) const {
+        util::SplitMix64 stream(row_key(row));
+        return is_boolean_kind(stream.next());
+    }
+
+    // Calls visit(Matrix, variable index, coefficient) for every term of row `row`
+    // (< rows()): A's terms, then B's, then C's. Synthesis, the key's setup and the
+    // tests all read the matrices through it, so there is one definition of them.
+    template <class Visit>
+    void for_each_term(uint64_t row, Visit&& visit) const {
+        using ff::Fr;
+        const uint64_t constraints = constraint_rows();
+        if (row >= constraints) {  // input row i: A = {i: 1}
+            visit(Matrix::a, row - constraints, Fr::one());
+            return;
+        }
+        const uint64_t defined = shape_.public_inputs + 1 + row;
+        util::SplitMix64 stream(row_key(row));
+        if (is_boolean_kind(stream.next())) {
+            visit(Matrix::a, defined, Fr::one());
+            visit(Matrix::b, defined, Fr::one());
+            visit(Matrix::b, 0, -Fr::one());
+            return;
+        }
+        const uint64_t end = window_end(row);
+        const uint64_t begin = end > window_variables_ ? end - window_variables_ : 0;
+        const uint64_t span = end - begin;
+        for (Matrix matrix : {Matrix::a, Matrix::b}) {
+            for (uint32_t term = 0; term < shape_.terms_per_row; ++term) {
+                const uint64_t variable = begin + stream.next() % span;
+                visit(matrix, variable, ff::uniform_fr(stream));
+            }
+        }
+        visit(Matrix::c, defined, Fr::one());
+    }
+
+    // Writes the witness z (variables() elements) and a = A z, b = B z, c = C z
+    // (rows() elements each), all in Montgomery form, for one partition. The same
+    // (job seed, partition) give the same bits whatever `threads` is.
+    void synthesize(uint64_t job_seed, uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                    unsigned threads = 1) const;
+
+    // The circuit's definition, one "key=value" line each: what identifies it (its
+    // digest, key files, a backend that makes its own key).
+    std::string description() const;
+    // The circuit a description() names (a backend that makes its own key gets only the
+    // text). Throws std::invalid_argument for text that no circuit's description() is.
+    static SyntheticR1cs from_description(const std::string& description);
+
+private:
+    uint64_t row_key(uint64_t row) const;
+    bool is_boolean_kind(uint64_t word) const { return all_boolean_ || word < boolean_threshold_; }
+    // One past the last variable a product row may reference: its block's first variable.
+    uint64_t window_end(uint64_t row) const {
+        return shape_.public_inputs + 1 + (row / block_rows_) * block_rows_;
+    }
+
+    R1csShape shape_;
+    uint64_t rows_key_ = 0;            // the parent of every row's stream
+    bool all_boolean_ = false;         // boolean_share = 1
+    uint64_t boolean_threshold_ = 0;   // else: a row is boolean iff its kind word is below it
+    uint64_t block_rows_ = 1;
+    uint64_t window_variables_ = 1;
+};
+
+}  // namespace zkbatch::circuit

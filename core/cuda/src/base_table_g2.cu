@@ -1,6 +1,0 @@
-// The device MSM's base tables for G2 (base_table.cuh).
-#include "base_table.cuh"
-
-namespace zkbatch::cuda::msm {
-template class BaseTable<ec::G2Params>;
-}  // namespace zkbatch::cuda::msm

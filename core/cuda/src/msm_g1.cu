@@ -1,6 +1,0 @@
-// The device MSM's bucket accumulation for G1 (msm_accumulate.cuh).
-#include "msm_accumulate.cuh"
-
-namespace zkbatch::cuda::msm {
-template class BucketAccumulator<ec::G1Params>;
-}  // namespace zkbatch::cuda::msm

@@ -1,0 +1,59 @@
+// One partition on the CPU (core/groth16/cpu_partition.hpp).
+#include "core/groth16/cpu_partition.hpp"
+
+#include "core/quotient/quotient.hpp"
+#include "core/util/parallel.hpp"
+
+#include <chrono>
+
+namespace zkbatch::groth16 {
+
+namespace {
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+void quotient_on_cpu(uint32_t log_n, HConvention convention, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
+                     ff::Fr* h, ff::Fr* scratch, unsigned threads, const StepTimer& on_step) {
+    const int64_t start_ns = now_ns();
+    if (convention == HConvention::coefficients)
+        prove::compute_quotient_cpu(log_n, a, b, c, h, scratch, threads);
+    else
+        prove::compute_odd_coset_quotient_cpu(log_n, a, b, c, h, scratch, threads);
+    const int64_t quotient_end_ns = now_ns();
+    // In place: each element is read whole before its 32 bytes are written.
+    util::parallel_for(0, size_t{1} << log_n, threads, [h](size_t begin, size_t end) {
+        ff::to_canonical_le(h + begin, end - begin, reinterpret_cast<uint8_t*>(h + begin));
+    });
+    if (on_step) {
+        on_step("quotient", start_ns, quotient_end_ns);
+        on_step("canonical_h", quotient_end_ns, now_ns());
+    }
+}
+
+Proof prove_from_quotient_on_cpu(const ProvingKey& key, const ff::Fr* z, const ff::Fr* h, msm::Scalar* witness,
+                                 const ProofRandomness& blinding, unsigned threads, const StepTimer& on_step) {
+    const int64_t witness_start_ns = now_ns();
+    util::parallel_for(0, key.num_variables, threads, [z, witness](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) z[i].to_canonical(witness[i].limbs);
+    });
+    if (on_step) on_step("witness", witness_start_ns, now_ns());
+    // h's canonical little-endian limbs are the H-MSM's scalars as they lie.
+    const auto* h_scalars = reinterpret_cast<const msm::Scalar*>(h);
+    return prove(key, witness, h_scalars, blinding, threads, [&](ProofMsm msm, int64_t start_ns, int64_t end_ns) {
+        if (on_step) on_step(phase_name(msm), start_ns, end_ns);
+    });
+}
+
+Proof prove_partition_on_cpu(const ProvingKey& key, const ff::Fr* z, const ff::Fr* a, const ff::Fr* b,
+                             const ff::Fr* c, ff::Fr* h, ff::Fr* scratch, msm::Scalar* witness,
+                             const ProofRandomness& blinding, unsigned threads, const StepTimer& on_step) {
+    quotient_on_cpu(key.log_n, key.h_convention, a, b, c, h, scratch, threads, on_step);
+    return prove_from_quotient_on_cpu(key, z, h, witness, blinding, threads, on_step);
+}
+
+}  // namespace zkbatch::groth16

@@ -1,0 +1,130 @@
+// Proof bytes and the prover (core/groth16/proof.hpp, prover.hpp).
+#include "core/groth16/proof.hpp"
+#include "core/groth16/prover.hpp"
+
+#include "core/ec/encoding.hpp"
+#include "core/ff/random.hpp"
+#include "core/util/splitmix64.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace zkbatch::groth16 {
+
+namespace {
+
+using ff::Fr;
+
+constexpr uint64_t kProofTag = 0x7a6b622d70726f6fULL;  // "zkb-proo"
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+template <class Curve>
+ec::Jacobian<Curve> times(const ec::Affine<Curve>& point, const Fr& scalar) {
+    return ec::scalar_mul(ec::Jacobian<Curve>::from_affine(point), scalar);
+}
+
+// 64-bit words from the kernel's random source, for ff::uniform_fr.
+struct SystemRandom {
+    uint64_t next() {
+        uint64_t word;
+        uint8_t* cursor = reinterpret_cast<uint8_t*>(&word);
+        size_t left = sizeof word;
+        while (left > 0) {
+            const ssize_t got = ::getrandom(cursor, left, 0);
+            if (got < 0) {
+                if (errno == EINTR) continue;
+                throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
+            }
+            cursor += got, left -= static_cast<size_t>(got);
+        }
+        return word;
+    }
+};
+
+}  // namespace
+
+void encode_proof(const Proof& proof, uint8_t* out) {
+    ec::g1_to_compressed(proof.a, out);
+    ec::g2_to_compressed(proof.b, out + 48);
+    ec::g1_to_compressed(proof.c, out + 48 + 96);
+}
+
+bool decode_proof(const uint8_t* bytes, Proof& proof, std::string* why) {
+    auto refuse = [why](const char* point, ec::DecodeError error) {
+        if (why) *why = std::string("proof point ") + point + ": " + ec::describe(error);
+        return false;
+    };
+    if (const auto error = ec::g1_from_compressed(bytes, 48, proof.a); error != ec::DecodeError::ok)
+        return refuse("A", error);
+    if (const auto error = ec::g2_from_compressed(bytes + 48, 96, proof.b); error != ec::DecodeError::ok)
+        return refuse("B", error);
+    if (const auto error = ec::g1_from_compressed(bytes + 48 + 96, 48, proof.c); error != ec::DecodeError::ok)
+        return refuse("C", error);
+    return true;
+}
+
+ProofRandomness derived_randomness(uint64_t job_seed, uint64_t partition_index) {
+    const uint64_t key = util::derive_key(util::derive_key(kProofTag, job_seed), partition_index);
+    util::SplitMix64 r_stream(util::derive_key(key, 0)), s_stream(util::derive_key(key, 1));
+    return {ff::uniform_fr(r_stream), ff::uniform_fr(s_stream)};
+}
+
+ProofRandomness random_randomness() {
+    SystemRandom source;
+    return {ff::uniform_fr(source), ff::uniform_fr(source)};
+}
+
+const char* phase_name(ProofMsm msm) {
+    switch (msm) {
+        case ProofMsm::a: return "msm.a";
+        case ProofMsm::b_g1: return "msm.b_g1";
+        case ProofMsm::b_g2: return "msm.b_g2";
+        case ProofMsm::l: return "msm.l";
+        case ProofMsm::h: return "msm.h";
+    }
+    return "msm";
+}
+
+Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_scalars, const ProofRandomness& blinding,
+            unsigned threads, const MsmTimer& on_msm) {
+    auto timed = [&](ProofMsm which, auto&& run) {
+        const int64_t start_ns = now_ns();
+        auto sum = run();
+        if (on_msm) on_msm(which, start_ns, now_ns());
+        return sum;
+    };
+    const uint64_t m = key.num_variables, private_start = key.num_public + 1;
+    MsmSums sums;
+    sums.a = timed(ProofMsm::a, [&] { return msm::pippenger(key.a_query.data(), z, m, threads); });
+    sums.b_g1 = timed(ProofMsm::b_g1, [&] { return msm::pippenger(key.b_g1_query.data(), z, m, threads); });
+    sums.b_g2 = timed(ProofMsm::b_g2, [&] { return msm::pippenger(key.b_g2_query.data(), z, m, threads); });
+    sums.l = timed(ProofMsm::l, [&] {
+        return msm::pippenger(key.l_query.data(), z + private_start, key.private_variables(), threads);
+    });
+    sums.h = timed(ProofMsm::h, [&] { return msm::pippenger(key.h_query.data(), h_scalars, key.h_points(), threads); });
+    return combine(key, sums, blinding);
+}
+
+Proof combine(const ProvingKey& key, const MsmSums& sums, const ProofRandomness& blinding) {
+    const Fr& r = blinding.r;
+    const Fr& s = blinding.s;
+    const ec::G1 a = ec::add(ec::add_mixed(sums.a, key.vk.alpha_g1), times(key.delta_g1, r));
+    const ec::G2 b = ec::add(ec::add_mixed(sums.b_g2, key.vk.beta_g2), times(key.vk.delta_g2, s));
+    const ec::G1 b1 = ec::add(ec::add_mixed(sums.b_g1, key.beta_g1), times(key.delta_g1, s));
+    ec::G1 c = ec::add(sums.l, sums.h);
+    c = ec::add(c, ec::scalar_mul(a, s));
+    c = ec::add(c, ec::scalar_mul(b1, r));
+    c = ec::add(c, -times(key.delta_g1, r * s));
+    return {a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+}  // namespace zkbatch::groth16

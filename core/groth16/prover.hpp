@@ -1,0 +1,55 @@
+// The Groth16 prover on the CPU (ARCHITECTURE.md, "The whole proof"): five
+// multi-scalar multiplications named after the query they use, then the combination
+//   A = [alpha]1 + sum z_i [u_i]1 + r [delta]1
+//   B = [beta]2 + sum z_i [v_i]2 + s [delta]2          (B1: the same sum in G1)
+//   C = sum_private z_i L_i + sum_j h_j H_j + s A + r B1 - r s [delta]1.
+// cpu-ref proves with it; the GPU backends must produce the same bytes.
+#pragma once
+
+#include "core/ff/fr.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/proof.hpp"
+#include "core/msm/pippenger.hpp"
+
+#include <cstdint>
+#include <functional>
+
+namespace zkbatch::groth16 {
+
+// The proof's blinding. Derived ones make every backend's proof of a partition the
+// same bytes, so A/B runs and nights compare; a prover for real use draws them at random.
+struct ProofRandomness {
+    ff::Fr r, s;
+};
+// From (job seed, partition index), SplitMix64 streams: the same on every machine.
+ProofRandomness derived_randomness(uint64_t job_seed, uint64_t partition_index);
+// From the operating system's random source (getrandom).
+ProofRandomness random_randomness();
+
+// The MSMs of one proof, in the order the prover runs them; also the names of their
+// phases ("msm.a", ...), which every backend reports.
+enum class ProofMsm { a, b_g1, b_g2, l, h };
+inline constexpr ProofMsm kProofMsms[] = {ProofMsm::a, ProofMsm::b_g1, ProofMsm::b_g2, ProofMsm::l, ProofMsm::h};
+const char* phase_name(ProofMsm msm);
+
+// Called after each MSM with its start and end (steady clock, ns).
+using MsmTimer = std::function<void(ProofMsm, int64_t start_ns, int64_t end_ns)>;
+
+// The five MSMs' sums: what the combination takes from wherever they were computed.
+struct MsmSums {
+    ec::G1 a, b_g1, l, h;
+    ec::G2 b_g2;
+};
+
+// A, B and C from the sums and the blinding (the equations above): the last step of
+// every backend, on the host. Uses the key's alpha, beta and delta only, so a key whose
+// queries live on a device (its header) serves.
+Proof combine(const ProvingKey& key, const MsmSums& sums, const ProofRandomness& blinding);
+
+// z: the key's num_variables witness values, canonical (msm::Scalar); h_scalars: the
+// key's h_points() scalars of its H convention, canonical. Uses up to `threads` threads;
+// the proof does not depend on them.
+Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_scalars, const ProofRandomness& blinding,
+            unsigned threads, const MsmTimer& on_msm = {});
+
+}  // namespace zkbatch::groth16

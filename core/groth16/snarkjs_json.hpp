@@ -1,0 +1,25 @@
+// Proofs, public inputs and verifying keys in snarkjs's JSON layout for curve
+// "bls12381" (FORMATS.md, "JSON"), so `snarkjs groth16 verify` and every snarkjs-based
+// verifier accept what zkbatch proves. Coordinates are decimal strings of the plain
+// (canonical) values; affine points are written as projective ones with z = 1.
+#pragma once
+
+#include "core/ff/fr.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/proof.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace zkbatch::groth16 {
+
+std::string proof_json(const Proof& proof);
+// public_inputs: z_1..z_l in Montgomery form.
+std::string public_json(const ff::Fr* public_inputs, size_t count);
+// Includes vk_alphabeta_12 = e(alpha, beta) (computed here: one pairing).
+std::string verification_key_json(const VerifyingKey& key);
+
+// A canonical little-endian integer of `count` 64-bit limbs in decimal.
+std::string decimal(const uint64_t* limbs, size_t count);
+
+}  // namespace zkbatch::groth16

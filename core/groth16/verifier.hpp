@@ -1,0 +1,27 @@
+// The Groth16 verifier: e(A, B) = e([alpha]1, [beta]2) e(sum_i x_i IC_i, [gamma]2) e(C, [delta]2),
+// checked as one product of four Miller loops and one final exponentiation.
+#pragma once
+
+#include "core/ff/fr.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/proof.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace zkbatch::groth16 {
+
+struct VerifyResult {
+    bool ok = false;
+    std::string detail;  // why not, when !ok
+};
+
+// public_inputs: z_1..z_l (Montgomery form, as synthesis writes them); their count must
+// be the key's num_public().
+VerifyResult verify(const VerifyingKey& key, const Proof& proof, const ff::Fr* public_inputs, size_t count);
+
+// The same, from a proof's 192 bytes (decoding and checking its points first).
+VerifyResult verify_encoded(const VerifyingKey& key, const uint8_t* proof_bytes192, const ff::Fr* public_inputs,
+                            size_t count);
+
+}  // namespace zkbatch::groth16

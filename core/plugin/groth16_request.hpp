@@ -1,0 +1,116 @@
+// What every backend does alike with a Groth16 request (plugin ABI v6): load or make the
+// key a zkb_key_source names, check that a request fits it, read its blinding, and
+// report a CPU interval. cpu-ref, the CUDA backends and the test backends share these,
+// so they refuse alike.
+#pragma once
+
+#include "core/groth16/key_file.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/zkey.hpp"
+#include "core/plugin/abi.h"
+#include "core/plugin/error.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace zkbatch::plugin {
+
+// What a ZKB_KEY_FORMAT_SEEDED source asks for: the circuit and the setup's secrets,
+// rebuilt from their descriptions. Throws Error(ZKB_ERR_INVALID_ARGUMENT) for text that
+// names no synthetic circuit or seeded setup, and for a circuit larger than the backend
+// was created for.
+struct SeededKeySource {
+    circuit::SyntheticR1cs circuit;
+    groth16::ToxicWaste secrets;
+};
+inline SeededKeySource seeded_key_source(const zkb_key_source& source, uint32_t max_log_n) {
+    if (source.format != ZKB_KEY_FORMAT_SEEDED || source.circuit == nullptr || source.setup == nullptr)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "a seeded key needs the circuit's and the setup's descriptions");
+    try {
+        circuit::SyntheticR1cs circuit = circuit::SyntheticR1cs::from_description(source.circuit);
+        const uint32_t log_n = circuit.shape().log_n;
+        if (log_n > max_log_n)
+            throw Error(ZKB_ERR_INVALID_ARGUMENT,
+                        concat("the key is for 2^", log_n, " rows, the backend was created for 2^", max_log_n));
+        const groth16::ToxicWaste secrets =
+            groth16::toxic_waste_from_seed(groth16::seeded_setup_seed(source.setup), log_n);
+        return SeededKeySource{std::move(circuit), secrets};
+    } catch (const std::invalid_argument& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("cannot make the seeded key: ", e.what()));
+    }
+}
+
+// The key of `source`, in host memory (a mapped key file, a .zkey read and checked
+// unless the runner checked it, or a seeded key made here): throws
+// Error(ZKB_ERR_INVALID_ARGUMENT) with the file's problem, and for a key larger than the
+// backend was created for.
+inline groth16::ProvingKey load_host_key(const zkb_key_source& source, uint32_t max_log_n, unsigned threads) {
+    if (source.format == ZKB_KEY_FORMAT_SEEDED) {
+        const SeededKeySource seeded = seeded_key_source(source, max_log_n);
+        return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
+    }
+    if (source.path == nullptr) throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
+    groth16::ProvingKey key;
+    try {
+        if (source.format == ZKB_KEY_FORMAT_ZKBATCH)
+            key = groth16::load_key_file(source.path, source.circuit ? source.circuit : "");
+        else if (source.format == ZKB_KEY_FORMAT_ZKEY)
+            key = groth16::read_zkey(source.path, threads, source.points_checked == 0).key;
+        else
+            throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown key format ", source.format));
+    } catch (const groth16::KeyFileError& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
+    } catch (const groth16::ZkeyError& e) {
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
+    }
+    if (key.log_n > max_log_n)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("the key is for 2^", key.log_n,
+                                                     " rows, the backend was created for 2^", max_log_n));
+    return key;
+}
+
+// True for a Groth16 request, false for the quotient workload; throws Error for another
+// workload, a Groth16 request before a key, or buffers that do not fit the key.
+inline bool check_workload(const zkb_prove_request& request, const groth16::ProvingKey* key) {
+    if (request.workload == ZKB_WORKLOAD_QUOTIENT) return false;
+    if (request.workload != ZKB_WORKLOAD_GROTH16)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown workload ", request.workload));
+    if (key == nullptr)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "a Groth16 partition before load_key: the runner gave no key");
+    const zkb_host_buffers& buffers = *request.buffers;
+    if (key->log_n != request.log_n || buffers.z == nullptr || buffers.m != key->num_variables)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT,
+                    concat("partition ", request.partition_index, ": the buffers do not fit the key (2^", key->log_n,
+                           " rows, ", key->num_variables, " variables)"));
+    return true;
+}
+
+// The request's r and s.
+inline groth16::ProofRandomness request_blinding(const zkb_prove_request& request) {
+    groth16::ProofRandomness blinding;
+    if (!ff::Fr::try_from_canonical_le_bytes(request.r, blinding.r) ||
+        !ff::Fr::try_from_canonical_le_bytes(request.s, blinding.s))
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "the request's r or s is not a canonical scalar (>= r)");
+    return blinding;
+}
+
+// Appends an interval of CPU work (no device time) to the report; one past
+// ZKB_MAX_PHASES is dropped.
+inline void add_cpu_phase(zkb_prove_report* report, const std::string& lane, const char* name, int64_t start_ns,
+                          int64_t end_ns) {
+    if (report->phase_count >= ZKB_MAX_PHASES) return;
+    zkb_phase& phase = report->phases[report->phase_count++];
+    phase = zkb_phase{};
+    copy_text(phase.name, name);
+    copy_text(phase.lane, lane);
+    phase.start_ns = static_cast<uint64_t>(start_ns);
+    phase.end_ns = static_cast<uint64_t>(end_ns);
+    phase.on_device = 0;
+    phase.device_index = -1;
+}
+
+}  // namespace zkbatch::plugin

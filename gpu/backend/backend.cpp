@@ -1,0 +1,578 @@
+#include "gpu/backend/backend.hpp"
+
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/ntt/h_digest.hpp"
+#include "gpu/ntt/ntt_kernels.hpp"
+#include "gpu/ntt/ntt_steps.hpp"
+#include "gpu/util/nvtx.hpp"
+#include "core/groth16/cpu_partition.hpp"
+#include "core/groth16/proof.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/plugin/error.hpp"
+#include "core/plugin/facts.hpp"
+#include "core/plugin/groth16_request.hpp"
+#include "core/util/xxh3_split.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <initializer_list>
+#include <span>
+#include <thread>
+#include <vector>
+
+namespace zkbatch::cuda {
+
+namespace {
+
+constexpr uint64_t kMaxDevices = 64;
+
+uint64_t steady_now_ns() {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
+
+// A worker's block for a, b and c, which holds B2's rounds' scratch too where the plan
+// shares it (`lent_bytes`, ProofMsms::lent_bytes): the larger of the two.
+uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes) {
+    return std::max(3 * vector_bytes(max_log_n), lent_bytes);
+}
+
+// Device memory left for what is allocated later without being counted (kernels' local
+// memory, CUB's and the driver's own): a key that filled the device to the byte would
+// fail at the first worker's allocation instead of being refused with the numbers.
+constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+
+// Option `key`'s value, one of `choices` (the first is the default); `help` lists them
+// for the message that refuses anything else.
+std::string get_choice(plugin::PluginOptions& options, const char* key, std::initializer_list<const char*> choices,
+                       const char* help) {
+    std::string value = options.get_string(key, *choices.begin());
+    for (const char* choice : choices) {
+        if (value == choice) return value;
+    }
+    throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                        plugin::concat("option '", key, "' = '", value, "' is not a choice: use ", help));
+}
+
+std::optional<Stream> stream_if(bool wanted) {
+    std::optional<Stream> stream;
+    if (wanted) stream.emplace();
+    return stream;
+}
+
+}  // namespace
+
+const char* backend_version() { return ZKBATCH_VERSION; }
+
+BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers) {
+    BackendConfig config;
+    config.device = static_cast<int>(options.get_uint("device", 0, 0, kMaxDevices - 1));
+    if (max_log_n < 1 || max_log_n > ntt::kMaxLogN) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("max_log_n = ", max_log_n, " is outside [1, ", ntt::kMaxLogN,
+                                           "], the domain sizes the CUDA kernels support"));
+    }
+    if (prove_workers < 1) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
+    config.max_log_n = max_log_n;
+    config.prove_workers = prove_workers;
+    const std::string copy_streams = get_choice(options, "copy_streams", {"device", "worker"},
+                                                "'device' (one upload and one download stream per device, the "
+                                                "default) or 'worker' (one copy stream per prove worker)");
+    if (copy_streams == "worker") config.copy_streams = CopyStreams::worker;
+    // 0, or from 2^10: chunks of fewer points would cost more in plans than they save.
+    config.msm_chunk_log = static_cast<uint32_t>(options.get_uint("msm_chunk_log", 0, 0, 31));
+    if (config.msm_chunk_log != 0 && config.msm_chunk_log < 10) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_chunk_log' = ", config.msm_chunk_log,
+                                           " is below 10: give 10..31, or 0 (the default) for chunks as large as "
+                                           "device memory allows"));
+    }
+    config.msm_tables = get_choice(options, "msm_tables", {"off", "auto"},
+                                   "'off' (the default) or 'auto' (base tables of the key's queries in the "
+                                   "device memory the workers leave, built at load_key)") == "auto";
+    // Up to c = 1's 256 windows; a stride past a table's windows is cut to them.
+    config.msm_table_stride = static_cast<uint32_t>(options.get_uint("msm_table_stride", 0, 0, 256));
+    const std::string rounds =
+        get_choice(options, "msm_affine_rounds", {"auto", "off", "shared"},
+                   "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
+                   "workers leave, in one block with a, b and c where it fits no other way), 'off', or 'shared' "
+                   "(always in one block with a, b and c)");
+    config.msm_affine_rounds = rounds == "off"      ? G2Rounds::off
+                               : rounds == "shared" ? G2Rounds::shared
+                                                    : G2Rounds::automatic;
+    return config;
+}
+
+CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_policy)
+    : config_(config), tables_(config.device) {
+    const std::string unavailable = cuda_unavailable_reason(config.device);
+    if (!unavailable.empty()) throw plugin::Error(ZKB_ERR_UNAVAILABLE, unavailable);
+    ZKB_CUDA_CHECK(cudaSetDevice(config.device));
+    ntt::prepare_device(config.device);
+    device_info_ = DeviceInfo::query(config.device);
+    if (config.copy_streams == CopyStreams::device) {
+        upload_stream_.emplace();
+        download_stream_.emplace();
+    }
+
+    // Refuse now, not at the n-th create_worker: every worker holds a, b and c.
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n) +
+                                  ntt::DeviceDomainTables::device_bytes(config.max_log_n);
+    if (needed_bytes > free_bytes) {
+        throw plugin::Error(
+            ZKB_ERR_OUT_OF_MEMORY,
+            plugin::concat(config.prove_workers, " prove worker(s) at 2^", config.max_log_n, " need ",
+                           format_gib(needed_bytes), " of device memory (a, b and c each, plus the domain's "
+                           "power tables, 3 x 32 bytes x n) but ",
+                           device_info_.name, " (device ", config.device, ") has ", format_gib(free_bytes),
+                           " free of ", format_gib(total_bytes), "; lower pipeline.prove_workers or circuit.log_n"));
+    }
+    policy_ = make_policy();
+}
+
+CudaBackend::~CudaBackend() = default;
+
+void CudaBackend::describe(zkb_facts* facts) const {
+    device_info_.add_facts(facts);
+    policy_->add_facts(facts);
+    plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
+    plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
+    if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
+    if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
+    if (key_) {
+        plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
+                         ProofMsms::g2_affine_segment(key_->header, msm_chunk_points_, msm_memory_));
+        plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
+    }
+    if (msm_memory_budget_bytes_ != 0) {
+        plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
+    }
+    if (key_) plugin::add_fact(facts, "cuda.msm_worker_bytes", worker_bytes(key_->header, msm_chunk_points_, msm_memory_));
+    if (key_ && !key_->tables.empty()) {
+        plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
+        plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
+        plugin::add_fact(facts, "cuda.msm_table_build_ms", table_build_ms_);
+    }
+}
+
+void CudaBackend::check_log_n(uint32_t log_n) const {
+    if (log_n < 1 || log_n > config_.max_log_n) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("log_n = ", log_n, " is outside [1, max_log_n = ", config_.max_log_n,
+                                           "]: the backend was created for domains up to 2^", config_.max_log_n));
+    }
+}
+
+zkb_host_buffers CudaBackend::acquire_buffers(uint32_t log_n) {
+    check_log_n(log_n);
+    return policy_->acquire(log_n);
+}
+
+void CudaBackend::release_buffers(const zkb_host_buffers& buffers) noexcept { policy_->release(buffers); }
+
+std::unique_lock<std::mutex> CudaBackend::lock_upload_stream() {
+    return upload_stream_ ? std::unique_lock(upload_mutex_) : std::unique_lock<std::mutex>();
+}
+
+std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
+    return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
+}
+
+uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+                                   const MsmMemoryPlan& memory) const {
+    return vectors_block_bytes(config_.max_log_n, ProofMsms::lent_bytes(shape, chunk_points, memory)) +
+           shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
+}
+
+uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
+    // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
+    // after load_key); the scratch for making the key is freed before the workers exist.
+    size_t free_bytes = 0, total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t key_bytes = device_key_bytes(shape);
+    const auto needed_bytes = [&](uint64_t chunk_points) {
+        const uint64_t workers_bytes = uint64_t{config_.prove_workers} * worker_bytes(shape, chunk_points);
+        return key_bytes + std::max(scratch_bytes, workers_bytes) + kReserveBytes;
+    };
+    // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
+    // has room for their intervals; msm_chunk_log fixes the size.
+    const uint64_t largest = largest_query(shape);
+    std::vector<uint64_t> chunk_choices;
+    if (config_.msm_chunk_log != 0) {
+        chunk_choices.push_back(uint64_t{1} << config_.msm_chunk_log);
+    } else {
+        chunk_choices.push_back(largest);
+        for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
+            if (ProofMsms::chunk_intervals(shape, chunk) > ProofMsms::kMaxChunkIntervals) break;
+            chunk_choices.push_back(chunk);
+        }
+    }
+    if (ProofMsms::chunk_intervals(shape, chunk_choices.front()) > ProofMsms::kMaxChunkIntervals) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_chunk_log' = ", config_.msm_chunk_log, " cuts the witness's ",
+                                           shape.num_variables, " points into more than ",
+                                           (ProofMsms::kMaxChunkIntervals - 2) / 3,
+                                           " chunks, more than a prove report has phases for: raise it, or leave "
+                                           "it out"));
+    }
+    for (uint64_t chunk : chunk_choices) {
+        if (needed_bytes(chunk) <= free_bytes) return chunk;
+    }
+    const uint64_t smallest = chunk_choices.back();
+    throw plugin::Error(
+        ZKB_ERR_OUT_OF_MEMORY,
+        plugin::concat("the proving key (", format_gib(key_bytes), " of points",
+                       scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
+                       ") and ", config_.prove_workers, " prove worker(s) (",
+                       format_gib(worker_bytes(shape, smallest)),
+                       " each: a, b, c, the witness and the MSMs' buckets",
+                       smallest < largest ? plugin::concat(", the MSMs in chunks of ", smallest, " points") : "",
+                       ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ", device_info_.name,
+                       " (device ", config_.device, ") has ", format_gib(free_bytes), " free of ",
+                       format_gib(total_bytes), "; lower pipeline.prove_workers or the circuit's size"));
+}
+
+void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
+    *report = zkb_key_report{};
+    report->start_ns = steady_now_ns();
+    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    // The largest domain's tables (13 GB at 2^27) now, as the first worker would: the
+    // free memory the key and the workers' buffers are planned in is then what is left.
+    (void)tables(config_.max_log_n);
+    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+    if (source.format == ZKB_KEY_FORMAT_SEEDED) {
+        // Made here: the scalars on the host, the points on the device (no file to read:
+        // a 2^27 key is some 77 GB), refused before the O(m) scalar pass if it cannot fit.
+        const plugin::SeededKeySource seeded = plugin::seeded_key_source(source, config_.max_log_n);
+        groth16::ProvingKey shape;
+        shape.log_n = seeded.circuit.shape().log_n;
+        shape.num_variables = seeded.circuit.variables();
+        shape.num_public = seeded.circuit.public_inputs();
+        msm_chunk_points_ = plan_key_memory(shape, key_generation_scratch_bytes());
+        groth16::ProvingKey header;
+        {
+            const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
+            header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
+            key_ = std::make_unique<DeviceProvingKey>(generate_proving_key(header, scalars, host_threads));
+        }
+        plugin::copy_text(report->points_digest, device_key_points_digest(*key_));
+        plugin::copy_text(report->how, "generated");
+    } else {
+        const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
+        msm_chunk_points_ = plan_key_memory(host_key, 0);
+        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
+        plugin::copy_text(report->how, "uploaded");
+    }
+    report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries
+    spend_free_memory();
+    policy_->add_witness(key_->header.num_variables);
+    report->end_ns = steady_now_ns();
+    report->num_variables = key_->header.num_variables;
+    plugin::copy_text(report->where, plugin::concat("device", config_.device));
+}
+
+void CudaBackend::spend_free_memory() {
+    size_t free_bytes = 0, total_bytes = 0;
+    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
+    const uint64_t start_ns = steady_now_ns();
+    // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
+    const bool whole = msm_chunk_points_ == largest_query(key_->header);
+    msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables && whole,
+                                  config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
+                                      return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
+                                                                                  memory);
+                                  },
+                                  config_.msm_table_stride);
+    build_key_tables(*key_, msm_memory_);
+    table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
+}
+
+std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
+    ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    return std::make_unique<CudaWorker>(*this, worker_index);
+}
+
+CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
+    : backend_(backend),
+      copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
+      compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
+      host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
+      own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
+      upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
+      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()) {
+    // Build the tables of the largest domain now rather than in the first prove.
+    const uint32_t max_log_n = backend.config().max_log_n;
+    (void)backend_.tables(max_log_n);
+    const DeviceProvingKey* key = backend.key();
+    const uint64_t lent_bytes =
+        key ? ProofMsms::lent_bytes(key->header, backend.msm_chunk_points(), backend.msm_memory()) : 0;
+    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes));
+    a_ = reinterpret_cast<ff::Fr*>(vectors_.data());
+    b_ = a_ + (size_t{1} << max_log_n);
+    c_ = b_ + (size_t{1} << max_log_n);
+    if (key) {
+        z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
+        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), backend.msm_memory(),
+                                            vectors_.data());
+        host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
+    }
+}
+
+namespace {
+
+// Appends one interval on the runner's clock: work of device `device`, or of the host
+// when it is -1.
+void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device, uint64_t start_ns,
+               uint64_t end_ns, uint64_t bytes) {
+    if (report->phase_count >= ZKB_MAX_PHASES) {
+        throw plugin::Error(ZKB_ERR_INTERNAL, "more phases than ZKB_MAX_PHASES in one prove report");
+    }
+    zkb_phase& phase = report->phases[report->phase_count++];
+    plugin::copy_text(phase.name, name);
+    plugin::copy_text(phase.lane, lane);
+    phase.start_ns = start_ns;
+    phase.end_ns = end_ns;
+    phase.bytes = bytes;
+    phase.on_device = device >= 0 ? 1 : 0;
+    phase.device_index = device;
+}
+
+// Appends one device interval, timed by two completed events.
+void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device,
+               const Event& anchor, uint64_t anchor_ns, const Event& start, const Event& end, uint64_t bytes) {
+    const auto to_ns = [&](const Event& event) {
+        // Events right after the anchor can read a hair below it (timer resolution).
+        const double milliseconds = std::max(0.0, static_cast<double>(event.milliseconds_since(anchor)));
+        return anchor_ns + static_cast<uint64_t>(milliseconds * 1e6);
+    };
+    add_phase(report, name, lane, device, to_ns(start), to_ns(end), bytes);
+}
+
+}  // namespace
+
+void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* report) {
+    report->phase_count = 0;
+    report->has_h_digest = 0;
+    report->has_proof = 0;
+    backend_.check_log_n(request.log_n);
+    const zkb_host_buffers* buffers = request.buffers;
+    const uint64_t n = uint64_t{1} << request.log_n;
+    if (buffers == nullptr || buffers->a == nullptr || buffers->b == nullptr || buffers->c == nullptr ||
+        buffers->h == nullptr || buffers->n != n) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("prove of partition ", request.partition_index,
+                                           ": the host buffers are missing or not for 2^", request.log_n,
+                                           " elements (use buffers from acquire_buffers with the same log_n)"));
+    }
+    const DeviceProvingKey* key = backend_.key();
+    const bool groth16 = plugin::check_workload(request, key != nullptr ? &key->header : nullptr);
+    if (groth16 && msms_ == nullptr) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            "a Groth16 partition on a worker created before load_key: create workers after the key");
+    }
+    const groth16::ProofRandomness blinding = groth16 ? plugin::request_blinding(request) : groth16::ProofRandomness{};
+    // snarkjs's H convention: the quotient on the host, h uploaded (header comment).
+    const bool host_quotient = groth16 && key->header.h_convention == groth16::HConvention::odd_coset;
+    const int device = backend_.config().device;
+    ZKB_CUDA_CHECK(cudaSetDevice(device));
+    const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
+    const uint64_t bytes = n * sizeof(ff::Fr);
+    const uint64_t z_bytes = groth16 ? key->header.num_variables * sizeof(ff::Fr) : 0;
+    const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
+    const NvtxRange whole_range(partition + "prove on " + compute_lane_);
+    // A Groth16 proof's kernel groups are its quotient; the quotient workload's are its
+    // "compute", as before plugin ABI v5.
+    const char* const quotient_phase = groth16 ? "quotient" : "compute";
+
+    // The compute stream is this worker's alone and idle here (the previous prove ended
+    // synchronized), so the anchor completes at once and now() is its time on the
+    // runner's clock (CLOCK_MONOTONIC). The copy streams may be shared with other workers.
+    anchor_.record(compute_stream_);
+    anchor_.synchronize();
+    const uint64_t anchor_ns = steady_now_ns();
+
+    // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h. An
+    // h made on the host is digested by the runner.
+    const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
+    const bool h_to_host = !host_quotient && (request.h_to_host != 0 || !digest_on_device);
+    const uint64_t rows_bytes = digest_on_device ? xxh3::block_sum_count(bytes) * sizeof(uint64_t) : 0;
+    std::array<uint8_t, 16> digest{};
+    uint64_t chain_start_ns = 0, chain_end_ns = 0;
+    groth16::MsmSums sums;
+
+    // Copies `size` bytes to the host once `ready` (on the compute stream) has completed,
+    // timed by d2h event pair `slot`, and waits for them: once a download is done, so is
+    // every upload of this partition (a shared stream may already hold other workers'
+    // next copies, which this must not wait for).
+    const auto download = [&](void* host, const void* device_source, uint64_t size, const Event& ready, int slot) {
+        if (own_copy_stream_) {
+            download_stream_.wait(ready);
+        } else {
+            // A wait on the device would stop the shared stream, and every other
+            // worker's download behind it, until this worker's kernels end.
+            ready.synchronize();
+        }
+        {
+            const auto lock = backend_.lock_download_stream();
+            d2h_start_[slot].record(download_stream_);
+            download_stream_.copy_to_host(host, device_source, size);
+            d2h_end_[slot].record(download_stream_);
+        }
+        d2h_end_[slot].synchronize();
+    };
+    // Enqueues upload `slot` of `size` bytes on the upload stream, timed; in pieces of
+    // `piece_bytes` (0: one piece), `piece_up[i]` recorded once piece i is up.
+    const auto upload = [&](void* device_destination, const void* host_source, uint64_t size, int slot,
+                            const char* what, uint64_t piece_bytes = 0, Event* piece_up = nullptr) {
+        const NvtxRange range(partition + "h2d " + what);
+        const auto lock = backend_.lock_upload_stream();
+        h2d_start_[slot].record(upload_stream_);
+        const uint64_t piece = piece_bytes != 0 ? piece_bytes : size;
+        for (uint64_t first = 0, i = 0; first < size; first += piece, ++i) {
+            upload_stream_.copy_to_device(static_cast<unsigned char*>(device_destination) + first,
+                                          static_cast<const unsigned char*>(host_source) + first,
+                                          std::min(piece, size - first));
+            if (piece_up != nullptr) piece_up[i].record(upload_stream_);
+        }
+        h2d_end_[slot].record(upload_stream_);
+    };
+
+    ff::Fr* const device_vectors[3] = {a_, b_, c_};
+    const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
+    const char* const vector_names[3] = {"a", "b", "c"};
+    // Where a, b and c share their block with B2's rounds' scratch, they go up only once
+    // z's MSMs are done: under L, and the quotient follows L.
+    const bool vectors_after_l = groth16 && backend_.msm_memory().g2_scratch_in_vectors;
+    const auto run_l = [&] {
+        const NvtxRange range(partition + "msm l");
+        msms_->run_l(*key, z_.data(), compute_stream_);
+    };
+    const Event* z_msms_done = nullptr;
+    try {
+        if (groth16) {
+            // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b
+            // and c go up behind z (or the host makes the quotient) instead of waiting for
+            // the quotient's uploads (MSM-NOTES.md, v13). z goes up in the MSMs' chunks,
+            // so the first chunk's MSMs start once its part is up.
+            upload(z_.data(), buffers->z, z_bytes, 3, "z", msms_->chunk_points() * sizeof(ff::Fr), z_ready_);
+            const NvtxRange range(partition + "msms of z");
+            z_msms_done = &msms_->run_z(*key, z_.data(), compute_stream_,
+                                        std::span<const Event>(z_ready_, msms_->z_chunks(key->header)));
+        }
+        if (host_quotient) {
+            groth16::quotient_on_cpu(
+                request.log_n, key->header.h_convention, static_cast<const ff::Fr*>(buffers->a),
+                static_cast<const ff::Fr*>(buffers->b), static_cast<const ff::Fr*>(buffers->c),
+                static_cast<ff::Fr*>(buffers->h), host_scratch(n), host_threads_,
+                [&](const char* step, int64_t start_ns, int64_t end_ns) {
+                    plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
+                });
+        }
+        if (vectors_after_l) {
+            run_l();
+            z_msms_done->synchronize();  // done already, unless L had no points to count
+        }
+        if (host_quotient) {
+            upload(b_, buffers->h, bytes, 0, "h");  // where the device quotient leaves h
+        } else {
+            // Enqueued in this order so that each upload is followed at once by the work
+            // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
+            // data is staged, and a's NTTs must already be queued by then.
+            for (int i = 0; i < 3; ++i) {
+                upload(device_vectors[i], host_vectors[i], bytes, i, vector_names[i]);
+                const NvtxRange range(partition + "ntt " + vector_names[i]);
+                compute_stream_.wait(h2d_end_[i]);
+                compute_start_[i].record(compute_stream_);
+                ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
+                compute_end_[i].record(compute_stream_);
+            }
+            const NvtxRange range(partition + "quotient and inverse ntt");
+            compute_start_[3].record(compute_stream_);
+            ntt::enqueue(ntt::quotient_output_steps(tables, a_, b_, c_), compute_stream_);
+            compute_end_[3].record(compute_stream_);
+        }
+        if (digest_on_device) {
+            // a, no longer needed once the quotient is in b, holds the block sums.
+            const NvtxRange range(partition + "h digest block sums");
+            compute_start_[4].record(compute_stream_);
+            enqueue_xxh3_block_sums(b_, bytes, reinterpret_cast<uint64_t*>(a_), compute_stream_);
+            compute_end_[4].record(compute_stream_);
+        }
+        if (groth16 && !vectors_after_l) run_l();
+        if (groth16) {
+            const NvtxRange range(partition + "msm h");
+            // h is on the device either way: made there, or uploaded by event 0.
+            msms_->run_h(*key, b_, compute_stream_, h2d_end_[0]);
+        }
+        // The digest's downloads and chain, and h's download, run under H's MSM (the
+        // quotient's alone: after it).
+        if (digest_on_device) {
+            download(buffers->h, a_, rows_bytes, compute_end_[4], 0);
+            const NvtxRange chain_range(partition + "h digest chain");
+            chain_start_ns = steady_now_ns();
+            digest = xxh3::digest_from_block_sums(static_cast<const uint64_t*>(buffers->h), bytes);
+            chain_end_ns = steady_now_ns();
+        }
+        if (h_to_host) {
+            const NvtxRange range(partition + "d2h h");
+            download(buffers->h, b_, bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
+        }
+        if (groth16) sums = msms_->sums(*key, compute_stream_);
+        compute_stream_.synchronize();  // done already; reports a fault of its kernels
+    } catch (...) {
+        // Never return while queued work may still read or write this partition's host
+        // buffers: the runner reuses them as soon as prove returns. Errors here repeat
+        // the one being thrown.
+        const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
+        for (const Stream* stream : streams) (void)cudaStreamSynchronize(stream->handle());
+        throw;
+    }
+
+    const int uploads = host_quotient ? 1 : 3;
+    for (int i = 0; i < uploads; ++i) {
+        add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[i], h2d_end_[i], bytes);
+    }
+    if (groth16) add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[3], h2d_end_[3], z_bytes);
+    if (!host_quotient) {
+        for (int i = 0; i < 4; ++i) {
+            add_phase(report, quotient_phase, compute_lane_, device, anchor_, anchor_ns, compute_start_[i],
+                      compute_end_[i], 0);
+        }
+    }
+    if (digest_on_device) {
+        // The block sums count as the quotient workload's compute, as they always have.
+        add_phase(report, groth16 ? "h_digest_blocks" : "compute", compute_lane_, device, anchor_, anchor_ns,
+                  compute_start_[4], compute_end_[4], 0);
+        add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[0], d2h_end_[0], rows_bytes);
+        add_phase(report, "h_digest", host_lane_, -1, chain_start_ns, chain_end_ns, 0);
+        report->has_h_digest = 1;
+        std::copy(digest.begin(), digest.end(), report->h_digest);
+    }
+    if (h_to_host) add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[1], d2h_end_[1], bytes);
+    if (!groth16) return;
+
+    for (const ProofMsms::Interval& interval : msms_->intervals()) {
+        add_phase(report, groth16::phase_name(interval.msm), compute_lane_, device, anchor_, anchor_ns,
+                  *interval.start, *interval.end, 0);
+    }
+    const uint64_t combine_start_ns = steady_now_ns();
+    groth16::encode_proof(groth16::combine(key->header, sums, blinding), report->proof);
+    report->has_proof = 1;
+    add_phase(report, "combine", host_lane_, -1, combine_start_ns, steady_now_ns(), 0);
+}
+
+ff::Fr* CudaWorker::host_scratch(uint64_t n) {
+    if (host_scratch_.size() < 2 * n) host_scratch_.resize(2 * n);
+    return host_scratch_.data();
+}
+
+}  // namespace zkbatch::cuda

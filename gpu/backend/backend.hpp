@@ -1,0 +1,170 @@
+// CudaBackend and CudaWorker: the CUDA proving backend behind the plugin ABI, written
+// once and parameterized by a HostMemoryPolicy (plugin_api.hpp wires a policy to the
+// C ABI). One CudaBackend per run and device; one CudaWorker per prove worker.
+#pragma once
+
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/device_info.hpp"
+#include "gpu/key/device_key.hpp"
+#include "gpu/ntt/domain_tables.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/util/host_memory.hpp"
+#include "gpu/msm/proof_msms.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ff/fr.hpp"
+#include "core/plugin/abi.h"
+#include "core/plugin/options.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zkbatch::cuda {
+
+// The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
+// "msm_table_stride", "msm_affine_rounds"); a policy reads its own from the same object.
+BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
+
+// zkbatch's version, which is the CUDA backends' version.
+const char* backend_version();
+
+class CudaWorker;
+
+class CudaBackend {
+public:
+    using PolicyFactory = std::function<std::unique_ptr<HostMemoryPolicy>()>;
+
+    // Checks the device (usable, runs this build's kernels, has device memory for
+    // prove_workers workers at 2^max_log_n), then creates the policy. Throws
+    // plugin::Error: ZKB_ERR_UNAVAILABLE without a usable device, ZKB_ERR_OUT_OF_MEMORY
+    // when the workers' buffers cannot fit, CudaError for CUDA failures.
+    CudaBackend(const BackendConfig& config, const PolicyFactory& make_policy);
+    ~CudaBackend();
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
+    void describe(zkb_facts* facts) const;
+    zkb_host_buffers acquire_buffers(uint32_t log_n);
+    void release_buffers(const zkb_host_buffers& buffers) noexcept;
+    std::unique_ptr<CudaWorker> create_worker(uint32_t worker_index);
+
+    // A Groth16 run's proving key (plugin ABI v6, before any buffers or workers): read
+    // from `source`'s file on the host and uploaded, or for ZKB_KEY_FORMAT_SEEDED made on
+    // the device (generate_proving_key; the report carries its points digest); refused
+    // with the numbers unless it fits in device memory beside every worker's buffers and
+    // MSM scratch. Every buffer set from now on carries the witness z. Throws
+    // plugin::Error (ZKB_ERR_INVALID_ARGUMENT for the file or descriptions,
+    // ZKB_ERR_OUT_OF_MEMORY for the memory) or CudaError.
+    void load_key(const zkb_key_source& source, zkb_key_report* report);
+    // The key on the device; null before load_key (a quotient run).
+    const DeviceProvingKey* key() const { return key_.get(); }
+    // The most points each worker's MSMs take at once (ProofMsms), chosen by load_key.
+    uint64_t msm_chunk_points() const { return msm_chunk_points_; }
+    // The key's tables and B2's rounds (whole MSMs only), planned by load_key: what each
+    // worker's ProofMsms is sized for.
+    const MsmMemoryPlan& msm_memory() const { return msm_memory_; }
+
+    const BackendConfig& config() const { return config_; }
+    // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
+    void check_log_n(uint32_t log_n) const;
+    const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n); }
+    // The device's shared copy streams (CopyStreams::device); empty otherwise.
+    const std::optional<Stream>& upload_stream() const { return upload_stream_; }
+    const std::optional<Stream>& download_stream() const { return download_stream_; }
+    // Held while a worker enqueues (start event, copy, end event) on a shared stream, so
+    // each interval times that worker's copy alone; an empty lock with per-worker streams.
+    std::unique_lock<std::mutex> lock_upload_stream();
+    std::unique_lock<std::mutex> lock_download_stream();
+
+private:
+    // The MSMs' chunk size (ProofMsms) with which a key of `shape`'s sizes, the
+    // `scratch_bytes` that making it takes, and every worker's buffers fit in free device
+    // memory: the MSMs whole if they fit, else the largest power of two that does.
+    // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
+    uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
+    // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms
+    // (with `memory`'s tables and rounds; plan_key_memory sizes workers without).
+    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+                          const MsmMemoryPlan& memory = {}) const;
+    // Plans what the free memory the workers (created after load_key) will leave buys
+    // (plan_msm_memory: the key's tables under msm_tables = auto when the MSMs run whole,
+    // B2's rounds under msm_affine_rounds = auto, in chunks too), then builds the tables.
+    void spend_free_memory();
+
+    BackendConfig config_;
+    DeviceInfo device_info_;
+    ntt::DomainTablesCache tables_;
+    // Created before any worker's stream, one after the other: the arrangement in which
+    // bench/copy_overlap_bench saw the H200 upload and download at once.
+    std::optional<Stream> upload_stream_, download_stream_;
+    std::mutex upload_mutex_, download_mutex_;
+    std::unique_ptr<HostMemoryPolicy> policy_;
+    std::unique_ptr<DeviceProvingKey> key_;
+    uint64_t msm_chunk_points_ = 0;
+    MsmMemoryPlan msm_memory_;
+    uint64_t msm_memory_budget_bytes_ = 0;  // the free memory spend_free_memory planned in
+    uint64_t table_build_ms_ = 0;
+};
+
+// One prove worker: its own compute stream and device buffers for a, b and c (h ends in
+// b: ntt_steps.hpp), and, for a Groth16 key, for z and the proof's MSMs (ProofMsms),
+// allocated once for 2^max_log_n and reused, so the steady state has no
+// cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
+// shared upload and download streams, or on a copy stream of its own (copy_streams =
+// worker). With a copy stream per worker, the H200 timelines showed a worker's first
+// upload waiting for other workers' downloads (KERNEL-NOTES.md, "End to end").
+class CudaWorker {
+public:
+    CudaWorker(CudaBackend& backend, uint32_t worker_index);
+
+    // One partition, synchronously. The quotient: uploads a, b, c while the compute
+    // stream transforms what has arrived, then h's digest and, when the request asks
+    // for it (or h is too short to digest in blocks), h back to the host. A Groth16
+    // partition uploads z first and starts the MSMs of z (A, B1, B2) before any of that,
+    // so the quotient's uploads go up under them (or, where B2's rounds' scratch shares
+    // a, b and c's block, under L, which then comes before the quotient); then L, and H
+    // over the h still on the device, under which the digest and h come back. Only the
+    // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
+    // as cpu-ref). A key of snarkjs's H convention has its odd-coset quotient made on the
+    // host (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device
+    // has no odd-coset transform yet.
+    // Fills `report` with one interval per copy, kernel group and MSM, from device
+    // events mapped onto the runner's clock, and the host's steps.
+    void prove(const zkb_prove_request& request, zkb_prove_report* report);
+
+private:
+    // 2n elements of host scratch for an odd-coset quotient, allocated on first use.
+    ff::Fr* host_scratch(uint64_t n);
+
+    CudaBackend& backend_;
+    std::string copy_lane_;
+    std::string compute_lane_;
+    std::string host_lane_;
+    Stream compute_stream_;
+    std::optional<Stream> own_copy_stream_;  // CopyStreams::worker
+    const Stream& upload_stream_;
+    const Stream& download_stream_;
+    // a, b and c, one after the other in one block, which also holds B2's rounds' scratch
+    // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors).
+    DeviceBuffer<uint8_t> vectors_;
+    ff::Fr* a_ = nullptr;
+    ff::Fr* b_ = nullptr;
+    ff::Fr* c_ = nullptr;
+    // Groth16 only: the witness, the MSMs, and host scratch for an odd-coset quotient.
+    DeviceBuffer<ff::Fr> z_;
+    std::unique_ptr<ProofMsms> msms_;
+    std::vector<ff::Fr> host_scratch_;
+    unsigned host_threads_ = 1;
+    Event anchor_;
+    Event h2d_start_[4], h2d_end_[4];  // a, b, c (or h from the host), z
+    Event z_ready_[ProofMsms::kMaxZChunks];  // each of z's chunks up
+    // a, b, c input transforms; the output transform; h's digest block sums
+    Event compute_start_[5], compute_end_[5];
+    Event d2h_start_[2], d2h_end_[2];  // the block sums; h
+};
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,310 @@
+#include "gpu/key/device_key.hpp"
+
+#include "gpu/util/event.hpp"
+#include "gpu/key/fixed_base.hpp"
+#include "gpu/util/pinned_buffer.hpp"
+#include "core/groth16/key_file.hpp"
+#include "core/plugin/error.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zkbatch::cuda {
+
+namespace {
+
+// Scalars copied up per fixed-base launch: 128 MiB of Fr.
+constexpr uint64_t kScalarChunk = uint64_t{1} << 22;
+// Bytes per download of the digest's pass.
+constexpr uint64_t kDigestChunkBytes = uint64_t{64} << 20;
+
+template <class Point>
+DeviceBuffer<Point> upload(std::span<const Point> points) {
+    DeviceBuffer<Point> buffer(points.size());
+    if (!points.empty()) buffer.copy_from_host(points.data(), points.size());
+    return buffer;
+}
+
+// out[i] = [scalars[i]] generator for the whole vector, a chunk at a time.
+template <class C>
+DeviceBuffer<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const std::vector<ff::Fr>& scalars,
+                                     DeviceBuffer<ff::Fr>& chunk, const Stream& stream) {
+    DeviceBuffer<ec::Affine<C>> points(scalars.size());
+    for (uint64_t first = 0; first < scalars.size(); first += kScalarChunk) {
+        const uint64_t count = std::min<uint64_t>(kScalarChunk, scalars.size() - first);
+        // The previous chunk's kernel reads `chunk` until it ends.
+        stream.synchronize();
+        stream.copy_to_device(chunk.data(), scalars.data() + first, count * sizeof(ff::Fr));
+        generator.multiply(chunk.data(), count, points.data() + first, stream);
+    }
+    stream.synchronize();
+    return points;
+}
+
+// Each present table with its name, in the facts' order.
+template <class F>
+void for_each_table(const KeyTables& tables, F&& visit) {
+    visit("a", tables.a.get());
+    visit("b_g1", tables.b_g1.get());
+    visit("b_g2", tables.b_g2.get());
+    visit("l", tables.l.get());
+    visit("h", tables.h.get());
+}
+
+std::string listed(const std::vector<std::string>& items) {
+    std::string list;
+    for (const std::string& item : items) list += (list.empty() ? "" : ",") + item;
+    return list.empty() ? "none" : list;
+}
+
+groth16::ProvingKey without_queries(groth16::ProvingKey key) {
+    key.a_query = {};
+    key.b_g1_query = {};
+    key.b_g2_query = {};
+    key.l_query = {};
+    key.h_query = {};
+    key.storage.reset();
+    return key;
+}
+
+}  // namespace
+
+uint64_t device_key_bytes(const groth16::ProvingKey& key) {
+    return sizeof(ec::G1Affine) * (2 * key.num_variables + key.private_variables() + key.h_points()) +
+           sizeof(ec::G2Affine) * key.num_variables;
+}
+
+uint64_t KeyTables::device_bytes() const {
+    uint64_t bytes = 0;
+    for_each_table(*this, [&](const char*, const auto* table) { bytes += table ? table->device_bytes() : 0; });
+    return bytes;
+}
+
+std::string KeyTables::names() const {
+    std::vector<std::string> names;
+    for_each_table(*this, [&](const char* name, const auto* table) {
+        if (table) names.emplace_back(name);
+    });
+    return listed(names);
+}
+
+std::string KeyTables::shapes() const {
+    std::vector<std::string> shapes;
+    for_each_table(*this, [&](const char* name, const auto* table) {
+        if (table) shapes.push_back(plugin::concat(name, "=", table->shape().window_bits, "/", table->shape().stride));
+    });
+    return listed(shapes);
+}
+
+uint64_t largest_query(const groth16::ProvingKey& shape) {
+    return std::max({shape.num_variables, shape.private_variables(), shape.h_points(), uint64_t{1}});
+}
+
+uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
+    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, 1);
+}
+
+std::vector<msm::TableShape> strided_table_shapes(uint64_t points) {
+    const double over_bases = msm::estimated_msm_cost(points, msm::choose_window_bits(points));
+    std::vector<msm::TableShape> shapes;
+    uint32_t fewest_multiples = UINT32_MAX;
+    for (uint32_t stride = 2;; ++stride) {
+        const msm::TableShape shape{msm::choose_window_bits(points, msm::kMaxWindowBits, stride), stride};
+        if (shape.multiples() < 2 || msm::estimated_msm_cost(points, shape.window_bits, stride) >= over_bases) break;
+        // A larger stride that saves no memory only adds bucket sets.
+        if (shape.multiples() < fewest_multiples) shapes.push_back(shape);
+        fewest_multiples = std::min(fewest_multiples, shape.multiples());
+    }
+    return shapes;
+}
+
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
+    struct Table {
+        uint64_t table_bytes, query_bytes;
+    };
+    const auto g1_table = [&](uint64_t points, msm::TableShape table) {
+        return Table{msm::BaseTable<ec::G1Params>::device_bytes_for(points, table), points * sizeof(ec::G1Affine)};
+    };
+    const auto g2_table = [&](uint64_t points, msm::TableShape table) {
+        return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, table), points * sizeof(ec::G2Affine)};
+    };
+    MsmMemoryPlan plan;
+    // `candidate` (plan and more) with `set`'s tables added, if every worker and each
+    // table as it is built fit beside the tables built before it.
+    const auto take = [&](MsmMemoryPlan candidate, std::initializer_list<Table> set) {
+        const uint64_t workers = workers_bytes(candidate);
+        const uint64_t tables_bytes = plan.device_bytes - plan.freed_query_bytes;
+        if (workers > free_bytes || tables_bytes > free_bytes - workers) return false;
+        uint64_t left = free_bytes - workers - tables_bytes;
+        for (const Table& next : set) {
+            if (next.table_bytes > left) return false;
+            left = left - next.table_bytes + next.query_bytes;
+            candidate.device_bytes += next.table_bytes;
+            candidate.freed_query_bytes += next.query_bytes;
+        }
+        plan = candidate;
+        return true;
+    };
+    using Set = std::optional<msm::TableShape> MsmMemoryPlan::*;
+    const auto with = [&](Set set, msm::TableShape table) {
+        MsmMemoryPlan candidate = plan;
+        candidate.*set = table;
+        return candidate;
+    };
+    const msm::TableShape whole{key_table_window_bits(shape), 1};
+    const uint64_t m = shape.num_variables;
+    if (tables) take(with(&MsmMemoryPlan::z, whole), {g1_table(m, whole), g1_table(m, whole), g2_table(m, whole)});
+    // B2's rounds: the longest segments whose scratch fits on its own, or else in one block
+    // with a, b and c (whose uploads it delays to L, so only where it must).
+    for (const uint32_t segment : kG2AffineSegments) {
+        if (g2_rounds == G2Rounds::off) break;
+        MsmMemoryPlan candidate = plan;
+        candidate.g2_affine_segment = segment;
+        if (g2_rounds == G2Rounds::automatic && take(candidate, {})) break;
+        candidate.g2_scratch_in_vectors = true;
+        if (take(candidate, {})) break;
+    }
+    if (!tables) return plan;
+    // H's and L's tables, chosen together: of every pair of shapes that fits (each whole,
+    // strided or none; or of the stride asked for, or none), H's built first, the pair
+    // the cost model (msm::estimated_msm_cost) finds cheapest; the first such in this
+    // order on a tie. H's best table alone can take the room that L's needed for more:
+    // at 2^26, 24/3 with L plain against 22/4 with L at 22/6.
+    const auto options_for = [&](uint64_t points) {
+        std::vector<std::optional<msm::TableShape>> options;
+        if (g1_table_stride == 0) {
+            options.emplace_back(whole);
+            for (const msm::TableShape& strided : strided_table_shapes(points)) options.emplace_back(strided);
+        } else {
+            const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, g1_table_stride);
+            options.emplace_back(msm::TableShape{bits, std::min(g1_table_stride, msm::WindowLayout::windows_for(bits))});
+        }
+        options.emplace_back(std::nullopt);
+        return options;
+    };
+    const auto cost = [](uint64_t points, const std::optional<msm::TableShape>& table) {
+        return table ? msm::estimated_msm_cost(points, table->window_bits, table->stride)
+                     : msm::estimated_msm_cost(points, msm::choose_window_bits(points));
+    };
+    const uint64_t h_points = shape.h_points(), l_points = shape.private_variables();
+    const MsmMemoryPlan before = plan;
+    MsmMemoryPlan best = before;
+    double best_cost = cost(h_points, std::nullopt) + cost(l_points, std::nullopt);
+    for (const auto& h : options_for(h_points)) {
+        for (const auto& l : options_for(l_points)) {
+            plan = before;
+            if (h && !take(with(&MsmMemoryPlan::h, *h), {g1_table(h_points, *h)})) continue;
+            if (l && !take(with(&MsmMemoryPlan::l, *l), {g1_table(l_points, *l)})) continue;
+            const double pair_cost = cost(h_points, h) + cost(l_points, l);
+            if (pair_cost < best_cost) {
+                best = plan;
+                best_cost = pair_cost;
+            }
+        }
+    }
+    return best;
+}
+
+void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
+    const Stream stream;
+    // The table of `query`, which is then freed (its points are the table's multiple 0).
+    const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query, msm::TableShape shape) {
+        auto table = std::make_unique<msm::BaseTable<C>>(query.size(), shape);
+        table->build(query.data(), query.size(), stream);
+        stream.synchronize();
+        query = DeviceBuffer<ec::Affine<C>>();
+        return table;
+    };
+    KeyTables& tables = key.tables;
+    if (plan.z) {
+        tables.a = table_of(key.a_query, *plan.z);
+        tables.b_g1 = table_of(key.b_g1_query, *plan.z);
+        tables.b_g2 = table_of(key.b_g2_query, *plan.z);
+    }
+    if (plan.h) tables.h = table_of(key.h_query, *plan.h);
+    if (plan.l) tables.l = table_of(key.l_query, *plan.l);
+}
+
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {
+    DeviceProvingKey device;
+    device.a_query = upload(key.a_query);
+    device.b_g1_query = upload(key.b_g1_query);
+    device.b_g2_query = upload(key.b_g2_query);
+    device.l_query = upload(key.l_query);
+    device.h_query = upload(key.h_query);
+    device.header = without_queries(key);
+    return device;
+}
+
+uint64_t key_generation_scratch_bytes() {
+    return FixedBaseGenerator<ec::G1Params>::table_bytes() + FixedBaseGenerator<ec::G2Params>::table_bytes() +
+           kScalarChunk * sizeof(ff::Fr);
+}
+
+DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                      unsigned host_threads) {
+    const Stream stream;
+    DeviceBuffer<ff::Fr> chunk(kScalarChunk);
+    DeviceProvingKey device;
+    {
+        const FixedBaseGenerator<ec::G1Params> g1(ec::g1_generator(), host_threads);
+        device.a_query = multiply(g1, scalars.a, chunk, stream);
+        device.b_g1_query = multiply(g1, scalars.b, chunk, stream);
+        device.l_query = multiply(g1, scalars.l, chunk, stream);
+        device.h_query = multiply(g1, scalars.h, chunk, stream);
+    }
+    const FixedBaseGenerator<ec::G2Params> g2(ec::g2_generator(), host_threads);
+    device.b_g2_query = multiply(g2, scalars.b, chunk, stream);
+    device.header = without_queries(std::move(header));
+    return device;
+}
+
+std::string device_key_points_digest(const DeviceProvingKey& key) {
+    const groth16::ProvingKey& header = key.header;
+    groth16::KeyPointsDigest digest(header.log_n, header.num_variables, header.num_public, header.h_convention);
+    using Section = groth16::KeyPointsDigest::Section;
+    const std::vector<uint8_t> vk = groth16::vk_section_bytes(header);
+    digest.add(Section::vk, vk.data(), vk.size());
+    // The points, piece by piece in file order, through two pinned halves: the next piece
+    // downloads while the host digests this one.
+    struct Piece {
+        Section section;
+        const uint8_t* source;
+        uint64_t bytes;
+    };
+    std::vector<Piece> pieces;
+    const auto cut = [&](Section section, const void* device_points, uint64_t bytes) {
+        for (uint64_t done = 0; done < bytes; done += kDigestChunkBytes)
+            pieces.push_back({section, static_cast<const uint8_t*>(device_points) + done,
+                              std::min(kDigestChunkBytes, bytes - done)});
+    };
+    cut(Section::a, key.a_query.data(), key.a_query.bytes());
+    cut(Section::b_g1, key.b_g1_query.data(), key.b_g1_query.bytes());
+    cut(Section::b_g2, key.b_g2_query.data(), key.b_g2_query.bytes());
+    cut(Section::l, key.l_query.data(), key.l_query.bytes());
+    cut(Section::h, key.h_query.data(), key.h_query.bytes());
+    const Stream stream;
+    PinnedBuffer staging(2 * kDigestChunkBytes);
+    const Event downloaded[2];
+    const auto half = [&](size_t k) { return static_cast<uint8_t*>(staging.data()) + (k % 2) * kDigestChunkBytes; };
+    const auto enqueue = [&](size_t k) {
+        stream.copy_to_host(half(k), pieces[k].source, pieces[k].bytes);
+        downloaded[k % 2].record(stream);
+    };
+    if (!pieces.empty()) enqueue(0);
+    for (size_t k = 0; k < pieces.size(); ++k) {
+        if (k + 1 < pieces.size()) enqueue(k + 1);  // into the other half, digested already
+        downloaded[k % 2].synchronize();
+        digest.add(pieces[k].section, half(k), pieces[k].bytes);
+    }
+    return digest.finish();
+}
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,154 @@
+// DeviceProvingKey: a Groth16 proving key resident in device memory, where the MSM
+// kernels read it. Both CUDA plugins hold their key this way (only their host memory
+// policy for a, b, c, z and the outputs differs). Made once per backend by load_key,
+// from a key in host memory (upload_proving_key) or, for a seeded setup, on the device
+// itself (generate_proving_key): the same points either way, in groth16::ProvingKey's
+// layout (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also
+// builds base tables of the queries (KeyTables) in the memory the workers leave.
+#pragma once
+
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/util/host_memory.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ec/curve.hpp"
+#include "core/groth16/keys.hpp"
+#include "core/groth16/setup.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zkbatch::cuda {
+
+// Base tables (msm::BaseTable) of a resident key's queries. A key never changes within a
+// run, so each query's window multiples can be made once and every proof's MSM over it
+// then adds all windows into one set of buckets (docs/msm.md, v4: G1 at 2^24
+// 114.9 -> 98.7 ms, G2 416 -> 342 ms, for 18 and 36 GiB), or into s sets over a table of
+// every s-th window's multiples (v15). Three sets, each present or absent: z's (A, B1 and
+// B2, whose one plan of z then has the tables' layout), H's, L's.
+struct KeyTables {
+    std::unique_ptr<msm::BaseTable<ec::G1Params>> a, b_g1, l, h;
+    std::unique_ptr<msm::BaseTable<ec::G2Params>> b_g2;
+
+    bool empty() const { return !a && !b_g1 && !b_g2 && !l && !h; }
+    uint64_t device_bytes() const;
+    // The tabled MSMs as the fact cuda.msm_tables lists them ("a,b_g1,b_g2,h"), or "none".
+    std::string names() const;
+    // Their shapes as the fact cuda.msm_table_shapes lists them, window bits / stride
+    // ("a=22/1,b_g1=22/1,b_g2=22/1,h=22/3"), or "none".
+    std::string shapes() const;
+};
+
+// What load_key spends the device memory the key and the workers' buffers leave on: the
+// key's base tables (KeyTables), for MSMs that run whole (unchunked), and, in every
+// worker's G2 accumulator, scratch for B2's batched affine rounds (msm_steps.hpp).
+struct MsmMemoryPlan {
+    // Each set's table; none where it has none. z's are whole (stride 1): one plan of z
+    // in their layout serves A, B1 and B2.
+    std::optional<msm::TableShape> z, h, l;
+    // The longest level-0 segment B2's rounds get scratch for (MsmCapacity::affine_segment);
+    // 0: none. ProofMsms gives B2 what its entries can use of it.
+    uint32_t g2_affine_segment = 0;
+    // That scratch shares one block with the worker's a, b and c (ProofMsms::lent_bytes),
+    // which are then uploaded only once z's MSMs are done: under L, the quotient after it
+    // (CudaWorker::prove). Planned where the scratch would not fit otherwise (2^27).
+    bool g2_scratch_in_vectors = false;
+    uint64_t device_bytes = 0;       // the tables'
+    uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
+
+    bool any_table() const { return z || h || l; }
+};
+
+// The most points any of the proof's five MSMs has (at least 1): MSMs in chunks of this
+// many are in no chunks.
+uint64_t largest_query(const groth16::ProvingKey& shape);
+
+// The whole tables' width for a key of `shape`'s sizes: the cost model's best over a
+// table of stride 1 for its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
+uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
+
+// The tables of every s-th window an MSM of `points` points may have where a whole one
+// does not fit, most memory first: for s = 2, 3, ..., the width the cost model
+// (msm::estimated_msm_cost) likes best at s, while the table holds at least two multiples
+// and the model finds the MSM over it cheaper than over the bases; a stride that saves
+// no memory over a smaller one is left out. At 2^26 points: 24 bits at s = 2 (6
+// multiples) and 3 (4), then 22 bits at s = 4 (3) and 6 (2).
+std::vector<msm::TableShape> strided_table_shapes(uint64_t points);
+
+// B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
+// MSM over a table at 2^24 (docs/msm.md, v8): 315-320 ms without rounds, as
+// much with segments up to 1024 (six waves of 993 entries a slot), 270.1 with 4096 (two
+// waves of 2979), 245.5 with 6144 (one wave of 5958). Plain at 2^26 (v16, one chunk of a
+// 2^27 proof's B2): 1,326.0 without, 1,160.3 with 2048 (~15 GB, 13 waves of 1,986),
+// 1,033.1 with 4096, 1,003.2 with 6144; 2048 is what a 2^27 key leaves room for.
+inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
+
+// Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
+using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
+
+// What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
+// the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones
+// left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms a proof for 66 GiB), B2's
+// rounds (~70 ms for 42 GiB a worker; the longest segments whose scratch fits, on its
+// own or else sharing a, b and c's block), then H's and L's tables together (~14 ms each
+// for 17 GiB at 2^24, but a mostly boolean witness gains little from L's): of every pair
+// of shapes that fits, each whole, one of strided_table_shapes (v15) or none, the one
+// msm::estimated_msm_cost finds cheapest. Tables only when `tables`, rounds as
+// `g2_rounds` says. g1_table_stride s > 0 (backend option msm_table_stride) gives H and L
+// tables of stride s alone (at most their windows), at the cost model's width for s,
+// where they fit. A table is built from its query, which is then freed (multiple 0 is a
+// copy of it), so each table needs its own bytes while it is built and one multiple
+// fewer after.
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
+
+struct DeviceProvingKey {
+    // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
+    // Its spans are empty and its storage is null.
+    groth16::ProvingKey header;
+    DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
+    DeviceBuffer<ec::G2Affine> b_g2_query;
+    // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
+    // its points are the table's window 0.
+    KeyTables tables;
+
+    // The queries' bytes (the tables' are tables.device_bytes()).
+    uint64_t device_bytes() const {
+        return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes();
+    }
+};
+
+// What a DeviceProvingKey of `key`'s shape holds in device memory (only the header's
+// sizes are read: a key_header will do).
+uint64_t device_key_bytes(const groth16::ProvingKey& key);
+
+// The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
+// current device, synchronously; the header keeps everything else. Throws CudaError.
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key);
+
+// The seeded key made on the current device: `header` from groth16::key_header, each
+// query's points its scalars (groth16::key_scalars) times a generator, by
+// FixedBaseGenerator, the scalars copied up in chunks. The same bytes as
+// groth16::generate_key. Synchronous; throws CudaError.
+DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                      unsigned host_threads);
+
+// Device memory generate_proving_key needs beside the key: the generators' tables and a
+// chunk of scalars.
+uint64_t key_generation_scratch_bytes();
+
+// Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
+// frees each tabled query, synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table
+// on the H200). Throws CudaError.
+void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan);
+
+// The points digest of a key on the device: what its key file's header would carry
+// (groth16::KeyPointsDigest), from its points downloaded in file order, before
+// build_key_tables frees any query. Synchronous.
+std::string device_key_points_digest(const DeviceProvingKey& key);
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,6 @@
+// The device MSM's base tables for G1 (base_table.cuh).
+#include "gpu/msm/base_table.cuh"
+
+namespace zkbatch::cuda::msm {
+template class BaseTable<ec::G1Params>;
+}  // namespace zkbatch::cuda::msm

@@ -1,0 +1,303 @@
+#include "gpu/msm/proof_msms.hpp"
+
+#include "core/plugin/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+
+namespace zkbatch::cuda {
+
+namespace {
+
+uint64_t chunks(uint64_t points, uint64_t chunk_points) {
+    return std::max<uint64_t>(1, (points + chunk_points - 1) / chunk_points);
+}
+
+struct ChunkCounts {
+    uint64_t z, l, h;  // chunks of z's MSMs (A, B1, B2), of L's, of H's
+    uint64_t g1_sums() const { return 2 * z + l + h; }
+    // Where a G1 MSM's chunk sums start among g1_sums(): A's, B1's, L's, then H's.
+    uint64_t first_g1_sum(groth16::ProofMsm msm) const {
+        switch (msm) {
+            case groth16::ProofMsm::a: return 0;
+            case groth16::ProofMsm::b_g1: return z;
+            case groth16::ProofMsm::l: return 2 * z;
+            case groth16::ProofMsm::h: return 2 * z + l;
+            case groth16::ProofMsm::b_g2: break;
+        }
+        throw std::logic_error("ChunkCounts: B2's sums are G2 points");
+    }
+    uint64_t intervals() const { return 3 * z + 2; }  // ProofMsms::kMaxChunkIntervals
+};
+
+// 0 (no chunks) as the largest MSM.
+uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    const uint64_t largest = largest_query(header);
+    return chunk_points == 0 ? largest : std::min(chunk_points, largest);
+}
+
+ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    return {chunks(header.num_variables, chunk_points), chunks(header.private_variables(), chunk_points),
+            chunks(header.h_points(), chunk_points)};
+}
+
+// For at most `points` points of MSMs of which some run over `tables` and some over
+// the bases themselves (`plain`).
+msm::MsmCapacity capacity_for(uint64_t points, std::initializer_list<std::optional<msm::TableShape>> tables,
+                              bool plain) {
+    msm::MsmCapacity capacity;
+    capacity.max_points = points;
+    for (const auto& table : tables) {
+        if (table) capacity.shared_tables.push_back(*table);
+    }
+    capacity.plain = plain;
+    return capacity;
+}
+
+// Prepares `plan` for an MSM over a base table of shape `table`, or for one over the
+// bases themselves when there is none.
+void prepare(msm::ScalarPlan& plan, const std::optional<msm::TableShape>& table, const void* scalars,
+             msm::ScalarForm form, uint64_t n, const Stream& stream) {
+    if (table) {
+        plan.prepare_shared(scalars, form, n, stream, *table);
+    } else {
+        plan.prepare(scalars, form, n, stream);
+    }
+}
+
+// The shape of a key's table, if it has one.
+template <class C>
+std::optional<msm::TableShape> shape_of(const msm::BaseTable<C>* table) {
+    return table ? std::optional(table->shape()) : std::nullopt;
+}
+
+// One MSM of `plan`'s scalars: over `table` when the query has one, else over `bases`.
+template <class C>
+void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& plan, const msm::BaseTable<C>* table,
+                const ec::Affine<C>* bases, ec::Jacobian<C>* sum, const Stream& stream) {
+    if (table != nullptr) {
+        accumulator.run(plan, *table, sum, stream);
+    } else {
+        accumulator.run(plan, bases, sum, stream);
+    }
+}
+
+// What the plan and each accumulator are sized for: chunks of at most `chunk` points of
+// the MSMs each serves (the plan and the G1 accumulator: all but B2's, the G2
+// accumulator: z's), in the layouts `memory`'s tables leave them, and G2's rounds'
+// scratch for the longest segment its most entries can use of memory.g2_affine_segment.
+struct Capacities {
+    msm::MsmCapacity plan, g1, g2;
+};
+Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const MsmMemoryPlan& memory) {
+    const uint64_t z = std::min(chunk, header.num_variables);
+    const uint64_t most = std::max(z, std::min(chunk, std::max(header.private_variables(), header.h_points())));
+    const bool all_tabled = memory.z && memory.h && memory.l;
+    Capacities sized{capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
+                     capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
+                     capacity_for(z, {memory.z}, !memory.z)};
+    if (memory.g2_affine_segment != 0) {
+        sized.g2.affine_segment =
+            msm::choose_affine_segment(sized.g2.max_entries(),
+                                       msm::BucketAccumulator<ec::G2Params>::device_affine_slots(),
+                                       memory.g2_affine_segment);
+        sized.g2.affine_rounds = sized.g2.affine_segment != 0;
+        sized.g2.spills_for_rounds = true;
+    }
+    return sized;
+}
+
+// Where G2's accumulator puts its rounds' scratch: `lent` when the plan shares it (before
+// the accumulator would allocate its own in its place), else its own memory (null).
+void* lent_scratch(const MsmMemoryPlan& memory, void* lent) {
+    if (!memory.g2_scratch_in_vectors) return nullptr;
+    if (lent == nullptr) {
+        throw std::invalid_argument("ProofMsms: B2's rounds' scratch is planned in the caller's memory, but none lent");
+    }
+    return lent;
+}
+
+// B2's rounds' scratch where the plan puts it in the caller's memory, else 0.
+uint64_t lent_of(const Capacities& sized, const MsmMemoryPlan& memory) {
+    return memory.g2_scratch_in_vectors ? msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(sized.g2) : 0;
+}
+
+uint64_t sums_bytes(const ChunkCounts& counts) {
+    return counts.g1_sums() * sizeof(ec::G1) + counts.z * sizeof(ec::G2);
+}
+
+}  // namespace
+
+uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points) {
+    return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
+}
+
+uint64_t ProofMsms::z_chunks(const groth16::ProvingKey& header) const {
+    return chunk_counts(header, chunk_points_).z;
+}
+
+uint32_t ProofMsms::g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                      const MsmMemoryPlan& memory) {
+    const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
+    return g2.affine_rounds ? g2.affine_segment : 0;
+}
+
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory,
+                     void* lent)
+    : chunk_points_(effective_chunk(header, chunk_points)),
+      memory_(memory),
+      plan_(capacities(header, chunk_points_, memory).plan),
+      g1_(capacities(header, chunk_points_, memory).g1),
+      g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
+      g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
+      g2_sums_(chunk_counts(header, chunk_points_).z),
+      host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
+    const uint64_t intervals = chunk_counts(header, chunk_points_).intervals();
+    if (intervals > kMaxChunkIntervals) {
+        throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_query(header), " points in chunks of ",
+                                                   chunk_points_, " make ", intervals, " intervals, more than ",
+                                                   kMaxChunkIntervals, ": use larger chunks"));
+    }
+    if (memory.any_table() && chunk_points_ < largest_query(header)) {
+        throw std::invalid_argument("ProofMsms: base tables, but MSMs in chunks: tables are for whole MSMs");
+    }
+    events_.resize(2 * intervals);
+    intervals_.reserve(intervals);
+}
+
+uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                     const MsmMemoryPlan& memory) {
+    const uint64_t chunk = effective_chunk(header, chunk_points);
+    const Capacities sized = capacities(header, chunk, memory);
+    return msm::ScalarPlan::device_bytes_for(sized.plan) +
+           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
+           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) -
+           lent_of(sized, memory);
+}
+
+uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
+    return lent_of(capacities(header, effective_chunk(header, chunk_points), memory), memory);
+}
+
+const Event& ProofMsms::mark(const Stream& stream) {
+    const Event& event = events_.at(events_used_++);
+    event.record(stream);
+    return event;
+}
+
+void ProofMsms::advance(Step previous, Step next) {
+    if (done_ != previous) throw std::logic_error("ProofMsms: run_z, run_l and run_h out of order");
+    done_ = next;
+}
+
+const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
+                              std::span<const Event> z_ready) {
+    const KeyTables& tables = key.tables;
+    if (shape_of(tables.a.get()) != memory_.z || shape_of(tables.b_g1.get()) != memory_.z ||
+        shape_of(tables.b_g2.get()) != memory_.z || shape_of(tables.h.get()) != memory_.h ||
+        shape_of(tables.l.get()) != memory_.l) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.shapes(),
+                                                   ") are not the ones it was sized for"));
+    }
+    const uint64_t m = key.header.num_variables;
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    if (z_ready.size() < counts.z) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: ", z_ready.size(), " events for z's ", counts.z,
+                                                   " chunks"));
+    }
+    done_ = Step::z;  // a new proof: one that failed part way is abandoned
+    events_used_ = 0;
+    intervals_.clear();
+
+    ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
+    ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
+    for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
+        const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
+        stream.wait(z_ready[chunk]);
+        const Event& start = mark(stream);
+        prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
+        accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
+        const Event& a_done = mark(stream);
+        intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
+        accumulate(g1_, plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
+        const Event& b_g1_done = mark(stream);
+        intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &b_g1_done});
+        accumulate(g2_, plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
+        intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
+    }
+    return *intervals_.back().end;
+}
+
+// The plan is made again for each chunk of L, then of H, on the same stream, after the
+// previous run has read it; nothing else runs on it between, so one interval covers each
+// MSM's chunks.
+void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                              const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
+                              const Stream& stream) {
+    const Event& start = mark(stream);
+    for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
+        const uint64_t count = std::min(chunk_points_, points - first);
+        prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form,
+                count, stream);
+        accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
+    }
+    intervals_.push_back({msm, &start, &mark(stream)});
+}
+
+void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream) {
+    advance(Step::z, Step::l);
+    const groth16::ProvingKey& header = key.header;
+    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::ScalarForm::montgomery,
+                  header.private_variables(), key.tables.l.get(), key.l_query.data(),
+                  g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
+}
+
+void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready) {
+    advance(Step::l, Step::h);
+    const groth16::ProvingKey& header = key.header;
+    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    stream.wait(h_ready);
+    run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
+                  key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
+    auto* host = static_cast<unsigned char*>(host_sums_.data());
+    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
+    stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
+    stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.z * sizeof(ec::G2));
+}
+
+groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stream) {
+    advance(Step::h, Step::none);
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    auto* host = static_cast<unsigned char*>(host_sums_.data());
+    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
+    stream.synchronize();
+
+    // Each MSM's chunks added up (one chunk: its sum as it is).
+    const auto total = [&](auto zero, size_t offset, uint64_t count) {
+        using Point = decltype(zero);
+        Point sum;
+        std::memcpy(static_cast<void*>(&sum), host + offset, sizeof(Point));
+        for (uint64_t chunk = 1; chunk < count; ++chunk) {
+            Point next;
+            std::memcpy(static_cast<void*>(&next), host + offset + chunk * sizeof(Point), sizeof(Point));
+            sum = ec::add(sum, next);
+        }
+        return sum;
+    };
+    groth16::MsmSums result;
+    const auto g1_total = [&](groth16::ProofMsm msm, uint64_t count) {
+        return total(ec::G1{}, counts.first_g1_sum(msm) * sizeof(ec::G1), count);
+    };
+    result.a = g1_total(groth16::ProofMsm::a, counts.z);
+    result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.z);
+    result.l = g1_total(groth16::ProofMsm::l, counts.l);
+    result.h = g1_total(groth16::ProofMsm::h, counts.h);
+    result.b_g2 = total(ec::G2{}, g1_bytes, counts.z);
+    return result;
+}
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,134 @@
+// ProofMsms: the five MSMs of one Groth16 proof on the device (ARCHITECTURE.md, "The
+// whole proof"), over a key resident in device memory (DeviceProvingKey):
+//   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
+//   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
+// The five run one after another on the caller's stream, each filling the GPU, so one
+// ScalarPlan serves them all: each preparation follows, in stream order, the last run
+// that read the one before. B2 ran beside the G1 MSMs on a second stream until the H200
+// showed the two interleaving slower than one after the other (docs/msm.md,
+// v8). Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
+// the proof. One per prove worker, allocated once for the key's sizes.
+//
+// The plan and accumulators are sized for `chunk_points` points: an MSM over more runs
+// in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
+// GPU for a plan of 2^27 points (36 GB); in chunks of 2^26 it fits.
+//
+// For whole MSMs, load_key's MsmMemoryPlan says which queries have base tables (their
+// MSMs run over them, z's plan in the tables' layout for A, B1 and B2 together) and how
+// much scratch B2's batched affine rounds get, and whether that scratch is lent by the
+// caller (memory free until z's MSMs are done: the worker's a, b and c); the buffers are
+// sized for exactly the layouts that plan leaves (no room for plain G2 buckets when B2
+// has a table).
+#pragma once
+
+#include "gpu/util/device_buffer.hpp"
+#include "gpu/key/device_key.hpp"
+#include "gpu/util/event.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/util/pinned_buffer.hpp"
+#include "gpu/util/stream.hpp"
+#include "core/ff/fr.hpp"
+#include "core/groth16/prover.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace zkbatch::cuda {
+
+class ProofMsms {
+public:
+    // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
+    // most `chunk_points` points (0: none, every MSM at once), with the tables and B2's
+    // rounds of `memory`. Under memory.g2_scratch_in_vectors the rounds' scratch goes in
+    // `lent` (lent_bytes of device memory the caller leaves alone until run_z's event).
+    // Throws std::invalid_argument when the chunks make more than kMaxChunkIntervals
+    // intervals, or come with tables (tables are for whole MSMs), or when the scratch is
+    // to be lent and `lent` is null.
+    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {},
+                       void* lent = nullptr);
+
+    // Device bytes a ProofMsms of these arguments allocates (the plan, both accumulators,
+    // the rounds' scratch unless lent, the sums), before allocating anything: what
+    // load_key adds up per worker.
+    static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
+                                     const MsmMemoryPlan& memory = {});
+    // The device bytes it takes in the caller's memory: B2's rounds' scratch under
+    // memory.g2_scratch_in_vectors, else 0.
+    static uint64_t lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
+    // The longest level-0 segment B2's rounds get scratch for under `memory` on the
+    // current device: what its most entries can use of memory.g2_affine_segment; 0 when
+    // none (too few entries to fill the slots, or no scratch planned).
+    static uint32_t g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
+                                      const MsmMemoryPlan& memory);
+    // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
+    // interleave), one for all of L's and one for all of H's; 5 unchunked. Each is a
+    // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
+    // (copies, quotient, digest, combine): z in 5 chunks at most.
+    static constexpr uint64_t kMaxChunkIntervals = 17;
+    static constexpr uint64_t kMaxZChunks = (kMaxChunkIntervals - 2) / 3;
+    static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
+    // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
+    // of `header`'s sizes (at most kMaxZChunks).
+    uint64_t chunk_points() const { return chunk_points_; }
+    uint64_t z_chunks(const groth16::ProvingKey& header) const;
+
+    // The five MSMs on `stream`, in three calls in this order, then their sums, so that
+    // the caller can put the quotient between them: A, B1 and B2 need only z, and so does
+    // L; H needs the quotient's h. Each run blocks the host at its plans' counts
+    // (ScalarPlan::prepare), that is until the stream has done what came before them.
+    //   run_z  A, B1 and B2, each chunk of z once its event in `z_ready` has completed
+    //          (z_chunks() of them: the caller uploads z in chunk_points() pieces). z holds
+    //          key.header.num_variables elements (device, Montgomery form). Throws
+    //          std::invalid_argument for a key whose tables are not the construction's
+    //          plan's, or too few events. Returns an event on `stream` after B2's last
+    //          chunk: the lent memory is free once it completes.
+    //   run_l  L.
+    //   run_h  H, once `h_ready` has completed, over the key's h_points() scalars of h
+    //          (device, canonical), and the sums' copies to the host.
+    //   sums   waits for all five sums on `stream` and returns them (the caller may do
+    //          host work under H first).
+    // run_l, run_h or sums out of this order throws std::logic_error; run_z always starts
+    // anew.
+    const Event& run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
+                       std::span<const Event> z_ready);
+    void run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream);
+    void run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
+    groth16::MsmSums sums(const DeviceProvingKey& key, const Stream& stream);
+
+    // After sums: the MSMs' intervals, each between two events on the caller's stream:
+    // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
+    // H's (their plans included).
+    struct Interval {
+        groth16::ProofMsm msm;
+        const Event* start;
+        const Event* end;
+    };
+    const std::vector<Interval>& intervals() const { return intervals_; }
+
+private:
+    // Records a new event on `stream` and returns it.
+    const Event& mark(const Stream& stream);
+    // L's or H's chunks, one interval for all of them.
+    void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                       const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
+                       const Stream& stream);
+    // Throws std::logic_error unless the last step run was `previous`; then `next` is.
+    enum class Step { none, z, l, h };
+    void advance(Step previous, Step next);
+
+    uint64_t chunk_points_;
+    MsmMemoryPlan memory_;
+    msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
+    msm::BucketAccumulator<ec::G1Params> g1_;
+    msm::BucketAccumulator<ec::G2Params> g2_;
+    DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
+    DeviceBuffer<ec::G2> g2_sums_;  // each chunk's sum of B2
+    PinnedBuffer host_sums_;
+    std::vector<Event> events_;     // two per interval, made once, recorded again by every run
+    size_t events_used_ = 0;
+    std::vector<Interval> intervals_;
+    Step done_ = Step::none;  // which of run_z, run_l and run_h ran last (none once sums has)
+};
+
+}  // namespace zkbatch::cuda

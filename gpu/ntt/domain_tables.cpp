@@ -1,0 +1,166 @@
+#include "gpu/ntt/domain_tables.hpp"
+
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/ntt/ntt_kernels.hpp"
+#include "core/plugin/error.hpp"
+
+#include <stdexcept>
+
+namespace zkbatch::cuda::ntt {
+
+NttPlan NttPlan::for_log_n(uint32_t log_n, uint32_t max_stages_per_pass, uint32_t max_tile_log) {
+    if (log_n < 1 || log_n > kMaxLogN) {
+        throw std::invalid_argument(
+            plugin::concat("NTT size 2^", log_n, " is not supported (1 <= log_n <= ", kMaxLogN, ")"));
+    }
+    if (max_stages_per_pass < 1 || max_stages_per_pass > max_tile_log || max_tile_log > kTileLog ||
+        (log_n + max_stages_per_pass - 1) / max_stages_per_pass > kMaxPasses) {
+        throw std::invalid_argument(plugin::concat("NttPlan: unusable limits (", max_stages_per_pass,
+                                                   " stages per pass, tiles of 2^", max_tile_log, ") for log_n ",
+                                                   log_n));
+    }
+    NttPlan plan;
+    plan.log_n = log_n;
+    plan.pass_count = (log_n + max_stages_per_pass - 1) / max_stages_per_pass;
+    const uint32_t base = log_n / plan.pass_count;
+    const uint32_t extra = log_n % plan.pass_count;
+    for (uint32_t pass = 0; pass < plan.pass_count; ++pass) {
+        plan.stage_counts[pass] = base + (pass < extra ? 1 : 0);
+        if (plan.stage_counts[pass] > plan.max_stage_count) plan.max_stage_count = plan.stage_counts[pass];
+    }
+    plan.tile_log = log_n < max_tile_log ? log_n : max_tile_log;
+    return plan;
+}
+
+uint32_t NttPlan::first_stage(uint32_t pass) const {
+    uint32_t stage = 0;
+    for (uint32_t i = 0; i < pass; ++i) stage += stage_counts[i];
+    return stage;
+}
+
+namespace {
+
+// lo[i] = base^i (i < 2^lo_bits) and hi[j] = scale * base^(j * 2^lo_bits) for exponents
+// < 2^range_log: the seeds of power_from_seeds.
+void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& base, const Fr& scale) {
+    Fr power = Fr::one();
+    for (uint64_t i = 0; i < (uint64_t{1} << lo_bits); ++i) {
+        lo[i] = power;
+        power = power * base;
+    }
+    const Fr step = power;  // base^(2^lo_bits)
+    Fr high = scale;
+    for (uint64_t j = 0; j < (uint64_t{1} << (range_log - lo_bits)); ++j) {
+        hi[j] = high;
+        high = high * step;
+    }
+}
+
+}  // namespace
+
+DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
+    const uint32_t log_n = plan.log_n;
+    roots_log = plan.max_stage_count;
+    lo_bits = (log_n + 1) / 2;
+    const size_t roots_size = size_t{1} << (roots_log - 1);
+    const size_t lo_size = size_t{1} << lo_bits;
+    const size_t hi_size = size_t{1} << (log_n - lo_bits);
+
+    size_t offset = 0;
+    roots_forward = offset;
+    offset += roots_size;
+    roots_inverse = offset;
+    offset += roots_size;
+    for (int table = 0; table < kPowerTables; ++table) {
+        seeds_lo[table] = offset;
+        offset += lo_size;
+        seeds_hi[table] = offset;
+        offset += hi_size;
+    }
+    storage.assign(offset, Fr::zero());
+
+    const Fr omega = ff::root_of_unity(log_n);
+    const Fr g = Fr::coset_shift();
+    const Fr n_inverse = Fr::from_u64(uint64_t{1} << log_n).inverse();
+
+    // In-pass roots: w = omega^(2^(log_n - roots_log)), a primitive 2^roots_log-th root.
+    const Fr stage_root = omega.pow(uint64_t{1} << (log_n - roots_log));
+    const Fr stage_root_inverse = stage_root.inverse();
+    Fr power = Fr::one();
+    Fr power_inverse = Fr::one();
+    for (size_t i = 0; i < roots_size; ++i) {
+        storage[roots_forward + i] = power;
+        storage[roots_inverse + i] = power_inverse;
+        power = power * stage_root;
+        power_inverse = power_inverse * stage_root_inverse;
+    }
+
+    // g^n - 1 != 0 because g = 7 is not in the domain (it is not a 2^32-th root of unity).
+    const Fr vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
+    // The Fr whose Montgomery limbs are the integer 1 is R^-1 (DomainTablesView::quotient_unscale).
+    const Fr r_inverse{{1, 0, 0, 0}};
+    const Fr bases[kPowerTables] = {omega, g, g.inverse()};
+    const Fr scales[kPowerTables] = {Fr::one(), n_inverse, n_inverse * vanishing_inverse * r_inverse};
+    for (int table = 0; table < kPowerTables; ++table) {
+        fill_seeds(&storage[seeds_lo[table]], &storage[seeds_hi[table]], lo_bits, log_n, bases[table], scales[table]);
+    }
+}
+
+DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) const {
+    DomainTablesView view;
+    view.plan = plan;
+    view.roots_log = roots_log;
+    view.roots_forward = seeds_base + roots_forward;
+    view.roots_inverse = seeds_base + roots_inverse;
+    const uint32_t log_n = plan.log_n;
+    const Fr* omega_powers = powers_base;
+    view.twist_forward = PowerTableView{omega_powers, log_n, false};
+    view.twist_inverse = PowerTableView{omega_powers, log_n, true};
+    view.coset_scale = PowerTableView{powers_base + table_size(), log_n, false};
+    view.quotient_unscale = PowerTableView{powers_base + 2 * table_size(), log_n, false};
+    return view;
+}
+
+HostDomainTables::HostDomainTables(const NttPlan& plan) : seeds_(plan) {
+    const size_t n = seeds_.table_size();
+    powers_.resize(DomainSeeds::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+        const Fr* lo = &seeds_.storage[seeds_.seeds_lo[table]];
+        const Fr* hi = &seeds_.storage[seeds_.seeds_hi[table]];
+        for (size_t e = 0; e < n; ++e) {
+            powers_[table * n + e] = power_from_seeds(lo, hi, seeds_.lo_bits, static_cast<uint32_t>(e));
+        }
+    }
+    view_ = seeds_.view(seeds_.storage.data(), powers_.data());
+}
+
+DeviceDomainTables::DeviceDomainTables(const NttPlan& plan) {
+    const DomainSeeds seeds(plan);
+    const size_t n = seeds.table_size();
+    seeds_ = DeviceBuffer<Fr>(seeds.storage.size());
+    seeds_.copy_from_host(seeds.storage.data(), seeds.storage.size());
+    powers_ = DeviceBuffer<Fr>(DomainSeeds::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+        expand_power_table(seeds_.data() + seeds.seeds_lo[table], seeds_.data() + seeds.seeds_hi[table], seeds.lo_bits,
+                           powers_.data() + table * n, plan.log_n);
+    }
+    ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+    view_ = seeds.view(seeds_.data(), powers_.data());
+}
+
+uint64_t DeviceDomainTables::device_bytes(uint32_t log_n) {
+    const DomainSeeds seeds(NttPlan::for_log_n(log_n));
+    return (seeds.storage.size() + DomainSeeds::kPowerTables * seeds.table_size()) * sizeof(Fr);
+}
+
+const DomainTablesView& DomainTablesCache::get(uint32_t log_n) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto found = tables_.find(log_n);
+    if (found == tables_.end()) {
+        ZKB_CUDA_CHECK(cudaSetDevice(device_));
+        found = tables_.emplace(log_n, std::make_unique<DeviceDomainTables>(log_n)).first;
+    }
+    return found->second->view();
+}
+
+}  // namespace zkbatch::cuda::ntt

@@ -1,0 +1,106 @@
+#include "gpu/ntt/ntt_kernels.hpp"
+
+#include "gpu/util/cuda_check.hpp"
+#include "core/plugin/error.hpp"
+
+namespace zkbatch::cuda::ntt {
+
+namespace {
+
+// One block = one tile of 2^tile_log elements: the steps of run_pass (ntt_pass.hpp), with
+// a barrier where a step asks for one.
+template <PassKind kKind>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
+    extern __shared__ uint64_t shared_words[];
+    const Tile tile{shared_words, 1u << params.tile_log()};
+    run_pass<kKind>(params, blockIdx.x, tile, [](auto&& step, bool barrier) {
+        step(threadIdx.x, blockDim.x);
+        if (barrier) __syncthreads();
+    });
+}
+
+__global__ void bit_reverse_kernel(const PassParams params) {
+    const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < (1u << params.log_n)) bit_reverse(params, index);
+}
+
+__global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
+    const uint32_t exponent = blockIdx.x * blockDim.x + threadIdx.x;
+    if (exponent < size) store_element(out + exponent, power_from_seeds(lo, hi, lo_bits, exponent));
+}
+
+constexpr uint32_t kBitReverseThreads = 256;
+constexpr uint32_t kMaxSharedBytes = (1u << kTileLog) * sizeof(Fr);
+
+}  // namespace
+
+void enqueue(const LaunchSequence& sequence, const Stream& stream) {
+    for (const Launch& launch : sequence) {
+        const PassParams& params = launch.pass;
+        switch (launch.kind) {
+            case Launch::Kind::dit_pass:
+                ntt_pass_kernel<PassKind::dit><<<params.block_count(), params.threads_per_block(),
+                                                 params.shared_bytes(), stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dit>");
+                break;
+            case Launch::Kind::dif_pass:
+                ntt_pass_kernel<PassKind::dif><<<params.block_count(), params.threads_per_block(),
+                                                 params.shared_bytes(), stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dif>");
+                break;
+            case Launch::Kind::bit_reverse: {
+                const uint32_t n = 1u << params.log_n;
+                const uint32_t blocks = (n + kBitReverseThreads - 1) / kBitReverseThreads;
+                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
+                break;
+            }
+        }
+    }
+}
+
+void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t log_size) {
+    const uint32_t size = 1u << log_size;
+    expand_power_table_kernel<<<(size + kBitReverseThreads - 1) / kBitReverseThreads, kBitReverseThreads>>>(
+        lo, hi, lo_bits, out, size);
+    ZKB_CUDA_CHECK_LAUNCH("expand_power_table_kernel");
+}
+
+void prepare_device(int device) {
+    ZKB_CUDA_CHECK(cudaSetDevice(device));
+    // The attribute is per kernel and per device; setting it again is harmless.
+    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dit>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dif>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+}
+
+}  // namespace zkbatch::cuda::ntt
+
+namespace zkbatch::cuda {
+
+std::string kernel_image_unavailable_reason(int device_index) {
+    // __CUDA_ARCH_LIST__ (nvcc) lists the architectures this file was compiled for, e.g.
+    // 900,900 for sm_90 code plus compute_90 PTX; the PTX runs on any later GPU.
+    constexpr int kArchitectures[] = {__CUDA_ARCH_LIST__};
+    int lowest = kArchitectures[0];
+    for (int architecture : kArchitectures) lowest = architecture < lowest ? architecture : lowest;
+
+    cudaDeviceProp properties{};
+    const cudaError_t status = cudaGetDeviceProperties(&properties, device_index);
+    if (status != cudaSuccess) {
+        return plugin::concat("cannot read the properties of CUDA device ", device_index, ": ",
+                              cudaGetErrorString(status), " (", cudaGetErrorName(status), ")");
+    }
+    const int capability = properties.major * 100 + properties.minor * 10;
+    if (capability < lowest) {
+        return plugin::concat("CUDA device ", device_index, " (", properties.name, ") has compute capability ",
+                              properties.major, ".", properties.minor, " but this build has code for ",
+                              lowest / 100, ".", (lowest % 100) / 10,
+                              " and later only; rebuild with CMAKE_CUDA_ARCHITECTURES including ",
+                              properties.major, properties.minor);
+    }
+    return {};
+}
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,64 @@
+// The kernel launches that make up each transform, as data: a LaunchSequence lists the
+// passes (with all their parameters) in order. The device runs it (ntt_kernels.hpp:
+// enqueue); tests run the identical sequence on the host (kernel emulation), so the
+// composition of passes is checked even without a GPU.
+//
+// The quotient uses three compositions, chosen so no bit-reversal is needed between steps:
+//   quotient_input:  evaluations of X on the domain (natural) -> evaluations of X on the
+//                    coset g*H (natural): inverse DIF (natural -> bit-reversed
+//                    coefficients), scaled by g^i/n in its last pass, then forward DIT
+//                    (bit-reversed -> natural).
+//   quotient_output: A*B - C fused into the first pass of an inverse DIF; into its last
+//                    pass g^-i/(n (g^n - 1)), from a table that also leaves h in
+//                    canonical form (the plugin ABI's), and the bit-reversal
+//                    permutation to natural-order coefficients, written into the B
+//                    buffer.
+#pragma once
+
+#include "gpu/ntt/domain_tables.hpp"
+#include "gpu/ntt/ntt_pass.hpp"
+
+#include <cstdint>
+
+namespace zkbatch::cuda::ntt {
+
+struct Launch {
+    enum class Kind { dit_pass, dif_pass, bit_reverse };
+    Kind kind = Kind::dit_pass;
+    PassParams pass;  // for bit_reverse only data, log_n and permuted_output are used
+};
+
+struct LaunchSequence {
+    static constexpr uint32_t kCapacity = 2 * NttPlan::kMaxPasses + 1;
+    Launch steps[kCapacity];
+    uint32_t count = 0;
+
+    void push(const Launch& launch);  // throws std::logic_error when full
+    const Launch* begin() const { return steps; }
+    const Launch* end() const { return steps + count; }
+};
+
+// What a DIF may fuse (see PassParams).
+struct DifFusion {
+    const PowerTableView* output_scale = nullptr;  // applied in the last pass, by coefficient index
+    const Fr* quotient_b = nullptr;                // applied in the first pass
+    const Fr* quotient_c = nullptr;
+    Fr* permuted_output = nullptr;  // the last pass's natural-order destination (PassParams)
+};
+
+// Building blocks, appended to `sequence`; `data` holds n = 2^tables.log_n() elements.
+// DIT: bit-reversed input -> natural output. DIF: natural input -> bit-reversed output.
+// Neither multiplies by 1/n: an inverse DIF that should, passes coset_scale-like tables
+// or the caller scales.
+void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction);
+void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction,
+                const DifFusion& fusion = {});
+// In place, or into `destination` (not overlapping data) when one is given.
+void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, Fr* destination = nullptr);
+
+// The two halves of the quotient computation (header comment).
+LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector);
+// h is written over `b`, in natural order and canonical form; `a` is overwritten, c read.
+LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, Fr* b, const Fr* c);
+
+}  // namespace zkbatch::cuda::ntt

@@ -1,0 +1,66 @@
+// DeviceBuffer<T>: `count` elements of T in device memory (cudaMalloc), freed in the
+// destructor. Allocated once and reused: a per-partition cudaMalloc/cudaFree would
+// synchronize the device and stall every other worker on it.
+#pragma once
+
+#include "gpu/util/cuda_check.hpp"
+#include "gpu/util/stream.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace zkbatch::cuda {
+
+template <class T>
+class DeviceBuffer {
+    static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable values");
+
+public:
+    DeviceBuffer() = default;
+    explicit DeviceBuffer(size_t count) : count_(count) {
+        if (count > 0) ZKB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    }
+    ~DeviceBuffer() {
+        // cudaFree fails only on a broken context, which has been reported already.
+        if (data_ != nullptr) (void)cudaFree(data_);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    DeviceBuffer(DeviceBuffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+        if (this != &other) {
+            if (data_ != nullptr) (void)cudaFree(data_);
+            data_ = std::exchange(other.data_, nullptr);
+            count_ = std::exchange(other.count_, 0);
+        }
+        return *this;
+    }
+
+    T* data() const { return data_; }
+    size_t size() const { return count_; }
+    size_t bytes() const { return count_ * sizeof(T); }
+
+    // Synchronous copies of `count` elements (set-up and tests; the prove path uses
+    // Stream's asynchronous copies).
+    // Synchronous in full. cudaMemcpy from pageable memory may return once the bytes
+    // are staged, before the DMA lands, and our streams are non-blocking, so they do not
+    // wait for the legacy stream: without the sync, a kernel launched next could read
+    // the old contents (seen on the H200 as a rare NTT test failure).
+    void copy_from_host(const T* host, size_t count) {
+        ZKB_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+        ZKB_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    }
+    void copy_to_host(T* host, size_t count) const {
+        ZKB_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+
+private:
+    T* data_ = nullptr;
+    size_t count_ = 0;
+};
+
+}  // namespace zkbatch::cuda
