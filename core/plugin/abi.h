@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 5.
+/* zkbatch plugin ABI, version 6 (ZKB_ABI_VERSION below).
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -12,7 +12,8 @@
  *
  * The runner calls it, checks abi_version against ZKB_ABI_VERSION and refuses
  * the plugin (naming both numbers) when they differ. Any change to a struct or
- * a function signature below bumps ZKB_ABI_VERSION.
+ * a function signature below bumps ZKB_ABI_VERSION; the size checks at the end of
+ * this file fail to compile until the version and the sizes move together.
  *
  * Workloads (version 5). A run proves one of two things per partition:
  *   ZKB_WORKLOAD_GROTH16   a whole Groth16 proof over BLS12-381 (ARCHITECTURE.md): the
@@ -277,6 +278,31 @@ typedef struct zkb_plugin_api {
 } zkb_plugin_api;
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
+
+/* The layout of every struct above, pinned for ZKB_ABI_VERSION 6 on the 64-bit targets
+ * zkbatch supports. A change that moves one of these sizes is an ABI change: bump
+ * ZKB_ABI_VERSION, say what changed beside it, and update the size here. */
+#ifdef __cplusplus
+#define ZKB_ABI_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define ZKB_ABI_ASSERT(condition, message) _Static_assert(condition, message)
+#endif
+#define ZKB_ABI_SIZE(type, bytes) \
+    ZKB_ABI_ASSERT(sizeof(type) == (bytes), #type " changed size: a new ZKB_ABI_VERSION is due")
+ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 6u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
+ZKB_ABI_ASSERT(sizeof(void*) == 8, "the zkbatch plugin ABI is defined for 64-bit targets");
+ZKB_ABI_SIZE(zkb_error, 1024);
+ZKB_ABI_SIZE(zkb_fact, 256);
+ZKB_ABI_SIZE(zkb_facts, 12292);
+ZKB_ABI_SIZE(zkb_host_buffers, 72);
+ZKB_ABI_SIZE(zkb_key_source, 32);
+ZKB_ABI_SIZE(zkb_key_report, 200);
+ZKB_ABI_SIZE(zkb_phase, 160);
+ZKB_ABI_SIZE(zkb_prove_request, 96);
+ZKB_ABI_SIZE(zkb_prove_report, 5344);
+ZKB_ABI_SIZE(zkb_plugin_api, 120);
+#undef ZKB_ABI_SIZE
+#undef ZKB_ABI_ASSERT
 
 #ifdef __cplusplus
 } /* extern "C" */
