@@ -277,7 +277,7 @@ static_assert(std::is_trivially_copyable_v<Fr>, "Fr must be trivially copyable")
 static_assert(std::is_standard_layout_v<Fr>, "Fr must be standard layout");
 
 // omega_n = ROOT^(2^(32 - log_n)), a primitive 2^log_n-th root of unity (the domain
-// generator of ARCHITECTURE.md). Precondition log_n <= 32; returns zero otherwise.
+// generator of docs/architecture.md#the-scalar-field-fr-and-its-domains). Precondition log_n <= 32; returns zero otherwise.
 ZKB_HOST_DEVICE inline Fr root_of_unity(uint32_t log_n) {
     if (log_n > kTwoAdicity) return Fr::zero();
     Fr root = Fr::max_root_of_unity();

@@ -1,4 +1,4 @@
-// Groth16 keys over BLS12-381 (ARCHITECTURE.md, "The whole proof").
+// Groth16 keys over BLS12-381 (docs/architecture.md#the-groth16-key).
 //
 // The proving key's queries are spans over storage the key owns (a key file mapped
 // into memory, a .zkey, or vectors a setup just filled): a 2^27 key is some 77 GB, so

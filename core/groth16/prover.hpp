@@ -1,4 +1,4 @@
-// The Groth16 prover on the CPU (ARCHITECTURE.md, "The whole proof"): five
+// The Groth16 prover on the CPU (docs/architecture.md#the-proof): five
 // multi-scalar multiplications named after the query they use, then the combination
 //   A = [alpha]1 + sum z_i [u_i]1 + r [delta]1
 //   B = [beta]2 + sum z_i [v_i]2 + s [delta]2          (B1: the same sum in G1)

@@ -2,7 +2,7 @@
 //
 // With L_j(X) the Lagrange basis of the domain {omega^j} and the circuit's matrices,
 // u_i(tau) = sum_j A[j][i] L_j(tau) (likewise v from B, w from C). The key is then a
-// fixed-base multiplication of each generator by those scalars (ARCHITECTURE.md):
+// fixed-base multiplication of each generator by those scalars (docs/architecture.md#the-groth16-key):
 // A-query u_i, B-queries v_i, IC (public i) and L (private i) the combination
 // beta u_i + alpha v_i + w_i over gamma or delta, H tau^j Z(tau) / delta.
 #include "core/groth16/setup.hpp"

@@ -35,7 +35,7 @@ std::string seeded_setup_description(uint64_t setup_seed);
 // The seed of such a description; throws std::invalid_argument for any other text.
 uint64_t seeded_setup_seed(const std::string& description);
 
-// The scalars each query point is a generator times (ARCHITECTURE.md's key): with u_i,
+// The scalars each query point is a generator times (docs/architecture.md#the-groth16-key): with u_i,
 // v_i, w_i the columns of A, B, C interpolated over the domain and evaluated at tau.
 struct KeyScalars {
     std::vector<ff::Fr> a;   // u_i, m: the A-query ([.]1)

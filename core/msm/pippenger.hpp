@@ -1,6 +1,6 @@
 // Multi-scalar multiplication on the CPU: sum_i [s_i] P_i by Pippenger's bucket method.
 //
-// What a Groth16 prover spends its time on (ARCHITECTURE.md: four G1 MSMs and one G2
+// What a Groth16 prover spends its time on (docs/architecture.md#the-proof: four G1 MSMs and one G2
 // MSM per proof), so the cases real witnesses are made of are cheap:
 // - a zero scalar, or a base at infinity, costs nothing;
 // - a scalar equal to one is added directly (one mixed addition, no bucket work), so a

@@ -16,7 +16,7 @@
  * this file fail to compile until the version and the sizes move together.
  *
  * Workloads (version 5). A run proves one of two things per partition:
- *   ZKB_WORKLOAD_GROTH16   a whole Groth16 proof over BLS12-381 (ARCHITECTURE.md): the
+ *   ZKB_WORKLOAD_GROTH16   a whole Groth16 proof over BLS12-381 (docs/architecture.md#the-proof): the
  *                          backend is given its proving key once (load_key), gets the
  *                          witness z beside a, b, c, and returns the proof's 192 bytes
  *                          (compressed A || B || C) in the report;
@@ -253,7 +253,7 @@ typedef struct zkb_plugin_api {
     void (*destroy_worker)(zkb_worker* worker);
 
     /* Prove one partition, synchronously: the quotient h (the 7-NTT computation of
-     * ARCHITECTURE.md, or snarkjs's odd-coset variant for such a key) and, for
+     * docs/architecture.md#the-quotient, or snarkjs's odd-coset variant for such a key) and, for
      * ZKB_WORKLOAD_GROTH16, the whole proof. When it returns, h is in the host buffer in
      * canonical form (unless h_to_host = 0 and the report carries the digest), the proof
      * is in the report, and so is every phase ("quotient", "msm.a", "msm.b_g1",

@@ -1,4 +1,4 @@
-// The quotient computation on the CPU (ARCHITECTURE.md "The proving work"):
+// The quotient computation on the CPU (docs/architecture.md#the-quotient):
 // h = (A*B - C) / (X^n - 1), from a, b, c given as evaluations on the domain of size
 // n = 2^log_n in natural order; h is written as n coefficients in natural order
 // (h[n-1] = 0 for a satisfied circuit). 3 inverse NTTs, 3 coset forward NTTs,

@@ -1,5 +1,5 @@
-// ProofMsms: the five MSMs of one Groth16 proof on the device (ARCHITECTURE.md, "The
-// whole proof"), over a key resident in device memory (DeviceProvingKey):
+// ProofMsms: the five MSMs of one Groth16 proof on the device (docs/architecture.md#the-proof),
+// over a key resident in device memory (DeviceProvingKey):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
 // The five run one after another on the caller's stream, each filling the GPU, so one

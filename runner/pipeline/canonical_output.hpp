@@ -1,5 +1,5 @@
 // Everything a user can see of field elements leaves here: canonical little-endian,
-// 32 bytes per element (ARCHITECTURE.md). h arrives from backends in that form
+// 32 bytes per element (docs/architecture.md#the-scalar-field-fr-and-its-domains). h arrives from backends in that form
 // already (plugin ABI v3) and is digested and dumped as it is; a, b, c are in
 // Montgomery form and converted for dumps.
 #pragma once
