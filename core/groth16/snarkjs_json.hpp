@@ -1,5 +1,5 @@
 // Proofs, public inputs and verifying keys in snarkjs's JSON layout for curve
-// "bls12381" (FORMATS.md, "JSON"), so `snarkjs groth16 verify` and every snarkjs-based
+// "bls12381" (docs/formats.md#proof-exports), so `snarkjs groth16 verify` and every snarkjs-based
 // verifier accept what zkbatch proves. Coordinates are decimal strings of the plain
 // (canonical) values; affine points are written as projective ones with z = 1.
 #pragma once

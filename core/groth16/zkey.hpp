@@ -1,6 +1,7 @@
-// snarkjs's Groth16 proving key (.zkey) and witness (.wtns) files for BLS12-381, as
-// FORMATS.md decodes them from snarkjs's src/zkey_utils.js, zkey_new.js and
-// wtns_utils.js: a 4-byte magic, a version, sections of (u32 id, u64 length, payload).
+// snarkjs's Groth16 proving key (.zkey) and witness (.wtns) files for BLS12-381
+// (docs/formats.md#snarkjs-files-zkey-and-wtns, read from snarkjs's src/zkey_utils.js,
+// zkey_new.js and wtns_utils.js): a 4-byte magic, a version, sections of (u32 id, u64
+// length, payload).
 //
 // A .zkey is mapped into memory, and its point sections become the proving key's
 // queries as they lie: snarkjs stores affine points exactly as ec::Affine holds them

@@ -44,7 +44,7 @@ enum class Roots {
     // snarkjs's (ffjavascript's): ROOT' = 5^((r-1)/2^32), 5 being the smallest
     // quadratic non-residue, where ffjavascript looks first. The coset shift is the
     // primitive 2n-th root omega'_2n, so "the coset" is the odd points of the size-2n
-    // domain: what a .zkey's H-query expects (FORMATS.md).
+    // domain: what a .zkey's H-query expects (docs/formats.md#how-snarkjs-computes-its-proof).
     snarkjs,
 };
 

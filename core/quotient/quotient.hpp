@@ -16,8 +16,8 @@ namespace zkbatch::prove {
 void compute_quotient_cpu(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
                           ff::Fr* h, ff::Fr* scratch, unsigned threads);
 
-// snarkjs's variant, for a .zkey's H-query (FORMATS.md, "How snarkjs computes the
-// proof"): a, b, c are evaluations on snarkjs's domain (ntt::Roots::snarkjs, natural
+// snarkjs's variant, for a .zkey's H-query (docs/formats.md#how-snarkjs-computes-its-proof):
+// a, b, c are evaluations on snarkjs's domain (ntt::Roots::snarkjs, natural
 // order); `out` receives A*B - C at the odd points omega'_2n^(2j+1) of the size-2n
 // domain, j = 0..n-1 in natural order: 3 inverse NTTs, 3 NTTs on that coset, the
 // pointwise step, and no division and no final inverse NTT (the key absorbs both).
