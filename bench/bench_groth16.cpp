@@ -1,5 +1,5 @@
 // bench_groth16: Google Benchmark of whole cpu-ref Groth16 proofs and of verification
-// (issue 17's figures; the MSMs and curve operations alone are in bench_curve).
+// (the MSMs and curve operations alone are in bench_curve).
 //   build/bench_groth16 --benchmark_filter=Prove --benchmark_repetitions=3
 // A proof here is what cpu-ref's prove call does: the quotient (7 NTTs), h and z to
 // canonical form, the five MSMs, the combination. Synthesis and the key's setup are

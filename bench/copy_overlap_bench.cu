@@ -3,7 +3,7 @@
 // together on two streams, with CUDA events. On a GPU whose copy engines overlap the two
 // directions, "both" takes about as long as the longer one alone; if they are
 // serialized, as long as the two added. zkbatch's end-to-end bound depends on which
-// (docs/ntt.md, "End to end").
+// (docs/ntt.md#copies-and-streams).
 //
 // Then zkbatch's prove workers in miniature: each of --workers host threads proves
 // --partitions partitions of --partition-mib (three uploads, each followed by a quarter
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(1024) occupy_gpu(uint64_t ns) {
 // created in the order the backend creates them.
 enum class Arrangement {
     worker_stream,      // copy_streams = worker: one copy stream per worker, the download
-                        // waits for the kernels on the device (kernels v6's measurements)
+                        // waits for the kernels on the device
     worker_split,       // an upload and a download stream per worker, device-side wait
     device_shared,      // copy_streams = device: one upload and one download stream per
                         // device, the download enqueued once the kernels are done
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
     int repetitions = 5;
     int workers = 3;
     int partitions = 8;
-    double kernel_ms = 32.6;  // the quotient at 2^24, kernels v6
+    double kernel_ms = 32.6;  // a 2^24 quotient's kernels, as when the arrangements were compared
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const std::string value = argv[i + 1];

@@ -1,7 +1,9 @@
 // Fp's Montgomery product on the double-precision FMA pipe, in fp32.hpp's form.
 //
 // fp32's product keeps the GPU's IMAD.WIDE pipe busy and leaves the FP64 pipe (64 lanes
-// an SM on Hopper) idle (docs/msm.md, v3 and v11). Here the operands are eight
+// an SM on Hopper) idle (docs/msm.md#what-bounds-the-product). This form is slower than
+// fp32's, alone and interleaved with it (docs/msm.md#tried-and-rejected), so only
+// fp_product_bench uses it. Here the operands are eight
 // limbs of 48 bits held exactly in doubles, and each 96-bit limb product comes out of two
 // FMAs as two doubles whose bit patterns, less a known bias, are its high and low 48-bit
 // halves (the technique of Emmart, Zheng and Weems, "Faster modular exponentiation using

@@ -1,15 +1,15 @@
 // fp_product_bench: Fp products a second on the GPU, on the integer pipe (fp32.hpp's
 // IMAD.WIDE carry chains) against the double-precision FMA pipe (fp_f64.hpp), alone and
-// interleaved in one thread (docs/msm.md, v11). Each thread runs a few
+// interleaved in one thread (docs/msm.md#what-bounds-the-product). Each thread runs a few
 // independent chains x <- x y (partly reduced products, operands below 2p), some on
 // each pipe; a kernel's rate says what an MSM's additions could get from splitting their
 // products between the pipes before any curve code is written. Every chain's end value
 // of the first threads is checked against the host (the same algorithms, HostChain and
 // std::fma).
 //
-// --inversions measures Fp inversions instead: each thread a chain x <- 1/x + c, once by
-// Fp::inverse (safegcd.hpp's divsteps) and once by Fermat (x^(p-2), what inverse was
-// before), the first threads' end values checked against the host's.
+// --inversions measures Fp inversions instead (docs/msm.md#inversion-by-divsteps): each
+// thread a chain x <- 1/x + c, once by Fp::inverse (safegcd.hpp's divsteps) and once by
+// Fermat (x^(p-2), Fp::pow), the first threads' end values checked against the host's.
 //
 //   fp_product_bench [--iterations 512] [--waves 4] [--repetitions 5]
 //   fp_product_bench --inversions [--iterations 64] [--waves 4] [--repetitions 5]

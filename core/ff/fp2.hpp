@@ -33,7 +33,8 @@ struct Fp2 {
     // x * y with lazy reduction on the device: the three products are summed before two
     // reductions (fp32::fp2_mul, 744 multiplies against 900); the same bits. It holds three
     // 768-bit values at once, so it pays only where the caller has the registers: in the
-    // MSM's affine rounds it did, as operator* in the XYZZ loops it did not (MSM-NOTES v14).
+    // MSM's affine rounds it does, as operator* in the XYZZ loops it does not
+    // (docs/msm.md#fp2-products).
     ZKB_HOST_DEVICE static Fp2 lazy_product(const Fp2& x, const Fp2& y) {
 #if defined(__CUDA_ARCH__)
         uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];

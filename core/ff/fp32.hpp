@@ -12,8 +12,9 @@
 // r, p's low limbs have no shape to exploit, so a round is 12 products a_j * b_i, the
 // factor m = t_0 * (-p^-1 mod 2^32) and 12 products m * p_j: 49 multiply instructions
 // (lo and hi halves counted apart: 2 * 12 + 1 + 2 * 12), 588 per product in PTX, which
-// ptxas fuses into 288 IMAD.WIDE(.X) plus 12 IMAD for the m's (docs/msm.md
-// has the SASS counts). As in fr32.hpp, two accumulators alternate roles every round
+// ptxas fuses into 288 wide multiply-adds (IMAD.WIDE, a few m * p_j left as IMAD.X +
+// IMAD.HI pairs) plus 12 IMAD for the m's (docs/msm.md#the-field-product has the SASS
+// counts). As in fr32.hpp, two accumulators alternate roles every round
 // so each 64-bit product lands on an aligned register pair (fr32.hpp, mul_reduce_round).
 //
 // No thirteenth limb is needed anywhere: p < 2^381, so a value of a round stays below

@@ -12,8 +12,8 @@
 // -r^-1 = 2^32 - 1 (mod 2^32), the reduction factor of a round is m = -u for u = the
 // lowest limb, and m * (r1:r0) = (~u:u) << 32 | (-u) whenever u != 0 (all zero when
 // u = 0). So those two limbs cost adds instead of 4 IMADs and m costs a negation:
-// 28 IMADs per round instead of 33, 224 instead of 264 per product.
-// (Measured on the H200: docs/ntt.md.)
+// 28 IMADs per round instead of 33, 224 instead of 264 per product
+// (docs/ntt.md#32-bit-carry-chains has the measurements).
 #pragma once
 
 #include "core/ff/carry_chain.hpp"

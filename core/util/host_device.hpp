@@ -12,8 +12,8 @@
 #endif
 
 // The field and curve arithmetic is inlined into its callers on the host (the MSM's
-// inner loops spend their time in it) and, by default, on the device too: the MSM
-// kernels were measured that way (docs/msm.md). Fully inlined, though, a G2
+// inner loops spend their time in it) and, by default, on the device too: called, the
+// MSM kernels run far slower (docs/msm.md#inlined-not-called). Fully inlined, though, a G2
 // kernel is hundreds of thousands of instructions that the compiler needs many minutes
 // for (msm_g2.cu ~13 minutes, tests/gpu/curve_device_test.cu 19, on 2 cores). Builds
 // that only check device code (CI's test build, the device tests) define

@@ -1,7 +1,7 @@
 // The device MSM: sum_i [s_i] P_i for affine bases and scalars in device memory, for G1
 // and G2 (one template), equal as a group element to msm::pippenger's (so the affine
-// bytes are the same). The algorithm and every thread's code: msm_steps.hpp; the counts
-// and the measurements: docs/msm.md.
+// bytes are the same). The algorithm and every thread's code: msm_steps.hpp; the design
+// and its measurements: docs/msm.md#the-algorithm.
 //
 // Two objects, both allocated once for the largest MSM they will see:
 // - ScalarPlan: the scalars' sorted bucket entries (classification, signed digits,

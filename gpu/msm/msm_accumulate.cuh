@@ -20,8 +20,9 @@ namespace detail {
 inline constexpr uint32_t kPointThreads = 128;
 
 // No minimum of blocks per SM: G1's level 0 compiles to 167 registers as it is, which
-// already fits three blocks of 128 in an SM's 65536 (12 warps); asking for three made
-// ptxas spill 16 bytes at 168 (MSM-NOTES.md). The other levels and G2 need what they need.
+// already fits three blocks of 128 in an SM's 65536 (12 warps); asking for three makes
+// ptxas spill 16 bytes at 168 (docs/msm.md#level-0-in-whole-waves). The other levels and
+// G2 need what they need.
 template <class C, class Source>
 __global__ void __launch_bounds__(kPointThreads)
     accumulate_kernel(const Source source, const Level level, const LevelOutput<C> out) {

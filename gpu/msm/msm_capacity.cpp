@@ -58,7 +58,7 @@ std::vector<uint32_t> MsmCapacity::window_bits_in_use() const {
 
 uint64_t MsmCapacity::max_entries() const {
     // full * W(c(full)) + ones with full + ones <= n, so at most full (W - 1) + n: largest
-    // at the last count of each width. (Bounding the ones by n alone, as before, added n
+    // at the last count of each width. (Bounding the ones by n on their own would add n
     // entries: 1.07 GB of a plan of 2^26 points, 3 GB of B2's rounds' scratch at 2^26.)
     uint64_t most = 0;
     for (uint32_t bits = 1; plain && bits <= max_window_bits; ++bits) {

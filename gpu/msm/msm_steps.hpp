@@ -2,7 +2,7 @@
 // written once so the host can run the very same code (tests emulate the kernels thread
 // by thread and compare with the CPU's msm::pippenger, without a GPU).
 //
-// The algorithm (msm.hpp has the API, docs/msm.md the counts):
+// The algorithm (msm.hpp has the API, docs/msm.md#the-algorithm the counts):
 //  1. Scalars (canonical, or Fr in Montgomery form, converted here) are classified: zero
 //     (skipped), one, or full. One device-to-host read of the two counts follows; it
 //     picks the window width c from the number of full scalars.
@@ -71,7 +71,7 @@ inline constexpr uint64_t kMaxPoints = kSignBit;   // point indices are 31-bit
 // at k n + i): window w's digits name multiple floor(w / s) and go into bucket set
 // w mod s, since 2^(c w) P_i = 2^(c (w mod s)) 2^(c s floor(w / s)) P_i. So s sets of
 // buckets are reduced and combined as windows 0 .. s - 1; at s = 1 one set and no
-// combination (docs/msm.md, v4 and v15).
+// combination (docs/msm.md#base-tables).
 struct WindowLayout {
     uint32_t bits = 1;
     uint32_t windows = 1;
@@ -100,7 +100,8 @@ struct WindowLayout {
 // A BaseTable's shape: c-bit windows, and the multiples 2^(c s k) P_i of every base for
 // k < ceil(W / s). Stride 1 holds every window's multiple (W n points, one set of
 // buckets); a larger stride holds every s-th one in 1/s of that memory, for s sets of
-// buckets to reduce (what fits where a whole table does not: MSM-NOTES.md, v15).
+// buckets to reduce (what fits where a whole table does not:
+// docs/msm.md#tables-of-every-s-th-window).
 struct TableShape {
     uint32_t window_bits = 1;
     uint32_t stride = 1;
@@ -173,8 +174,8 @@ struct EntryParams {
 
 // Thread j < full_count writes full scalar j's entry of window w at w full_count + j
 // (window by window, so a warp's stores are contiguous: at j W + w each store of a warp
-// touched 32 sectors, and the kernel took 5.1 ms at 2^24 points); thread full_count + k
-// writes one k's entry after all of them.
+// would touch 32 sectors, several times slower: docs/msm.md#sorting-the-entries); thread
+// full_count + k writes one k's entry after all of them.
 ZKB_HOST_DEVICE inline void write_entries(const EntryParams& p, uint32_t j) {
     if (j >= p.full_count) {
         const uint32_t k = j - p.full_count;
@@ -455,10 +456,11 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
 // and one inversion serves a whole batch of them (Montgomery's trick: 3 products each; in
 // G2, 17 Fp products in all with the inverse through the norm, against 28). So level 0
 // may first halve its segment in rounds: every two neighbouring entries of one bucket
-// become their affine sum in a thread's scratch, with one inversion (~570 products) for
-// all of the round's pairs; then the runs of what is left are added as before
-// (sum_runs). A round pays when it has more pairs than the inversion costs over the
-// saving per pair (AffineScratch::min_pairs).
+// become their affine sum in a thread's scratch, with one inversion (Fp::inverse's
+// divsteps, about 50 products' time) for all of the round's pairs; then the runs of what
+// is left are added as before (sum_runs). A round pays when it has more pairs than the
+// inversion costs over the saving per pair (AffineScratch::min_pairs), and when the
+// rounds' memory traffic does not eat the saving (docs/msm.md#batched-affine-rounds).
 
 // A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
 // buffers the rounds alternate between (the larger first), and the batch's prefix
@@ -515,8 +517,8 @@ ZKB_HOST_DEVICE PairKind pair_kind(const ec::Affine<C>& p, const ec::Affine<C>& 
 // whose x's differ. That includes a pair with one point at infinity, whose sum needs no
 // slope: the forward pass then settles every pair with distinct x's from the x's alone.
 // A key's query holds many such points (~4% of a full-density synthetic circuit's B: the
-// variables no B term references), and having the forward pass load their whole points
-// made G2's rounds 8% slower at 2^26 (docs/msm.md, v12).
+// variables no B term references), and a forward pass that loaded their whole points
+// would make G2's rounds 8% slower at 2^26 (docs/msm.md#points-at-infinity).
 template <class C>
 ZKB_HOST_DEVICE bool takes_factor(PairKind kind, const ec::Affine<C>& p, const ec::Affine<C>& q) {
     return kind == PairKind::tangent || p.x != q.x;
@@ -540,9 +542,9 @@ ZKB_HOST_DEVICE inline ff::Fp2 inverse_from_factor(const ff::Fp2& d, const ff::F
     return d.conjugate().scale(factor_inverse);
 }
 
-// The slope's two products. G2's take Fp2's lazy reduction, measured faster here (the
+// The slope's two products. G2's take Fp2's lazy reduction, which is faster here (the
 // rounds' kernel has the registers) and slower as the product of the XYZZ loops
-// (MSM-NOTES v14).
+// (docs/msm.md#fp2-products).
 ZKB_HOST_DEVICE inline ff::Fp slope_product(const ff::Fp& a, const ff::Fp& b) { return a * b; }
 ZKB_HOST_DEVICE inline ff::Fp2 slope_product(const ff::Fp2& a, const ff::Fp2& b) {
     return ff::Fp2::lazy_product(a, b);
@@ -678,11 +680,11 @@ ZKB_HOST_DEVICE void accumulate_segment_affine(const GatherSource<C>& source, co
 // 0 (no rounds) when that segment is shorter than kMinAffineSegment. A round's one
 // inversion is shared by the segment's pairs, so longer segments pay it less often, for
 // scratch that grows with them (the slots' whole wave of 226 bytes an entry in G2: 15.6
-// GB at 2048 on the H200). Measured on the H200's G2 (docs/msm.md, v8-v10):
-// segments of about 1,000 gain nothing (six waves of 993 over a table at 2^24) or lose (a
-// mostly boolean witness's B2, one wave of at most 1,043: 58 -> 65 ms); one wave of 1,614
-// or 1,986 gains 13-16% (2^22, over a table and plain), 3,000-6,000 gain 9-23%; the floor
-// lies between. (Seven waves of 1,844, a 2^27 proof's chunks of 2^25, gained nothing.)
+// GB at 2048 on the H200). On the H200's G2 (docs/msm.md#where-the-rounds-pay), segments
+// of about 1,000 entries gain nothing (six waves of 993 over a table at 2^24) or lose (a
+// mostly boolean witness's B2, one wave of at most 1,043), and so do seven waves of
+// 1,844; one wave of 1,614 or 1,986 gains 13-16% (2^22, over a table and plain),
+// 3,000-6,000 gain 9-24%. kMinAffineSegment lies between.
 inline constexpr uint32_t kAffineSegment = 2048;  // MsmCapacity::affine_segment's default
 inline constexpr uint32_t kMinAffineSegment = 1280;
 // The scratch a slot needs in buffer 0 and 1 for segments up to `max_segment` entries:
@@ -702,11 +704,10 @@ inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots, uint32_t
 // The pairs a round needs to pay, by count: a pair's affine sum (6 products with its
 // share of the batch; 17 Fp products in G2, the norms included) stands in for one of the
 // mixed additions that would have added its points (10; 28 in G2), so a pair saves 4
-// (11) against the round's inversion (~570 products: Fermat, 381 squarings and the
-// multiplications): 150 (50). Measured (H200, docs/msm.md, v5), G1's rounds
-// are slower at every min_pairs (their extra memory traffic outweighs 4 products a
-// pair), so G1's default is 0, none; G2's 50 took its MSM over a table at 2^24 from 354
-// to 330 ms.
+// (11) against the round's inversion (divsteps, about 50 products' time): ~13 pairs (~5).
+// Measured (docs/msm.md#where-the-rounds-pay), G1's rounds are slower at every min_pairs
+// (their memory traffic outweighs 4 products a pair), so G1's default is 0, none; G2's 50
+// is the best of 16, 50 and 100 for plain G2 at 2^26, B2's shape in large proofs.
 template <class C>
 constexpr uint32_t default_affine_min_pairs() {
     return std::is_same_v<typename C::Field, ff::Fp> ? 0 : 50;
@@ -894,10 +895,10 @@ inline uint32_t choose_window_bits(uint64_t full_count, uint32_t max_bits = 20, 
 // (fewer: more spills, two per thread, each a full addition at level 1) and at most 256;
 // then, given the threads the GPU holds at once (`resident_threads`; 0: unknown), a
 // little longer, so that they fill whole waves instead of leaving a last partial one
-// (2^22 points at c = 16 in segments of 256 were 5.17 waves of G1's 50,688 resident
-// threads on the H200; in segments of 265 they are 5). Measured (docs/msm.md,
-// v2): G2's accumulation 2.2-2.7% faster, G1's unchanged. Never shorter than the first
-// choice, so the spill bounds (MsmCapacity::max_spills) hold.
+// (2^22 points at c = 16 in segments of 256 are 5.17 waves of G1's 50,688 resident
+// threads on the H200; in segments of 265 they are 5), which makes G2's accumulation
+// 2.2-2.7% faster and G1's no slower (docs/msm.md#level-0-in-whole-waves). Never shorter
+// than the first choice, so the spill bounds (MsmCapacity::max_spills) hold.
 inline uint32_t choose_first_segment(uint64_t entries, uint64_t resident_threads) {
     const uint64_t per_thread = (entries + (uint64_t{1} << 18) - 1) >> 18;
     const uint64_t segment = per_thread < 16 ? 16 : per_thread > 256 ? 256 : per_thread;
@@ -936,9 +937,10 @@ static_assert(kLaterSegment >= 8, "the shifted levels shrink only for segments o
 // `resident_threads` reduce_bucket_chunk threads at once (0 counts as 1). A thread
 // costs 2K additions and its multiply_small, about (bits - 1) doublings at 0.6 of an
 // addition (G2: 24 Fp products against 40) and an addition for every other bit of its
-// chunk's first bucket; the kernel costs that times its waves. A fixed K = 32 took G2's
-// 2^21 buckets at 2^24 in two waves of the H200's 33,792 threads, where K = 64 takes one
-// (22.4 -> 18.8 ms; G1's 2^23 at 2^26 20.2 -> 11.7: docs/msm.md, v8).
+// chunk's first bucket; the kernel costs that times its waves. A fixed K = 32 would take
+// G2's 2^21 buckets at 2^24 in two waves of the H200's 33,792 threads, where K = 64 takes
+// one (18.8 ms against 22.4; G1's 2^23 at 2^26 11.7 against 20.2:
+// docs/msm.md#chunk-length).
 inline uint32_t choose_chunk_log(const WindowLayout& layout, uint64_t resident_threads) {
     const uint32_t bucket_log = layout.bits - 1;
     const uint64_t resident = resident_threads == 0 ? 1 : resident_threads;

@@ -4,9 +4,9 @@
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
 // The five run one after another on the caller's stream, each filling the GPU, so one
 // ScalarPlan serves them all: each preparation follows, in stream order, the last run
-// that read the one before. B2 ran beside the G1 MSMs on a second stream until the H200
-// showed the two interleaving slower than one after the other (docs/msm.md,
-// v8). Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
+// that read the one before. B2 on a second stream beside the G1 MSMs is slower than one
+// after the other: the two curves' gathers slow each other (docs/msm.md#a-proofs-five-msms).
+// Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
 // the proof. One per prove worker, allocated once for the key's sizes.
 //
 // The plan and accumulators are sized for `chunk_points` points: an MSM over more runs

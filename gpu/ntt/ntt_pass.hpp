@@ -35,16 +35,16 @@ namespace zkbatch::cuda::ntt {
 
 using ff::Fr;
 
-// Tuning constants, each measured on the H200 (docs/ntt.md).
+// Tuning constants, each measured on the H200 (docs/ntt.md#passes-and-plans).
 inline constexpr uint32_t kMaxStagesPerPass = 10;
 inline constexpr uint32_t kTileLog = 11;  // the largest tile: 2^11 elements, 64 KiB of shared memory
-// The backends' tiles: 2^10 elements (32 KiB) measured 1-3% faster than 2^11 on the H200
-// at every size (docs/ntt.md).
+// The backends' tiles: 2^10 elements (32 KiB), 1-3% faster than 2^11 on the H200 at every
+// size.
 inline constexpr uint32_t kDefaultTileLog = 10;
 inline constexpr uint32_t kThreadsPerBlock = 256;
 // Register budget: 4 blocks of 256 threads per SM means at most 64 registers per thread
-// (the field multiplication wants ~66 unconstrained; 64 does not spill). Measured in
-// docs/ntt.md.
+// (the field multiplication wants ~66 unconstrained; 64 does not spill, while the 51 of
+// 5 blocks do, 4-10% slower).
 inline constexpr uint32_t kMinBlocksPerSm = 4;
 inline constexpr uint32_t kMaxLogN = 30;  // indices are 32-bit
 
@@ -293,9 +293,10 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
         const Fr v = tile.get(slot + pair_distance);
         const Fr* twiddle = p.stage_roots + ((j & low_mask) << root_shift);
         // The DIF product is stored before the sum is formed, and stage 0 runs apart: only
-        // with both did ptxas fuse that product's reduction into IMAD.WIDE instead of
+        // with both does ptxas fuse that product's reduction into IMAD.WIDE instead of
         // IMAD.X + IMAD.HI pairs (DIF passes 10% faster). The DIT order, the difference
-        // stored first, measured 0.5% faster than the sum first. KERNEL-NOTES.md, v7.
+        // stored first, is 0.5% faster than the sum first
+        // (docs/ntt.md#keeping-the-products-fused).
         if (kKind == PassKind::dit) {
             const Fr product = kTwiddle ? partial::mul(load_element(twiddle), v) : v;
             tile.set(slot + pair_distance, partial::sub(u, product));
@@ -316,8 +317,8 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
 // tile round trip fewer. read(g, t) returns element t of local group g, write(g, t,
 // value) stores it: a DIT pass reads straight from global memory (load_input), saving
 // another round trip and barrier; a DIF pass reads and writes the tile (its threads
-// storing their four themselves measured slower, and storing them from registers
-// spills: KERNEL-NOTES.md, v9). Needs stage_count >= 2. Each half is formed before the
+// storing their four themselves is slower, and storing them from registers spills:
+// docs/ntt.md#tried-and-rejected). Needs stage_count >= 2. Each half is formed before the
 // other's elements are read, so at most 32 registers of elements are live.
 template <PassKind kKind, class Read, class Write>
 ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread, uint32_t threads,

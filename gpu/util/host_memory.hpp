@@ -16,7 +16,7 @@ namespace zkbatch::cuda {
 // Which streams carry the prove workers' copies (option `copy_streams`).
 enum class CopyStreams {
     device,  // one upload and one download stream per device, shared by its workers
-    worker,  // one stream per worker for both directions (kernels v6's measurements)
+    worker,  // one stream per worker for both directions (docs/ntt.md#copies-and-streams)
 };
 
 // Whether load_key's plan (plan_msm_memory) gives B2's batched affine rounds scratch, and

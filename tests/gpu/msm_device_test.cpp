@@ -396,7 +396,7 @@ TEST(MsmDevice, AffineRoundsMatchTheCpu) {
     expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 300, 0, seed++);
     expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::mostly_boolean, 100, 7,
                                                  seed++);
-    // Scratch for segments of 4096 (the benchmark's G2 rows, MSM-NOTES.md v8), in more rounds.
+    // Scratch for segments of 4096 (as B2's rounds may get: docs/msm.md#where-the-rounds-pay), in more rounds.
     expect_affine_rounds_match_cpu<ec::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 3000, 0, seed++,
                                                  4096);
     expect_affine_rounds_match_cpu<ec::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::uniform, 4000, 22,

@@ -423,13 +423,13 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
         previous = bits;
     }
     EXPECT_EQ(choose_window_bits(0), 1u);
-    // Over a table one window's buckets cost what W did: wider windows (MSM-NOTES.md, v4).
+    // Over a table one window's buckets cost what W did: wider windows (docs/msm.md#window-width).
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 22, kMaxWindowBits, 1), 20u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 1), 22u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 1), 24u);
     // Over a table of stride s, s sets of buckets: as wide at 2^24 for s = 3, narrower
     // from s = 4 at 2^26, where four sets of 2^23 buckets cost more than a twelfth window's
-    // entries (MSM-NOTES.md, v15).
+    // entries (docs/msm.md#tables-of-every-s-th-window).
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 24, kMaxWindowBits, 3), 22u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 2), 24u);
     EXPECT_EQ(choose_window_bits(uint64_t{1} << 26, kMaxWindowBits, 3), 24u);
@@ -437,7 +437,8 @@ TEST(MsmSteps, WindowChoiceGrowsWithTheCount) {
 }
 
 // The reduction's chunks: known answers for the H200's G2 (132 SMs x 2 blocks of 128),
-// where K = 32 took two waves at 2^24 over a table and half of one at 2^22; then, for
+// where a fixed K = 32 would take two waves at 2^24 over a table and half of one at 2^22
+// (docs/msm.md#chunk-length); then, for
 // every chunk length, the window sums are sum_b (b + 1) B_b, computed here by scalar
 // multiplication, over buckets with infinities among them.
 TEST(MsmSteps, BucketReductionForEveryChunkLength) {
@@ -640,9 +641,9 @@ TEST(MsmCapacity, TablesAloneNeedOnlyTheirLayouts) {
 }
 
 // Forced window widths and level-0 segments (msm_kernel_bench's sweeps) at full size,
-// where the entries fill the capacity exactly. The H200 found 2^22 points at c = 15 in
-// segments of 256 (75,497,472 entries): level 1 spilled 147,458 entries, two more than the
-// bound of then.
+// where the entries fill the capacity exactly: 2^22 points at c = 15 in segments of 256
+// (75,497,472 entries) make level 1 spill 147,458 entries, two more than a bound that
+// leaves out the thread the shifted boundaries add (MsmCapacity::max_spills).
 TEST(MsmCapacity, BoundsForcedWidthsAndSegments) {
     for (uint64_t max_points : {uint64_t{1} << 20, uint64_t{1} << 22, (uint64_t{1} << 22) + 3}) {
         for (uint32_t bits : {12u, 14u, 15u, 16u, 18u, 20u}) {
