@@ -9,9 +9,9 @@ working tree, and prints for each kernel its instruction count (16 bytes each), 
 its code is byte-identical between the two, and how many instructions are IMAD.WIDE.U32
 (.X): the fused form of the field products (docs/ntt.md, v7). The last is
 read off the low 12 bits of each instruction (0x225 or 0x825), an observation that matched
-cuobjdump's counts on every build compared in results/kernels/h200-v7-variants.md, not a
-documented encoding. Identical code means identical speed; anything else is for the GPU
-machine (tools/bench-variants.sh).
+cuobjdump's counts on every build compared side by side for kernels v7 (docs/ntt.md), not
+a documented encoding. Identical code means identical speed; anything else is for a GPU
+host (tools/gpu-bench.sh OUT variants).
 
 --check-fused DIT_COUNT DIF_COUNT compiles one tree (REV, or the working tree) and fails
 unless the DIT pass kernel (PassKind 0) has exactly DIT_COUNT IMAD.WIDE and the DIF pass

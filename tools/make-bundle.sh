@@ -20,8 +20,8 @@
 #   .bundle/jobs/                   the example manifests
 #   .bundle/env.sh                  `source .bundle/env.sh` sets LD_LIBRARY_PATH and ZKBATCH_PLUGIN_PATH
 #
-# On the GPU machine, from the repository root: tools/h200-check.sh (tests) or
-# tools/h200-evidence.sh (tests and benchmark runs).
+# On the GPU host, from the repository root: tools/gpu-bench.sh OUT_DIR [STEP...] (the GPU
+# suite, the benchmarks and whole proofs; docs/performance.md).
 #
 # Libraries: everything `ldd` lists except glibc's own (libc, libm, libpthread, libdl,
 # librt, libresolv, ld-linux, linux-vdso): glibc must match the target's loader, and a
@@ -34,7 +34,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUNDLE_BUILD_DIR:-build-bundle}
 bundle=.bundle
-max_bundle_mib=60
 jobs=${JOBS:-$(nproc)}
 
 if [ -z "${BUNDLE_BUILD_DIR:-}" ]; then
@@ -89,7 +88,3 @@ size_mib=$(du -sm "$bundle" | cut -f1)
 echo "make-bundle: $bundle is ${size_mib} MiB:"
 (cd "$bundle" && du -sh bin plugins tests lib jobs)
 ls "$bundle/lib"
-if [ "$size_mib" -gt "$max_bundle_mib" ]; then
-  echo "make-bundle: $bundle is larger than ${max_bundle_mib} MiB, the limit for carrying it to the GPU machine" >&2
-  exit 1
-fi

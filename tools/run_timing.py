@@ -4,8 +4,8 @@
     tools/run_timing.py DB RUN [RUN ...]      a table, one row per run and device
     tools/run_timing.py DB --bound KERNELS.md the e2e runs (job e2e-log*) against their bound
 
-Used by tools/h200-evidence.sh (e2e steps) and tools/h200-multigpu.sh, and on its own
-to look at any run. Needs only Python's sqlite3.
+Used by tools/gpu-bench.sh (its replay and multigpu steps), and on its own to look at
+any run. Needs only Python's sqlite3.
 
 - steady ms/partition: the spacing of d2h completions over the middle half of the run,
   so filling and draining the pipeline do not count.

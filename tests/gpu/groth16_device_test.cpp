@@ -374,7 +374,7 @@ TEST(CudaGroth16, ProofsOverStridedTablesAreTheSame) {
 // up only once z's MSMs are done, and L before the quotient. These sizes are too small for
 // the rounds to take scratch (too few entries for the slots), so what this checks is the
 // order; the shared block itself is MsmDevice.AffineRoundsMatchTheCpu's lent cases, and a
-// 2^27 proof's (results/msm).
+// 2^27 proof's (tools/gpu-bench.sh OUT proofs; docs/performance.md).
 TEST(CudaGroth16, ProofsWithTheRoundsScratchInTheVectorsAreTheSame) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");
@@ -392,12 +392,13 @@ TEST(CudaGroth16, ProofsWithTheRoundsScratchInTheVectorsAreTheSame) {
 }
 
 // What load_key spends the memory left on (no GPU needed: sizes only). At 2^24 points the
-// whole tables are 22 bits wide (docs/msm.md, v4), 12 windows, so a table is
+// whole tables are 22 bits wide (docs/msm.md#window-width), 12 windows, so a table is
 // 12 times its query (q bytes: 96 a G1 point, 192 a G2 point), needs that much free while
 // it is built, and costs 11 q once its query is freed. z's set (A, B1, B2) first, then
 // B2's rounds (the longest segment whose scratch fits), then H's table, then L's, each
 // only if it fits, beside every worker, in what the earlier ones left; then, for H and L
-// without one, a table of every s-th window (v15), k multiples: k times the query.
+// without one, a table of every s-th window (docs/msm.md#tables-of-every-s-th-window), k
+// multiples: k times the query.
 class MsmMemory : public ::testing::Test {
 protected:
     MsmMemory() {
