@@ -1,7 +1,7 @@
 // PinnedBuffer: page-locked host memory from cudaHostAlloc, freed with cudaFreeHost.
 // Copies from it run at PCIe line rate; copies from ordinary (pageable) memory are
 // staged through a small driver buffer at a fraction of that
-// (docs/performance.md#pinned-and-pageable-uploads).
+// (docs/performance.md#pinned-against-pageable-host-memory).
 // Allocating it is slow (about 2 GB/s), so it is allocated once, up front.
 #pragma once
 
