@@ -53,10 +53,9 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
 endif()
 if(ZKBATCH_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link)  # coverage feedback from our code
-  # Clang's pointer-overflow check on the curve arithmetic's unrolled limb loops cost most
-  # of this tree's build: core/ec/curve.cpp took 58 s of CPU with it, 10 s without.
-  # The GCC ASan+UBSan tree keeps the check (there it costs 0-20%) and replays every
-  # fuzz corpus under it.
+  # Clang's pointer-overflow check on the curve arithmetic's unrolled limb loops costs most
+  # of this tree's build (docs/development.md#sanitizers-and-fuzzing). The GCC ASan+UBSan
+  # tree keeps the check and replays every fuzz corpus under it.
   add_compile_options(-fno-sanitize=pointer-overflow)
 endif()
 add_link_options(${zkbatch_sanitizer_flags})
@@ -103,9 +102,9 @@ cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL
 # Code that orchestrates rather than computes builds at -O0 in an ASan or TSan tree: the
 # runner and the suites whose tests start processes, read databases and compare text
 # (and, outside a fuzzing tree, replay the fuzz corpora).
-# Under UBSan, -O1 cost 2.4-3x the compile time of -O0 (runner/store/store.cpp 19.8 s of
-# CPU against 8.2 s; tests/manifest/manifest_test.cpp 35.8 s against 11.5 s), while their
-# tests spend their time in what keeps the tree's level (-Og, tools/setup.sh): core's
+# Under UBSan, optimizing them costs two to three times -O0's compile time
+# (docs/development.md#sanitizers-and-fuzzing), while their tests spend their time in
+# what keeps the tree's level (-Og, tools/setup.sh): core's
 # arithmetic, the plugins, SQLite, and the suites that compute in-process (math, groth16,
 # interop). A fuzzing tree keeps its level everywhere: its targets' speed is its coverage.
 set(zkbatch_sanitizer_O0_folders runner ${zkbatch_orchestrating_test_folders})

@@ -7,17 +7,17 @@
 compiles gpu/ntt/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
 working tree, and prints for each kernel its instruction count (16 bytes each), whether
 its code is byte-identical between the two, and how many instructions are IMAD.WIDE.U32
-(.X): the fused form of the field products (docs/ntt.md, v7). The last is
-read off the low 12 bits of each instruction (0x225 or 0x825), an observation that matched
-cuobjdump's counts on every build compared side by side for kernels v7 (docs/ntt.md), not
-a documented encoding. Identical code means identical speed; anything else is for a GPU
+(.X): the fused form of the field products (docs/ntt.md#keeping-the-products-fused). The
+last is read off the low 12 bits of each instruction (0x225 or 0x825), an observation that
+matched cuobjdump's counts on every build compared side by side, not a documented
+encoding. Identical code means identical speed; anything else is for a GPU
 host (tools/gpu-bench.sh OUT variants).
 
 --check-fused DIT_COUNT DIF_COUNT compiles one tree (REV, or the working tree) and fails
 unless the DIT pass kernel (PassKind 0) has exactly DIT_COUNT IMAD.WIDE and the DIF pass
 kernel (PassKind 1) DIF_COUNT: the guard against a product whose reduction compiles split
-into IMAD.X + IMAD.HI pairs (48 fewer), as v6's DIF kernel had (398 against the DIT
-kernel's 446), which cost 10% without changing a bit of the output. A change to the
+into IMAD.X + IMAD.HI pairs (48 fewer), which costs the kernel about 10% without changing
+a bit of the output (docs/ntt.md#keeping-the-products-fused). A change to the
 kernels' products changes the counts on purpose; the ctest that runs this names them.
 """
 import collections
@@ -98,7 +98,7 @@ def check_fused(expected, revision):
         failed |= actual != count
     if failed:
         print("FAIL: a product compiled split (IMAD.X + IMAD.HI pairs) has 48 fewer IMAD.WIDE "
-              "(docs/ntt.md, v7); a deliberate change to the products updates the counts")
+              "(docs/ntt.md#keeping-the-products-fused); a deliberate change to the products updates the counts")
         return 1
     print("ok: the products compile as they did when the counts were set")
     return 0

@@ -19,8 +19,8 @@ any run. Needs only Python's sqlite3.
 - first upload waited ms: the median, over partitions, of the time from the prove call
   to its first upload's start: queueing behind other copies. With copy_streams = device
   that includes other workers' uploads ahead on the shared upload stream (a queue that
-  keeps the engine busy, not idle time); with a copy stream per worker, in one run of
-  kernels v6, whole downloads of other workers (9.7 ms at 2^24).
+  keeps the engine busy, not idle time); with a copy stream per worker, whole
+  downloads of other workers (docs/ntt.md#copies-and-streams).
 - --bound: each e2e run's steady state against its bound, the larger of the upload (3
   vectors of 32 bytes per element at 55 GB/s) and the quotient's kernel time from
   ntt_kernel_bench's table (KERNELS.md, first row of each log n).

@@ -105,16 +105,15 @@ trap print_timings EXIT
 stage "Release build" release_build
 
 # The Release tests mostly wait (on child processes, sleeps of the fault plugin, fsync):
-# twice as many as there are cores keep the cores busy (126-153 s). In the background of
-# the ASan+UBSan build, as they ran until 2026-12-05, they slowed it from 339 s to 527:
-# the two stages took about as long either way, and this way needs no job control.
+# twice as many as there are cores keep the cores busy. They run alone, not in the
+# background of the next build: that build then slowed by as much as they took.
 stage "Release tests" ctest --test-dir "$build_dir" --output-on-failure --parallel $((jobs * 2))
 
-# Sanitizer trees (docs/development.md, "Sanitizers and fuzzing"): CPU-only, no benchmarks, -Og with
-# line tables only (-g1): reports keep file:line. -Og built the ASan+UBSan tree in 339 s
-# against -O1's 461 (core's arithmetic in half the time), and its tests ran 317 s against
-# 289. Their ctest sets ASAN/UBSAN/TSAN_OPTIONS (cmake/sanitizers.cmake) so any report,
-# in a test or in a zkbatch process it starts, fails the test.
+# Sanitizer trees (docs/development.md#sanitizers-and-fuzzing): CPU-only, no benchmarks,
+# -Og with line tables only (-g1): reports keep file:line, and core's arithmetic builds in
+# about half of -O1's time for tests about 10% slower. Their ctest sets
+# ASAN/UBSAN/TSAN_OPTIONS (cmake/sanitizers.cmake) so any report, in a test or in a
+# zkbatch process it starts, fails the test.
 sanitizer_flags="-Og -g1 -DNDEBUG"
 sanitizer_tree() {  # DIR CMAKE-ARGS...
   local dir=$1

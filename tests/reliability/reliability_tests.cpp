@@ -1,4 +1,4 @@
-// Reliability of the real zkbatch executable (issue 5): SIGKILL at random moments and
+// Reliability of the real zkbatch executable: SIGKILL at random moments and
 // `run --resume`, SIGINT once and twice, several writers into one database, and a
 // backend fault next to a slow partition. The database is read back with plain SQL.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Storage faults on a real file system (issue 5): the database on a tiny tmpfs that
+// Storage faults on a real file system: the database on a tiny tmpfs that
 // fills up during a run or a merge, and on a file system remounted read-only. zkbatch must say
 // which database and what to do, exit with the storage code (4), damage nothing already
 // recorded, and leave the cut-short run resumable once the disk has room again.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// zkbatch side by side with snarkjs (issue 18, item 6): for each size 2^k a chain circuit
+// zkbatch side by side with snarkjs: for each size 2^k a chain circuit
 // (x <- x^2 + c, tests/fixtures/circom/lib/chain.circom) of 2^k - max(2, 2^(k-6))
 // constraints, its zkey from a known-tau ptau (INSECURE, for benchmarks only), one
 // witness, then `snarkjs groth16 prove` and `groth16 verify`, and the same .zkey and

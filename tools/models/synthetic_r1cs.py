@@ -139,7 +139,7 @@ EXPECTED = [
 
 def unreferenced(log_n, share):
     """The shares of variables that no A term and no B term references: their points in
-    the key's A and B queries are infinity (docs/msm.md, v12). The job
+    the key's A and B queries are infinity (docs/msm.md#points-at-infinity). The job
     manifests' circuit: 4 terms a row, 1 public input, seed 1."""
     circuit = Circuit(log_n, 4, 1, share, 1)
     referenced = {"a": bytearray(circuit.n), "b": bytearray(circuit.n)}
