@@ -1,6 +1,6 @@
 // msm_kernel_bench: the device MSM (gpu/msm/msm.hpp) on device-resident bases, timed
-// with CUDA events: the figures of issues 19 and 20, in the layout of
-// ../shared/REFERENCE-NUMBERS.md's sppark MSM table so the two compare line by line.
+// with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark MSM table
+// so the two compare line by line.
 //
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]

@@ -1,6 +1,6 @@
 // ntt_kernel_bench: the CUDA backends' NTT and quotient kernels on device-resident data,
-// timed with CUDA events: the figures of issue 7, in the layout of
-// ../shared/REFERENCE-NUMBERS.md's sppark table so the two compare line by line.
+// timed with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark table
+// so the two compare line by line.
 //
 //   ntt_kernel_bench [--log-n 20,22,24,26,27] [--repetitions 15] [--plans 10:11,8:10]
 //
