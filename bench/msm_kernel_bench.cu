@@ -1,6 +1,6 @@
 // msm_kernel_bench: the device MSM (gpu/msm/msm.hpp) on device-resident bases, timed
-// with CUDA events: the figures of issues 19 and 20, in the layout of
-// ../shared/REFERENCE-NUMBERS.md's sppark MSM table so the two compare line by line.
+// with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark MSM table
+// so the two compare line by line.
 //
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
@@ -34,10 +34,15 @@
 // longest level-0 segment G2's rounds take (MsmCapacity::affine_segment); 0 chooses
 // (g2_affine_segment below). --g1-affine-segment: G1's (its rows run without rounds, the
 // default min_pairs; the comparison's rounds use it).
+// Rows are sized to the device: each row's buffers are counted before they are
+// allocated, and a row that does not fit in free device memory (or whose allocation
+// fails anyway) is skipped with a "# ... skipped" line after its table; sizes whose
+// set-up does not fit are dropped first.
 #include "gpu/util/cuda_check.hpp"
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/util/device_info.hpp"
 #include "gpu/util/event.hpp"
+#include "gpu/util/host_memory.hpp"
 #include "gpu/msm/msm.hpp"
 #include "gpu/util/nvtx.hpp"
 #include "gpu/util/pinned_buffer.hpp"
@@ -45,6 +50,8 @@
 #include "core/ec/curve.hpp"
 #include "core/msm/pippenger.hpp"
 #include "core/util/splitmix64.hpp"
+
+#include "row_memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -54,6 +61,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -63,6 +71,9 @@
 namespace zkbatch {
 namespace {
 
+using bench::kSpareBytes;
+using bench::free_device_bytes;
+using bench::Skips;
 using cuda::msm::BaseTable;
 using cuda::msm::BucketAccumulator;
 using cuda::msm::MsmCapacity;
@@ -142,7 +153,18 @@ struct Options {
     std::vector<uint32_t> affine_log_ns = {22, 24};
     uint32_t g2_affine_segment = 0;
     uint32_t g1_affine_segment = cuda::msm::kAffineSegment;
+    bool help = false;
 };
+
+constexpr const char* kUsage =
+    "usage: msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]\n"
+    "                        [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]\n"
+    "                        [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]\n"
+    "                        [--tables 1] [--table-strides 1] [--affine 1] [--affine-log-n 22,24]\n"
+    "                        [--g2-affine-segment 0] [--g1-affine-segment 2048] [--infinity-share 0]\n"
+    "The device MSM on device-resident bases, timed with CUDA events (this file's header says more).\n"
+    "Rows that do not fit in the device's free memory (with 0.5 GiB to spare) are skipped, each named on a\n"
+    "'# ... skipped' line with the memory it needs and the memory free; so are sizes whose set-up does not fit.\n";
 
 std::vector<uint32_t> split_numbers(const std::string& text) {
     std::vector<uint32_t> numbers;
@@ -159,6 +181,10 @@ Options parse(int argc, char** argv) {
     Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            options.help = true;
+            return options;
+        }
         if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
         const std::string value = argv[++i];
         if (flag == "--log-n") {
@@ -194,7 +220,7 @@ Options parse(int argc, char** argv) {
                                         " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
                                         "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, "
                                         "--tables, --table-strides, --affine, --affine-log-n, --g2-affine-segment, "
-                                        "--g1-affine-segment)");
+                                        "--g1-affine-segment, --help)");
         }
     }
     if (options.log_ns.empty()) throw std::invalid_argument("--log-n names no size");
@@ -256,36 +282,36 @@ struct Curve {
 
 class Bench {
 public:
-    explicit Bench(const Options& options) : options_(options) {
-        max_log_n_ = *std::max_element(options.log_ns.begin(), options.log_ns.end());
-        capacity_.max_points = uint64_t{1} << max_log_n_;
-        capacity_.affine_rounds = options.affine;
-        // Rows force the widths the automatic choice picks at their size (the validation
-        // at 4096 points reuses them) and the next one down (the full-size cross-check).
-        for (uint32_t log_n : options.log_ns) {
-            const uint32_t bits = cuda::msm::choose_window_bits(uint64_t{1} << log_n, capacity_.max_window_bits);
-            capacity_.forced_window_bits.push_back(bits);
-            capacity_.forced_window_bits.push_back(bits - 1);
-            if (!options.tables) continue;
-            capacity_.shared_tables.push_back(table_shape(log_n, 1));  // the affine comparison's
-            for (uint32_t stride : options.table_strides) capacity_.shared_tables.push_back(table_shape(log_n, stride));
-        }
-    }
+    explicit Bench(const Options& options) : options_(options) { size_for_log_ns(); }
 
-    // G2's rounds in segments of up to 6144 entries (47 GB of scratch on the H200) took
-    // G2 over a table at 2^24 from 318.6 to 246 ms (docs/msm.md, v8): the
-    // longest of 6144, 4096 and 2048 whose accumulator takes at most half the free
-    // memory, else the shortest that may pay. Beside a G1 table at 2^26 (66 GB) no more
-    // than that fits.
+    // G2's rounds in segments of up to 6144 entries (47 GB of scratch on a 141 GB device)
+    // make G2 over a table at 2^24 a quarter faster (docs/msm.md, on longer affine
+    // segments): the longest of 6144, 4096 and 2048 whose accumulator takes at most half
+    // the free memory and leaves room for the largest base table the rows build (of those
+    // that fit at all), else the shortest that may pay. Beside a G1 table at 2^26 (66 GB)
+    // no more than that fits.
     uint32_t g2_affine_segment() const {
         if (options_.g2_affine_segment != 0) return options_.g2_affine_segment;
         if (options_.tables && max_log_n_ >= 26) return cuda::msm::kMinAffineSegment;
-        size_t free_bytes = 0, total_bytes = 0;
-        ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        for (const uint32_t segment : {6144u, 4096u, 2048u}) {
+        const uint64_t free_bytes = free_device_bytes();
+        const auto accumulator_bytes = [&](uint32_t segment) {
             MsmCapacity capacity = capacity_;
             capacity.affine_segment = segment;
-            if (BucketAccumulator<ec::G2Params>::device_bytes_for(capacity) <= free_bytes / 2) return segment;
+            return BucketAccumulator<ec::G2Params>::device_bytes_for(capacity);
+        };
+        // What the set-up allocates after G2's accumulator: its bases and the scalars.
+        const uint64_t after = (uint64_t{1} << g2_log_n()) * sizeof(ec::G2Affine) +
+                               2 * capacity_.max_points * sizeof(msm::Scalar);
+        const uint64_t shortest = accumulator_bytes(cuda::msm::kMinAffineSegment) + after + kSpareBytes;
+        uint64_t table_room = 0;
+        for (const uint64_t table : table_bytes_of_rows()) {
+            if (shortest + table <= free_bytes) table_room = std::max(table_room, table);
+        }
+        for (const uint32_t segment : {6144u, 4096u, 2048u}) {
+            const uint64_t accumulator = accumulator_bytes(segment);
+            if (accumulator <= free_bytes / 2 && accumulator + after + kSpareBytes + table_room <= free_bytes) {
+                return segment;
+            }
         }
         return cuda::msm::kMinAffineSegment;
     }
@@ -293,8 +319,6 @@ public:
     void run() {
         ZKB_CUDA_CHECK(cudaSetDevice(0));
         const cuda::DeviceInfo device = cuda::DeviceInfo::query(0);
-        const uint64_t n = capacity_.max_points;
-        const uint32_t g2_log_n = std::min(options_.g2_max_log_n, max_log_n_);
         char infinity_note[48] = "";
         if (options_.infinity_share > 0) {
             std::snprintf(infinity_note, sizeof infinity_note, ", %.1f%% of them infinity",
@@ -303,108 +327,268 @@ public:
         std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device%s\n",
                     device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions,
                     infinity_note);
-        const auto setup_start = std::chrono::steady_clock::now();
-        ScalarPlan plan(capacity_);
-        MsmCapacity g1_capacity = capacity_;
-        g1_capacity.affine_segment = options_.g1_affine_segment;
-        Curve<ec::G1Params> g1(g1_capacity, n, 11, share_units(options_.infinity_share));
-        MsmCapacity g2_capacity = capacity_;
-        g2_capacity.affine_segment = g2_affine_segment();
-        // G2 runs over whole tables alone: no room for the strided ones' bucket sets.
-        std::erase_if(g2_capacity.shared_tables, [](const cuda::msm::TableShape& shape) { return shape.stride != 1; });
-        Curve<ec::G2Params> g2(g2_capacity, uint64_t{1} << g2_log_n, 12, share_units(options_.infinity_share));
-        cuda::DeviceBuffer<msm::Scalar> uniform(n), boolean(n);
-        make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
-        ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
-        make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22, share_units(options_.boolean_share));
-        ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
-        ZKB_CUDA_CHECK(cudaDeviceSynchronize());
-        cuda::PinnedBuffer host_scalars(n * sizeof(msm::Scalar));
-        uniform.copy_to_host(static_cast<msm::Scalar*>(host_scalars.data()), n);
+        const std::unique_ptr<Setup> setup = make_setup();
+        skips_.print();
+        if (setup == nullptr) return;
         std::printf("# set-up (points, scalars, buffers: plan %.2f GiB, G1 %.2f GiB with affine segments up "
                     "to %u, G2 %.2f GiB with affine segments up to %u): %.1f s\n\n",
-                    plan.device_bytes() / 1073741824.0, g1.accumulator.device_bytes() / 1073741824.0,
-                    g1_capacity.affine_segment, g2.accumulator.device_bytes() / 1073741824.0,
-                    g2_capacity.affine_segment,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
+                    setup->plan.device_bytes() / 1073741824.0, setup->g1.accumulator.device_bytes() / 1073741824.0,
+                    setup->g1_capacity.affine_segment, setup->g2.accumulator.device_bytes() / 1073741824.0,
+                    setup->g2_capacity.affine_segment, setup->seconds);
         std::fflush(stdout);
 
-        validate_small(plan, g1, uniform);
-        validate_small(plan, g2, uniform);
-        validate_small(plan, g1, boolean);
-        if (options_.affine) compare_affine(plan, g1, g2, uniform);
+        validate_small(setup->plan, setup->g1, setup->uniform);
+        validate_small(setup->plan, setup->g2, setup->uniform);
+        validate_small(setup->plan, setup->g1, setup->boolean);
+        if (options_.affine) compare_affine(setup->plan, setup->g1, setup->g2, setup->uniform);
 
+        Breakdowns breakdowns;
+        const RowSums sums = run_rows(*setup, breakdowns);
+        if (options_.tables) run_table_rows(*setup, sums, breakdowns);
+        print_breakdowns(breakdowns);
+        sweep(setup->g1, setup->uniform);
+        if (failures_ > 0) throw std::runtime_error(std::to_string(failures_) + " check(s) failed");
+    }
+
+private:
+    using Breakdowns = std::vector<std::pair<std::string, Breakdown>>;
+    // Each size's sums over the bases, which the rows over tables must equal.
+    struct RowSums {
+        std::map<uint32_t, ec::G1Affine> g1;
+        std::map<uint32_t, ec::G2Affine> g2;
+    };
+
+    // What the rows run on, sized for the largest size and made once: the plan, each
+    // curve's bases and accumulator, the scalars (and the uniform ones in pinned memory).
+    struct Setup {
+        explicit Setup(const Bench& bench)
+            : plan(bench.capacity_),
+              g1_capacity(bench.g1_capacity()),
+              g1(g1_capacity, bench.capacity_.max_points, 11, share_units(bench.options_.infinity_share)),
+              g2_capacity(bench.g2_capacity()),  // in the memory the plan and G1 leave
+              g2(g2_capacity, uint64_t{1} << bench.g2_log_n(), 12, share_units(bench.options_.infinity_share)),
+              uniform(bench.capacity_.max_points),
+              boolean(bench.capacity_.max_points) {
+            const uint64_t n = bench.capacity_.max_points;
+            make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
+            ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
+            make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22,
+                                                             share_units(bench.options_.boolean_share));
+            ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
+            ZKB_CUDA_CHECK(cudaDeviceSynchronize());
+            host_scalars = cuda::PinnedBuffer(n * sizeof(msm::Scalar));
+            uniform.copy_to_host(static_cast<msm::Scalar*>(host_scalars.data()), n);
+            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+
+        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+        ScalarPlan plan;
+        MsmCapacity g1_capacity;
+        Curve<ec::G1Params> g1;
+        MsmCapacity g2_capacity;
+        Curve<ec::G2Params> g2;
+        cuda::DeviceBuffer<msm::Scalar> uniform, boolean;
+        cuda::PinnedBuffer host_scalars;
+        double seconds = 0;  // to make it
+    };
+
+    // The capacity and largest size of options_.log_ns. Rows force the widths the
+    // automatic choice picks at their size (the validation at 4096 points reuses them) and
+    // the next one down (the full-size cross-check).
+    void size_for_log_ns() {
+        max_log_n_ = *std::max_element(options_.log_ns.begin(), options_.log_ns.end());
+        capacity_ = MsmCapacity{};
+        capacity_.max_points = uint64_t{1} << max_log_n_;
+        capacity_.affine_rounds = options_.affine;
+        for (uint32_t log_n : options_.log_ns) {
+            const uint32_t bits = cuda::msm::choose_window_bits(uint64_t{1} << log_n, capacity_.max_window_bits);
+            capacity_.forced_window_bits.push_back(bits);
+            capacity_.forced_window_bits.push_back(bits - 1);
+            if (!options_.tables) continue;
+            capacity_.shared_tables.push_back(table_shape(log_n, 1));  // the affine comparison's
+            for (uint32_t stride : options_.table_strides) capacity_.shared_tables.push_back(table_shape(log_n, stride));
+        }
+    }
+
+    uint32_t g2_log_n() const { return std::min(options_.g2_max_log_n, max_log_n_); }
+
+    MsmCapacity g1_capacity() const {
+        MsmCapacity capacity = capacity_;
+        capacity.affine_segment = options_.g1_affine_segment;
+        return capacity;
+    }
+
+    // G2's, with segments up to `segment` (0: g2_affine_segment's choice, in the memory
+    // free now). G2 runs over whole tables alone: no room for the strided ones' bucket sets.
+    MsmCapacity g2_capacity(uint32_t segment = 0) const {
+        MsmCapacity capacity = capacity_;
+        capacity.affine_segment = segment != 0 ? segment : g2_affine_segment();
+        std::erase_if(capacity.shared_tables, [](const cuda::msm::TableShape& shape) { return shape.stride != 1; });
+        return capacity;
+    }
+
+    // What the set-up allocates on the device, with G2's rounds at the shortest segments
+    // its choice can make (or those asked for).
+    uint64_t setup_bytes() const {
+        const uint64_t n = capacity_.max_points;
+        const uint32_t g2_segment =
+            options_.g2_affine_segment != 0 ? options_.g2_affine_segment : cuda::msm::kMinAffineSegment;
+        return ScalarPlan::device_bytes_for(capacity_) + n * sizeof(ec::G1Affine) +
+               BucketAccumulator<ec::G1Params>::device_bytes_for(g1_capacity()) + sizeof(ec::Jacobian<ec::G1Params>) +
+               (uint64_t{1} << g2_log_n()) * sizeof(ec::G2Affine) +
+               BucketAccumulator<ec::G2Params>::device_bytes_for(g2_capacity(g2_segment)) +
+               sizeof(ec::Jacobian<ec::G2Params>) + 2 * n * sizeof(msm::Scalar);
+    }
+
+    // The set-up for the sizes asked for, less the largest ones while it does not fit
+    // (each noted as skipped); null when not even the smallest's does.
+    std::unique_ptr<Setup> make_setup() {
+        while (true) {
+            const std::string what = row_name("2^", max_log_n_) + " rows (their plan, bases and scalars)";
+            std::unique_ptr<Setup> setup;
+            if (skips_.fits(what, setup_bytes()) &&
+                skips_.run_or_skip(what, [&] { setup = std::make_unique<Setup>(*this); })) {
+                return setup;
+            }
+            std::erase(options_.log_ns, max_log_n_);
+            if (options_.log_ns.empty()) return nullptr;
+            size_for_log_ns();
+        }
+    }
+
+    // The device bytes of every base table a row builds.
+    std::vector<uint64_t> table_bytes_of_rows() const {
+        std::vector<uint64_t> bytes;
+        if (!options_.tables) return bytes;
+        for (uint32_t log_n : options_.log_ns) {
+            for (uint32_t stride : options_.table_strides) {
+                add_table_bytes<ec::G1Params>(bytes, log_n, stride);
+                if (log_n <= g2_log_n() && stride == 1) add_table_bytes<ec::G2Params>(bytes, log_n, stride);
+            }
+        }
+        for (uint32_t log_n : options_.affine_log_ns) {
+            if (!options_.affine || log_n > max_log_n_) continue;
+            add_table_bytes<ec::G1Params>(bytes, log_n, 1);
+            if (log_n <= options_.g2_max_log_n) add_table_bytes<ec::G2Params>(bytes, log_n, 1);
+        }
+        return bytes;
+    }
+
+    // A shape BaseTable refuses adds nothing: its row reports it.
+    template <class C>
+    static void add_table_bytes(std::vector<uint64_t>& bytes, uint32_t log_n, uint32_t stride) {
+        try {
+            bytes.push_back(BaseTable<C>::device_bytes_for(uint64_t{1} << log_n, table_shape(log_n, stride)));
+        } catch (const std::invalid_argument&) {
+        }
+    }
+
+    // The rows over the bases, one per size: G1 resident, with scalars from the host, G2,
+    // G1 over boolean scalars, and G1's sum checked against a narrower window's.
+    RowSums run_rows(Setup& setup, Breakdowns& breakdowns) {
         std::printf("| log n | G1 resident ms | G1 scalars from host ms | G2 resident ms | window bits | "
                     "G1 %.0f%%-boolean resident ms | full-size check |\n",
                     options_.boolean_share * 100);
         std::printf("|---|---|---|---|---|---|---|\n");
-        std::vector<std::pair<std::string, Breakdown>> breakdowns;
-        std::map<uint32_t, ec::G1Affine> g1_sums;
-        std::map<uint32_t, ec::G2Affine> g2_sums;
+        RowSums sums;
         for (uint32_t log_n : options_.log_ns) {
             // Nsight Compute picks the table's launches by this range (tools/h200-evidence.sh msm-profile).
             const cuda::NvtxRange range("table 2^" + std::to_string(log_n));
-            const uint64_t points = uint64_t{1} << log_n;
-            Breakdown g1_steps, g2_steps, boolean_steps, host_steps;
-            const double g1_ms = time_msm(plan, g1, uniform.data(), nullptr, points, 0, g1_steps);
-            const ec::G1Affine g1_sum = g1.sum_affine();
-            const double host_ms =
-                time_msm(plan, g1, uniform.data(), host_scalars.data(), points, 0, host_steps);
-            const uint32_t bits = plan.layout().bits;
-            std::string g2_cell = "-";
-            bool checks = g1.sum_affine() == g1_sum;
-            if (log_n <= g2_log_n) {
-                const double g2_ms = time_msm(plan, g2, uniform.data(), nullptr, points, 0, g2_steps);
-                g2_cell = format_ms(g2_ms);
-                g2_sums[log_n] = g2.sum_affine();
-                breakdowns.emplace_back(row_name("G2 2^", log_n), g2_steps);
-            }
-            const double boolean_ms = time_msm(plan, g1, boolean.data(), nullptr, points, 0, boolean_steps);
-            const uint32_t boolean_bits = plan.layout().bits;
-            // The same sum with the next narrower window: a different digit split of the
-            // same scalars, so any indexing error shows as a different point.
-            time_msm(plan, g1, uniform.data(), nullptr, points, bits - 1, g1_steps, 1);
-            checks = checks && g1.sum_affine() == g1_sum;
-            std::printf("| %u | %s | %s | %s | %u (boolean: %u) | %s | %s |\n", log_n, format_ms(g1_ms).c_str(),
-                        format_ms(host_ms).c_str(), g2_cell.c_str(), bits, boolean_bits,
-                        format_ms(boolean_ms).c_str(), checks ? "equal" : "DIFFERENT");
-            std::fflush(stdout);
-            if (!checks) failures_++;
-            g1_sums[log_n] = g1_sum;
-            breakdowns.emplace_back(row_name("G1 2^", log_n), g1_steps);
-            breakdowns.emplace_back(row_name("G1 bool 2^", log_n), boolean_steps);
+            skips_.run_or_skip(row_name("2^", log_n) + " over the bases",
+                               [&] { run_row(setup, log_n, sums, breakdowns); });
         }
-        if (options_.tables) {
-            std::printf("\n## Over base tables (multiple k of the bases times 2^(c s k), built once per size and "
-                        "stride s; plan and run inside the events, as above)\n\n");
-            std::printf("| log n | stride | G1 table ms | G2 table ms | window bits (windows, multiples) | "
-                        "G1 table GiB, build ms | G2 table GiB, build ms | sums against the rows above |\n");
-            std::printf("|---|---|---|---|---|---|---|---|\n");
-            for (uint32_t log_n : options_.log_ns) {
-                for (uint32_t stride : options_.table_strides) {
-                    std::string range_name = row_name("tables 2^", log_n);
-                    range_name += '/';
-                    range_name += std::to_string(stride);
-                    const cuda::NvtxRange range(range_name);
-                    const cuda::msm::TableShape shape = table_shape(log_n, stride);
-                    const TableRow g1_row =
-                        time_table(plan, g1, uniform.data(), log_n, shape, g1_sums.at(log_n), breakdowns);
-                    TableRow g2_row;
-                    if (log_n <= g2_log_n && stride == 1) {
-                        g2_row = time_table(plan, g2, uniform.data(), log_n, shape, g2_sums.at(log_n), breakdowns);
-                    }
-                    const bool equal = g1_row.equal && g2_row.equal;
-                    std::printf("| %u | %u | %s | %s | %u (%u, %u) | %s | %s | %s |\n", log_n, stride,
-                                format_ms(g1_row.ms).c_str(), g2_row.cell(g2_row.ms).c_str(), shape.window_bits,
-                                cuda::msm::WindowLayout::windows_for(shape.window_bits), shape.multiples(),
-                                g1_row.build_cell().c_str(), g2_row.build_cell().c_str(),
-                                equal ? "equal" : "DIFFERENT");
-                    std::fflush(stdout);
-                    if (!equal) failures_++;
-                }
-            }
-        }
+        skips_.print();
+        return sums;
+    }
 
+    void run_row(Setup& setup, uint32_t log_n, RowSums& sums, Breakdowns& breakdowns) {
+        ScalarPlan& plan = setup.plan;
+        const uint64_t points = uint64_t{1} << log_n;
+        Breakdown g1_steps, g2_steps, boolean_steps, host_steps;
+        const double g1_ms = time_msm(plan, setup.g1, setup.uniform.data(), nullptr, points, 0, g1_steps);
+        const ec::G1Affine g1_sum = setup.g1.sum_affine();
+        const double host_ms =
+            time_msm(plan, setup.g1, setup.uniform.data(), setup.host_scalars.data(), points, 0, host_steps);
+        const uint32_t bits = plan.layout().bits;
+        std::string g2_cell = "-";
+        std::optional<ec::G2Affine> g2_sum;
+        bool checks = setup.g1.sum_affine() == g1_sum;
+        if (log_n <= g2_log_n()) {
+            const double g2_ms = time_msm(plan, setup.g2, setup.uniform.data(), nullptr, points, 0, g2_steps);
+            g2_cell = format_ms(g2_ms);
+            g2_sum = setup.g2.sum_affine();
+        }
+        const double boolean_ms = time_msm(plan, setup.g1, setup.boolean.data(), nullptr, points, 0, boolean_steps);
+        const uint32_t boolean_bits = plan.layout().bits;
+        // The same sum with the next narrower window: a different digit split of the
+        // same scalars, so any indexing error shows as a different point.
+        time_msm(plan, setup.g1, setup.uniform.data(), nullptr, points, bits - 1, g1_steps, 1);
+        checks = checks && setup.g1.sum_affine() == g1_sum;
+        std::printf("| %u | %s | %s | %s | %u (boolean: %u) | %s | %s |\n", log_n, format_ms(g1_ms).c_str(),
+                    format_ms(host_ms).c_str(), g2_cell.c_str(), bits, boolean_bits, format_ms(boolean_ms).c_str(),
+                    checks ? "equal" : "DIFFERENT");
+        std::fflush(stdout);
+        if (!checks) failures_++;
+        sums.g1[log_n] = g1_sum;
+        if (g2_sum) {
+            sums.g2[log_n] = *g2_sum;
+            breakdowns.emplace_back(row_name("G2 2^", log_n), g2_steps);
+        }
+        breakdowns.emplace_back(row_name("G1 2^", log_n), g1_steps);
+        breakdowns.emplace_back(row_name("G1 bool 2^", log_n), boolean_steps);
+    }
+
+    // The same MSMs over base tables, for each size and stride, each table built (and
+    // counted against free memory) in its row.
+    void run_table_rows(Setup& setup, const RowSums& sums, Breakdowns& breakdowns) {
+        std::printf("\n## Over base tables (multiple k of the bases times 2^(c s k), built once per size and "
+                    "stride s; plan and run inside the events, as above)\n\n");
+        std::printf("| log n | stride | G1 table ms | G2 table ms | window bits (windows, multiples) | "
+                    "G1 table GiB, build ms | G2 table GiB, build ms | sums against the rows above |\n");
+        std::printf("|---|---|---|---|---|---|---|---|\n");
+        for (uint32_t log_n : options_.log_ns) {
+            for (uint32_t stride : options_.table_strides) {
+                std::string range_name = row_name("tables 2^", log_n);
+                range_name += '/';
+                range_name += std::to_string(stride);
+                const cuda::NvtxRange range(range_name);
+                run_table_row(setup, log_n, stride, sums, breakdowns);
+            }
+        }
+        skips_.print();
+    }
+
+    void run_table_row(Setup& setup, uint32_t log_n, uint32_t stride, const RowSums& sums, Breakdowns& breakdowns) {
+        std::string over = " over a table";
+        if (stride != 1) {
+            over += " of stride ";
+            over += std::to_string(stride);
+        }
+        if (!sums.g1.contains(log_n)) {
+            skips_.note(row_name("2^", log_n) + over + ": skipped, its row over the bases did not run");
+            return;
+        }
+        const cuda::msm::TableShape shape = table_shape(log_n, stride);
+        const std::optional<TableRow> g1_row = time_table_if_it_fits(
+            row_name("2^", log_n) + " G1" + over, setup.plan, setup.g1, setup.uniform.data(), log_n, shape,
+            sums.g1.at(log_n), breakdowns);
+        if (!g1_row) return;
+        TableRow g2_row;
+        if (log_n <= g2_log_n() && stride == 1 && sums.g2.contains(log_n)) {
+            g2_row = time_table_if_it_fits(row_name("2^", log_n) + " G2" + over, setup.plan, setup.g2,
+                                           setup.uniform.data(), log_n, shape, sums.g2.at(log_n), breakdowns)
+                         .value_or(TableRow{});
+        }
+        const bool equal = g1_row->equal && g2_row.equal;
+        std::printf("| %u | %u | %s | %s | %u (%u, %u) | %s | %s | %s |\n", log_n, stride,
+                    format_ms(g1_row->ms).c_str(), g2_row.cell(g2_row.ms).c_str(), shape.window_bits,
+                    cuda::msm::WindowLayout::windows_for(shape.window_bits), shape.multiples(),
+                    g1_row->build_cell().c_str(), g2_row.build_cell().c_str(), equal ? "equal" : "DIFFERENT");
+        std::fflush(stdout);
+        if (!equal) failures_++;
+    }
+
+    void print_breakdowns(const Breakdowns& breakdowns) {
         std::printf("\n## Steps (median ms): plan = classify, count (incl. the host wait), entries, sort; "
                     "run = accumulate, reduce, combine\n\n");
         std::printf("| row | classify | count | entries | sort | accumulate | reduce | combine | total |\n");
@@ -415,11 +599,8 @@ public:
                         steps.at("accumulate"), steps.at("reduce"), steps.at("combine"), steps.at("total"));
         }
         std::fflush(stdout);
-        sweep(g1, uniform);
-        if (failures_ > 0) throw std::runtime_error(std::to_string(failures_) + " check(s) failed");
     }
 
-private:
     static cuda::msm::TableShape table_shape(uint32_t log_n, uint32_t stride) {
         return {cuda::msm::choose_window_bits(uint64_t{1} << log_n, cuda::msm::kMaxWindowBits, stride), stride};
     }
@@ -468,6 +649,19 @@ private:
         return row;
     }
 
+    // time_table where the table fits (the row `what` is noted as skipped otherwise).
+    template <class C>
+    std::optional<TableRow> time_table_if_it_fits(const std::string& what, ScalarPlan& plan, Curve<C>& curve,
+                                                  const msm::Scalar* scalars, uint32_t log_n,
+                                                  cuda::msm::TableShape shape, const ec::Affine<C>& expected,
+                                                  Breakdowns& breakdowns) {
+        std::optional<TableRow> row;
+        if (skips_.fits(what, BaseTable<C>::device_bytes_for(uint64_t{1} << log_n, shape))) {
+            skips_.run_or_skip(what, [&] { row = time_table(plan, curve, scalars, log_n, shape, expected, breakdowns); });
+        }
+        return row;
+    }
+
     // Level 0 without batched affine rounds and with them at a few min_pairs around the
     // count model's (G1 150, G2 50), over a table (built here) and plain: medians, each
     // sum checked against the first.
@@ -481,20 +675,25 @@ private:
             if (log_n <= options_.g2_max_log_n) compare_affine_rows(plan, g2, scalars, log_n);
         }
         std::fflush(stdout);
+        skips_.print();
     }
 
     template <class C>
     void compare_affine_rows(ScalarPlan& plan, Curve<C>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
                              uint32_t log_n) {
         const uint64_t points = uint64_t{1} << log_n;
-        std::unique_ptr<BaseTable<C>> table;
-        if (options_.tables) {
-            table = std::make_unique<BaseTable<C>>(points, table_shape(log_n, 1));
-            const cuda::Stream stream;
-            table->build(curve.bases, points, stream);
-            stream.synchronize();
-        }
         constexpr bool g1 = std::is_same_v<C, ec::G1Params>;
+        std::unique_ptr<BaseTable<C>> table;
+        const std::string what = row_name(g1 ? "G1 2^" : "G2 2^", log_n) + " over a table, level 0 in affine rounds";
+        if (options_.tables && skips_.fits(what, BaseTable<C>::device_bytes_for(points, table_shape(log_n, 1)))) {
+            skips_.run_or_skip(what, [&] {
+                auto built = std::make_unique<BaseTable<C>>(points, table_shape(log_n, 1));
+                const cuda::Stream stream;
+                built->build(curve.bases, points, stream);
+                stream.synchronize();
+                table = std::move(built);
+            });
+        }
         ec::Affine<C> table_sum{}, plain_sum{};
         // One cell: the MSM (over `over`, or plain) timed; its sum, the first time (min_pairs
         // 0), becomes `reference`, which later ones must equal.
@@ -609,23 +808,52 @@ private:
         std::fflush(stdout);
     }
 
-    // Window widths and level-0 segments side by side at a few sizes, with their own
-    // capacity (the widths need more entries than the rows do, the segments more spills).
-    void sweep(const Curve<ec::G1Params>& g1, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
-        std::vector<uint32_t> sizes;
-        for (uint32_t log_n : options_.sweep_log_ns) {
-            if (log_n <= max_log_n_) sizes.push_back(log_n);
-        }
-        if (sizes.empty()) return;
+    // The sweep's own capacity, for sizes up to 2^max_log_n: the widths need more entries
+    // than the rows do, the segments more spills.
+    MsmCapacity sweep_capacity(uint32_t max_log_n) const {
         MsmCapacity capacity;
-        capacity.max_points = uint64_t{1} << *std::max_element(sizes.begin(), sizes.end());
+        capacity.max_points = uint64_t{1} << max_log_n;
         capacity.forced_window_bits = options_.sweep_bits;
         capacity.min_forced_segment = 1u << 30;
         for (uint32_t segment : options_.sweep_segments) {
             capacity.min_forced_segment = std::min(capacity.min_forced_segment, std::max(segment, 1u));
         }
-        ScalarPlan plan(capacity);
-        Curve<ec::G1Params> curve(capacity, g1);
+        return capacity;
+    }
+
+    // Window widths and level-0 segments side by side at a few sizes, over a plan and an
+    // accumulator of sweep_capacity; the largest sizes are left out while those do not fit.
+    void sweep(const Curve<ec::G1Params>& g1, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
+        std::vector<uint32_t> sizes;
+        for (uint32_t log_n : options_.sweep_log_ns) {
+            if (log_n <= max_log_n_) sizes.push_back(log_n);
+        }
+        std::unique_ptr<ScalarPlan> plan;
+        std::unique_ptr<Curve<ec::G1Params>> curve;
+        while (!sizes.empty() && plan == nullptr) {
+            const uint32_t largest = *std::max_element(sizes.begin(), sizes.end());
+            const MsmCapacity capacity = sweep_capacity(largest);
+            const std::string what = row_name("2^", largest) + " sweep rows (their plan and accumulator)";
+            const uint64_t bytes = ScalarPlan::device_bytes_for(capacity) +
+                                   BucketAccumulator<ec::G1Params>::device_bytes_for(capacity) +
+                                   sizeof(ec::Jacobian<ec::G1Params>);
+            if (skips_.fits(what, bytes)) {
+                skips_.run_or_skip(what, [&] {
+                    auto made_plan = std::make_unique<ScalarPlan>(capacity);
+                    auto made_curve = std::make_unique<Curve<ec::G1Params>>(capacity, g1);
+                    plan = std::move(made_plan);
+                    curve = std::move(made_curve);
+                });
+            }
+            if (plan == nullptr) std::erase(sizes, largest);
+        }
+        skips_.print();
+        if (plan == nullptr) return;
+        run_sweep(*plan, *curve, scalars, sizes);
+    }
+
+    void run_sweep(ScalarPlan& plan, Curve<ec::G1Params>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
+                   const std::vector<uint32_t>& sizes) {
         const int repetitions = std::max(3, options_.repetitions / 2);
         const auto table = [&](const char* title, const std::vector<uint32_t>& values, const char* name,
                                bool widths) {
@@ -662,6 +890,7 @@ private:
     MsmCapacity capacity_;
     uint32_t max_log_n_ = 0;
     int failures_ = 0;
+    Skips skips_;
 };
 
 }  // namespace
@@ -669,7 +898,12 @@ private:
 
 int main(int argc, char** argv) {
     try {
-        zkbatch::Bench(zkbatch::parse(argc, argv)).run();
+        const zkbatch::Options options = zkbatch::parse(argc, argv);
+        if (options.help) {
+            std::fputs(zkbatch::kUsage, stdout);
+            return 0;
+        }
+        zkbatch::Bench(options).run();
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "msm_kernel_bench: %s\n", e.what());

@@ -1,6 +1,6 @@
 // ntt_kernel_bench: the CUDA backends' NTT and quotient kernels on device-resident data,
-// timed with CUDA events: the figures of issue 7, in the layout of
-// ../shared/REFERENCE-NUMBERS.md's sppark table so the two compare line by line.
+// timed with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark table
+// so the two compare line by line.
 //
 //   ntt_kernel_bench [--log-n 20,22,24,26,27] [--repetitions 15] [--plans 10:11,8:10]
 //
@@ -10,6 +10,8 @@
 // Table set-up (DeviceDomainTables) is timed separately and excluded, as in sppark's.
 // --plans lists max_stages_per_pass:max_tile_log pairs to compare pass plans (the
 // first is the backends' default, NttPlan::for_log_n's defaults).
+// A row whose buffers (a, b, c and its plan's tables) do not fit in free device memory,
+// or whose allocation fails anyway, is skipped with a "# ... skipped" line after the table.
 #include "gpu/util/cuda_check.hpp"
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/util/device_info.hpp"
@@ -20,11 +22,13 @@
 #include "core/util/splitmix64.hpp"
 
 #include "event_timing.hpp"
+#include "row_memory.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,7 +64,15 @@ struct Options {
     std::vector<uint32_t> log_ns = {20, 22, 24, 26};
     int repetitions = 15;
     std::vector<std::pair<uint32_t, uint32_t>> plans = {{cuda::ntt::kMaxStagesPerPass, cuda::ntt::kDefaultTileLog}};
+    bool help = false;
 };
+
+constexpr const char* kUsage =
+    "usage: ntt_kernel_bench [--log-n 20,22,24,26] [--repetitions 15] [--plans STAGES:TILE_LOG,...]\n"
+    "The CUDA NTT and quotient kernels on device-resident data, timed with CUDA events (this file's header\n"
+    "says more). --plans' first pair is the backends' default plan.\n"
+    "Rows that do not fit in the device's free memory (with 0.5 GiB to spare) are skipped, each named on a\n"
+    "'# ... skipped' line with the memory it needs and the memory free.\n";
 
 std::vector<std::string> split(const std::string& text, char separator) {
     std::vector<std::string> parts;
@@ -77,6 +89,10 @@ Options parse(int argc, char** argv) {
     Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            options.help = true;
+            return options;
+        }
         if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
         const std::string value = argv[++i];
         if (flag == "--log-n") {
@@ -93,10 +109,65 @@ Options parse(int argc, char** argv) {
             }
         } else {
             throw std::invalid_argument("unknown option " + flag +
-                                        " (known: --log-n LIST, --repetitions N, --plans STAGES:TILE_LOG,...)");
+                                        " (known: --log-n LIST, --repetitions N, --plans STAGES:TILE_LOG,..., --help)");
         }
     }
     return options;
+}
+
+// a, b and c of one size, random, on the device.
+struct Vectors {
+    explicit Vectors(uint32_t log_n) : a(size_t{1} << log_n), b(size_t{1} << log_n), c(size_t{1} << log_n) {
+        fill_random(a.data(), log_n, 1);
+        fill_random(b.data(), log_n, 2);
+        fill_random(c.data(), log_n, 3);
+    }
+    static uint64_t device_bytes(uint32_t log_n) { return 3 * (uint64_t{1} << log_n) * sizeof(Fr); }
+
+    cuda::DeviceBuffer<Fr> a, b, c;
+};
+
+// Device memory DeviceDomainTables of `plan` allocates.
+uint64_t tables_bytes(const NttPlan& plan) {
+    const cuda::ntt::DomainSeeds seeds(plan);
+    return (seeds.storage.size() + cuda::ntt::DomainSeeds::kPowerTables * seeds.table_size()) * sizeof(Fr);
+}
+
+// One row: `plan`'s tables built (timed apart), then each transform timed over `vectors`.
+void run_row(const Options& options, const cuda::Stream& stream, const NttPlan& plan, uint32_t max_stages,
+             const Vectors& vectors) {
+    const uint32_t log_n = plan.log_n;
+    const auto setup_start = std::chrono::steady_clock::now();
+    const cuda::ntt::DeviceDomainTables tables(plan);
+    const double setup_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
+    const cuda::ntt::DomainTablesView& view = tables.view();
+    Fr* const a = vectors.a.data();
+    Fr* const b = vectors.b.data();
+    Fr* const c = vectors.c.data();
+    auto timed = [&](auto&& build) {
+        return bench::median_event_ms(stream, 2, options.repetitions, [&] {
+            LaunchSequence sequence;
+            build(sequence);
+            cuda::ntt::enqueue(sequence, stream);
+        });
+    };
+    const double forward_nn = timed([&](LaunchSequence& s) {
+        cuda::ntt::append_dif(s, view, a, Direction::forward);
+        cuda::ntt::append_bit_reverse(s, a, log_n);
+    });
+    const double forward_rn = timed([&](LaunchSequence& s) { cuda::ntt::append_dit(s, view, a, Direction::forward); });
+    const double inverse_nr = timed([&](LaunchSequence& s) { cuda::ntt::append_dif(s, view, a, Direction::inverse); });
+    const double input = timed([&](LaunchSequence& s) { s = cuda::ntt::quotient_input_steps(view, a); });
+    const double output = timed([&](LaunchSequence& s) { s = cuda::ntt::quotient_output_steps(view, a, b, c); });
+    const double quotient = bench::median_event_ms(stream, 2, options.repetitions, [&] {
+        for (Fr* vector : {a, b, c}) cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(view, vector), stream);
+        cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(view, a, b, c), stream);
+    });
+    std::printf("| %u | %u passes, <= %u stages, tiles 2^%u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n", log_n,
+                plan.pass_count, max_stages, plan.tile_log, forward_nn, forward_rn, inverse_nr, input, output, quotient,
+                setup_ms);
+    std::fflush(stdout);
 }
 
 void run(const Options& options) {
@@ -109,50 +180,29 @@ void run(const Options& options) {
                 "quotient output ms | quotient (7 NTTs + pointwise) ms | tables set-up ms |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|\n");
     const cuda::Stream stream;
+    bench::Skips skips;
     for (uint32_t log_n : options.log_ns) {
-        const size_t n = size_t{1} << log_n;
-        cuda::DeviceBuffer<Fr> a(n), b(n), c(n);
-        fill_random(a.data(), log_n, 1);
-        fill_random(b.data(), log_n, 2);
-        fill_random(c.data(), log_n, 3);
-        for (const auto& [max_stages, max_tile_log] : options.plans) {
-            const NttPlan plan = NttPlan::for_log_n(log_n, max_stages, max_tile_log);
-            const auto setup_start = std::chrono::steady_clock::now();
-            const cuda::ntt::DeviceDomainTables tables(plan);
-            const double setup_ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
-            const cuda::ntt::DomainTablesView& view = tables.view();
-            auto timed = [&](auto&& build) {
-                return bench::median_event_ms(stream, 2, options.repetitions, [&] {
-                    LaunchSequence sequence;
-                    build(sequence);
-                    cuda::ntt::enqueue(sequence, stream);
-                });
-            };
-            const double forward_nn = timed([&](LaunchSequence& s) {
-                cuda::ntt::append_dif(s, view, a.data(), Direction::forward);
-                cuda::ntt::append_bit_reverse(s, a.data(), log_n);
+        // Made for the first row of this size that fits, and kept for the others.
+        std::unique_ptr<Vectors> vectors;
+        for (const auto& [stages, tile_log] : options.plans) {
+            const uint32_t max_stages = stages;
+            const NttPlan plan = NttPlan::for_log_n(log_n, max_stages, tile_log);
+            // (Appended, not "literal" + std::string: GCC 12 reports a false -Wrestrict there.)
+            std::string what = "2^";
+            what += std::to_string(log_n);
+            what += " with plan ";
+            what += std::to_string(max_stages);
+            what += ':';
+            what += std::to_string(tile_log);
+            const uint64_t bytes = tables_bytes(plan) + (vectors ? 0 : Vectors::device_bytes(log_n));
+            if (!skips.fits(what, bytes)) continue;
+            skips.run_or_skip(what, [&] {
+                if (!vectors) vectors = std::make_unique<Vectors>(log_n);
+                run_row(options, stream, plan, max_stages, *vectors);
             });
-            const double forward_rn =
-                timed([&](LaunchSequence& s) { cuda::ntt::append_dit(s, view, a.data(), Direction::forward); });
-            const double inverse_nr =
-                timed([&](LaunchSequence& s) { cuda::ntt::append_dif(s, view, a.data(), Direction::inverse); });
-            const double input =
-                timed([&](LaunchSequence& s) { s = cuda::ntt::quotient_input_steps(view, a.data()); });
-            const double output = timed(
-                [&](LaunchSequence& s) { s = cuda::ntt::quotient_output_steps(view, a.data(), b.data(), c.data()); });
-            const double quotient = bench::median_event_ms(stream, 2, options.repetitions, [&] {
-                for (Fr* vector : {a.data(), b.data(), c.data()}) {
-                    cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(view, vector), stream);
-                }
-                cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(view, a.data(), b.data(), c.data()), stream);
-            });
-            std::printf("| %u | %u passes, <= %u stages, tiles 2^%u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
-                        log_n, plan.pass_count, max_stages, plan.tile_log, forward_nn, forward_rn, inverse_nr, input,
-                        output, quotient, setup_ms);
-            std::fflush(stdout);
         }
     }
+    skips.print();
 }
 
 }  // namespace
@@ -160,7 +210,12 @@ void run(const Options& options) {
 
 int main(int argc, char** argv) {
     try {
-        zkbatch::run(zkbatch::parse(argc, argv));
+        const zkbatch::Options options = zkbatch::parse(argc, argv);
+        if (options.help) {
+            std::fputs(zkbatch::kUsage, stdout);
+            return 0;
+        }
+        zkbatch::run(options);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ntt_kernel_bench: %s\n", e.what());

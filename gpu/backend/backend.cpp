@@ -18,8 +18,11 @@
 #include <bit>
 #include <chrono>
 #include <initializer_list>
+#include <iterator>
+#include <optional>
 #include <span>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -308,7 +311,8 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
-      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()) {
+      download_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.download_stream()),
+      phases_(backend.config().device) {
     // Build the tables of the largest domain now rather than in the first prove.
     const uint32_t max_log_n = backend.config().max_log_n;
     (void)backend_.tables(max_log_n);
@@ -327,42 +331,46 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     }
 }
 
-namespace {
-
-// Appends one interval on the runner's clock: work of device `device`, or of the host
-// when it is -1.
-void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device, uint64_t start_ns,
-               uint64_t end_ns, uint64_t bytes) {
-    if (report->phase_count >= ZKB_MAX_PHASES) {
-        throw plugin::Error(ZKB_ERR_INTERNAL, "more phases than ZKB_MAX_PHASES in one prove report");
-    }
-    zkb_phase& phase = report->phases[report->phase_count++];
-    plugin::copy_text(phase.name, name);
-    plugin::copy_text(phase.lane, lane);
-    phase.start_ns = start_ns;
-    phase.end_ns = end_ns;
-    phase.bytes = bytes;
-    phase.on_device = device >= 0 ? 1 : 0;
-    phase.device_index = device;
-}
-
-// Appends one device interval, timed by two completed events.
-void add_phase(zkb_prove_report* report, const char* name, const std::string& lane, int device,
-               const Event& anchor, uint64_t anchor_ns, const Event& start, const Event& end, uint64_t bytes) {
-    const auto to_ns = [&](const Event& event) {
-        // Events right after the anchor can read a hair below it (timer resolution).
-        const double milliseconds = std::max(0.0, static_cast<double>(event.milliseconds_since(anchor)));
-        return anchor_ns + static_cast<uint64_t>(milliseconds * 1e6);
-    };
-    add_phase(report, name, lane, device, to_ns(start), to_ns(end), bytes);
-}
-
-}  // namespace
+struct CudaWorker::Partition {
+    const zkb_host_buffers& buffers;
+    const DeviceProvingKey* key;  // a Groth16 partition's; null for the quotient workload
+    groth16::ProofRandomness blinding;
+    const ntt::DomainTablesView& tables;
+    uint32_t log_n;
+    uint64_t n;
+    uint64_t bytes;  // of a, b, c and h each
+    std::string nvtx_prefix;  // "partition 12: "
+    // Where the device makes the quotient, h's digest is made there (from block sums,
+    // 1/16 of h: all that leaves the device without h_to_host) if h splits into blocks,
+    // and h goes back to the host if the request asks for it or the digest is not made
+    // there. An h made on the host is digested by the runner.
+    bool digest_on_device;
+    bool h_to_host;
+};
 
 void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* report) {
     report->phase_count = 0;
     report->has_h_digest = 0;
     report->has_proof = 0;
+    const Partition partition = open_partition(request);
+    const NvtxRange whole_range(partition.nvtx_prefix + "prove on " + compute_lane_);
+    const uint64_t anchor_ns = record_anchor();
+    phases_.clear();
+    std::optional<groth16::MsmSums> sums;
+    try {
+        sums = run_schedule(partition, report);
+        compute_stream_.synchronize();  // done already; reports a fault of its kernels
+    } catch (...) {
+        // Never return while queued work may still read or write this partition's host
+        // buffers: the runner reuses them as soon as prove returns.
+        synchronize_streams();
+        throw;
+    }
+    if (sums) combine_proof(partition, *sums, report);
+    phases_.write(report, anchor_, anchor_ns);
+}
+
+CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& request) {
     backend_.check_log_n(request.log_n);
     const zkb_host_buffers* buffers = request.buffers;
     const uint64_t n = uint64_t{1} << request.log_n;
@@ -380,62 +388,221 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
                             "a Groth16 partition on a worker created before load_key: create workers after the key");
     }
     const groth16::ProofRandomness blinding = groth16 ? plugin::request_blinding(request) : groth16::ProofRandomness{};
-    // snarkjs's H convention: the quotient on the host, h uploaded (header comment).
+    // snarkjs's H convention: the quotient on the host (run_host_quotient_groth16_schedule).
     const bool host_quotient = groth16 && key->header.h_convention == groth16::HConvention::odd_coset;
-    const int device = backend_.config().device;
-    ZKB_CUDA_CHECK(cudaSetDevice(device));
+    ZKB_CUDA_CHECK(cudaSetDevice(backend_.config().device));
     const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
     const uint64_t bytes = n * sizeof(ff::Fr);
-    const uint64_t z_bytes = groth16 ? key->header.num_variables * sizeof(ff::Fr) : 0;
-    const std::string partition = plugin::concat("partition ", request.partition_index, ": ");
-    const NvtxRange whole_range(partition + "prove on " + compute_lane_);
-    // A Groth16 proof's kernel groups are its quotient; the quotient workload's are its
-    // "compute", as before plugin ABI v5.
-    const char* const quotient_phase = groth16 ? "quotient" : "compute";
+    const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
+    return Partition{
+        .buffers = *buffers,
+        .key = groth16 ? key : nullptr,
+        .blinding = blinding,
+        .tables = tables,
+        .log_n = request.log_n,
+        .n = n,
+        .bytes = bytes,
+        .nvtx_prefix = plugin::concat("partition ", request.partition_index, ": "),
+        .digest_on_device = digest_on_device,
+        .h_to_host = !host_quotient && (request.h_to_host != 0 || !digest_on_device),
+    };
+}
 
+uint64_t CudaWorker::record_anchor() {
     // The compute stream is this worker's alone and idle here (the previous prove ended
     // synchronized), so the anchor completes at once and now() is its time on the
     // runner's clock (CLOCK_MONOTONIC). The copy streams may be shared with other workers.
     anchor_.record(compute_stream_);
     anchor_.synchronize();
-    const uint64_t anchor_ns = steady_now_ns();
+    return steady_now_ns();
+}
 
-    // Without h_to_host only the digest leaves the device: its block sums, 1/16 of h. An
-    // h made on the host is digested by the runner.
-    const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
-    const bool h_to_host = !host_quotient && (request.h_to_host != 0 || !digest_on_device);
-    const uint64_t rows_bytes = digest_on_device ? xxh3::block_sum_count(bytes) * sizeof(uint64_t) : 0;
-    std::array<uint8_t, 16> digest{};
-    uint64_t chain_start_ns = 0, chain_end_ns = 0;
-    groth16::MsmSums sums;
+std::optional<groth16::MsmSums> CudaWorker::run_schedule(const Partition& partition, zkb_prove_report* report) {
+    if (partition.key == nullptr) {
+        run_quotient_schedule(partition);
+        return std::nullopt;
+    }
+    if (partition.key->header.h_convention == groth16::HConvention::odd_coset) {
+        return run_host_quotient_groth16_schedule(partition, report);
+    }
+    return run_groth16_schedule(partition);
+}
 
-    // Copies `size` bytes to the host once `ready` (on the compute stream) has completed,
-    // timed by d2h event pair `slot`, and waits for them: once a download is done, so is
-    // every upload of this partition (a shared stream may already hold other workers'
-    // next copies, which this must not wait for).
-    const auto download = [&](void* host, const void* device_source, uint64_t size, const Event& ready, int slot) {
-        if (own_copy_stream_) {
-            download_stream_.wait(ready);
-        } else {
-            // A wait on the device would stop the shared stream, and every other
-            // worker's download behind it, until this worker's kernels end.
-            ready.synchronize();
-        }
-        {
-            const auto lock = backend_.lock_download_stream();
-            d2h_start_[slot].record(download_stream_);
-            download_stream_.copy_to_host(host, device_source, size);
-            d2h_end_[slot].record(download_stream_);
-        }
-        d2h_end_[slot].synchronize();
-    };
-    // Enqueues upload `slot` of `size` bytes on the upload stream, timed; in pieces of
-    // `piece_bytes` (0: one piece), `piece_up[i]` recorded once piece i is up.
-    const auto upload = [&](void* device_destination, const void* host_source, uint64_t size, int slot,
-                            const char* what, uint64_t piece_bytes = 0, Event* piece_up = nullptr) {
-        const NvtxRange range(partition + "h2d " + what);
+void CudaWorker::synchronize_streams() const noexcept {
+    // Errors here repeat the one being thrown.
+    const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
+    for (const Stream* stream : streams) (void)cudaStreamSynchronize(stream->handle());
+}
+
+void CudaWorker::run_quotient_schedule(const Partition& partition) {
+    // The quotient workload's kernel groups are its "compute", as before plugin ABI v5 (a
+    // Groth16 proof's are its "quotient").
+    make_quotient_on_device(partition, "compute");
+    // The block sums count as the quotient workload's compute, as they always have.
+    if (partition.digest_on_device) enqueue_digest_block_sums(partition, "compute");
+    bring_h_back(partition);
+}
+
+groth16::MsmSums CudaWorker::run_groth16_schedule(const Partition& partition) {
+    const Event& z_msms_done = upload_z_and_run_its_msms(partition);
+    // Where a, b and c share their block with B2's rounds' scratch, they go up only once
+    // z's MSMs are done: under L, and the quotient follows L.
+    const bool vectors_after_l = backend_.msm_memory().g2_scratch_in_vectors;
+    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
+    make_quotient_on_device(partition, "quotient");
+    if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
+    if (!vectors_after_l) run_l(partition);
+    // h is made in b on the compute stream, after a's upload: the event H waits for.
+    run_h(partition, quotient_inputs_[0].upload.end);
+    bring_h_back(partition);  // under H's MSM
+    return collect_msm_sums(partition);
+}
+
+groth16::MsmSums CudaWorker::run_host_quotient_groth16_schedule(const Partition& partition,
+                                                                 zkb_prove_report* report) {
+    const Event& z_msms_done = upload_z_and_run_its_msms(partition);
+    make_quotient_on_host(partition, report);  // under the MSMs of z
+    // As in run_groth16_schedule: h goes up into a, b and c's block only after z's MSMs.
+    const bool vectors_after_l = backend_.msm_memory().g2_scratch_in_vectors;
+    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
+    upload_h(partition);
+    if (!vectors_after_l) run_l(partition);
+    run_h(partition, h_upload_.end);
+    return collect_msm_sums(partition);
+}
+
+const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition) {
+    // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b and c
+    // go up behind z (or the host makes the quotient) instead of waiting for the
+    // quotient's uploads (docs/msm.md, on z first). z goes up in the MSMs' chunks, so the
+    // first chunk's MSMs start once its part is up.
+    const DeviceProvingKey& key = *partition.key;
+    upload(partition, PhaseLog::Section::z_upload, "z", z_.data(), partition.buffers.z,
+           key.header.num_variables * sizeof(ff::Fr), z_upload_, msms_->chunk_points() * sizeof(ff::Fr),
+           z_chunk_up_);
+    const NvtxRange range(partition.nvtx_prefix + "msms of z");
+    return msms_->run_z(key, z_.data(), compute_stream_,
+                        std::span<const Event>(z_chunk_up_, msms_->z_chunks(key.header)));
+}
+
+void CudaWorker::make_quotient_on_host(const Partition& partition, zkb_prove_report* report) {
+    // Its steps are the report's first phases, written as they end: the log is written
+    // after them.
+    const zkb_host_buffers& buffers = partition.buffers;
+    groth16::quotient_on_cpu(partition.log_n, partition.key->header.h_convention,
+                             static_cast<const ff::Fr*>(buffers.a), static_cast<const ff::Fr*>(buffers.b),
+                             static_cast<const ff::Fr*>(buffers.c), static_cast<ff::Fr*>(buffers.h),
+                             host_scratch(partition.n), host_threads_,
+                             [&](const char* step, int64_t start_ns, int64_t end_ns) {
+                                 plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
+                             });
+}
+
+void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done) {
+    run_l(partition);
+    z_msms_done.synchronize();  // done already, unless L had no points to count
+}
+
+void CudaWorker::make_quotient_on_device(const Partition& partition, const char* kernel_phase) {
+    const struct {
+        ff::Fr* device;
+        const void* host;
+        const char* name;
+    } inputs[] = {{a_, partition.buffers.a, "a"}, {b_, partition.buffers.b, "b"}, {c_, partition.buffers.c, "c"}};
+    static_assert(std::extent_v<decltype(inputs)> == std::extent_v<decltype(quotient_inputs_)>);
+    // Enqueued in this order so that each upload is followed at once by the work that
+    // waits for it: from pageable memory cudaMemcpyAsync returns only when its data is
+    // staged, and a's NTTs must already be queued by then.
+    for (size_t i = 0; i < std::size(inputs); ++i) {
+        const QuotientInput& events = quotient_inputs_[i];
+        upload(partition, PhaseLog::Section::quotient_uploads, inputs[i].name, inputs[i].device, inputs[i].host,
+               partition.bytes, events.upload);
+        const NvtxRange range(partition.nvtx_prefix + "ntt " + inputs[i].name);
+        compute_stream_.wait(events.upload.end);
+        events.transform.start.record(compute_stream_);
+        ntt::enqueue(ntt::quotient_input_steps(partition.tables, inputs[i].device), compute_stream_);
+        events.transform.end.record(compute_stream_);
+        phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, events.transform);
+    }
+    const NvtxRange range(partition.nvtx_prefix + "quotient and inverse ntt");
+    quotient_output_.start.record(compute_stream_);
+    ntt::enqueue(ntt::quotient_output_steps(partition.tables, a_, b_, c_), compute_stream_);
+    quotient_output_.end.record(compute_stream_);
+    phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, quotient_output_);
+}
+
+void CudaWorker::upload_h(const Partition& partition) {
+    // Into b, where the device's quotient leaves h.
+    upload(partition, PhaseLog::Section::quotient_uploads, "h", b_, partition.buffers.h, partition.bytes, h_upload_);
+}
+
+void CudaWorker::enqueue_digest_block_sums(const Partition& partition, const char* phase) {
+    // a, no longer needed once the quotient is in b, holds the block sums.
+    const NvtxRange range(partition.nvtx_prefix + "h digest block sums");
+    digest_blocks_.start.record(compute_stream_);
+    enqueue_xxh3_block_sums(b_, partition.bytes, reinterpret_cast<uint64_t*>(a_), compute_stream_);
+    digest_blocks_.end.record(compute_stream_);
+    phases_.add(PhaseLog::Section::kernels, phase, compute_lane_, digest_blocks_);
+}
+
+void CudaWorker::run_l(const Partition& partition) {
+    const NvtxRange range(partition.nvtx_prefix + "msm l");
+    msms_->run_l(*partition.key, z_.data(), compute_stream_);
+}
+
+void CudaWorker::run_h(const Partition& partition, const Event& h_ready) {
+    const NvtxRange range(partition.nvtx_prefix + "msm h");
+    msms_->run_h(*partition.key, b_, compute_stream_, h_ready);
+}
+
+void CudaWorker::bring_h_back(const Partition& partition) {
+    if (partition.digest_on_device) download_digest(partition);
+    if (partition.h_to_host) download_h(partition);
+}
+
+void CudaWorker::download_digest(const Partition& partition) {
+    const uint64_t rows_bytes = xxh3::block_sum_count(partition.bytes) * sizeof(uint64_t);
+    download(partition.buffers.h, a_, rows_bytes, digest_blocks_.end, digest_download_);
+    const NvtxRange chain_range(partition.nvtx_prefix + "h digest chain");
+    const uint64_t chain_start_ns = steady_now_ns();
+    const std::array<uint8_t, 16> digest =
+        xxh3::digest_from_block_sums(static_cast<const uint64_t*>(partition.buffers.h), partition.bytes);
+    const uint64_t chain_end_ns = steady_now_ns();
+    phases_.set_h_digest(digest);
+    phases_.add_host(PhaseLog::Section::results, "h_digest", host_lane_, chain_start_ns, chain_end_ns);
+}
+
+void CudaWorker::download_h(const Partition& partition) {
+    const NvtxRange range(partition.nvtx_prefix + "d2h h");
+    download(partition.buffers.h, b_, partition.bytes, quotient_output_.end, h_download_);
+}
+
+groth16::MsmSums CudaWorker::collect_msm_sums(const Partition& partition) {
+    groth16::MsmSums sums = msms_->sums(*partition.key, compute_stream_);
+    for (const ProofMsms::Interval& interval : msms_->intervals()) {
+        phases_.add(PhaseLog::Section::msms, groth16::phase_name(interval.msm), compute_lane_, *interval.start,
+                    *interval.end);
+    }
+    return sums;
+}
+
+void CudaWorker::combine_proof(const Partition& partition, const groth16::MsmSums& sums, zkb_prove_report* report) {
+    const uint64_t combine_start_ns = steady_now_ns();
+    groth16::encode_proof(groth16::combine(partition.key->header, sums, partition.blinding), report->proof);
+    report->has_proof = 1;
+    phases_.add_host(PhaseLog::Section::proof, "combine", host_lane_, combine_start_ns, steady_now_ns());
+}
+
+// Enqueues an upload of `size` bytes on the upload stream between `span`'s events, in
+// pieces of `piece_bytes` (0: one piece) with piece_up[i] recorded once piece i is up,
+// and logs it in `section`.
+void CudaWorker::upload(const Partition& partition, PhaseLog::Section section, const char* what,
+                        void* device_destination, const void* host_source, uint64_t size, const TimedSpan& span,
+                        uint64_t piece_bytes, const Event* piece_up) {
+    {
+        const NvtxRange range(partition.nvtx_prefix + "h2d " + what);
         const auto lock = backend_.lock_upload_stream();
-        h2d_start_[slot].record(upload_stream_);
+        span.start.record(upload_stream_);
         const uint64_t piece = piece_bytes != 0 ? piece_bytes : size;
         for (uint64_t first = 0, i = 0; first < size; first += piece, ++i) {
             upload_stream_.copy_to_device(static_cast<unsigned char*>(device_destination) + first,
@@ -443,131 +610,32 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
                                           std::min(piece, size - first));
             if (piece_up != nullptr) piece_up[i].record(upload_stream_);
         }
-        h2d_end_[slot].record(upload_stream_);
-    };
+        span.end.record(upload_stream_);
+    }
+    phases_.add(section, "h2d", copy_lane_, span, size);
+}
 
-    ff::Fr* const device_vectors[3] = {a_, b_, c_};
-    const void* const host_vectors[3] = {buffers->a, buffers->b, buffers->c};
-    const char* const vector_names[3] = {"a", "b", "c"};
-    // Where a, b and c share their block with B2's rounds' scratch, they go up only once
-    // z's MSMs are done: under L, and the quotient follows L.
-    const bool vectors_after_l = groth16 && backend_.msm_memory().g2_scratch_in_vectors;
-    const auto run_l = [&] {
-        const NvtxRange range(partition + "msm l");
-        msms_->run_l(*key, z_.data(), compute_stream_);
-    };
-    const Event* z_msms_done = nullptr;
-    try {
-        if (groth16) {
-            // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b
-            // and c go up behind z (or the host makes the quotient) instead of waiting for
-            // the quotient's uploads (MSM-NOTES.md, v13). z goes up in the MSMs' chunks,
-            // so the first chunk's MSMs start once its part is up.
-            upload(z_.data(), buffers->z, z_bytes, 3, "z", msms_->chunk_points() * sizeof(ff::Fr), z_ready_);
-            const NvtxRange range(partition + "msms of z");
-            z_msms_done = &msms_->run_z(*key, z_.data(), compute_stream_,
-                                        std::span<const Event>(z_ready_, msms_->z_chunks(key->header)));
-        }
-        if (host_quotient) {
-            groth16::quotient_on_cpu(
-                request.log_n, key->header.h_convention, static_cast<const ff::Fr*>(buffers->a),
-                static_cast<const ff::Fr*>(buffers->b), static_cast<const ff::Fr*>(buffers->c),
-                static_cast<ff::Fr*>(buffers->h), host_scratch(n), host_threads_,
-                [&](const char* step, int64_t start_ns, int64_t end_ns) {
-                    plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
-                });
-        }
-        if (vectors_after_l) {
-            run_l();
-            z_msms_done->synchronize();  // done already, unless L had no points to count
-        }
-        if (host_quotient) {
-            upload(b_, buffers->h, bytes, 0, "h");  // where the device quotient leaves h
-        } else {
-            // Enqueued in this order so that each upload is followed at once by the work
-            // that waits for it: from pageable memory cudaMemcpyAsync returns only when its
-            // data is staged, and a's NTTs must already be queued by then.
-            for (int i = 0; i < 3; ++i) {
-                upload(device_vectors[i], host_vectors[i], bytes, i, vector_names[i]);
-                const NvtxRange range(partition + "ntt " + vector_names[i]);
-                compute_stream_.wait(h2d_end_[i]);
-                compute_start_[i].record(compute_stream_);
-                ntt::enqueue(ntt::quotient_input_steps(tables, device_vectors[i]), compute_stream_);
-                compute_end_[i].record(compute_stream_);
-            }
-            const NvtxRange range(partition + "quotient and inverse ntt");
-            compute_start_[3].record(compute_stream_);
-            ntt::enqueue(ntt::quotient_output_steps(tables, a_, b_, c_), compute_stream_);
-            compute_end_[3].record(compute_stream_);
-        }
-        if (digest_on_device) {
-            // a, no longer needed once the quotient is in b, holds the block sums.
-            const NvtxRange range(partition + "h digest block sums");
-            compute_start_[4].record(compute_stream_);
-            enqueue_xxh3_block_sums(b_, bytes, reinterpret_cast<uint64_t*>(a_), compute_stream_);
-            compute_end_[4].record(compute_stream_);
-        }
-        if (groth16 && !vectors_after_l) run_l();
-        if (groth16) {
-            const NvtxRange range(partition + "msm h");
-            // h is on the device either way: made there, or uploaded by event 0.
-            msms_->run_h(*key, b_, compute_stream_, h2d_end_[0]);
-        }
-        // The digest's downloads and chain, and h's download, run under H's MSM (the
-        // quotient's alone: after it).
-        if (digest_on_device) {
-            download(buffers->h, a_, rows_bytes, compute_end_[4], 0);
-            const NvtxRange chain_range(partition + "h digest chain");
-            chain_start_ns = steady_now_ns();
-            digest = xxh3::digest_from_block_sums(static_cast<const uint64_t*>(buffers->h), bytes);
-            chain_end_ns = steady_now_ns();
-        }
-        if (h_to_host) {
-            const NvtxRange range(partition + "d2h h");
-            download(buffers->h, b_, bytes, compute_end_[3], 1);  // quotient_output_steps: h in b
-        }
-        if (groth16) sums = msms_->sums(*key, compute_stream_);
-        compute_stream_.synchronize();  // done already; reports a fault of its kernels
-    } catch (...) {
-        // Never return while queued work may still read or write this partition's host
-        // buffers: the runner reuses them as soon as prove returns. Errors here repeat
-        // the one being thrown.
-        const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
-        for (const Stream* stream : streams) (void)cudaStreamSynchronize(stream->handle());
-        throw;
+// Copies `size` bytes to the host between `span`'s events once `ready` (on the compute
+// stream) has completed, waits for them, and logs the copy: once a download is done, so
+// is every upload of this partition (a shared stream may already hold other workers'
+// next copies, which this must not wait for).
+void CudaWorker::download(void* host_destination, const void* device_source, uint64_t size, const Event& ready,
+                          const TimedSpan& span) {
+    if (own_copy_stream_) {
+        download_stream_.wait(ready);
+    } else {
+        // A wait on the device would stop the shared stream, and every other worker's
+        // download behind it, until this worker's kernels end.
+        ready.synchronize();
     }
-
-    const int uploads = host_quotient ? 1 : 3;
-    for (int i = 0; i < uploads; ++i) {
-        add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[i], h2d_end_[i], bytes);
+    {
+        const auto lock = backend_.lock_download_stream();
+        span.start.record(download_stream_);
+        download_stream_.copy_to_host(host_destination, device_source, size);
+        span.end.record(download_stream_);
     }
-    if (groth16) add_phase(report, "h2d", copy_lane_, device, anchor_, anchor_ns, h2d_start_[3], h2d_end_[3], z_bytes);
-    if (!host_quotient) {
-        for (int i = 0; i < 4; ++i) {
-            add_phase(report, quotient_phase, compute_lane_, device, anchor_, anchor_ns, compute_start_[i],
-                      compute_end_[i], 0);
-        }
-    }
-    if (digest_on_device) {
-        // The block sums count as the quotient workload's compute, as they always have.
-        add_phase(report, groth16 ? "h_digest_blocks" : "compute", compute_lane_, device, anchor_, anchor_ns,
-                  compute_start_[4], compute_end_[4], 0);
-        add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[0], d2h_end_[0], rows_bytes);
-        add_phase(report, "h_digest", host_lane_, -1, chain_start_ns, chain_end_ns, 0);
-        report->has_h_digest = 1;
-        std::copy(digest.begin(), digest.end(), report->h_digest);
-    }
-    if (h_to_host) add_phase(report, "d2h", copy_lane_, device, anchor_, anchor_ns, d2h_start_[1], d2h_end_[1], bytes);
-    if (!groth16) return;
-
-    for (const ProofMsms::Interval& interval : msms_->intervals()) {
-        add_phase(report, groth16::phase_name(interval.msm), compute_lane_, device, anchor_, anchor_ns,
-                  *interval.start, *interval.end, 0);
-    }
-    const uint64_t combine_start_ns = steady_now_ns();
-    groth16::encode_proof(groth16::combine(key->header, sums, blinding), report->proof);
-    report->has_proof = 1;
-    add_phase(report, "combine", host_lane_, -1, combine_start_ns, steady_now_ns(), 0);
+    span.end.synchronize();
+    phases_.add(PhaseLog::Section::results, "d2h", copy_lane_, span, size);
 }
 
 ff::Fr* CudaWorker::host_scratch(uint64_t n) {

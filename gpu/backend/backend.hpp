@@ -3,6 +3,7 @@
 // C ABI). One CudaBackend per run and device; one CudaWorker per prove worker.
 #pragma once
 
+#include "gpu/backend/phase_log.hpp"
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/util/device_info.hpp"
 #include "gpu/key/device_key.hpp"
@@ -115,8 +116,8 @@ private:
 // allocated once for 2^max_log_n and reused, so the steady state has no
 // cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
 // shared upload and download streams, or on a copy stream of its own (copy_streams =
-// worker). With a copy stream per worker, the H200 timelines showed a worker's first
-// upload waiting for other workers' downloads (KERNEL-NOTES.md, "End to end").
+// worker), behind which a worker's first upload can wait for other workers' downloads
+// (docs/ntt.md, on what bounds a partition end to end).
 class CudaWorker {
 public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);
@@ -137,6 +138,49 @@ public:
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
 
 private:
+    // One request, checked, and what follows from it (backend.cpp).
+    struct Partition;
+
+    // Checks `request` and makes the backend's device current; throws plugin::Error
+    // before anything is enqueued.
+    Partition open_partition(const zkb_prove_request& request);
+    // Records the anchor on the idle compute stream; returns its time on the runner's clock.
+    uint64_t record_anchor();
+    // Runs the request's schedule; a Groth16 one returns the MSMs' sums.
+    std::optional<groth16::MsmSums> run_schedule(const Partition& partition, zkb_prove_report* report);
+    // Waits for every stream this worker enqueues on, ignoring their errors: after a
+    // failure, before prove rethrows it.
+    void synchronize_streams() const noexcept;
+
+    // The schedules, one per workload: each runs its steps in order, and each step
+    // enqueues its work and logs the phases it reports.
+    void run_quotient_schedule(const Partition& partition);
+    groth16::MsmSums run_groth16_schedule(const Partition& partition);
+    // snarkjs's H convention: the quotient on the host, h uploaded.
+    groth16::MsmSums run_host_quotient_groth16_schedule(const Partition& partition, zkb_prove_report* report);
+
+    // The steps, in the order the schedules take them.
+    const Event& upload_z_and_run_its_msms(const Partition& partition);
+    void make_quotient_on_host(const Partition& partition, zkb_prove_report* report);
+    void run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done);
+    void make_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    void upload_h(const Partition& partition);
+    void enqueue_digest_block_sums(const Partition& partition, const char* phase);
+    void run_l(const Partition& partition);
+    void run_h(const Partition& partition, const Event& h_ready);
+    void bring_h_back(const Partition& partition);
+    void download_digest(const Partition& partition);
+    void download_h(const Partition& partition);
+    groth16::MsmSums collect_msm_sums(const Partition& partition);
+    void combine_proof(const Partition& partition, const groth16::MsmSums& sums, zkb_prove_report* report);
+
+    // One copy each way, timed by `span` and logged as a phase (see backend.cpp).
+    void upload(const Partition& partition, PhaseLog::Section section, const char* what, void* device_destination,
+                const void* host_source, uint64_t size, const TimedSpan& span, uint64_t piece_bytes = 0,
+                const Event* piece_up = nullptr);
+    void download(void* host_destination, const void* device_source, uint64_t size, const Event& ready,
+                  const TimedSpan& span);
+
     // 2n elements of host scratch for an odd-coset quotient, allocated on first use.
     ff::Fr* host_scratch(uint64_t n);
 
@@ -159,12 +203,21 @@ private:
     std::unique_ptr<ProofMsms> msms_;
     std::vector<ff::Fr> host_scratch_;
     unsigned host_threads_ = 1;
+
+    // The timed steps' events, made once and recorded again by every prove.
     Event anchor_;
-    Event h2d_start_[4], h2d_end_[4];  // a, b, c (or h from the host), z
-    Event z_ready_[ProofMsms::kMaxZChunks];  // each of z's chunks up
-    // a, b, c input transforms; the output transform; h's digest block sums
-    Event compute_start_[5], compute_end_[5];
-    Event d2h_start_[2], d2h_end_[2];  // the block sums; h
+    TimedSpan z_upload_;
+    Event z_chunk_up_[ProofMsms::kMaxZChunks];  // each of z's chunks up
+    struct QuotientInput {
+        TimedSpan upload, transform;  // the input's copy up, and quotient_input_steps
+    };
+    QuotientInput quotient_inputs_[3];  // a, b, c
+    TimedSpan quotient_output_;         // quotient_output_steps: h in b
+    TimedSpan h_upload_;                // h made on the host
+    TimedSpan digest_blocks_;           // h's digest block sums, into a
+    TimedSpan digest_download_;         // the block sums to the host
+    TimedSpan h_download_;
+    PhaseLog phases_;
 };
 
 }  // namespace zkbatch::cuda

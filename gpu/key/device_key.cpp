@@ -124,92 +124,138 @@ std::vector<msm::TableShape> strided_table_shapes(uint64_t points) {
     return shapes;
 }
 
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
-                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
-    struct Table {
-        uint64_t table_bytes, query_bytes;
-    };
-    const auto g1_table = [&](uint64_t points, msm::TableShape table) {
-        return Table{msm::BaseTable<ec::G1Params>::device_bytes_for(points, table), points * sizeof(ec::G1Affine)};
-    };
-    const auto g2_table = [&](uint64_t points, msm::TableShape table) {
-        return Table{msm::BaseTable<ec::G2Params>::device_bytes_for(points, table), points * sizeof(ec::G2Affine)};
-    };
-    MsmMemoryPlan plan;
-    // `candidate` (plan and more) with `set`'s tables added, if every worker and each
-    // table as it is built fit beside the tables built before it.
-    const auto take = [&](MsmMemoryPlan candidate, std::initializer_list<Table> set) {
-        const uint64_t workers = workers_bytes(candidate);
-        const uint64_t tables_bytes = plan.device_bytes - plan.freed_query_bytes;
-        if (workers > free_bytes || tables_bytes > free_bytes - workers) return false;
-        uint64_t left = free_bytes - workers - tables_bytes;
-        for (const Table& next : set) {
-            if (next.table_bytes > left) return false;
-            left = left - next.table_bytes + next.query_bytes;
-            candidate.device_bytes += next.table_bytes;
-            candidate.freed_query_bytes += next.query_bytes;
+namespace {
+
+// One table to build: its device bytes, and its query's, freed once it is built.
+struct TableBytes {
+    uint64_t table, query;
+};
+
+template <class C>
+TableBytes table_bytes(uint64_t points, msm::TableShape shape) {
+    return {msm::BaseTable<C>::device_bytes_for(points, shape), points * sizeof(ec::Affine<C>)};
+}
+
+// A query's table (stride 1 or more), or none.
+using TableOption = std::optional<msm::TableShape>;
+
+// The plan of what the free memory buys, grown one candidate at a time: a candidate is
+// the plan with something added, and becomes the plan only if it fits.
+class MemoryPlanner {
+public:
+    MemoryPlanner(uint64_t free_bytes, const WorkersBytes& workers_bytes)
+        : free_bytes_(free_bytes), workers_bytes_(&workers_bytes) {}
+
+    const MsmMemoryPlan& plan() const { return plan_; }
+
+    // Makes `candidate`, with `tables` added, the plan if every worker (under the
+    // candidate) and each table as it is built, in order, fit beside the tables of the
+    // plan so far and those built before it; returns whether it did.
+    bool try_add(MsmMemoryPlan candidate, std::initializer_list<TableBytes> tables) {
+        const uint64_t workers = (*workers_bytes_)(candidate);
+        const uint64_t tables_bytes = plan_.device_bytes - plan_.freed_query_bytes;
+        if (workers > free_bytes_ || tables_bytes > free_bytes_ - workers) return false;
+        uint64_t left = free_bytes_ - workers - tables_bytes;
+        for (const TableBytes& next : tables) {
+            if (next.table > left) return false;
+            left = left - next.table + next.query;
+            candidate.device_bytes += next.table;
+            candidate.freed_query_bytes += next.query;
         }
-        plan = candidate;
+        plan_ = candidate;
         return true;
-    };
-    using Set = std::optional<msm::TableShape> MsmMemoryPlan::*;
-    const auto with = [&](Set set, msm::TableShape table) {
-        MsmMemoryPlan candidate = plan;
-        candidate.*set = table;
-        return candidate;
-    };
-    const msm::TableShape whole{key_table_window_bits(shape), 1};
-    const uint64_t m = shape.num_variables;
-    if (tables) take(with(&MsmMemoryPlan::z, whole), {g1_table(m, whole), g1_table(m, whole), g2_table(m, whole)});
-    // B2's rounds: the longest segments whose scratch fits on its own, or else in one block
-    // with a, b and c (whose uploads it delays to L, so only where it must).
-    for (const uint32_t segment : kG2AffineSegments) {
-        if (g2_rounds == G2Rounds::off) break;
-        MsmMemoryPlan candidate = plan;
-        candidate.g2_affine_segment = segment;
-        if (g2_rounds == G2Rounds::automatic && take(candidate, {})) break;
-        candidate.g2_scratch_in_vectors = true;
-        if (take(candidate, {})) break;
     }
-    if (!tables) return plan;
-    // H's and L's tables, chosen together: of every pair of shapes that fits (each whole,
-    // strided or none; or of the stride asked for, or none), H's built first, the pair
-    // the cost model (msm::estimated_msm_cost) finds cheapest; the first such in this
-    // order on a tie. H's best table alone can take the room that L's needed for more:
-    // at 2^26, 24/3 with L plain against 22/4 with L at 22/6.
-    const auto options_for = [&](uint64_t points) {
-        std::vector<std::optional<msm::TableShape>> options;
-        if (g1_table_stride == 0) {
-            options.emplace_back(whole);
-            for (const msm::TableShape& strided : strided_table_shapes(points)) options.emplace_back(strided);
-        } else {
-            const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, g1_table_stride);
-            options.emplace_back(msm::TableShape{bits, std::min(g1_table_stride, msm::WindowLayout::windows_for(bits))});
-        }
-        options.emplace_back(std::nullopt);
-        return options;
-    };
-    const auto cost = [](uint64_t points, const std::optional<msm::TableShape>& table) {
-        return table ? msm::estimated_msm_cost(points, table->window_bits, table->stride)
-                     : msm::estimated_msm_cost(points, msm::choose_window_bits(points));
-    };
+
+private:
+    uint64_t free_bytes_;
+    const WorkersBytes* workers_bytes_;
+    MsmMemoryPlan plan_;
+};
+
+// z's tables, whole: A's and B1's (G1) and B2's (G2) together, or none.
+void plan_z_tables(MemoryPlanner& planner, const groth16::ProvingKey& shape, msm::TableShape whole) {
+    const uint64_t m = shape.num_variables;
+    MsmMemoryPlan candidate = planner.plan();
+    candidate.z = whole;
+    planner.try_add(candidate, {table_bytes<ec::G1Params>(m, whole), table_bytes<ec::G1Params>(m, whole),
+                                table_bytes<ec::G2Params>(m, whole)});
+}
+
+// B2's rounds: the longest segments whose scratch fits on its own, or else in one block
+// with a, b and c (whose uploads it delays to L, so only where it must); as `g2_rounds` says.
+void plan_g2_rounds(MemoryPlanner& planner, G2Rounds g2_rounds) {
+    if (g2_rounds == G2Rounds::off) return;
+    for (const uint32_t segment : kG2AffineSegments) {
+        MsmMemoryPlan candidate = planner.plan();
+        candidate.g2_affine_segment = segment;
+        if (g2_rounds == G2Rounds::automatic && planner.try_add(candidate, {})) return;
+        candidate.g2_scratch_in_vectors = true;
+        if (planner.try_add(candidate, {})) return;
+    }
+}
+
+// The tables an MSM of `points` points may have, most memory first, then none: whole or
+// one of strided_table_shapes; or, for a stride s > 0 asked for, that stride alone (at
+// most the table's windows) at the cost model's width for it.
+std::vector<TableOption> table_options(uint64_t points, msm::TableShape whole, uint32_t stride) {
+    std::vector<TableOption> options;
+    if (stride == 0) {
+        options.emplace_back(whole);
+        for (const msm::TableShape& strided : strided_table_shapes(points)) options.emplace_back(strided);
+    } else {
+        const uint32_t bits = msm::choose_window_bits(points, msm::kMaxWindowBits, stride);
+        options.emplace_back(msm::TableShape{bits, std::min(stride, msm::WindowLayout::windows_for(bits))});
+    }
+    options.emplace_back(std::nullopt);
+    return options;
+}
+
+// The cost model's figure for an MSM of `points` points over `table`, or over the bases.
+double msm_cost(uint64_t points, const TableOption& table) {
+    return table ? msm::estimated_msm_cost(points, table->window_bits, table->stride)
+                 : msm::estimated_msm_cost(points, msm::choose_window_bits(points));
+}
+
+// H's and L's tables, chosen together: of every pair of options that fits, H's built
+// first, the pair the cost model finds cheapest; the first such in the options' order on
+// a tie. H's best table alone can take the room that L's needed for more: at 2^26, 24/3
+// with L plain against 22/4 with L at 22/6. Returns the planner's plan with that pair.
+MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::ProvingKey& shape,
+                                  msm::TableShape whole, uint32_t stride) {
     const uint64_t h_points = shape.h_points(), l_points = shape.private_variables();
-    const MsmMemoryPlan before = plan;
-    MsmMemoryPlan best = before;
-    double best_cost = cost(h_points, std::nullopt) + cost(l_points, std::nullopt);
-    for (const auto& h : options_for(h_points)) {
-        for (const auto& l : options_for(l_points)) {
-            plan = before;
-            if (h && !take(with(&MsmMemoryPlan::h, *h), {g1_table(h_points, *h)})) continue;
-            if (l && !take(with(&MsmMemoryPlan::l, *l), {g1_table(l_points, *l)})) continue;
-            const double pair_cost = cost(h_points, h) + cost(l_points, l);
+    const std::vector<TableOption> h_options = table_options(h_points, whole, stride);
+    const std::vector<TableOption> l_options = table_options(l_points, whole, stride);
+    MsmMemoryPlan best = planner.plan();
+    double best_cost = msm_cost(h_points, std::nullopt) + msm_cost(l_points, std::nullopt);
+    for (const TableOption& h : h_options) {
+        for (const TableOption& l : l_options) {
+            MemoryPlanner pair = planner;
+            MsmMemoryPlan with_h = pair.plan();
+            with_h.h = h;
+            if (h && !pair.try_add(with_h, {table_bytes<ec::G1Params>(h_points, *h)})) continue;
+            MsmMemoryPlan with_l = pair.plan();
+            with_l.l = l;
+            if (l && !pair.try_add(with_l, {table_bytes<ec::G1Params>(l_points, *l)})) continue;
+            const double pair_cost = msm_cost(h_points, h) + msm_cost(l_points, l);
             if (pair_cost < best_cost) {
-                best = plan;
+                best = pair.plan();
                 best_cost = pair_cost;
             }
         }
     }
     return best;
+}
+
+}  // namespace
+
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
+    MemoryPlanner planner(free_bytes, workers_bytes);
+    const msm::TableShape whole{key_table_window_bits(shape), 1};
+    if (tables) plan_z_tables(planner, shape, whole);
+    plan_g2_rounds(planner, g2_rounds);
+    if (!tables) return planner.plan();
+    return plan_h_and_l_tables(planner, shape, whole, g1_table_stride);
 }
 
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {

@@ -91,18 +91,18 @@ inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 
 // What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
-// the time each buys per byte (MSM-NOTES.md, v9) while it fits in what the earlier ones
-// left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms a proof for 66 GiB), B2's
-// rounds (~70 ms for 42 GiB a worker; the longest segments whose scratch fits, on its
-// own or else sharing a, b and c's block), then H's and L's tables together (~14 ms each
-// for 17 GiB at 2^24, but a mostly boolean witness gains little from L's): of every pair
-// of shapes that fits, each whole, one of strided_table_shapes (v15) or none, the one
-// msm::estimated_msm_cost finds cheapest. Tables only when `tables`, rounds as
-// `g2_rounds` says. g1_table_stride s > 0 (backend option msm_table_stride) gives H and L
-// tables of stride s alone (at most their windows), at the cost model's width for s,
-// where they fit. A table is built from its query, which is then freed (multiple 0 is a
-// copy of it), so each table needs its own bytes while it is built and one multiple
-// fewer after.
+// the time each buys per byte (docs/msm.md, on spending the proof's memory) while it
+// fits in what the earlier ones left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms
+// a proof for 66 GiB), B2's rounds (~70 ms for 42 GiB a worker; the longest segments
+// whose scratch fits, on its own or else sharing a, b and c's block), then H's and L's
+// tables together (~14 ms each for 17 GiB at 2^24, but a mostly boolean witness gains
+// little from L's): of every pair of shapes that fits, each whole, one of
+// strided_table_shapes or none, the one msm::estimated_msm_cost finds cheapest. Tables
+// only when `tables`, rounds as `g2_rounds` says. g1_table_stride s > 0 (backend option
+// msm_table_stride) gives H and L tables of stride s alone (at most their windows), at
+// the cost model's width for s, where they fit. A table is built from its query, which
+// is then freed (multiple 0 is a copy of it), so each table needs its own bytes while it
+// is built and one multiple fewer after.
 MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
                               const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
 
