@@ -1,6 +1,6 @@
 // msm_kernel_bench: the device MSM (gpu/msm/msm.hpp) on device-resident bases, timed
-// with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark MSM table
-// so the two compare line by line.
+// with CUDA events, in the layout of sppark's MSM figures so the two compare line by
+// line (docs/msm.md#numbers-today).
 //
 //   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
@@ -285,7 +285,7 @@ public:
     explicit Bench(const Options& options) : options_(options) { size_for_log_ns(); }
 
     // G2's rounds in segments of up to 6144 entries (47 GB of scratch on a 141 GB device)
-    // make G2 over a table at 2^24 a quarter faster (docs/msm.md, on longer affine
+    // make G2 over a table at 2^24 a quarter faster (docs/msm.md#where-the-rounds-pay, on longer affine
     // segments): the longest of 6144, 4096 and 2048 whose accumulator takes at most half
     // the free memory and leaves room for the largest base table the rows build (of those
     // that fit at all), else the shortest that may pay. Beside a G1 table at 2^26 (66 GB)
@@ -492,7 +492,7 @@ private:
         std::printf("|---|---|---|---|---|---|---|\n");
         RowSums sums;
         for (uint32_t log_n : options_.log_ns) {
-            // Nsight Compute picks the table's launches by this range (tools/h200-evidence.sh msm-profile).
+            // Nsight Compute picks the table's launches by this range (tools/gpu-bench.sh's profile step).
             const cuda::NvtxRange range("table 2^" + std::to_string(log_n));
             skips_.run_or_skip(row_name("2^", log_n) + " over the bases",
                                [&] { run_row(setup, log_n, sums, breakdowns); });

@@ -1,5 +1,5 @@
 // ntt_kernel_bench: the CUDA backends' NTT and quotient kernels on device-resident data,
-// timed with CUDA events, in the layout of ../shared/REFERENCE-NUMBERS.md's sppark table
+// timed with CUDA events, in the layout of sppark's NTT figures (docs/ntt.md#numbers-today)
 // so the two compare line by line.
 //
 //   ntt_kernel_bench [--log-n 20,22,24,26,27] [--repetitions 15] [--plans 10:11,8:10]

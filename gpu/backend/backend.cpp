@@ -435,8 +435,8 @@ void CudaWorker::synchronize_streams() const noexcept {
 }
 
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
-    // The quotient workload's kernel groups are its "compute", as before plugin ABI v5 (a
-    // Groth16 proof's are its "quotient").
+    // The quotient workload's kernel groups are its "compute" (the name ABI versions before
+    // 5 used for both); a Groth16 proof's are its "quotient".
     make_quotient_on_device(partition, "compute");
     // The block sums count as the quotient workload's compute, as they always have.
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "compute");
@@ -474,7 +474,7 @@ groth16::MsmSums CudaWorker::run_host_quotient_groth16_schedule(const Partition&
 const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition) {
     // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b and c
     // go up behind z (or the host makes the quotient) instead of waiting for the
-    // quotient's uploads (docs/msm.md, on z first). z goes up in the MSMs' chunks, so the
+    // quotient's uploads (docs/msm.md#a-proofs-five-msms). z goes up in the MSMs' chunks, so the
     // first chunk's MSMs start once its part is up.
     const DeviceProvingKey& key = *partition.key;
     upload(partition, PhaseLog::Section::z_upload, "z", z_.data(), partition.buffers.z,

@@ -100,7 +100,7 @@ private:
     DeviceInfo device_info_;
     ntt::DomainTablesCache tables_;
     // Created before any worker's stream, one after the other: the arrangement in which
-    // bench/copy_overlap_bench saw the H200 upload and download at once.
+    // the H200 uploads and downloads at once (docs/ntt.md#copies-and-streams).
     std::optional<Stream> upload_stream_, download_stream_;
     std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
@@ -117,7 +117,7 @@ private:
 // cudaMalloc/cudaFree. Used from one thread at a time. Its copies go on the device's
 // shared upload and download streams, or on a copy stream of its own (copy_streams =
 // worker), behind which a worker's first upload can wait for other workers' downloads
-// (docs/ntt.md, on what bounds a partition end to end).
+// (docs/ntt.md#copies-and-streams).
 class CudaWorker {
 public:
     CudaWorker(CudaBackend& backend, uint32_t worker_index);

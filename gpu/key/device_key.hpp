@@ -26,9 +26,9 @@ namespace zkbatch::cuda {
 
 // Base tables (msm::BaseTable) of a resident key's queries. A key never changes within a
 // run, so each query's window multiples can be made once and every proof's MSM over it
-// then adds all windows into one set of buckets (docs/msm.md, v4: G1 at 2^24
-// 114.9 -> 98.7 ms, G2 416 -> 342 ms, for 18 and 36 GiB), or into s sets over a table of
-// every s-th window's multiples (v15). Three sets, each present or absent: z's (A, B1 and
+// then adds all windows into one set of buckets (docs/msm.md#base-tables), or into s sets
+// over a table of every s-th window's multiples (docs/msm.md#tables-of-every-s-th-window).
+// Three sets, each present or absent: z's (A, B1 and
 // B2, whose one plan of z then has the tables' layout), H's, L's.
 struct KeyTables {
     std::unique_ptr<msm::BaseTable<ec::G1Params>> a, b_g1, l, h;
@@ -79,19 +79,17 @@ uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
 // multiples) and 3 (4), then 22 bits at s = 4 (3) and 6 (2).
 std::vector<msm::TableShape> strided_table_shapes(uint64_t points);
 
-// B2's rounds get scratch for segments up to the first of these that fits. The H200's G2
-// MSM over a table at 2^24 (docs/msm.md, v8): 315-320 ms without rounds, as
-// much with segments up to 1024 (six waves of 993 entries a slot), 270.1 with 4096 (two
-// waves of 2979), 245.5 with 6144 (one wave of 5958). Plain at 2^26 (v16, one chunk of a
-// 2^27 proof's B2): 1,326.0 without, 1,160.3 with 2048 (~15 GB, 13 waves of 1,986),
-// 1,033.1 with 4096, 1,003.2 with 6144; 2048 is what a 2^27 key leaves room for.
+// B2's rounds get scratch for segments up to the first of these that fits: longer
+// segments share each inversion among more pairs, so fewer waves over the scratch, and
+// every length here pays against none (docs/msm.md#where-the-rounds-pay). A 2^27 key
+// leaves room for 4096 only in a, b and c's block (MsmMemoryPlan::g2_scratch_in_vectors).
 inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 
 // What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
-// the time each buys per byte (docs/msm.md, on spending the proof's memory) while it
+// the time each buys per byte (docs/msm.md#the-memory-plan) while it
 // fits in what the earlier ones left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms
 // a proof for 66 GiB), B2's rounds (~70 ms for 42 GiB a worker; the longest segments
 // whose scratch fits, on its own or else sharing a, b and c's block), then H's and L's
@@ -142,8 +140,8 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
 uint64_t key_generation_scratch_bytes();
 
 // Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
-// frees each tabled query, synchronously: seconds at 2^24 (G1 6.4 s, G2 11.2 s a table
-// on the H200). Throws CudaError.
+// frees each tabled query, synchronously: seconds a table at 2^24
+// (docs/msm.md#base-tables). Throws CudaError.
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan);
 
 // The points digest of a key on the device: what its key file's header would carry
