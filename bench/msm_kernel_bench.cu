@@ -285,8 +285,8 @@ public:
     explicit Bench(const Options& options) : options_(options) { size_for_log_ns(); }
 
     // G2's rounds in segments of up to 6144 entries (47 GB of scratch on a 141 GB device)
-    // make G2 over a table at 2^24 a quarter faster (docs/msm.md#where-the-rounds-pay, on longer affine
-    // segments): the longest of 6144, 4096 and 2048 whose accumulator takes at most half
+    // make G2 over a table at 2^24 a quarter faster (docs/msm.md#where-the-rounds-pay):
+    // the longest of 6144, 4096 and 2048 whose accumulator takes at most half
     // the free memory and leaves room for the largest base table the rows build (of those
     // that fit at all), else the shortest that may pay. Beside a G1 table at 2^26 (66 GB)
     // no more than that fits.
