@@ -1,8 +1,7 @@
-// Manifest loading: TOML++ parse, --set overrides merged into the parsed tree, then
-// one validation pass over the result. Overrides are parsed as small TOML documents
-// whose source path is "--set KEY=VALUE", so every node remembers where it came from
-// and an error about an overridden value names the override instead of the file.
-#include "manifest/manifest.hpp"
+// Manifest validation: one pass over the parsed (and overridden) TOML tree that fills a
+// Manifest, checking every key against the schema and every value's type and range, and
+// throwing at the first problem with the position of the node it is about.
+#include "manifest/manifest_internal.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,237 +9,16 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <span>
 #include <sstream>
 #include <type_traits>
 #include <utility>
 
-namespace zkbatch {
+namespace zkbatch::manifest_detail {
 
 namespace {
-
-// Text echoed in a message, cut to a readable length: a hostile manifest's 1 MiB key
-// should not become a 1 MiB error line. Cuts at a UTF-8 character boundary.
-std::string shown_text(std::string_view text) {
-    constexpr size_t kShownBytes = 64;
-    if (text.size() <= kShownBytes + 16) return std::string(text);
-    size_t cut = kShownBytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
-}
-
-}  // namespace
-
-ManifestError::ManifestError(std::string path_, uint32_t line_, uint32_t column_, std::string key_,
-                             const std::string& what)
-    : std::runtime_error([&] {
-          std::string where = path_;
-          if (line_ > 0) where += column_ > 0 ? fmt::format(":{}:{}", line_, column_) : fmt::format(":{}", line_);
-          return key_.empty() ? fmt::format("{}: {}", where, what) : fmt::format("{}: {}: {}", where, shown_text(key_), what);
-      }()),
-      path(std::move(path_)),
-      line(line_),
-      column(column_),
-      key(std::move(key_)) {}
-
-const char* to_string(VerifyMode mode) {
-    switch (mode) {
-        case VerifyMode::proof: return "proof";
-        case VerifyMode::identity: return "identity";
-        case VerifyMode::sampled: return "sampled";
-        case VerifyMode::none: return "none";
-    }
-    return "?";
-}
-
-const char* to_string(ProofSystem system) {
-    return system == ProofSystem::groth16 ? "groth16" : "quotient";
-}
-
-const char* to_string(CircuitKind kind) { return kind == CircuitKind::synthetic ? "synthetic" : "zkey"; }
-
-const char* to_string(ProofRandomness randomness) {
-    return randomness == ProofRandomness::derived ? "derived" : "random";
-}
-
-const char* to_string(KeySource source) { return source == KeySource::cache ? "cache" : "backend"; }
-
-const char* to_string(OnPartitionError mode) {
-    switch (mode) {
-        case OnPartitionError::stop: return "stop";
-        case OnPartitionError::continue_run: return "continue";
-    }
-    return "?";
-}
-
-namespace {
-
-constexpr std::string_view kOverridePath = "--set";
-// Source path given to an override's parsed nodes: "--set circuit.log_n=12".
-constexpr std::string_view kOverrideLabelPrefix = "--set ";
-
-// Hostile-input caps (docs/manifest.md, "Hostile input and limits"). A real manifest is a few KiB
-// and nests 3 levels (backend.options.X); these leave room for comments and tags.
-constexpr size_t kMaxManifestBytes = size_t{1} << 20;
-constexpr size_t kMaxNestingLevels = 64;
-
-// A reason to refuse text before TOML++ parses it, and where.
-struct PrescanProblem {
-    uint32_t line = 0, column = 0;
-    bool too_deep = false;  // nesting; otherwise a character TOML++ 3.3 mishandles
-    std::string message;
-};
-
-// Refuses, before TOML++ sees it, text that TOML++ 3.3 cannot parse safely:
-// - tables or arrays nested more than kMaxNestingLevels deep, counting [header] and
-//   dotted-key segments and the arrays and inline tables around a value ([a.b] then
-//   c.d = [1] is 5 levels). TOML++ builds and frees nested tables recursively, so
-//   ~30 000 levels of "a.a.a..." (60 KB) overflow the stack.
-// - a character outside ASCII where TOML++ tests it for whitespace: outside strings and
-//   comments (never valid TOML there), after a '\' in a basic string (never a valid
-//   escape), or first after a line-ending backslash in a multi-line string (valid, but
-//   rare). TOML++ 3.3's is_non_ascii_horizontal_whitespace reaches __builtin_unreachable
-//   for most such characters: undefined behaviour, found by fuzzing.
-// It knows just enough TOML to skip strings and comments and to tell keys from values;
-// TOML++ still reports every syntax error, and stops at the first, so text past a place
-// where the two readings could differ is never parsed.
-std::optional<PrescanProblem> prescan_toml(std::string_view text) {
-    struct Container {
-        char bracket;  // '[' an array value, '{' an inline table
-        size_t depth;  // of the array or table itself
-    };
-    std::vector<Container> open;
-    size_t header_depth = 0;   // of the table the last [header] or [[header]] opened
-    size_t depth = 1;          // of the key segment or value being read
-    bool in_key = true;        // reading a key: at a line start, after '{', or after ',' in one
-    bool key_started = false;  // the key has a character already (a '[' then is not a header)
-    bool in_header = false;
-    size_t bare_value_checked = 0;  // bare values before this index were checked whole
-    // A UTF-8 byte order mark may open the text; TOML++ skips it.
-    const size_t first = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-    uint32_t line = 1;
-    size_t line_start = first;  // index of the current line's first byte
-    auto new_line = [&](size_t newline_index) { ++line, line_start = newline_index + 1; };
-    auto column = [&](size_t index) { return static_cast<uint32_t>(index - line_start + 1); };
-    auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
-    for (size_t i = first; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '\n') {
-            new_line(i);
-            if (open.empty()) in_key = true, key_started = false, in_header = false, depth = header_depth + 1;
-            continue;
-        }
-        if (c == '#') {  // a comment runs to the end of the line
-            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-            continue;
-        }
-        if (c == '"' || c == '\'') {  // a string or quoted key segment: skip it whole
-            const bool multi_line = text.substr(i, 3) == std::string_view(c == '"' ? "\"\"\"" : "'''");
-            const size_t quotes = multi_line ? 3 : 1;
-            for (i += quotes; i < text.size(); ++i) {
-                if (text[i] == c && (!multi_line || text.substr(i, 3) == std::string(3, c))) {
-                    // A multi-line string may end with one or two quotes of content.
-                    i += quotes - 1;
-                    for (int extra = 0; multi_line && extra < 2 && i + 1 < text.size() && text[i + 1] == c; ++extra)
-                        ++i;
-                    break;
-                }
-                if (text[i] == '\n') {
-                    if (!multi_line) {  // unterminated: TOML++ stops here
-                        --i;            // the newline is the outer loop's
-                        break;
-                    }
-                    new_line(i);
-                    continue;
-                }
-                if (c != '"' || text[i] != '\\') continue;
-                // An escape in a basic string.
-                if (i + 1 < text.size() && non_ascii(text[i + 1]))
-                    return PrescanProblem{line, column(i), false,
-                                          "'\\' followed by a character outside ASCII is not a TOML escape"};
-                size_t next = i + 1;
-                while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r')) ++next;
-                if (!multi_line || next >= text.size() || text[next] != '\n') {
-                    ++i;  // the escaped character
-                    continue;
-                }
-                // A line-ending backslash: TOML++ skips the whitespace after it.
-                while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' ||
-                                              text[next] == '\n')) {
-                    if (text[next] == '\n') new_line(next);
-                    ++next;
-                }
-                if (next < text.size() && non_ascii(text[next]))
-                    return PrescanProblem{line, column(next), false,
-                                          "a character outside ASCII right after a line-ending backslash; TOML++ "
-                                          "3.3 misreads it there: put it on the line before, or write it as \\uXXXX"};
-                i = next - 1;
-            }
-            key_started = true;
-            continue;
-        }
-        if (non_ascii(c))
-            return PrescanProblem{line, column(i), false,
-                                  "a character outside ASCII outside quotes; TOML allows them only in strings and "
-                                  "comments (quote the key or value)"};
-        // TOML++ reads a bare value (number, date, boolean) ahead up to whitespace, ',', ']',
-        // '}' or '#', through any quotes in it, before it refuses a malformed one. Check
-        // that run whole, up to the end of its line (valid TOML has nothing else there).
-        if (!in_key && !in_header && i >= bare_value_checked &&
-            std::string_view(" \t\r[]{},=").find(c) == std::string_view::npos) {
-            bare_value_checked = std::min(text.find_first_of("\n#,]}", i), text.size());
-            for (size_t j = i; j < bare_value_checked; ++j)
-                if (non_ascii(text[j]))
-                    return PrescanProblem{line, column(j), false,
-                                          "a character outside ASCII in or right after a value outside quotes; "
-                                          "TOML allows them only in strings and comments"};
-        }
-        size_t deeper = 0;  // the depth reached by this character, if it opens a level
-        if (in_header) {
-            if (c == '.') deeper = ++header_depth;
-            if (c == ']') in_header = false, in_key = false;
-        } else if (in_key) {
-            if (c == '[' && open.empty() && !key_started) {  // [a.b], or [[a.b]]: one level more
-                in_header = true;
-                header_depth = 1;
-                if (i + 1 < text.size() && text[i + 1] == '[') ++i, ++header_depth;
-                deeper = header_depth;
-            } else if (c == '.') {
-                deeper = ++depth;
-            } else if (c == '=') {
-                in_key = false;
-            } else if (c == '}' && !open.empty()) {  // "{}" or a trailing ','
-                depth = open.back().depth;
-                open.pop_back();
-                in_key = false;
-            } else if (c != ' ' && c != '\t' && c != '\r') {
-                key_started = true;
-            }
-        } else if (c == '[' || c == '{') {
-            open.push_back({c, depth});
-            deeper = ++depth;
-            in_key = c == '{';
-            key_started = false;
-        } else if (c == ',' && !open.empty()) {
-            depth = open.back().depth + 1;
-            in_key = open.back().bracket == '{';
-            key_started = false;
-        } else if ((c == ']' || c == '}') && !open.empty()) {
-            depth = open.back().depth;
-            open.pop_back();
-        }
-        if (deeper > kMaxNestingLevels)
-            return PrescanProblem{line, column(i), true,
-                                  fmt::format("tables or arrays nested more than {} levels deep; a manifest needs 3 "
-                                              "(backend.options.X)", kMaxNestingLevels)};
-    }
-    return std::nullopt;
-}
 
 // Every table and key a manifest may contain. Unknown-key checks and did-you-mean
 // suggestions come from here; backend.options and output.tags are free-form inside.
@@ -330,12 +108,6 @@ const char* describe(toml::node_type type) {
     return "nothing";
 }
 
-bool is_bare_key(std::string_view key) {
-    return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    });
-}
-
 // A float in TOML's own spelling, shortest form that reads back to the same double:
 // 0.1 -> "0.1", 2.0 -> "2.0", 1e300 -> "1e+300", inf -> "inf".
 std::string float_text(double value) {
@@ -367,16 +139,6 @@ std::optional<std::string> scalar_text(const toml::node& node) {
     return std::nullopt;
 }
 
-// Options as the plugin receives them: "key=value" lines, sorted by key.
-std::string option_lines(const std::map<std::string, std::string>& options) {
-    std::string lines;
-    for (const auto& [key, value] : options) {
-        if (!lines.empty()) lines += '\n';
-        lines += key + '=' + value;
-    }
-    return lines;
-}
-
 // Walks the parsed (and overridden) tree, fills a Manifest, and throws on the first
 // problem with the position of the node it is about.
 class Validator {
@@ -392,93 +154,23 @@ public:
         throw ManifestError(file_path_, where.begin.line, where.begin.column, key, message);
     }
 
+    // The tables in this order: a manifest with several problems reports the same first.
     Manifest validate(const toml::table& root) const {
         check_unknown_tables(root);
         Manifest m;
-        if (const toml::table* job = table(root, "job")) {
-            read_job_name(*job, m.job.name);
-            read_int(*job, "job", "partitions", 1, 1'000'000, m.job.partitions);
-            read_int(*job, "job", "seed", 0, INT64_MAX, m.job.seed);
-        }
-        if (m.job.name.empty()) {
-            // Point at [job] when it exists, else the top of the file.
-            const toml::node* job = root.get("job");
-            toml::source_region where = job ? job->source() : toml::source_region{};
-            if (where.begin.line == 0 && !override_label(where)) where.begin = {1, 1};
-            fail(where, "job.name", "required key is missing; add name = \"my-job\" under [job]");
-        }
-        if (const toml::table* proof = table(root, "proof")) {
-            static constexpr std::array<std::pair<std::string_view, ProofSystem>, 2> kSystems = {
-                {{"groth16", ProofSystem::groth16}, {"quotient", ProofSystem::quotient}}};
-            for_each_axis_value(*proof, "proof", "system", m.axes, [&](const toml::table& one) {
-                read_choice(one, "proof", "system", kSystems, m.proof.system);
-                return toml_quoted(to_string(m.proof.system));
-            });
-            static constexpr std::array<std::pair<std::string_view, ProofRandomness>, 2> kRandomness = {
-                {{"derived", ProofRandomness::derived}, {"random", ProofRandomness::random}}};
-            read_choice(*proof, "proof", "randomness", kRandomness, m.proof.randomness);
-        }
+        read_job(root, m);
+        if (const toml::table* proof = table(root, "proof")) read_proof(*proof, m);
         if (const toml::table* circuit = table(root, "circuit")) read_circuit(root, *circuit, m);
-        if (const toml::table* setup = table(root, "setup")) {
-            read_int(*setup, "setup", "seed", 0, INT64_MAX, m.setup.seed);
-            read_string(*setup, "setup", "cache_dir", m.setup.cache_dir,
-                        "give the folder for seeded proving keys, such as \"cache/keys\"");
-            static constexpr std::array<std::pair<std::string_view, KeySource>, 2> kKeySources = {
-                {{"cache", KeySource::cache}, {"backend", KeySource::backend}}};
-            read_choice(*setup, "setup", "key", kKeySources, m.setup.key);
-            if (m.setup.key == KeySource::backend && m.circuit.kind == CircuitKind::zkey)
-                fail(setup->get("key")->source(), "setup.key",
-                     "\"backend\" makes a seeded key; a .zkey circuit proves with its ceremony's key (remove it)");
-        }
-        if (const toml::table* pipeline = table(root, "pipeline")) {
-            read_int_axis(*pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
-            read_int_axis(*pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers, m.axes);
-            read_int_axis(*pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth, m.axes);
-            read_int(*pipeline, "pipeline", "finalize_workers", 1, 64, m.pipeline.finalize_workers);
-            static constexpr std::array<std::pair<std::string_view, OnPartitionError>, 2> kOnError = {
-                {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
-            read_choice(*pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
-            read_int(*pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
-            read_devices_axis(*pipeline, m);
-        }
-        if (const toml::table* backend = table(root, "backend")) {
-            for_each_axis_value(*backend, "backend", "name", m.axes, [&](const toml::table& one) {
-                read_string(one, "backend", "name", m.backend.name,
-                            "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
-                return toml_quoted(m.backend.name);
-            });
-            // [backend.options.<plugin>] tables hold options for that backend alone (an A/B
-            // of cuda-pinned and cuda-pageable can size the pinned pool); the scalars
-            // directly in [backend.options] go to every backend.
-            m.backend.options = option_lines(
-                read_scalars(*backend, "backend", "options", /*bare_keys=*/true, /*backend_tables=*/true));
-            if (const toml::node* node = backend->get("options"); node && node->is_table()) {
-                for (const auto& [key, value] : *node->as_table()) {
-                    if (!value.is_table()) continue;
-                    if (!is_bare_key(key.str()))
-                        fail(key_region(key, value), fmt::format("backend.options.{}", key.str()),
-                             "a backend name may use only letters, digits, '_' and '-'");
-                    m.backend.options_by_backend[std::string(key.str())] = option_lines(
-                        read_scalars(*node->as_table(), "backend.options", key.str(), /*bare_keys=*/true));
-                }
-            }
-        }
+        if (const toml::table* setup = table(root, "setup")) read_setup(*setup, m);
+        if (const toml::table* pipeline = table(root, "pipeline")) read_pipeline(*pipeline, m);
+        if (const toml::table* backend = table(root, "backend")) read_backend(*backend, m);
         if (const toml::table* output = table(root, "output")) {
             read_string(*output, "output", "db", m.output.db, "give a file path such as \"results/zkbatch.db\"");
             m.output.tags = read_scalars(*output, "output", "tags", /*bare_keys=*/false);
         }
         // A Groth16 partition is checked by its proof, a quotient-only one by h's identity.
         m.verify.mode = m.proof.system == ProofSystem::groth16 ? VerifyMode::proof : VerifyMode::identity;
-        if (const toml::table* verify = table(root, "verify")) {
-            static constexpr std::array<std::pair<std::string_view, VerifyMode>, 4> kModes = {
-                {{"proof", VerifyMode::proof},
-                 {"identity", VerifyMode::identity},
-                 {"sampled", VerifyMode::sampled},
-                 {"none", VerifyMode::none}}};
-            read_choice(*verify, "verify", "mode", kModes, m.verify.mode);
-            read_int(*verify, "verify", "every", 1, 1'000'000, m.verify.every);
-            check_verify_mode(*verify, m);
-        }
+        if (const toml::table* verify = table(root, "verify")) read_verify(*verify, m);
         if (const toml::table* finalize = table(root, "finalize")) {
             read_bool(*finalize, "finalize", "malloc_trim", m.finalize.malloc_trim);
         }
@@ -487,6 +179,91 @@ public:
     }
 
 private:
+    // [job], and job.name, which every manifest needs.
+    void read_job(const toml::table& root, Manifest& m) const {
+        if (const toml::table* job = table(root, "job")) {
+            read_job_name(*job, m.job.name);
+            read_int(*job, "job", "partitions", 1, 1'000'000, m.job.partitions);
+            read_int(*job, "job", "seed", 0, INT64_MAX, m.job.seed);
+        }
+        if (!m.job.name.empty()) return;
+        // Point at [job] when it exists, else the top of the file.
+        const toml::node* job = root.get("job");
+        toml::source_region where = job ? job->source() : toml::source_region{};
+        if (where.begin.line == 0 && !override_label(where)) where.begin = {1, 1};
+        fail(where, "job.name", "required key is missing; add name = \"my-job\" under [job]");
+    }
+
+    void read_proof(const toml::table& proof, Manifest& m) const {
+        static constexpr std::array<std::pair<std::string_view, ProofSystem>, 2> kSystems = {
+            {{"groth16", ProofSystem::groth16}, {"quotient", ProofSystem::quotient}}};
+        for_each_axis_value(proof, "proof", "system", m.axes, [&](const toml::table& one) {
+            read_choice(one, "proof", "system", kSystems, m.proof.system);
+            return toml_quoted(to_string(m.proof.system));
+        });
+        static constexpr std::array<std::pair<std::string_view, ProofRandomness>, 2> kRandomness = {
+            {{"derived", ProofRandomness::derived}, {"random", ProofRandomness::random}}};
+        read_choice(proof, "proof", "randomness", kRandomness, m.proof.randomness);
+    }
+
+    void read_setup(const toml::table& setup, Manifest& m) const {
+        read_int(setup, "setup", "seed", 0, INT64_MAX, m.setup.seed);
+        read_string(setup, "setup", "cache_dir", m.setup.cache_dir,
+                    "give the folder for seeded proving keys, such as \"cache/keys\"");
+        static constexpr std::array<std::pair<std::string_view, KeySource>, 2> kKeySources = {
+            {{"cache", KeySource::cache}, {"backend", KeySource::backend}}};
+        read_choice(setup, "setup", "key", kKeySources, m.setup.key);
+        if (m.setup.key == KeySource::backend && m.circuit.kind == CircuitKind::zkey)
+            fail(setup.get("key")->source(), "setup.key",
+                 "\"backend\" makes a seeded key; a .zkey circuit proves with its ceremony's key (remove it)");
+    }
+
+    void read_pipeline(const toml::table& pipeline, Manifest& m) const {
+        read_int_axis(pipeline, "pipeline", "synthesis_workers", 1, 256, m.pipeline.synthesis_workers, m.axes);
+        read_int_axis(pipeline, "pipeline", "prove_workers", 1, 64, m.pipeline.prove_workers, m.axes);
+        read_int_axis(pipeline, "pipeline", "queue_depth", 1, 1024, m.pipeline.queue_depth, m.axes);
+        read_int(pipeline, "pipeline", "finalize_workers", 1, 64, m.pipeline.finalize_workers);
+        static constexpr std::array<std::pair<std::string_view, OnPartitionError>, 2> kOnError = {
+            {{"stop", OnPartitionError::stop}, {"continue", OnPartitionError::continue_run}}};
+        read_choice(pipeline, "pipeline", "on_error", kOnError, m.pipeline.on_error);
+        read_int(pipeline, "pipeline", "replay_inputs", 0, 1'000'000, m.pipeline.replay_inputs);
+        read_devices_axis(pipeline, m);
+    }
+
+    void read_backend(const toml::table& backend, Manifest& m) const {
+        for_each_axis_value(backend, "backend", "name", m.axes, [&](const toml::table& one) {
+            read_string(one, "backend", "name", m.backend.name,
+                        "use \"auto\", a plugin name such as \"cpu-ref\", or the path of a plugin .so");
+            return toml_quoted(m.backend.name);
+        });
+        // [backend.options.<plugin>] tables hold options for that backend alone (an A/B
+        // of cuda-pinned and cuda-pageable can size the pinned pool); the scalars
+        // directly in [backend.options] go to every backend.
+        m.backend.options = option_lines(
+            read_scalars(backend, "backend", "options", /*bare_keys=*/true, /*backend_tables=*/true));
+        if (const toml::node* node = backend.get("options"); node && node->is_table()) {
+            for (const auto& [key, value] : *node->as_table()) {
+                if (!value.is_table()) continue;
+                if (!is_bare_key(key.str()))
+                    fail(key_region(key, value), fmt::format("backend.options.{}", key.str()),
+                         "a backend name may use only letters, digits, '_' and '-'");
+                m.backend.options_by_backend[std::string(key.str())] = option_lines(
+                    read_scalars(*node->as_table(), "backend.options", key.str(), /*bare_keys=*/true));
+            }
+        }
+    }
+
+    void read_verify(const toml::table& verify, Manifest& m) const {
+        static constexpr std::array<std::pair<std::string_view, VerifyMode>, 4> kModes = {
+            {{"proof", VerifyMode::proof},
+             {"identity", VerifyMode::identity},
+             {"sampled", VerifyMode::sampled},
+             {"none", VerifyMode::none}}};
+        read_choice(verify, "verify", "mode", kModes, m.verify.mode);
+        read_int(verify, "verify", "every", 1, 1'000'000, m.verify.every);
+        check_verify_mode(verify, m);
+    }
+
     const std::string* override_label(const toml::source_region& where) const {
         if (where.path && *where.path != file_path_ && where.path->starts_with(kOverrideLabelPrefix))
             return where.path.get();
@@ -861,330 +638,8 @@ private:
 
 }  // namespace
 
-std::string toml_quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (byte < 0x20 || byte == 0x7f) {
-            out += fmt::format("\\u{:04X}", byte);
-        } else {
-            out += c;
-        }
-    }
-    return out + '"';
+Manifest validate_manifest(const toml::table& root, const std::string& file_path) {
+    return Validator(file_path).validate(root);
 }
 
-namespace {
-
-std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t");
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
-// Parses `key.path = value` as a TOML document labelled with the override, so the
-// parsed nodes carry "--set KEY=VALUE" as their source. Returns null if the text
-// is not exactly one assignment to that key (a syntax error, or a value such as
-// "1\nx = 2" that would smuggle in a second key).
-std::optional<toml::table> parse_assignment(const std::string& key, const std::string& value_text,
-                                            const std::string& label, const std::vector<std::string>& segments) {
-    toml::table doc;
-    try {
-        doc = toml::parse(key + " = " + value_text, std::string(label));
-    } catch (const toml::parse_error&) {
-        return std::nullopt;
-    }
-    const toml::table* level = &doc;
-    for (size_t i = 0; i < segments.size(); ++i) {
-        if (level->size() != 1 || !level->contains(segments[i])) return std::nullopt;
-        if (i + 1 < segments.size()) {
-            level = level->get(segments[i])->as_table();
-            if (!level) return std::nullopt;
-        }
-    }
-    return doc;
-}
-
-// Moves every node of `from` into `into`: tables merge, anything else replaces.
-void merge(toml::table& into, toml::table& from) {
-    for (auto& [key, node] : from) {
-        toml::node* existing = into.get(key.str());
-        if (existing && existing->is_table() && node.is_table()) {
-            merge(*existing->as_table(), *node.as_table());
-        } else {
-            into.insert_or_assign(key, std::move(node));
-        }
-    }
-}
-
-void apply_override(toml::table& root, const std::string& text) {
-    auto malformed = [&](const std::string& what) {
-        return ManifestError(std::string(kOverridePath), 0, 0, "",
-                             fmt::format("'{}': {}; expected KEY=VALUE, e.g. --set circuit.log_n=12", text, what));
-    };
-    const size_t equals = text.find('=');
-    if (equals == std::string::npos) throw malformed("no '='");
-    const std::string key(trim(std::string_view(text).substr(0, equals)));
-    const std::string value_text(trim(std::string_view(text).substr(equals + 1)));
-    if (key.empty()) throw malformed("missing key before '='");
-    std::vector<std::string> segments;
-    for (size_t start = 0;;) {
-        const size_t dot = key.find('.', start);
-        segments.emplace_back(key.substr(start, dot - start));
-        if (!is_bare_key(segments.back()))
-            throw malformed(fmt::format("key '{}' has an empty or invalid part (use letters, digits, '_' and '-' "
-                                        "between dots)", key));
-        if (dot == std::string::npos) break;
-        start = dot + 1;
-    }
-    const std::string label = fmt::format("{}{}", kOverrideLabelPrefix, text);
-    // A value TOML++ could not parse safely is not TOML: it is taken as a bare string,
-    // unless it nests too deep (no one means that as a string).
-    const auto problem = prescan_toml(key + " = " + value_text);
-    if (problem && problem->too_deep)
-        throw ManifestError(std::string(kOverridePath), 0, 0, key,
-                            fmt::format("the value nests more than {} levels deep (from {})", kMaxNestingLevels,
-                                        shown_text(label)));
-    std::optional<toml::table> doc;
-    if (!problem) doc = parse_assignment(key, value_text, label, segments);
-    const std::string quoted = toml_quoted(value_text);
-    if (!doc && !prescan_toml(key + " = " + quoted)) doc = parse_assignment(key, quoted, label, segments);
-    if (!doc)
-        throw ManifestError(std::string(kOverridePath), 0, 0, key,
-                            fmt::format("cannot use '{}' as a value; is it valid UTF-8?", shown_text(value_text)));
-    merge(root, *doc);
-}
-
-}  // namespace
-
-Manifest parse_manifest(std::string_view text, const std::string& path, const std::vector<std::string>& overrides) {
-    if (text.size() > kMaxManifestBytes)
-        throw ManifestError(path, 0, 0, "",
-                            fmt::format("is {} bytes; a manifest may be at most {} bytes (1 MiB): is this the "
-                                        "right file?", text.size(), kMaxManifestBytes));
-    if (const auto problem = prescan_toml(text)) throw ManifestError(path, problem->line, problem->column, "", problem->message);
-    toml::table root;
-    try {
-        root = toml::parse(text, std::string(path));
-    } catch (const toml::parse_error& e) {
-        throw ManifestError(path, e.source().begin.line, e.source().begin.column, "", std::string(e.description()));
-    }
-    for (const std::string& override_text : overrides) apply_override(root, override_text);
-
-    Manifest m = Validator(path).validate(root);
-    m.source_path = path;
-    m.source_text = std::string(text);
-    m.overrides = overrides;
-    return m;
-}
-
-std::optional<RecordedRunSettings> read_recorded_run_settings(std::string_view manifest_text,
-                                                              const std::vector<std::string>& overrides) {
-    if (manifest_text.size() > kMaxManifestBytes || prescan_toml(manifest_text)) return std::nullopt;
-    toml::table root;
-    try {
-        root = toml::parse(manifest_text, std::string("recorded manifest"));
-        for (const std::string& override_text : overrides) apply_override(root, override_text);
-    } catch (const toml::parse_error&) {
-        return std::nullopt;
-    } catch (const ManifestError&) {
-        return std::nullopt;
-    }
-    const Manifest defaults;
-    RecordedRunSettings settings{defaults.pipeline.replay_inputs, defaults.pipeline.finalize_workers,
-                                 defaults.verify.every, defaults.pipeline.on_error};
-    // A key not given keeps its default; one given must be a count.
-    const auto read_count = [&](std::string_view key, uint32_t& out) {
-        const toml::node_view<toml::node> node = root.at_path(key);
-        if (!node) return true;
-        const std::optional<int64_t> value = node.value_exact<int64_t>();
-        if (!value || *value < 0 || *value > UINT32_MAX) return false;
-        out = static_cast<uint32_t>(*value);
-        return true;
-    };
-    if (!read_count("pipeline.replay_inputs", settings.replay_inputs) ||
-        !read_count("pipeline.finalize_workers", settings.finalize_workers) ||
-        !read_count("verify.every", settings.verify_every))
-        return std::nullopt;
-    if (const toml::node_view<toml::node> node = root.at_path("pipeline.on_error")) {
-        const std::optional<std::string> value = node.value_exact<std::string>();
-        if (value == to_string(OnPartitionError::stop)) settings.on_error = OnPartitionError::stop;
-        else if (value == to_string(OnPartitionError::continue_run)) settings.on_error = OnPartitionError::continue_run;
-        else return std::nullopt;
-    }
-    return settings;
-}
-
-Manifest load_manifest(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
-    const std::string shown = path.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw ManifestError(shown, 0, 0, "", "is a directory; give the path of a .toml manifest, e.g. jobs/smoke.toml");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw ManifestError(shown, 0, 0, "",
-                            fmt::format("cannot open the manifest: {}; check the path (jobs/ has examples)",
-                                        err ? std::strerror(err) : "unknown error"));
-    }
-    // One byte past the cap is enough to refuse; /dev/zero or a huge file is never read whole.
-    std::string bytes(kMaxManifestBytes + 1, '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (in.bad()) throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(errno)));
-    bytes.resize(static_cast<size_t>(in.gcount()));
-    return parse_manifest(bytes, shown, overrides);
-}
-
-std::string describe_job(const Manifest& m) {
-    std::string circuit =
-        m.circuit.kind == CircuitKind::zkey
-            ? fmt::format("the circuit of {}, one partition per witness of {}", m.circuit.zkey, fmt::join(m.circuit.witnesses, ", "))
-        : m.proof.system == ProofSystem::quotient
-            ? fmt::format("{} partition{} of 2^{} ({} terms/row)", m.job.partitions, m.job.partitions == 1 ? "" : "s",
-                          m.circuit.log_n, m.circuit.terms_per_row)
-            : fmt::format("{} partition{} of a 2^{} R1CS ({} terms/row, {} public input{}, {:.0f}% boolean rows)",
-                          m.job.partitions, m.job.partitions == 1 ? "" : "s", m.circuit.log_n, m.circuit.terms_per_row,
-                          m.circuit.public_inputs, m.circuit.public_inputs == 1 ? "" : "s",
-                          100 * m.circuit.boolean_share);
-    std::string text = fmt::format("job '{}': {}: {}, backend {}, verify {}", m.job.name,
-                                   m.proof.system == ProofSystem::groth16 ? "Groth16 proofs" : "quotients", circuit,
-                                   m.backend.name, to_string(m.verify.mode));
-    if (!m.axes.empty()) {
-        size_t arms = 1;
-        std::string axes;
-        for (const auto& axis : m.axes) {
-            arms *= axis.values.size();
-            axes += fmt::format("{}{} ({})", axes.empty() ? "" : ", ", axis.key, fmt::join(axis.values, ", "));
-        }
-        text += fmt::format("; an experiment of {} arms over {}", arms, axes);
-    }
-    return text;
-}
-
-std::string Manifest::Backend::options_for(const std::string& backend_name) const {
-    const auto specific = options_by_backend.find(backend_name);
-    if (specific == options_by_backend.end()) return options;
-    std::map<std::string, std::string> merged;
-    for (const std::string* lines : {&options, &specific->second}) {
-        std::istringstream in(*lines);
-        for (std::string line; std::getline(in, line);) {
-            const size_t equals = line.find('=');
-            if (equals != std::string::npos) merged[line.substr(0, equals)] = line.substr(equals + 1);
-        }
-    }
-    return option_lines(merged);
-}
-
-std::vector<Arm> expand_arms(const Manifest& manifest) {
-    std::vector<Arm> arms(1);
-    // The Cartesian product of the axes, first axis slowest: each arm is the manifest
-    // with one value of every axis set, as --set would set it (and checked again).
-    for (const Manifest::Axis& axis : manifest.axes) {
-        std::vector<Arm> next;
-        for (const Arm& arm : arms) {
-            for (const std::string& value : axis.values) {
-                Arm extended = arm;
-                extended.overrides.push_back(axis.key + "=" + value);
-                extended.label += (extended.label.empty() ? "" : " ") + axis.key + "=" + value;
-                next.push_back(std::move(extended));
-            }
-        }
-        arms = std::move(next);
-    }
-    for (Arm& arm : arms) {
-        std::vector<std::string> overrides = manifest.overrides;
-        overrides.insert(overrides.end(), arm.overrides.begin(), arm.overrides.end());
-        arm.manifest = parse_manifest(manifest.source_text, manifest.source_path.string(), overrides);
-    }
-    return arms;
-}
-
-std::string to_toml(const Manifest& m) {
-    toml::table options;
-    std::istringstream lines(m.backend.options);
-    for (std::string line; std::getline(lines, line);) {
-        const size_t equals = line.find('=');
-        if (equals != std::string::npos) options.insert_or_assign(line.substr(0, equals), line.substr(equals + 1));
-    }
-    for (const auto& [backend, lines_of_backend] : m.backend.options_by_backend) {
-        toml::table specific;
-        std::istringstream backend_lines(lines_of_backend);
-        for (std::string line; std::getline(backend_lines, line);) {
-            const size_t equals = line.find('=');
-            if (equals != std::string::npos) specific.insert_or_assign(line.substr(0, equals), line.substr(equals + 1));
-        }
-        options.insert_or_assign(backend, std::move(specific));
-    }
-    toml::table pipeline{{"synthesis_workers", static_cast<int64_t>(m.pipeline.synthesis_workers)},
-                         {"prove_workers", static_cast<int64_t>(m.pipeline.prove_workers)},
-                         {"queue_depth", static_cast<int64_t>(m.pipeline.queue_depth)},
-                         {"finalize_workers", static_cast<int64_t>(m.pipeline.finalize_workers)},
-                         {"on_error", to_string(m.pipeline.on_error)},
-                         {"replay_inputs", static_cast<int64_t>(m.pipeline.replay_inputs)}};
-    if (m.pipeline.devices.all) {
-        pipeline.insert_or_assign("devices", "all");
-    } else if (!m.pipeline.devices.indices.empty()) {
-        toml::array devices;
-        for (uint32_t device : m.pipeline.devices.indices) devices.push_back(static_cast<int64_t>(device));
-        pipeline.insert_or_assign("devices", std::move(devices));
-    }
-    auto as_int = [](auto n) { return static_cast<int64_t>(n); };
-    // Only the keys of the circuit's kind and the proof system: the others are refused.
-    toml::table job{{"name", m.job.name}, {"seed", as_int(m.job.seed)}};
-    toml::table circuit{{"kind", to_string(m.circuit.kind)}};
-    if (m.circuit.kind == CircuitKind::zkey) {
-        toml::array witnesses;
-        for (const std::string& pattern : m.circuit.witnesses) witnesses.push_back(pattern);
-        circuit.insert_or_assign("zkey", m.circuit.zkey);
-        circuit.insert_or_assign("witnesses", std::move(witnesses));
-    } else {
-        job.insert_or_assign("partitions", as_int(m.job.partitions));
-        circuit.insert_or_assign("log_n", as_int(m.circuit.log_n));
-        circuit.insert_or_assign("terms_per_row", as_int(m.circuit.terms_per_row));
-        if (m.proof.system == ProofSystem::groth16) {
-            circuit.insert_or_assign("public_inputs", as_int(m.circuit.public_inputs));
-            circuit.insert_or_assign("boolean_share", m.circuit.boolean_share);
-            circuit.insert_or_assign("seed", as_int(m.circuit.seed));
-        }
-    }
-    const toml::table doc{
-        {"job", std::move(job)},
-        {"circuit", std::move(circuit)},
-        {"setup", toml::table{{"seed", as_int(m.setup.seed)},
-                              {"cache_dir", m.setup.cache_dir},
-                              {"key", to_string(m.setup.key)}}},
-        {"proof", toml::table{{"system", to_string(m.proof.system)}, {"randomness", to_string(m.proof.randomness)}}},
-        {"pipeline", std::move(pipeline)},
-        {"backend", toml::table{{"name", m.backend.name}, {"options", std::move(options)}}},
-        {"output", toml::table{{"db", m.output.db}}},
-        {"verify", toml::table{{"mode", to_string(m.verify.mode)}, {"every", as_int(m.verify.every)}}},
-        {"finalize", toml::table{{"malloc_trim", m.finalize.malloc_trim}}},
-    };
-    std::ostringstream out;
-    // Every string as a one-line basic string with escapes: TOML++ 3.3 writes a value
-    // holding a newline and three single quotes as a multi-line literal string that
-    // ends early (the manifest fuzzer's round trip found it).
-    constexpr auto flags = toml::toml_formatter::default_flags & ~toml::format_flags::indent_sub_tables &
-                           ~toml::format_flags::allow_literal_strings & ~toml::format_flags::allow_multi_line_strings;
-    out << toml::toml_formatter(doc, flags) << '\n';
-    std::string text = out.str();
-    // Tag names are free-form, and TOML++ 3.3 writes a key holding a single quote, tab or
-    // newline bare (its bare-key check passes over those characters), which no parser
-    // accepts: so [output.tags] is written here, each name quoted unless it is bare (the
-    // manifest fuzzer's round trip found it). It goes where TOML++ would put it, right
-    // after [output]'s own keys.
-    if (!m.output.tags.empty()) {
-        std::string block = "\n[output.tags]\n";
-        for (const auto& [key, value] : m.output.tags)
-            block += (is_bare_key(key) ? key : toml_quoted(key)) + " = " + toml_quoted(value) + "\n";
-        const size_t output = text.find("\n[output]\n");
-        const size_t next = output == std::string::npos ? std::string::npos : text.find("\n[", output + 1);
-        text.insert(next == std::string::npos ? text.size() : next, block);
-    }
-    return text;
-}
-
-}  // namespace zkbatch
+}  // namespace zkbatch::manifest_detail
