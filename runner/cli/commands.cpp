@@ -64,6 +64,11 @@ CLI::Option* add_db_option(CLI::App& command, std::string& db_path) {
     return command.add_option("--db", db_path, "Database")->capture_default_str();
 }
 
+void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments) {
+    command.add_option("manifest", arguments.manifest_path, "Job manifest (TOML)")->required();
+    command.add_option("--set", arguments.overrides, "Override a manifest key")->type_name("KEY=VALUE");
+}
+
 namespace {
 
 int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides) {
@@ -215,15 +220,10 @@ Subcommand add_run_command(CLI::App& app, const GlobalOptions& globals) {
 }
 
 Subcommand add_validate_command(CLI::App& app) {
-    struct Options {
-        std::string manifest_path;
-        std::vector<std::string> overrides;
-    };
-    auto options = std::make_shared<Options>();
+    auto arguments = std::make_shared<ManifestArguments>();
     auto* command = app.add_subcommand("validate", "Check a job manifest without running it");
-    command->add_option("manifest", options->manifest_path, "Job manifest (TOML)")->required();
-    command->add_option("--set", options->overrides, "Override a manifest key")->type_name("KEY=VALUE");
-    return {command, [options] { return command_validate(options->manifest_path, options->overrides); }};
+    add_manifest_arguments(*command, *arguments);
+    return {command, [arguments] { return command_validate(arguments->manifest_path, arguments->overrides); }};
 }
 
 Subcommand add_backends_command(CLI::App& app, const GlobalOptions& globals) {

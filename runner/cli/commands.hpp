@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -50,6 +51,13 @@ Subcommand add_slurm_command(CLI::App& app, const GlobalOptions& globals);
 // `--db DATABASE` of the subcommands that read one, defaulting to results/zkbatch.db
 // (shown in --help): sets `db_path` to that default.
 CLI::Option* add_db_option(CLI::App& command, std::string& db_path);
+
+// A manifest and --set overrides, as `validate` and `setup` take them.
+struct ManifestArguments {
+    std::string manifest_path;
+    std::vector<std::string> overrides;
+};
+void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments);
 
 // Runs `body`, turning each kind of exception into its message on stderr and its
 // documented exit code.

@@ -116,17 +116,12 @@ int command_proofs(const ProofsOptions& options) {
 }  // namespace
 
 Subcommand add_setup_command(CLI::App& app) {
-    struct Options {
-        std::string manifest_path;
-        std::vector<std::string> overrides;
-    };
-    auto options = std::make_shared<Options>();
+    auto arguments = std::make_shared<ManifestArguments>();
     auto* command = app.add_subcommand(
         "setup", "Make (or find and check) the proving key of every Groth16 arm of a manifest: a seeded key into "
                  "setup.cache_dir, for measurement only");
-    command->add_option("manifest", options->manifest_path, "Job manifest (TOML)")->required();
-    command->add_option("--set", options->overrides, "Override a manifest key")->type_name("KEY=VALUE");
-    return {command, [options] { return command_setup(options->manifest_path, options->overrides); }};
+    add_manifest_arguments(*command, *arguments);
+    return {command, [arguments] { return command_setup(arguments->manifest_path, arguments->overrides); }};
 }
 
 Subcommand add_proofs_command(CLI::App& app) {
