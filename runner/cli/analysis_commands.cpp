@@ -6,14 +6,31 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
 namespace zkbatch {
+
+namespace {
+
+// `zkbatch compare A B` and the regression gate (analysis/compare.hpp).
+struct CompareOptions {
+    std::string a, b;                        // run selectors (selectors.hpp); b empty: split A's two arms
+    std::string db_path;
+    std::string format = "table";            // table, markdown, json, csv
+    std::optional<std::string> baseline;     // --baseline previous|RUN: gate mode, instead of A
+    std::optional<std::string> job;          // --job NAME: the job whose runs are gated
+    std::string candidate = "latest";        // --candidate RUN, among the job's runs
+    std::optional<double> fail_on_regression_pct;  // exit 7 on a significant slowdown beyond this
+    double min_change_ms = 1.0;              // ... that is also at least this many ms
+};
 
 int command_compare(const CompareOptions& options) {
     const Store store = Store::open_existing(options.db_path);
@@ -89,6 +106,15 @@ int command_compare(const CompareOptions& options) {
     return exit_code::ok;
 }
 
+// `zkbatch history --job NAME` (analysis/history.hpp).
+struct HistoryOptions {
+    std::string job;
+    std::string metric = "partition";        // a phase, wall_ms or partitions_per_hour
+    std::optional<std::string> backend;      // only runs on this backend
+    std::string db_path;
+    double min_step_pct = 5;                 // smaller steps are not marked
+};
+
 int command_history(const HistoryOptions& options) {
     const Store store = Store::open_existing(options.db_path);
     ChangePointOptions change_options;
@@ -103,6 +129,14 @@ int command_history(const HistoryOptions& options) {
     fmt::print("{}", format_history(history));
     return exit_code::ok;
 }
+
+// `zkbatch export RUN...` (analysis/export.hpp).
+struct ExportOptions {
+    std::vector<std::string> runs;           // run selectors
+    std::string format = "json";             // json, csv
+    std::string db_path;
+    std::string output_path = "-";           // "-": stdout
+};
 
 int command_export(const ExportOptions& options) {
     const Store store = Store::open_existing(options.db_path);
@@ -120,6 +154,69 @@ int command_export(const ExportOptions& options) {
                                      options.output_path));
     }
     return exit_code::ok;
+}
+
+}  // namespace
+
+Subcommand add_compare_command(CLI::App& app) {
+    auto compare = std::make_shared<CompareOptions>();
+    auto* command = app.add_subcommand(
+        "compare", "Compare two runs phase by phase (medians, Mann-Whitney p, 95% CI, verdict) and "
+                   "check that they computed the same results; or gate a nightly run against its baseline");
+    command->add_option("A", compare->a,
+                        "Baseline run: id, latest, latest~K, job=NAME, backend=NAME, experiment=ID, "
+                        "arm=ARM, status=S, joined by ','");
+    command->add_option("B", compare->b, "Run compared with A (omit it to compare an experiment's two arms)");
+    add_db_option(*command, compare->db_path);
+    command->add_option("--format", compare->format, "Output format")
+        ->check(CLI::IsMember({"table", "markdown", "json", "csv"}))
+        ->capture_default_str();
+    command->add_option("--baseline", compare->baseline,
+                        "Gate mode: 'previous' (the last ok run of the job with the same backend and "
+                        "parameters before the candidate) or a run selector");
+    command->add_option("--job", compare->job, "Gate mode: the job whose runs are gated");
+    command->add_option("--candidate", compare->candidate, "Gate mode: the run gated, among the job's runs")
+        ->capture_default_str();
+    command->add_option("--fail-on-regression", compare->fail_on_regression_pct,
+                        "Exit 7 when a phase is significantly slower by more than PCT percent")
+        ->type_name("PCT")
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("--min-change-ms", compare->min_change_ms,
+                        "A regression must also grow the phase's median by at least this many ms")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    return {command, [compare] { return command_compare(*compare); }};
+}
+
+Subcommand add_history_command(CLI::App& app) {
+    auto history = std::make_shared<HistoryOptions>();
+    auto* command = app.add_subcommand(
+        "history", "A job's runs, oldest first, with one metric and the runs where it stepped marked");
+    command->add_option("--job", history->job, "Job name")->required();
+    command->add_option("--metric", history->metric,
+                        "A phase (median ms over the run's partitions), wall_ms or partitions_per_hour")
+        ->capture_default_str();
+    command->add_option("--backend", history->backend, "Only runs on this backend");
+    command->add_option("--min-step", history->min_step_pct,
+                        "Smallest change of the median, in percent, marked as a step")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    add_db_option(*command, history->db_path);
+    return {command, [history] { return command_history(*history); }};
+}
+
+Subcommand add_export_command(CLI::App& app) {
+    auto options = std::make_shared<ExportOptions>();
+    auto* command = app.add_subcommand(
+        "export", "Write runs (environment, tags, facts, every partition's timings) as JSON or CSV");
+    command->add_option("runs", options->runs, "Run selectors, as for compare")->required();
+    command->add_option("--format", options->format, "Output format")
+        ->check(CLI::IsMember({"json", "csv"}))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output_path, "File to write ('-': stdout)")
+        ->capture_default_str();
+    add_db_option(*command, options->db_path);
+    return {command, [options] { return command_export(*options); }};
 }
 
 }  // namespace zkbatch

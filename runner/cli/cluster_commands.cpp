@@ -4,11 +4,20 @@
 #include "cluster/merge.hpp"
 #include "cluster/slurm.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace zkbatch {
 
+namespace {
+
+// `zkbatch merge SHARD.db... --into HISTORY.db` (cluster/merge.hpp): each shard in turn,
+// printing what each added.
 int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path) {
     Store history(history_path);
     MergeCounts total;
@@ -40,6 +49,7 @@ int command_merge(const std::vector<std::string>& shard_paths, const std::string
     return exit_code::ok;
 }
 
+// `zkbatch slurm MANIFEST --shards N` (cluster/slurm.hpp): writes, or submits, the job.
 int command_slurm(const SlurmOptions& options) {
     const SlurmJob job = write_slurm_job(options);
     if (job.warning) fmt::print(stderr, "warning: {}\n", *job.warning);
@@ -55,6 +65,53 @@ int command_slurm(const SlurmOptions& options) {
                options.shards - 1, submitted.merge_job);
     fmt::print("history: {}\nlogs: {}/logs\n", job.history.string(), out);
     return exit_code::ok;
+}
+
+}  // namespace
+
+Subcommand add_merge_command(CLI::App& app) {
+    struct Options {
+        std::vector<std::string> shard_paths;
+        std::string history_path;
+    };
+    auto options = std::make_shared<Options>();
+    auto* command = app.add_subcommand(
+        "merge", "Fold shard databases into one history (idempotent: a run already there is kept, or "
+                 "replaced when the shard's copy changed)");
+    command->add_option("shards", options->shard_paths, "Shard databases")->required()->check(CLI::ExistingFile);
+    command->add_option("--into", options->history_path, "History database to merge into (created if missing)")
+        ->required()
+        ->type_name("HISTORY.db");
+    return {command, [options] { return command_merge(options->shard_paths, options->history_path); }};
+}
+
+Subcommand add_slurm_command(CLI::App& app, const GlobalOptions& globals) {
+    auto slurm = std::make_shared<SlurmOptions>();
+    auto* command = app.add_subcommand(
+        "slurm", "Write (or --submit) a Slurm job array of N shards of a job and a merge job that runs "
+                 "after all of them succeeded; sbatch options go after '--'");
+    command->add_option("manifest", slurm->manifest_path, "Job manifest (TOML)")->required();
+    command->add_option("--shards", slurm->shards, "Number of shards (array tasks)")
+        ->required()
+        ->check(CLI::Range(1u, 1'000'000u));
+    command->add_option("--gpus-per-task", slurm->gpus_per_task, "GPUs per shard (--gres=gpu:K); 0: none")
+        ->capture_default_str();
+    command->add_option("--out", slurm->out_dir,
+                        "Folder for the scripts, shard databases and logs (default results/slurm/JOB-TIME)")
+        ->type_name("DIR");
+    command->add_option("--into", slurm->history_path, "History database the merge job writes (default output.db)")
+        ->type_name("HISTORY.db");
+    command->add_option("--backend", slurm->backend_name, "Backend for every shard instead of backend.name");
+    // One value per --set, so that a '--' right after it still starts the sbatch options.
+    command->add_option("--set", slurm->overrides, "Override a manifest key in every shard")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+    command->add_flag("--submit", slurm->submit, "Submit both jobs with sbatch and print their ids");
+    command->add_option("sbatch_options", slurm->sbatch_options, "sbatch options for both jobs, after '--'");
+    return {command, [slurm, &globals] {
+                slurm->plugin_path = globals.plugin_path;
+                return command_slurm(*slurm);
+            }};
 }
 
 }  // namespace zkbatch

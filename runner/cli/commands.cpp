@@ -14,6 +14,7 @@
 #include "core/groth16/key_file.hpp"
 #include "core/groth16/zkey.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 namespace zkbatch {
 
@@ -57,6 +59,18 @@ int run_guarded(const std::function<int()>& body) {
     }
 }
 
+CLI::Option* add_db_option(CLI::App& command, std::string& db_path) {
+    db_path = "results/zkbatch.db";
+    return command.add_option("--db", db_path, "Database")->capture_default_str();
+}
+
+void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments) {
+    command.add_option("manifest", arguments.manifest_path, "Job manifest (TOML)")->required();
+    command.add_option("--set", arguments.overrides, "Override a manifest key")->type_name("KEY=VALUE");
+}
+
+namespace {
+
 int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides) {
     const Manifest manifest = load_manifest(manifest_path, overrides);
     fmt::print("{}: ok: {}\n", manifest_path, describe_job(manifest));
@@ -68,8 +82,6 @@ int command_validate(const std::string& manifest_path, const std::vector<std::st
     }
     return exit_code::ok;
 }
-
-namespace {
 
 // What `zkbatch run` says about each run it recorded, and how it exits.
 int report_outcome(const RunPlan& plan, const RunOutcome& outcome) {
@@ -113,8 +125,8 @@ int report_outcome(const RunPlan& plan, const RunOutcome& outcome) {
     return exit;
 }
 
-}  // namespace
-
+// `zkbatch run MANIFEST` and `zkbatch run --resume RUN` (RunOptions: run/run_plan.hpp):
+// plan, execute, print each run's outcome.
 int command_run(const RunOptions& options) {
     const RunPlan plan = options.resume_run ? plan_resume(options) : plan_run(options, process_environment());
     ExecutionOptions execution;
@@ -168,6 +180,75 @@ int command_show(const std::string& run_selector, const std::string& db_path) {
     const Store store = Store::open_existing(db_path);
     fmt::print("{}", format_run_details(store, store.resolve_run(run_selector)));
     return exit_code::ok;
+}
+
+}  // namespace
+
+Subcommand add_run_command(CLI::App& app, const GlobalOptions& globals) {
+    auto run = std::make_shared<RunOptions>();
+    auto* command = app.add_subcommand("run", "Run a job manifest and record its timings");
+    auto* manifest_opt = command->add_option("manifest", run->manifest_path, "Job manifest (TOML)");
+    auto* resume_opt = command->add_option("--resume", run->resume_run,
+                        "Finish an interrupted, cancelled or failed run (id or latest): prove only its "
+                        "partitions not yet ok, into the same run")
+        ->type_name("RUN")
+        ->excludes(manifest_opt);
+    command->add_option("--db", run->db_path, "Database to record into (default: output.db)");
+    // A resumed run keeps the backend and overrides it was started with.
+    command->add_option("--backend", run->backend_name, "Backend to use instead of backend.name")
+        ->excludes(resume_opt);
+    command->add_option("--set", run->overrides, "Override a manifest key, e.g. circuit.log_n=12")
+        ->excludes(resume_opt)
+        ->type_name("KEY=VALUE");
+    command->add_option("--dump", run->dump_dir,
+                        "Write each partition's a, b, c and h to DIR (canonical little-endian)")
+        ->type_name("DIR");
+    auto* shard_opt = command->add_option("--shard", run->shard,
+                        "Prove only partitions I, I+N, I+2N, ... (shard I of N); 'auto': the Slurm "
+                        "job-array task (SLURM_ARRAY_TASK_ID/COUNT)")
+        ->type_name("I/N|auto")
+        ->excludes(resume_opt);
+    command->add_option("--experiment-key", run->experiment_key,
+                        "With --shard: names this submission of the job, the same on every shard, so "
+                        "they record one experiment (default under Slurm: the array job id)")
+        ->type_name("KEY")
+        ->needs(shard_opt);
+    return {command, [run, &globals] {
+                run->plugin_path = globals.plugin_path;
+                return command_run(*run);
+            }};
+}
+
+Subcommand add_validate_command(CLI::App& app) {
+    auto arguments = std::make_shared<ManifestArguments>();
+    auto* command = app.add_subcommand("validate", "Check a job manifest without running it");
+    add_manifest_arguments(*command, *arguments);
+    return {command, [arguments] { return command_validate(arguments->manifest_path, arguments->overrides); }};
+}
+
+Subcommand add_backends_command(CLI::App& app, const GlobalOptions& globals) {
+    auto* command =
+        app.add_subcommand("backends", "List the backend plugins found and whether they can run here");
+    return {command, [&globals] { return command_backends(globals.plugin_path); }};
+}
+
+Subcommand add_runs_command(CLI::App& app) {
+    auto db_path = std::make_shared<std::string>();
+    auto* command = app.add_subcommand("runs", "List the runs recorded in a database");
+    add_db_option(*command, *db_path);
+    return {command, [db_path] { return command_runs(*db_path); }};
+}
+
+Subcommand add_show_command(CLI::App& app) {
+    struct Options {
+        std::string run_selector;
+        std::string db_path;
+    };
+    auto options = std::make_shared<Options>();
+    auto* command = app.add_subcommand("show", "Show a run's environment and per-phase statistics");
+    command->add_option("run", options->run_selector, "Run id, 'latest' or 'latest~K'")->required();
+    add_db_option(*command, options->db_path);
+    return {command, [options] { return command_show(options->run_selector, options->db_path); }};
 }
 
 }  // namespace zkbatch

@@ -1,84 +1,63 @@
-// The zkbatch subcommands. Each returns a process exit code (exit_codes.hpp) and
-// reports problems on stderr; main.cpp only parses the command line.
+// The zkbatch subcommands. Each add_*_command declares one subcommand on the app: its
+// options, their --help text, and the call that runs it. A command returns a process
+// exit code (exit_codes.hpp) and reports problems on stderr; main.cpp declares the global
+// options, adds the subcommands, parses and runs the one given.
 #pragma once
 
-#include "cluster/slurm.hpp"
-#include "run/run_plan.hpp"
-
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
 namespace zkbatch {
 
-// `zkbatch run MANIFEST` and `zkbatch run --resume RUN` (RunOptions: run/run_plan.hpp):
-// plan, execute, print each run's outcome.
-int command_run(const RunOptions& options);
-int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides);
-int command_backends(const std::string& plugin_path);
-int command_runs(const std::string& db_path);
-int command_show(const std::string& run_selector, const std::string& db_path);
-// Chrome/Perfetto trace-event JSON of one run's timeline (report/trace.hpp); "-" is stdout.
-int command_trace(const std::string& run_selector, const std::string& db_path,
-                  const std::string& output_path);
-// One self-contained HTML page about one or more runs (report/report.hpp); "-" is stdout.
-int command_report(const std::vector<std::string>& run_selectors, const std::string& db_path,
-                   const std::string& output_path);
-
-// `zkbatch compare A B` and the regression gate (analysis/compare.hpp).
-struct CompareOptions {
-    std::string a, b;                        // run selectors (selectors.hpp); b empty: split A's two arms
-    std::string db_path;
-    std::string format = "table";            // table, markdown, json, csv
-    std::optional<std::string> baseline;     // --baseline previous|RUN: gate mode, instead of A
-    std::optional<std::string> job;          // --job NAME: the job whose runs are gated
-    std::string candidate = "latest";        // --candidate RUN, among the job's runs
-    std::optional<double> fail_on_regression_pct;  // exit 7 on a significant slowdown beyond this
-    double min_change_ms = 1.0;              // ... that is also at least this many ms
+// The options given before or after any subcommand. Filled by parsing, so a command
+// reads them when it runs, not when it is declared.
+struct GlobalOptions {
+    std::string plugin_path;  // --plugin-path (file or folder), searched first
 };
-int command_compare(const CompareOptions& options);
 
-// `zkbatch history --job NAME` (analysis/history.hpp).
-struct HistoryOptions {
-    std::string job;
-    std::string metric = "partition";        // a phase, wall_ms or partitions_per_hour
-    std::optional<std::string> backend;      // only runs on this backend
-    std::string db_path;
-    double min_step_pct = 5;                 // smaller steps are not marked
+// A declared subcommand: its parser, and what runs once it was the one parsed.
+struct Subcommand {
+    CLI::App* parser = nullptr;
+    std::function<int()> run;
 };
-int command_history(const HistoryOptions& options);
 
-// `zkbatch export RUN...` (analysis/export.hpp).
-struct ExportOptions {
-    std::vector<std::string> runs;           // run selectors
-    std::string format = "json";             // json, csv
-    std::string db_path;
-    std::string output_path = "-";           // "-": stdout
+// Each declares its subcommand on `app`; main() adds them in the order of --help.
+// commands.cpp: running and checking jobs, listing backends and runs.
+Subcommand add_run_command(CLI::App& app, const GlobalOptions& globals);  // run MANIFEST | --resume RUN
+Subcommand add_validate_command(CLI::App& app);
+Subcommand add_backends_command(CLI::App& app, const GlobalOptions& globals);
+Subcommand add_runs_command(CLI::App& app);
+Subcommand add_show_command(CLI::App& app);
+// proof_commands.cpp: a Groth16 job's proving keys, and its recorded proofs as snarkjs files.
+Subcommand add_setup_command(CLI::App& app);
+Subcommand add_proofs_command(CLI::App& app);
+// report_commands.cpp: a run's timeline as Perfetto JSON, runs as one HTML page.
+Subcommand add_trace_command(CLI::App& app);
+Subcommand add_report_command(CLI::App& app);
+// analysis_commands.cpp: compare and the regression gate, history, export.
+Subcommand add_compare_command(CLI::App& app);
+Subcommand add_history_command(CLI::App& app);
+Subcommand add_export_command(CLI::App& app);
+// cluster_commands.cpp: merging shard databases, Slurm job arrays.
+Subcommand add_merge_command(CLI::App& app);
+Subcommand add_slurm_command(CLI::App& app, const GlobalOptions& globals);
+
+// `--db DATABASE` of the subcommands that read one, defaulting to results/zkbatch.db
+// (shown in --help): sets `db_path` to that default.
+CLI::Option* add_db_option(CLI::App& command, std::string& db_path);
+
+// A manifest and --set overrides, as `validate` and `setup` take them.
+struct ManifestArguments {
+    std::string manifest_path;
+    std::vector<std::string> overrides;
 };
-int command_export(const ExportOptions& options);
-
-// `zkbatch setup MANIFEST`: makes (or finds and checks) the proving key of every Groth16
-// arm of the manifest, so that the run itself starts proving at once.
-int command_setup(const std::string& manifest_path, const std::vector<std::string>& overrides);
-
-// `zkbatch proofs RUN... --out DIR`: each run's recorded proofs as snarkjs's files,
-// pP.proof.json and pP.public.json per partition and the run's verification_key.json
-// (one run: into DIR; several: each into DIR/runN).
-struct ProofsOptions {
-    std::vector<std::string> runs;           // run selectors
-    std::string format = "snarkjs";
-    std::string out_dir;
-    std::string db_path;
-};
-int command_proofs(const ProofsOptions& options);
-
-// `zkbatch merge SHARD.db... --into HISTORY.db` (cluster/merge.hpp): each shard in turn,
-// printing what each added.
-int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path);
-
-// `zkbatch slurm MANIFEST --shards N` (cluster/slurm.hpp): writes, or submits, the job.
-int command_slurm(const SlurmOptions& options);
+void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments);
 
 // Runs `body`, turning each kind of exception into its message on stderr and its
 // documented exit code.

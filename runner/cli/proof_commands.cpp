@@ -7,20 +7,29 @@
 #include "cluster/shard.hpp"
 #include "proof/job_proof.hpp"
 #include "proof/snarkjs_files.hpp"
+#include "run/run_plan.hpp"
 #include "store/store.hpp"
 
 #include "core/groth16/keys.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace zkbatch {
 
+namespace {
+
+// `zkbatch setup MANIFEST`: makes (or finds and checks) the proving key of every Groth16
+// arm of the manifest, so that the run itself starts proving at once.
 int command_setup(const std::string& manifest_path, const std::vector<std::string>& overrides) {
     RunOptions options;
     options.manifest_path = manifest_path;
@@ -51,6 +60,16 @@ int command_setup(const std::string& manifest_path, const std::vector<std::strin
     }
     return exit_code::ok;
 }
+
+// `zkbatch proofs RUN... --out DIR`: each run's recorded proofs as snarkjs's files,
+// pP.proof.json and pP.public.json per partition and the run's verification_key.json
+// (one run: into DIR; several: each into DIR/runN).
+struct ProofsOptions {
+    std::vector<std::string> runs;           // run selectors
+    std::string format = "snarkjs";
+    std::string out_dir;
+    std::string db_path;
+};
 
 int command_proofs(const ProofsOptions& options) {
     const Store store = Store::open_existing(options.db_path);
@@ -92,6 +111,33 @@ int command_proofs(const ProofsOptions& options) {
                    skipped ? fmt::format(" ({} partitions without a proof left out)", skipped) : "");
     }
     return exit_code::ok;
+}
+
+}  // namespace
+
+Subcommand add_setup_command(CLI::App& app) {
+    auto arguments = std::make_shared<ManifestArguments>();
+    auto* command = app.add_subcommand(
+        "setup", "Make (or find and check) the proving key of every Groth16 arm of a manifest: a seeded key into "
+                 "setup.cache_dir, for measurement only");
+    add_manifest_arguments(*command, *arguments);
+    return {command, [arguments] { return command_setup(arguments->manifest_path, arguments->overrides); }};
+}
+
+Subcommand add_proofs_command(CLI::App& app) {
+    auto options = std::make_shared<ProofsOptions>();
+    auto* command = app.add_subcommand(
+        "proofs", "Write runs' Groth16 proofs as files a verifier reads: for snarkjs, pP.proof.json and "
+                  "pP.public.json per partition and verification_key.json");
+    command->add_option("runs", options->runs, "Run selectors, as for compare")->required();
+    command->add_option("--format", options->format, "File format")
+        ->check(CLI::IsMember({"snarkjs"}))
+        ->capture_default_str();
+    command->add_option("--out", options->out_dir, "Folder to write (several runs: one runN/ each)")
+        ->required()
+        ->type_name("DIR");
+    add_db_option(*command, options->db_path);
+    return {command, [options] { return command_proofs(*options); }};
 }
 
 }  // namespace zkbatch

@@ -112,17 +112,17 @@ const char* to_string(MergeRole role) {
     return "unknown";
 }
 
-std::vector<TableMergePlan> plan_merge(sqlite3* db, const fs::path& path) {
-    const std::vector<TableShape> shapes = read_shapes(db, path);
-    std::map<std::string, const TableShape*> by_name;
-    for (const TableShape& shape : shapes) by_name[shape.name] = &shape;
+namespace {
 
-    // Owned: a foreign key leads (through owned tables) to run.
+bool is_identity_root(std::string_view table) { return table == kRunTable || table == kExperimentTable; }
+
+// The owned tables: those with a foreign key that leads, through owned tables, to run.
+std::set<std::string> owned_tables(const std::vector<TableShape>& shapes) {
     std::set<std::string> owned;
     for (bool grew = true; grew;) {
         grew = false;
         for (const TableShape& shape : shapes) {
-            if (shape.name == kRunTable || shape.name == kExperimentTable || owned.contains(shape.name)) continue;
+            if (is_identity_root(shape.name) || owned.contains(shape.name)) continue;
             for (const auto& key : shape.keys)
                 if (key.parent == kRunTable || owned.contains(key.parent)) {
                     owned.insert(shape.name);
@@ -131,54 +131,67 @@ std::vector<TableMergePlan> plan_merge(sqlite3* db, const fs::path& path) {
                 }
         }
     }
+    return owned;
+}
 
-    std::map<std::string, TableMergePlan> plans;
-    for (const TableShape& shape : shapes) {
-        TableMergePlan plan;
-        plan.table = shape.name;
-        plan.id_column = shape.id_column;
-        const bool identity_root = shape.name == kRunTable || shape.name == kExperimentTable;
-        if (identity_root) {
-            plan.role = shape.name == kRunTable ? MergeRole::run : MergeRole::experiment;
-            if (shape.id_column.empty() ||
-                std::find(shape.columns.begin(), shape.columns.end(), kIdentityColumn) == shape.columns.end())
-                cannot_handle(path, shape.name, "it has no INTEGER PRIMARY KEY or no uuid column");
-        } else if (owned.contains(shape.name)) {
-            plan.role = MergeRole::owned;
-        } else if (shape.keys.empty() && shape.id_column.empty()) {
-            plan.role = MergeRole::reference;
-        } else {
-            cannot_handle(path, shape.name,
-                          shape.keys.empty() ? "it has row ids but no foreign key to run and no uuid"
-                                             : "its foreign keys do not lead to run");
-        }
-        for (const auto& key : shape.keys) {
-            if (key.seq > 0) cannot_handle(path, shape.name, "it has a foreign key of several columns");
-            const auto parent = by_name.find(key.parent);
-            if (parent == by_name.end())
-                cannot_handle(path, shape.name, fmt::format("its foreign key names a missing table '{}'", key.parent));
-            const TableShape& target = *parent->second;
-            const bool parent_renumbered = target.name == kRunTable || target.name == kExperimentTable ||
-                                           owned.contains(target.name);
-            if (!parent_renumbered || target.id_column.empty() ||
-                (!key.parent_column.empty() && key.parent_column != target.id_column))
-                cannot_handle(path, shape.name,
-                              fmt::format("its foreign key {} refers to {}, which is not a renumbered row id",
-                                          key.column, key.parent));
-            const bool owning = plan.role == MergeRole::owned && (key.parent == kRunTable || owned.contains(key.parent));
-            // A replaced run is deleted and copied again; its rows must go with it.
-            if (owning && key.on_delete != "CASCADE")
-                cannot_handle(path, shape.name,
-                              fmt::format("its foreign key {} to {} lacks ON DELETE CASCADE", key.column, key.parent));
-            if (plan.role == MergeRole::run && owned.contains(key.parent))
-                cannot_handle(path, shape.name, fmt::format("run refers to the owned table {}", key.parent));
-            plan.foreign_keys.push_back({key.column, key.parent, owning});
-        }
-        plans[shape.name] = std::move(plan);
+// What the schema says about the tables as merge sees them.
+struct SchemaView {
+    const fs::path& path;
+    std::map<std::string, const TableShape*> by_name;
+    std::set<std::string> owned;
+};
+
+MergeRole role_of(const TableShape& shape, const SchemaView& schema) {
+    if (is_identity_root(shape.name)) {
+        if (shape.id_column.empty() ||
+            std::find(shape.columns.begin(), shape.columns.end(), kIdentityColumn) == shape.columns.end())
+            cannot_handle(schema.path, shape.name, "it has no INTEGER PRIMARY KEY or no uuid column");
+        return shape.name == kRunTable ? MergeRole::run : MergeRole::experiment;
     }
+    if (schema.owned.contains(shape.name)) return MergeRole::owned;
+    if (shape.keys.empty() && shape.id_column.empty()) return MergeRole::reference;
+    cannot_handle(schema.path, shape.name,
+                  shape.keys.empty() ? "it has row ids but no foreign key to run and no uuid"
+                                     : "its foreign keys do not lead to run");
+}
 
-    // Parents before children: reference tables, experiment, run, then owned tables
-    // once every table they refer to is placed.
+// A foreign key of a table of `role`, checked: merge can remap it only when it refers
+// to a renumbered row id, and an owned row must go with its run.
+ForeignKeyColumn remapped_key(const TableShape& shape, MergeRole role, const TableShape::Key& key,
+                              const SchemaView& schema) {
+    if (key.seq > 0) cannot_handle(schema.path, shape.name, "it has a foreign key of several columns");
+    const auto parent = schema.by_name.find(key.parent);
+    if (parent == schema.by_name.end())
+        cannot_handle(schema.path, shape.name, fmt::format("its foreign key names a missing table '{}'", key.parent));
+    const TableShape& target = *parent->second;
+    const bool parent_renumbered = is_identity_root(target.name) || schema.owned.contains(target.name);
+    if (!parent_renumbered || target.id_column.empty() ||
+        (!key.parent_column.empty() && key.parent_column != target.id_column))
+        cannot_handle(schema.path, shape.name,
+                      fmt::format("its foreign key {} refers to {}, which is not a renumbered row id", key.column,
+                                  key.parent));
+    const bool owning = role == MergeRole::owned && (key.parent == kRunTable || schema.owned.contains(key.parent));
+    // A replaced run is deleted and copied again; its rows must go with it.
+    if (owning && key.on_delete != "CASCADE")
+        cannot_handle(schema.path, shape.name,
+                      fmt::format("its foreign key {} to {} lacks ON DELETE CASCADE", key.column, key.parent));
+    if (role == MergeRole::run && schema.owned.contains(key.parent))
+        cannot_handle(schema.path, shape.name, fmt::format("run refers to the owned table {}", key.parent));
+    return {key.column, key.parent, owning};
+}
+
+TableMergePlan plan_table(const TableShape& shape, const SchemaView& schema) {
+    TableMergePlan plan;
+    plan.table = shape.name;
+    plan.id_column = shape.id_column;
+    plan.role = role_of(shape, schema);
+    for (const auto& key : shape.keys) plan.foreign_keys.push_back(remapped_key(shape, plan.role, key, schema));
+    return plan;
+}
+
+// Parents before children: reference tables, experiment, run, then owned tables once
+// every table they refer to is placed.
+std::vector<TableMergePlan> parents_first(const std::map<std::string, TableMergePlan>& plans, const fs::path& path) {
     std::vector<TableMergePlan> ordered;
     std::set<std::string> placed;
     const auto place = [&](const std::string& name) {
@@ -209,10 +222,21 @@ std::vector<TableMergePlan> plan_merge(sqlite3* db, const fs::path& path) {
             cannot_handle(path, rest.front(), fmt::format("the foreign keys of {} form a cycle", fmt::join(rest, ", ")));
         }
     }
+    return ordered;
+}
+
+}  // namespace
+
+std::vector<TableMergePlan> plan_merge(sqlite3* db, const fs::path& path) {
+    const std::vector<TableShape> shapes = read_shapes(db, path);
+    SchemaView schema{path, {}, owned_tables(shapes)};
+    for (const TableShape& shape : shapes) schema.by_name[shape.name] = &shape;
+    std::map<std::string, TableMergePlan> plans;
+    for (const TableShape& shape : shapes) plans[shape.name] = plan_table(shape, schema);
+    std::vector<TableMergePlan> ordered = parents_first(plans, path);
     for (const TableMergePlan& plan : ordered)
         for (const ForeignKeyColumn& key : plan.foreign_keys)
-            if (key.parent_table == plan.table)
-                cannot_handle(path, plan.table, "it refers to itself");
+            if (key.parent_table == plan.table) cannot_handle(path, plan.table, "it refers to itself");
     return ordered;
 }
 

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace zkbatch {
 namespace {
@@ -61,6 +64,28 @@ double legend(std::string& svg, const std::vector<std::string>& phases, double t
         x += item_width;
     }
     return y + 18 - top;
+}
+
+// Sorts phase names into pipeline order (phase_rank), names of one rank by name.
+void sort_by_phase_rank(std::vector<std::string>& phases) {
+    std::stable_sort(phases.begin(), phases.end(), [](const std::string& a, const std::string& b) {
+        return phase_rank(a) < phase_rank(b);
+    });
+}
+
+// A figure: the <svg> element of class "figure <kind>" around `body`.
+std::string figure(std::string_view kind, double height, const std::string& body) {
+    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure {0}" )"
+                       R"(width="{1}" height="{2}" viewBox="0 0 {1} {2}">{3}</svg>)",
+                       kind, num(kFigureWidth), num(height), body);
+}
+
+// A figure with nothing to draw: a line saying why.
+std::string empty_figure(std::string_view kind, std::string_view message) {
+    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure {0}" )"
+                       R"(width="{1}" height="40" viewBox="0 0 {1} 40">)"
+                       R"(<text x="10" y="24">{2}</text></svg>)",
+                       kind, num(kFigureWidth), message);
 }
 
 }  // namespace
@@ -117,15 +142,8 @@ std::string timeline_svg(const TimelineLayout& layout) {
     std::set<std::string> phase_set;
     for (const auto& placed : layout.intervals) phase_set.insert(placed.interval.phase);
     std::vector<std::string> phases(phase_set.begin(), phase_set.end());
-    std::stable_sort(phases.begin(), phases.end(), [](const std::string& a, const std::string& b) {
-        return phase_rank(a) < phase_rank(b);
-    });
-    if (layout.intervals.empty()) {
-        return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure timeline" )"
-                           R"(width="{0}" height="40" viewBox="0 0 {0} 40">)"
-                           R"(<text x="10" y="24">no intervals recorded for this run</text></svg>)",
-                           num(kFigureWidth));
-    }
+    sort_by_phase_rank(phases);
+    if (layout.intervals.empty()) return empty_figure("timeline", "no intervals recorded for this run");
 
     // Seconds for runs of 10 s and more, else milliseconds.
     const double span_ns = static_cast<double>(std::max<int64_t>(layout.end_ns, 1));
@@ -186,24 +204,21 @@ std::string timeline_svg(const TimelineLayout& layout) {
                             html_escape(tooltip));
     }
     const double legend_top = kAxisHeight + rows_height + 10;
-    const double height = legend_top + legend(body, phases, legend_top) + 6;
-    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure timeline" )"
-                       R"(width="{0}" height="{1}" viewBox="0 0 {0} {1}">{2}</svg>)",
-                       num(kFigureWidth), num(height), body);
+    return figure("timeline", legend_top + legend(body, phases, legend_top) + 6, body);
 }
 
-std::string distributions_svg(const std::vector<RunSamples>& runs) {
-    constexpr double kRowHeight = 18, kHeaderHeight = 20, kAxisHeight = 22, kGroupGap = 10;
-    constexpr double kStatsWidth = 230;  // "median … ms, n …" right of the plot
-    const double plot_left = kLabelWidth;
-    const double plot_width = kFigureWidth - kLabelWidth - kStatsWidth - kRightMargin;
+namespace {
 
-    // phase -> per run: the sorted samples and the (partition, ms) points.
-    struct Series {
-        std::vector<double> sorted_ms;
-        std::vector<std::pair<uint64_t, double>> points;
-    };
-    std::map<std::string, std::vector<Series>> by_phase;
+// One run's measurements of one phase: sorted for the quartiles, and by partition.
+struct PhaseSeries {
+    std::vector<double> sorted_ms;
+    std::vector<std::pair<uint64_t, double>> points;  // (partition, ms)
+};
+// Per phase, one series per run, in the runs' order.
+using SeriesByPhase = std::map<std::string, std::vector<PhaseSeries>>;
+
+SeriesByPhase series_by_phase(const std::vector<RunSamples>& runs) {
+    SeriesByPhase by_phase;
     for (size_t r = 0; r < runs.size(); ++r) {
         for (const PhaseSample& sample : runs[r].samples) {
             if (sample.partition_status == "failed") continue;  // as phase_summary
@@ -213,97 +228,116 @@ std::string distributions_svg(const std::vector<RunSamples>& runs) {
             series[r].points.emplace_back(sample.partition_index, sample.ms);
         }
     }
-    std::vector<std::string> phases;
-    for (auto& [phase, series] : by_phase) {
-        for (auto& s : series) std::sort(s.sorted_ms.begin(), s.sorted_ms.end());
-        phases.push_back(phase);
-    }
-    std::stable_sort(phases.begin(), phases.end(), [](const std::string& a, const std::string& b) {
-        return phase_rank(a) < phase_rank(b);
-    });
-    if (phases.empty()) {
-        return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure distributions" )"
-                           R"(width="{0}" height="40" viewBox="0 0 {0} 40">)"
-                           R"(<text x="10" y="24">no phases measured</text></svg>)",
-                           num(kFigureWidth));
-    }
+    for (auto& [phase, series] : by_phase)
+        for (PhaseSeries& s : series) std::sort(s.sorted_ms.begin(), s.sorted_ms.end());
+    return by_phase;
+}
 
-    std::string body;
-    double top = 4;
-    for (const std::string& phase : phases) {
-        const auto& series = by_phase[phase];
+// The distributions figure, drawn top to bottom: a group per phase, a row per run.
+class DistributionsFigure {
+public:
+    explicit DistributionsFigure(const std::vector<RunSamples>& runs) : runs_(runs) {}
+
+    // The phase's header, its axis and grid (shared by its runs, under the boxes), and
+    // a row per run.
+    void add_phase(const std::string& phase, const std::vector<PhaseSeries>& series) {
         double max_ms = 0;
-        for (const auto& s : series)
+        for (const PhaseSeries& s : series)
             if (!s.sorted_ms.empty()) max_ms = std::max(max_ms, s.sorted_ms.back());
         const double step = nice_step(max_ms > 0 ? max_ms : 1e-3, 6);
         const double scale_max = std::max(step, std::ceil(max_ms / step - 1e-9) * step);
-        const auto x_of = [&](double ms) { return plot_left + ms / scale_max * plot_width; };
+        const auto x_of = [&](double ms) { return kPlotLeft + ms / scale_max * kPlotWidth; };
 
-        body += fmt::format(R"(<rect x="{}" y="{}" width="14" height="14" fill="{}"/>)"
-                            R"(<text x="{}" y="{}" class="phase">{} (ms)</text>)",
-                            num(plot_left - 170), num(top + 2), phase_color(phase), num(plot_left - 152),
-                            num(top + 14), html_escape(phase));
-        top += kHeaderHeight;
-        // The phase's axis and grid, shared by its runs, under the boxes.
-        const double rows_bottom = top + static_cast<double>(runs.size()) * kRowHeight;
+        body_ += fmt::format(R"(<rect x="{}" y="{}" width="14" height="14" fill="{}"/>)"
+                             R"(<text x="{}" y="{}" class="phase">{} (ms)</text>)",
+                             num(kPlotLeft - 170), num(top_ + 2), phase_color(phase), num(kPlotLeft - 152),
+                             num(top_ + 14), html_escape(phase));
+        top_ += kHeaderHeight;
+        const double rows_bottom = top_ + static_cast<double>(runs_.size()) * kRowHeight;
         for (int i = 0; i * step <= scale_max + step * 1e-9; ++i) {
             const double tick = i * step;
-            body += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" class="grid"/>)"
-                                R"(<text x="{0}" y="{3}" class="tick">{4}</text>)",
-                                num(x_of(tick)), num(top), num(rows_bottom + 5), num(rows_bottom + 16),
-                                tick_label(tick, step));
+            body_ += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" class="grid"/>)"
+                                 R"(<text x="{0}" y="{3}" class="tick">{4}</text>)",
+                                 num(x_of(tick)), num(top_), num(rows_bottom + 5), num(rows_bottom + 16),
+                                 tick_label(tick, step));
         }
-        body += fmt::format(R"(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" class="axis"/>)", num(plot_left),
-                            num(plot_left + plot_width), num(rows_bottom + 2));
-        for (size_t r = 0; r < runs.size(); ++r) {
-            const double middle = top + kRowHeight / 2;
-            const char* color = kRunColors[r % kRunColors.size()];
-            body += fmt::format(R"(<text x="{}" y="{}" class="run-label">{}</text>)", num(plot_left - 8),
-                                num(middle + 4), html_escape(runs[r].label));
-            const Series& s = series[r];
-            if (s.sorted_ms.empty()) {
-                body += fmt::format(R"(<text x="{}" y="{}" class="stats">not measured</text>)",
-                                    num(plot_left + plot_width + 10), num(middle + 4));
-                top += kRowHeight;
-                continue;
-            }
-            const double q1 = stats::quantile(s.sorted_ms, 0.25), median = stats::median(s.sorted_ms),
-                         q3 = stats::quantile(s.sorted_ms, 0.75);
-            const double low = s.sorted_ms.front(), high = s.sorted_ms.back();
-            const std::string summary = fmt::format(
-                "{}, {}: {} partitions; min {}, q1 {}, median {}, q3 {}, max {} ms", runs[r].label,
-                phase, s.sorted_ms.size(), format_ms_short(low), format_ms_short(q1),
-                format_ms_short(median), format_ms_short(q3), format_ms_short(high));
-            body += fmt::format(R"(<g class="box"><title>{}</title>)", html_escape(summary));
-            body += fmt::format(R"(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="{3}"/>)", num(x_of(low)),
-                                num(x_of(high)), num(middle), color);
-            for (const double end : {low, high}) {
-                body += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}"/>)", num(x_of(end)),
-                                    num(middle - 4), num(middle + 4), color);
-            }
-            body += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="0.25" stroke="{}"/>)",
-                                num(x_of(q1)), num(middle - 6), num(std::max(1.0, x_of(q3) - x_of(q1))), num(12.0),
-                                color, color);
-            body += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="3"/>)",
-                                num(x_of(median)), num(middle - 7), num(middle + 7), color);
-            body += "</g>";
-            for (const auto& [partition, ms] : s.points) {
-                // A fixed vertical offset per partition spreads equal values apart.
-                const double jitter = static_cast<double>((partition * 7919) % 11) / 10.0 - 0.5;
-                body += fmt::format(R"(<circle cx="{}" cy="{}" r="2" fill="{}" fill-opacity="0.7"><title>partition {}: {} ms</title></circle>)",
-                                    num(x_of(ms)), num(middle + jitter * 10), color, partition,
-                                    format_ms_short(ms));
-            }
-            body += fmt::format(R"(<text x="{}" y="{}" class="stats">median {} ms, n {}</text>)",
-                                num(plot_left + plot_width + 10), num(middle + 4), format_ms_short(median),
-                                s.sorted_ms.size());
-            top += kRowHeight;
+        body_ += fmt::format(R"(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" class="axis"/>)", num(kPlotLeft),
+                             num(kPlotLeft + kPlotWidth), num(rows_bottom + 2));
+        for (size_t r = 0; r < runs_.size(); ++r) {
+            add_run_row(r, phase, series[r], x_of);
+            top_ += kRowHeight;
         }
-        top += kAxisHeight + kGroupGap;
+        top_ += kAxisHeight + kGroupGap;
     }
-    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="figure distributions" )"
-                       R"(width="{0}" height="{1}" viewBox="0 0 {0} {1}">{2}</svg>)",
-                       num(kFigureWidth), num(top), body);
+
+    std::string svg() const { return figure("distributions", top_, body_); }
+
+private:
+    static constexpr double kRowHeight = 18, kHeaderHeight = 20, kAxisHeight = 22, kGroupGap = 10;
+    static constexpr double kStatsWidth = 230;  // "median … ms, n …" right of the plot
+    static constexpr double kPlotLeft = kLabelWidth;
+    static constexpr double kPlotWidth = kFigureWidth - kLabelWidth - kStatsWidth - kRightMargin;
+
+    // Run r's row: its label, a box from q1 to q3 with the median, whiskers from min to
+    // max, every partition as a dot, and the median and count beside it.
+    template <class XOf>
+    void add_run_row(size_t r, const std::string& phase, const PhaseSeries& s, const XOf& x_of) {
+        const double middle = top_ + kRowHeight / 2;
+        const char* color = kRunColors[r % kRunColors.size()];
+        body_ += fmt::format(R"(<text x="{}" y="{}" class="run-label">{}</text>)", num(kPlotLeft - 8),
+                             num(middle + 4), html_escape(runs_[r].label));
+        if (s.sorted_ms.empty()) {
+            body_ += fmt::format(R"(<text x="{}" y="{}" class="stats">not measured</text>)",
+                                 num(kPlotLeft + kPlotWidth + 10), num(middle + 4));
+            return;
+        }
+        const double q1 = stats::quantile(s.sorted_ms, 0.25), median = stats::median(s.sorted_ms),
+                     q3 = stats::quantile(s.sorted_ms, 0.75);
+        const double low = s.sorted_ms.front(), high = s.sorted_ms.back();
+        const std::string summary = fmt::format(
+            "{}, {}: {} partitions; min {}, q1 {}, median {}, q3 {}, max {} ms", runs_[r].label,
+            phase, s.sorted_ms.size(), format_ms_short(low), format_ms_short(q1),
+            format_ms_short(median), format_ms_short(q3), format_ms_short(high));
+        body_ += fmt::format(R"(<g class="box"><title>{}</title>)", html_escape(summary));
+        body_ += fmt::format(R"(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="{3}"/>)", num(x_of(low)),
+                             num(x_of(high)), num(middle), color);
+        for (const double end : {low, high}) {
+            body_ += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}"/>)", num(x_of(end)),
+                                 num(middle - 4), num(middle + 4), color);
+        }
+        body_ += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="0.25" stroke="{}"/>)",
+                             num(x_of(q1)), num(middle - 6), num(std::max(1.0, x_of(q3) - x_of(q1))), num(12.0),
+                             color, color);
+        body_ += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="3"/>)",
+                             num(x_of(median)), num(middle - 7), num(middle + 7), color);
+        body_ += "</g>";
+        for (const auto& [partition, ms] : s.points) {
+            // A fixed vertical offset per partition spreads equal values apart.
+            const double jitter = static_cast<double>((partition * 7919) % 11) / 10.0 - 0.5;
+            body_ += fmt::format(R"(<circle cx="{}" cy="{}" r="2" fill="{}" fill-opacity="0.7"><title>partition {}: {} ms</title></circle>)",
+                                 num(x_of(ms)), num(middle + jitter * 10), color, partition, format_ms_short(ms));
+        }
+        body_ += fmt::format(R"(<text x="{}" y="{}" class="stats">median {} ms, n {}</text>)",
+                             num(kPlotLeft + kPlotWidth + 10), num(middle + 4), format_ms_short(median),
+                             s.sorted_ms.size());
+    }
+
+    const std::vector<RunSamples>& runs_;
+    std::string body_;
+    double top_ = 4;
+};
+
+}  // namespace
+
+std::string distributions_svg(const std::vector<RunSamples>& runs) {
+    const SeriesByPhase by_phase = series_by_phase(runs);
+    std::vector<std::string> phases;
+    for (const auto& [phase, series] : by_phase) phases.push_back(phase);
+    sort_by_phase_rank(phases);
+    if (phases.empty()) return empty_figure("distributions", "no phases measured");
+    DistributionsFigure drawing(runs);
+    for (const std::string& phase : phases) drawing.add_phase(phase, by_phase.at(phase));
+    return drawing.svg();
 }
 
 }  // namespace zkbatch

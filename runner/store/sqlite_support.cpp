@@ -6,6 +6,7 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <type_traits>
 
 namespace zkbatch::sqlite {
 
@@ -102,6 +103,31 @@ std::string Cursor::text_at(int column) const {
     const auto* text = sqlite3_column_text(stmt_, column);
     return text ? std::string(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column)))
                 : std::string();
+}
+
+std::string ColumnValues::insert_sql(std::string_view table) const {
+    std::string columns, parameters;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        columns += fmt::format("{}{}", i == 0 ? "" : ", ", entries_[i].first);
+        parameters += fmt::format("{}?{}", i == 0 ? "" : ", ", i + 1);
+    }
+    return fmt::format("INSERT INTO {} ({}) VALUES ({})", table, columns, parameters);
+}
+
+void ColumnValues::bind(Cursor& cursor) const {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const int parameter = static_cast<int>(i + 1);
+        std::visit(
+            [&](const auto& value) {
+                using T = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<T, std::nullptr_t>) cursor.bind_null(parameter);
+                else if constexpr (std::is_same_v<T, int64_t>) cursor.bind_int(parameter, value);
+                else if constexpr (std::is_same_v<T, double>) cursor.bind_real(parameter, value);
+                else if constexpr (std::is_same_v<T, std::string>) cursor.bind_text(parameter, value);
+                else cursor.bind_blob(parameter, value);
+            },
+            entries_[i].second);
+    }
 }
 
 Statement::Statement(sqlite3* db, fs::path path, std::string_view sql, std::string_view doing)

@@ -14,6 +14,8 @@
 #include <string>
 #include <span>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace zkbatch::sqlite {
@@ -104,6 +106,50 @@ protected:
 
 private:
     void check_bind(int rc) const;
+};
+
+// The values of one row to insert, each beside its column, in order: the INSERT's column
+// list and the values bound to it come from the same entries, so they cannot drift
+// apart. The adders store what the Cursor binds of the same name would bind (NULL for
+// empty text, an empty blob or an absent value).
+class ColumnValues {
+public:
+    using Value = std::variant<std::nullptr_t, int64_t, double, std::string, std::vector<uint8_t>>;
+
+    ColumnValues& null(std::string_view column) { return add(column, nullptr); }
+    ColumnValues& integer(std::string_view column, int64_t value) { return add(column, value); }
+    ColumnValues& real(std::string_view column, double value) { return add(column, value); }
+    ColumnValues& text(std::string_view column, std::string_view value) { return add(column, std::string(value)); }
+    ColumnValues& text_or_null(std::string_view column, std::string_view value) {
+        return value.empty() ? null(column) : text(column, value);
+    }
+    ColumnValues& blob(std::string_view column, std::span<const uint8_t> bytes) {
+        return bytes.empty() ? null(column) : add(column, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    }
+    ColumnValues& optional_real(std::string_view column, const std::optional<double>& value) {
+        return value ? real(column, *value) : null(column);
+    }
+    template <class Integer>
+    ColumnValues& optional_int(std::string_view column, const std::optional<Integer>& value) {
+        return value ? integer(column, static_cast<int64_t>(*value)) : null(column);
+    }
+    template <class Text>
+    ColumnValues& optional_text(std::string_view column, const std::optional<Text>& value) {
+        return value ? text(column, *value) : null(column);
+    }
+
+    // "INSERT INTO table (c1, c2, ...) VALUES (?1, ?2, ...)", the columns in the order added.
+    std::string insert_sql(std::string_view table) const;
+    // Binds the values to ?1, ?2, ... of a statement from insert_sql.
+    void bind(Cursor& cursor) const;
+
+private:
+    ColumnValues& add(std::string_view column, Value value) {
+        entries_.emplace_back(std::string(column), std::move(value));
+        return *this;
+    }
+
+    std::vector<std::pair<std::string, Value>> entries_;
 };
 
 // One prepared statement, finalized in the destructor. Prepared as persistent: the

@@ -402,151 +402,144 @@ Store& Store::operator=(Store&& other) noexcept {
     return *this;
 }
 
-int64_t Store::begin_run(const RunRecord& run) {
-    static constexpr std::string_view kInsertRun = R"sql(
-        INSERT INTO run (job_name, status, started_at, backend_name, backend_version,
-            zkbatch_version, git_revision, hostname, cpu_model, cpu_cores,
-            gpu_name, gpu_sm_count, gpu_memory_bytes, gpu_driver_version, cuda_runtime_version,
-            pcie_gen, pcie_width, pinned_bytes, pool_setup_ms,
-            log_n, partitions, seed, terms_per_row, synthesis_workers, prove_workers, queue_depth,
-            verify_mode, manifest_path, manifest_sha256, overrides, manifest_text,
-            started_unix_ns, started_steady_ns,
-            uuid, experiment_id, arm, pid, process_start_ticks, shard_index, shard_count, devices,
-            replay_inputs, finalize_workers, verify_every, on_error,
-            workload, circuit_kind, circuit, public_inputs, boolean_share, circuit_seed, proof_randomness, witnesses,
-            key_path, key_digest, key_bytes, key_setup_ms, verifying_key)
-        VALUES (:job_name, 'running', :started_at, :backend_name, :backend_version,
-            :zkbatch_version, :git_revision, :hostname, :cpu_model, :cpu_cores,
-            :gpu_name, :gpu_sm_count, :gpu_memory_bytes, :gpu_driver_version, :cuda_runtime_version,
-            :pcie_gen, :pcie_width, :pinned_bytes, :pool_setup_ms,
-            :log_n, :partitions, :seed, :terms_per_row, :synthesis_workers, :prove_workers, :queue_depth,
-            :verify_mode, :manifest_path, :manifest_sha256, :overrides, :manifest_text,
-            :started_unix_ns, :started_steady_ns,
-            :uuid, :experiment_id, :arm, :pid, :process_start_ticks, :shard_index, :shard_count, :devices,
-            :replay_inputs, :finalize_workers, :verify_every, :on_error,
-            :workload, :circuit_kind, :circuit, :public_inputs, :boolean_share, :circuit_seed, :proof_randomness,
-            :witnesses, :key_path, :key_digest, :key_bytes, :key_setup_ms, :verifying_key)
-    )sql";
-    static constexpr std::string_view kInsertDevice = R"sql(
-        INSERT INTO run_device (run_id, device_index, name, prove_workers, key_load_ms, key_bytes, key_location,
-                                key_how, key_digest)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-    )sql";
-    static constexpr std::string_view kInsertTag =
-        "INSERT INTO run_tag (run_id, key, value) VALUES (?1, ?2, ?3)";
-    static constexpr std::string_view kInsertFact =
-        "INSERT INTO run_fact (run_id, key, value) VALUES (?1, ?2, ?3)";
+namespace {
 
-    WriteTransaction transaction(db_, path_, "cannot record the start of a run");
-    {
-        Query insert(*statements_, db_, path_, kInsertRun);
-        insert.bind_text(":job_name", run.job_name);
-        insert.bind_text(":started_at", iso8601_utc(run.started_unix_ns));
-        insert.bind_text(":backend_name", run.backend_name);
-        insert.bind_text(":backend_version", run.backend_version);
-        insert.bind_text(":zkbatch_version", run.zkbatch_version);
-        insert.bind_text(":git_revision", run.git_revision);
-        insert.bind_text(":hostname", run.hostname);
-        insert.bind_text(":cpu_model", run.cpu_model);
-        insert.bind_int(":cpu_cores", run.cpu_cores);
-        // Well-known facts also fill typed columns; a value that does not parse
-        // stays NULL there (run_fact keeps the text as reported).
-        namespace fact = plugin::fact;
-        auto bind_fact_text = [&](std::string_view parameter, std::string_view key) {
-            const std::string* value = find_fact(run.facts, key);
-            value ? insert.bind_text(parameter, *value) : insert.bind_null(parameter);
-        };
-        auto bind_fact_int = [&](std::string_view parameter, std::string_view key) {
-            const std::string* value = find_fact(run.facts, key);
-            insert.bind_optional_int(parameter, value ? parse_number<int64_t>(*value) : std::nullopt);
-        };
-        bind_fact_text(":gpu_name", fact::device_name);
-        bind_fact_int(":gpu_sm_count", fact::device_sm_count);
-        bind_fact_int(":gpu_memory_bytes", fact::device_memory_bytes);
-        bind_fact_text(":gpu_driver_version", fact::driver_version);
-        bind_fact_text(":cuda_runtime_version", fact::cuda_runtime_version);
-        bind_fact_int(":pcie_gen", fact::pcie_gen);
-        bind_fact_int(":pcie_width", fact::pcie_width);
-        bind_fact_int(":pinned_bytes", fact::pool_pinned_bytes);
-        const std::string* setup_ms = find_fact(run.facts, fact::pool_setup_ms);
-        insert.bind_optional(":pool_setup_ms", setup_ms ? parse_number<double>(*setup_ms) : std::nullopt);
-        insert.bind_int(":log_n", run.log_n);
-        insert.bind_int(":partitions", run.partitions);
-        insert.bind_int(":seed", as_int(run.seed));
-        insert.bind_int(":terms_per_row", run.terms_per_row);
-        insert.bind_int(":synthesis_workers", run.synthesis_workers);
-        insert.bind_int(":prove_workers", run.prove_workers);
-        insert.bind_int(":queue_depth", run.queue_depth);
-        insert.bind_text(":verify_mode", run.verify_mode);
-        insert.bind_int(":verify_every", run.verify_every);
-        insert.bind_int(":replay_inputs", run.replay_inputs);
-        insert.bind_int(":finalize_workers", run.finalize_workers);
-        insert.bind_text_or_null(":on_error", run.on_error);
-        insert.bind_text(":manifest_path", run.manifest_path);
-        insert.bind_text(":manifest_sha256", run.manifest_sha256);
-        insert.bind_text(":overrides", run.overrides);
-        insert.bind_text(":manifest_text", run.manifest_text);
-        insert.bind_int(":started_unix_ns", run.started_unix_ns);
-        insert.bind_int(":started_steady_ns", run.started_steady_ns);
-        insert.bind_text(":uuid", run.uuid.empty() ? random_uuid() : run.uuid);
-        insert.bind_optional_int(":experiment_id", run.experiment_id);
-        insert.bind_text_or_null(":arm", run.arm);
-        const ProcessIdentity self = this_process();
-        insert.bind_int(":pid", self.pid);
-        insert.bind_optional_int(":process_start_ticks", self.start_ticks);
-        insert.bind_optional_int(":shard_index", run.shard_index);
-        insert.bind_optional_int(":shard_count", run.shard_count);
-        std::string device_list;
-        for (const DeviceRecord& device : run.devices) {
-            device_list += (device_list.empty() ? "" : ",") + std::to_string(device.device_index);
-        }
-        insert.bind_text_or_null(":devices", device_list);
-        insert.bind_text(":workload", run.workload);
-        insert.bind_text_or_null(":circuit_kind", run.circuit_kind);
-        insert.bind_text_or_null(":circuit", run.circuit);
-        insert.bind_optional_int(":public_inputs", run.public_inputs);
-        insert.bind_optional(":boolean_share", run.boolean_share);
-        insert.bind_optional_int(":circuit_seed", run.circuit_seed ? std::optional(as_int(*run.circuit_seed)) : std::nullopt);
-        insert.bind_text_or_null(":proof_randomness", run.proof_randomness);
-        std::string witnesses;
-        for (const std::string& file : run.witnesses) witnesses += file + "\n";
-        insert.bind_text_or_null(":witnesses", witnesses);
-        insert.bind_text_or_null(":key_path", run.key_path);
-        insert.bind_text_or_null(":key_digest", run.key_digest);
-        insert.bind_optional_int(":key_bytes", run.key_bytes ? std::optional(as_int(*run.key_bytes)) : std::nullopt);
-        insert.bind_optional(":key_setup_ms", run.key_setup_ms);
-        insert.bind_blob(":verifying_key", run.verifying_key);
-        insert.step("cannot record the start of a run");
+using sqlite::ColumnValues;
+
+// A well-known fact, where the backend reported it.
+std::optional<std::string_view> fact_text(const RunRecord& run, std::string_view key) {
+    const std::string* value = find_fact(run.facts, key);
+    return value ? std::optional<std::string_view>(*value) : std::nullopt;
+}
+
+// A well-known fact as a number; absent, or not a number, is NULL in its column (run_fact
+// keeps the text as reported).
+template <class Number>
+std::optional<Number> fact_number(const RunRecord& run, std::string_view key) {
+    const std::string* value = find_fact(run.facts, key);
+    return value ? parse_number<Number>(*value) : std::nullopt;
+}
+
+// "0,1": the devices the run proves on, in pipeline.devices order; empty: not recorded.
+std::string device_list(const std::vector<DeviceRecord>& devices) {
+    std::string list;
+    for (const DeviceRecord& device : devices) list += (list.empty() ? "" : ",") + std::to_string(device.device_index);
+    return list;
+}
+
+// The row begin_run inserts into run: every column it writes, beside its value.
+ColumnValues run_columns(const RunRecord& run) {
+    namespace fact = plugin::fact;
+    ColumnValues row;
+    row.text("job_name", run.job_name);
+    row.text("status", "running");
+    row.text("started_at", iso8601_utc(run.started_unix_ns));
+    row.text("backend_name", run.backend_name);
+    row.text("backend_version", run.backend_version);
+    row.text("zkbatch_version", run.zkbatch_version);
+    row.text("git_revision", run.git_revision);
+    row.text("hostname", run.hostname);
+    row.text("cpu_model", run.cpu_model);
+    row.integer("cpu_cores", run.cpu_cores);
+    // The GPU columns, from the backend's well-known facts.
+    row.optional_text("gpu_name", fact_text(run, fact::device_name));
+    row.optional_int("gpu_sm_count", fact_number<int64_t>(run, fact::device_sm_count));
+    row.optional_int("gpu_memory_bytes", fact_number<int64_t>(run, fact::device_memory_bytes));
+    row.optional_text("gpu_driver_version", fact_text(run, fact::driver_version));
+    row.optional_text("cuda_runtime_version", fact_text(run, fact::cuda_runtime_version));
+    row.optional_int("pcie_gen", fact_number<int64_t>(run, fact::pcie_gen));
+    row.optional_int("pcie_width", fact_number<int64_t>(run, fact::pcie_width));
+    row.optional_int("pinned_bytes", fact_number<int64_t>(run, fact::pool_pinned_bytes));
+    row.optional_real("pool_setup_ms", fact_number<double>(run, fact::pool_setup_ms));
+    // The job's parameters and its manifest.
+    row.integer("log_n", run.log_n);
+    row.integer("partitions", run.partitions);
+    row.integer("seed", as_int(run.seed));
+    row.integer("terms_per_row", run.terms_per_row);
+    row.integer("synthesis_workers", run.synthesis_workers);
+    row.integer("prove_workers", run.prove_workers);
+    row.integer("queue_depth", run.queue_depth);
+    row.text("verify_mode", run.verify_mode);
+    row.text("manifest_path", run.manifest_path);
+    row.text("manifest_sha256", run.manifest_sha256);
+    row.text("overrides", run.overrides);
+    row.text("manifest_text", run.manifest_text);
+    row.integer("started_unix_ns", run.started_unix_ns);
+    row.integer("started_steady_ns", run.started_steady_ns);
+    // Its identity across databases, its writer, its shard and devices.
+    row.text("uuid", run.uuid.empty() ? random_uuid() : run.uuid);
+    row.optional_int("experiment_id", run.experiment_id);
+    row.text_or_null("arm", run.arm);
+    const ProcessIdentity self = this_process();
+    row.integer("pid", self.pid);
+    row.optional_int("process_start_ticks", self.start_ticks);
+    row.optional_int("shard_index", run.shard_index);
+    row.optional_int("shard_count", run.shard_count);
+    row.text_or_null("devices", device_list(run.devices));
+    row.integer("replay_inputs", run.replay_inputs);
+    row.integer("finalize_workers", run.finalize_workers);
+    row.integer("verify_every", run.verify_every);
+    row.text_or_null("on_error", run.on_error);
+    // The proof: its circuit and proving key.
+    row.text("workload", run.workload);
+    row.text_or_null("circuit_kind", run.circuit_kind);
+    row.text_or_null("circuit", run.circuit);
+    row.optional_int("public_inputs", run.public_inputs);
+    row.optional_real("boolean_share", run.boolean_share);
+    row.optional_int("circuit_seed", run.circuit_seed ? std::optional(as_int(*run.circuit_seed)) : std::nullopt);
+    row.text_or_null("proof_randomness", run.proof_randomness);
+    std::string witnesses;
+    for (const std::string& file : run.witnesses) witnesses += file + "\n";
+    row.text_or_null("witnesses", witnesses);
+    row.text_or_null("key_path", run.key_path);
+    row.text_or_null("key_digest", run.key_digest);
+    row.optional_int("key_bytes", run.key_bytes ? std::optional(as_int(*run.key_bytes)) : std::nullopt);
+    row.optional_real("key_setup_ms", run.key_setup_ms);
+    row.blob("verifying_key", run.verifying_key);
+    return row;
+}
+
+// A run_device row's key columns: where the device's copy of the proving key came from.
+void add_key_load_columns(ColumnValues& row, const DeviceKeyLoad* load) {
+    if (!load) {
+        for (const char* column : {"key_load_ms", "key_bytes", "key_location", "key_how", "key_digest"})
+            row.null(column);
+        return;
     }
-    const int64_t run_id = sqlite3_last_insert_rowid(db_);
-    auto insert_pairs = [&](std::string_view sql, const std::map<std::string, std::string>& pairs,
-                            std::string_view doing) {
-        for (const auto& [key, value] : pairs) {
-            Query insert(*statements_, db_, path_, sql);
-            insert.bind_int(1, run_id);
-            insert.bind_text(2, key);
-            insert.bind_text(3, value);
-            insert.step(doing);
-        }
+    row.real("key_load_ms", load->load_ms);
+    row.integer("key_bytes", as_int(load->key_bytes));
+    row.text_or_null("key_location", load->location);
+    row.text_or_null("key_how", load->how);
+    row.text_or_null("key_digest", load->points_digest);
+}
+
+}  // namespace
+
+int64_t Store::begin_run(const RunRecord& run) {
+    WriteTransaction transaction(db_, path_, "cannot record the start of a run");
+    const auto insert_row = [&](std::string_view table, const ColumnValues& row, std::string_view doing) {
+        Query insert(*statements_, db_, path_, row.insert_sql(table));
+        row.bind(insert);
+        insert.step(doing);
     };
-    insert_pairs(kInsertTag, run.tags, "cannot record the run's tags");
-    insert_pairs(kInsertFact, run.facts, "cannot record the backend's facts");
+    insert_row("run", run_columns(run), "cannot record the start of a run");
+    const int64_t run_id = sqlite3_last_insert_rowid(db_);
+    const auto insert_pairs = [&](std::string_view table, const std::map<std::string, std::string>& pairs,
+                                  std::string_view doing) {
+        for (const auto& [key, value] : pairs)
+            insert_row(table, ColumnValues().integer("run_id", run_id).text("key", key).text("value", value), doing);
+    };
+    insert_pairs("run_tag", run.tags, "cannot record the run's tags");
+    insert_pairs("run_fact", run.facts, "cannot record the backend's facts");
     for (const DeviceRecord& device : run.devices) {
-        Query insert(*statements_, db_, path_, kInsertDevice);
-        insert.bind_int(1, run_id);
-        insert.bind_int(2, device.device_index);
-        insert.bind_text_or_null(3, device.name);
-        insert.bind_int(4, device.prove_workers);
-        if (const auto load = run.key_loads.find(device.device_index); load != run.key_loads.end()) {
-            insert.bind_real(5, load->second.load_ms);
-            insert.bind_int(6, as_int(load->second.key_bytes));
-            insert.bind_text_or_null(7, load->second.location);
-            insert.bind_text_or_null(8, load->second.how);
-            insert.bind_text_or_null(9, load->second.points_digest);
-        } else {
-            for (int column = 5; column <= 9; ++column) insert.bind_null(column);
-        }
-        insert.step("cannot record the run's devices");
+        ColumnValues row;
+        row.integer("run_id", run_id);
+        row.integer("device_index", device.device_index);
+        row.text_or_null("name", device.name);
+        row.integer("prove_workers", device.prove_workers);
+        const auto load = run.key_loads.find(device.device_index);
+        add_key_load_columns(row, load == run.key_loads.end() ? nullptr : &load->second);
+        insert_row("run_device", row, "cannot record the run's devices");
     }
     transaction.commit();
     return run_id;

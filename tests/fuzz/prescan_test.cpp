@@ -1,6 +1,7 @@
-// The checks parse_manifest makes before TOML++ sees the text (runner/manifest.cpp,
-// prescan_toml): what they must let through (strings, comments and multi-line strings
-// with anything valid in them; nesting up to the limit) and where they refuse.
+// The checks parse_manifest makes before TOML++ sees the text (prescan_toml,
+// runner/manifest/prescan.cpp): what they must let through (strings, comments and
+// multi-line strings with anything valid in them; nesting up to the limit) and where
+// they refuse.
 #include "manifest/manifest.hpp"
 
 #include <gtest/gtest.h>

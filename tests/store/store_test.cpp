@@ -697,6 +697,28 @@ TEST_F(StoreTest, BindingAParameterTheStatementLacksIsAnError) {
     EXPECT_CONTAINS(message, "SELECT :present");
 }
 
+// A row built column by column: its INSERT names the columns in the order added, and
+// each value is stored with the type and NULL rules of the Cursor bind of that name.
+TEST_F(StoreTest, ColumnValuesInsertEachColumnItsValue) {
+    Store store(db);
+    sqlite::exec(store.handle(), db,
+                 "CREATE TABLE t (i INTEGER, r REAL, s TEXT, e TEXT, b BLOB, nb BLOB, oi INTEGER, onull REAL) STRICT",
+                 "creating");
+    const std::vector<uint8_t> bytes = {1, 2, 255};
+    sqlite::ColumnValues row;
+    row.integer("i", -7).real("r", 2.5).text("s", "x").text_or_null("e", "").blob("b", bytes).blob("nb", {});
+    row.optional_int("oi", std::optional<uint32_t>(9)).optional_real("onull", std::nullopt);
+    const std::string sql = row.insert_sql("t");
+    EXPECT_EQ(sql, "INSERT INTO t (i, r, s, e, b, nb, oi, onull) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    sqlite::Statement insert(store.handle(), db, sql);
+    row.bind(insert);
+    insert.step("inserting");
+    EXPECT_EQ(sql_rows(db, "SELECT typeof(i), i, typeof(r), r, s, typeof(e), hex(b), typeof(nb), oi, typeof(onull) "
+                           "FROM t"),
+              (std::vector<std::vector<std::string>>{
+                  {"integer", "-7", "real", "2.5", "x", "null", "0102FF", "null", "9", "null"}}));
+}
+
 // The insert differs from one that succeeds in the type of one value only, and the
 // error is SQLite's STRICT refusal of it, not any other (a typo in the SQL, a missing run).
 TEST_F(StoreTest, StrictTablesRejectWronglyTypedValues) {
