@@ -2,7 +2,7 @@
 # Builds a self-contained Release bundle of zkbatch with the CUDA backends, for a GPU
 # machine that has the NVIDIA driver but none of our build dependencies:
 #
-#   tools/make-bundle.sh            -> .bundle/ (git-ignored), about 20-40 MiB
+#   tools/make-bundle.sh            -> .bundle/ (git-ignored), about 60 MiB
 #   BUNDLE_BUILD_DIR=build tools/make-bundle.sh
 #                                   the same from an existing Release tree configured with
 #                                   the CUDA backends (no reconfiguration, so a -Werror tree
