@@ -2,6 +2,7 @@
 #include "core/groth16/key_file.hpp"
 
 #include "core/ec/encoding.hpp"
+#include "core/util/input_file.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -121,8 +122,9 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 class Mapping {
 public:
     Mapping(const std::filesystem::path& path, uint64_t bytes) : bytes_(bytes) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+        std::string why;
+        const int fd = util::open_input_file(path, why);
+        if (fd < 0) fail(path, why);
         base_ = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
         const int map_errno = errno;
         ::close(fd);
@@ -140,8 +142,9 @@ private:
 
 // Reads and checks the header; returns it with the layout it must have.
 RawHeader read_header(const std::filesystem::path& path, KeyFileInfo& info, Layout& layout) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; run `zkbatch setup MANIFEST` to make it");
+    std::string why;
+    const int fd = util::open_input_file(path, why);
+    if (fd < 0) fail(path, why + "; run `zkbatch setup MANIFEST` to make it");
     struct stat status {};
     RawHeader header{};
     const bool stat_ok = ::fstat(fd, &status) == 0;
@@ -216,12 +219,15 @@ void read_vk_section(const std::filesystem::path& path, const uint8_t* bytes, ui
     check(key.vk.alpha_g1, "[alpha]1"), check(key.beta_g1, "[beta]1"), check(key.delta_g1, "[delta]1");
     check(key.vk.beta_g2, "[beta]2"), check(key.vk.gamma_g2, "[gamma]2"), check(key.vk.delta_g2, "[delta]2");
     for (const auto& point : key.vk.ic) check(point, "IC point");
+    if (const char* name = fixed_point_at_infinity(key))
+        fail(path, std::string("its ") + name + " is the point at infinity: the file is corrupted");
 }
 
 // Reads `bytes` bytes of the vk section at its offset.
 std::vector<uint8_t> read_vk_bytes(const std::filesystem::path& path, const RawHeader& header, const Layout& layout) {
     std::vector<uint8_t> bytes(layout.section_bytes[kVk]);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    std::string why;
+    const int fd = util::open_input_file(path, why);
     const ssize_t got = fd < 0 ? -1 : ::pread(fd, bytes.data(), bytes.size(), static_cast<off_t>(header.sections[kVk].offset));
     if (fd >= 0) ::close(fd);
     if (got != static_cast<ssize_t>(bytes.size())) fail(path, "cannot read its verifying key");

@@ -82,8 +82,9 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
 // Throws ZkeyError (naming the witness file).
 std::vector<ff::Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables);
 std::vector<ff::Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables);
-// Everything read_wtns checks but each value's range (the header, the sizes, w[0] = 1),
-// without reading the values: a job checks all its witness files this way before it runs.
+// Everything read_wtns checks (the header, the sizes, w[0] = 1, every value below r),
+// keeping none of the values: a job checks all its witness files this way before it
+// runs, so a bad one is refused (exit 2) before any partition proves.
 void check_wtns(const std::filesystem::path& path, uint64_t num_variables);
 
 }  // namespace zkbatch::groth16
