@@ -21,7 +21,7 @@ const char* kind_of(mode_t mode) {
     return "not a file";
 }
 
-std::string refusal(mode_t mode) { return std::string("is ") + kind_of(mode) + ", not a regular file"; }
+std::string refusal(mode_t mode) { return std::string("it is ") + kind_of(mode) + ", not a regular file"; }
 
 }  // namespace
 
@@ -40,17 +40,23 @@ int open_input_file(const std::filesystem::path& path, std::string& error) {
     }
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        error = std::string("cannot be opened: ") + std::strerror(errno);
+        error = std::strerror(errno);
         return -1;
     }
     struct stat status {};
     const bool stat_ok = ::fstat(fd, &status) == 0;
     if (!stat_ok || !S_ISREG(status.st_mode)) {
-        error = stat_ok ? refusal(status.st_mode) : std::string("cannot be read: ") + std::strerror(errno);
+        error = stat_ok ? refusal(status.st_mode) : std::string(std::strerror(errno));
         ::close(fd);
         return -1;
     }
     return fd;
+}
+
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+    struct stat first {}, second {};
+    return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
+           first.st_ino == second.st_ino;
 }
 
 }  // namespace zkbatch::util
