@@ -119,6 +119,8 @@ struct Manifest {
 // and folders), and the longest text value (a path, a tag's or option's value):
 // refused where they are read, so nothing downstream meets a 100 KB name.
 inline constexpr size_t kMaxNameBytes = 128;
+// The most partitions a job proves (job.partitions, or a .zkey job's witness files).
+inline constexpr uint32_t kMaxPartitions = 1'000'000;
 inline constexpr size_t kMaxTextBytes = 4096;
 
 // A manifest problem the user can fix: where, what, and what to do.

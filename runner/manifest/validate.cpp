@@ -183,7 +183,7 @@ private:
     void read_job(const toml::table& root, Manifest& m) const {
         if (const toml::table* job = table(root, "job")) {
             read_job_name(*job, m.job.name);
-            read_int(*job, "job", "partitions", 1, 1'000'000, m.job.partitions);
+            read_int(*job, "job", "partitions", 1, kMaxPartitions, m.job.partitions);
             read_int(*job, "job", "seed", 0, INT64_MAX, m.job.seed);
         }
         if (!m.job.name.empty()) return;

@@ -67,7 +67,6 @@ std::vector<std::string> witness_files(const std::vector<std::string>& patterns)
 void resolve_zkey_job(Manifest& m, const std::vector<std::string>* recorded_witnesses) {
     if (m.circuit.kind != CircuitKind::zkey) return;
     m.circuit.witness_files = recorded_witnesses ? *recorded_witnesses : witness_files(m.circuit.witnesses);
-    constexpr size_t kMaxPartitions = 1'000'000;
     if (m.circuit.witness_files.size() > kMaxPartitions)
         throw RunPlanError(fmt::format("circuit.witnesses matches {} files; a run proves at most {} partitions",
                                        m.circuit.witness_files.size(), kMaxPartitions));

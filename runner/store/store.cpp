@@ -2,6 +2,7 @@
 // docs/schema.md.
 #include "store/store.hpp"
 
+#include "manifest/manifest.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite_support.hpp"
 #include "util/parse_number.hpp"
@@ -888,6 +889,14 @@ RunOverview Store::run_overview(int64_t run_id) const {
     return overview;
 }
 
+size_t Store::checked_partition_index(int64_t run_id, int64_t index) const {
+    if (index < 0 || index >= kMaxPartitions)
+        throw StoreError(fmt::format("{}: run {} records partition {}, which no job has (at most {}): the database "
+                                     "is damaged.",
+                                     path_.string(), run_id, index, kMaxPartitions));
+    return static_cast<size_t>(index);
+}
+
 void Store::require_measured_times(int64_t run_id) const {
     static constexpr std::string_view kUnmeasured = R"sql(
         SELECT partition_index, phase, ms FROM partition_phase
@@ -939,7 +948,7 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
     Query query(*statements_, db_, path_, kDigests);
     query.bind_int(1, run_id);
     while (query.step(fmt::format("cannot read the digests of run {}", run_id))) {
-        const auto index = static_cast<size_t>(query.int_at(0));
+        const size_t index = checked_partition_index(run_id, query.int_at(0));
         if (digests.size() <= index) digests.resize(index + 1);
         digests[index] = query.text_at(1);
     }
@@ -949,6 +958,7 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
 std::vector<std::string> Store::partition_proof_digests(int64_t run_id) const {
     std::vector<std::string> digests;
     for (const PartitionProof& proof : partition_proofs(run_id)) {
+        checked_partition_index(run_id, static_cast<int64_t>(proof.partition_index));
         if (digests.size() <= proof.partition_index) digests.resize(proof.partition_index + 1);
         digests[proof.partition_index] = proof.proof_digest;
     }

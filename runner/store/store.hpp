@@ -322,7 +322,8 @@ public:
     RunOverview run_overview(int64_t run_id) const;             // from the run_summary view
     std::vector<PhaseStats> phase_stats(int64_t run_id) const;  // from the phase_summary view
     // h_digest of each partition, at its partition index; "" where no digest was
-    // recorded (failed, or not recorded at all). Size: highest recorded index + 1.
+    // recorded (failed, or not recorded at all). Size: highest recorded index + 1 (a
+    // stored index no job has throws StoreError).
     std::vector<std::string> partition_digests(int64_t run_id) const;
     // The same for proof_digest ("" where a partition has no proof).
     std::vector<std::string> partition_proof_digests(int64_t run_id) const;
@@ -393,6 +394,9 @@ private:
     void close() noexcept;
     // Throws StoreError for the first of the run's phase times that is not is_measured_ms.
     void require_measured_times(int64_t run_id) const;
+    // A stored partition index, which readers use as a size: one no job has (negative, or
+    // kMaxPartitions and beyond) throws StoreError.
+    size_t checked_partition_index(int64_t run_id, int64_t index) const;
     // "<path>: <doing>: there is no run <id> in this database."
     StoreError no_such_run(const std::string& doing, int64_t run_id) const;
     std::filesystem::path path_;

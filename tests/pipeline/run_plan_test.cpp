@@ -226,6 +226,19 @@ TEST_F(ResumePlanTest, RefusesAStoredManifestThatNoLongerMatchesItsDigest) {
     }
 }
 
+// Stored shard columns no run has are refused, not planned: a count of 2^32 became 0
+// and the list of the shard's partitions never ended.
+TEST_F(ResumePlanTest, RefusesAShardNoRunHas) {
+    const int64_t run = record_run("failed", experiment("sharded", 1), 3);
+    for (const char* shard : {"shard_count = 4294967296", "shard_count = 0", "shard_index = 3", "shard_index = NULL"}) {
+        SCOPED_TRACE(shard);
+        const std::string edit =
+            std::string("UPDATE run SET shard_index = 1, shard_count = 3; UPDATE run SET ") + shard;
+        ASSERT_EQ(sqlite3_exec(store_.handle(), edit.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        EXPECT_THROW(plan(run), StoreError);
+    }
+}
+
 // The run's experiment is found by its id. Experiments are also looked up by name
 // elsewhere (experiment=NAME selectors), and a job may be called "2": the experiment
 // named "2" (id 1, two arms) must not stand in for experiment 2 (one arm, a shard's).

@@ -815,6 +815,18 @@ TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
     }
 }
 
+// A stored partition index is used as a size by the readers of digests: one no job has
+// (from a damaged database or a shard merged from one) is refused, not allocated.
+TEST_F(StoreTest, RefusesAPartitionIndexNoJobHas) {
+    Store store(db);
+    const RunRecord run = sample_run();
+    const int64_t run_id = store.begin_run(run);
+    store.record_partition(run_id, sample_partition(0, run.started_steady_ns));
+    sql_rows(db, "UPDATE partition SET partition_index = 1099511627776");
+    EXPECT_CONTAINS(store_error_of([&] { store.partition_digests(run_id); }), "records partition 1099511627776");
+    EXPECT_CONTAINS(store_error_of([&] { store.partition_proof_digests(run_id); }), "which no job has");
+}
+
 TEST_F(StoreTest, OpenExistingRefusesAMissingOrEmptyFile) {
     EXPECT_CONTAINS(store_error_of([&] { Store::open_existing(db); }), "no database here");
     EXPECT_FALSE(fs::exists(db));  // and did not create it
