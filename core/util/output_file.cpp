@@ -1,6 +1,8 @@
 // Output files written whole or not at all (core/util/output_file.hpp).
 #include "core/util/output_file.hpp"
 
+#include "core/util/input_file.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +26,8 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 
 OutputFile::OutputFile(std::filesystem::path path) : path_(std::move(path)) {
     if (path_.filename().empty()) fail("it names a folder, not a file");
+    // Renaming over a device, a FIFO or a folder would destroy it (as root, /dev/null).
+    if (const auto why = not_a_regular_file(path_)) fail(*why + "; give the path of a file ('-' for standard output)");
     // O_EXCL: a new file, never one that exists and never through a link; mode 0644
     // less the umask, as any file the user makes.
     static std::atomic<uint64_t> counter{0};

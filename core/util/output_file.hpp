@@ -3,7 +3,9 @@
 // (the same folder, so the rename cannot cross file systems), flushed to disk, then
 // renamed over its path. A reader sees the old file or the new one, never half of one;
 // a symbolic link at the path is replaced, never written through; a file that was
-// there is left as it was until the new one is complete.
+// there is left as it was until the new one is complete. A path that is something else
+// (a device such as /dev/null, a FIFO, a folder) is refused: renaming over it would
+// destroy it.
 #pragma once
 
 #include <filesystem>

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -273,8 +274,16 @@ TEST_F(EndToEnd, OutputsOntoTheDatabaseTheCommandReadsAreRefused) {
 }
 
 // An output path holding a link is replaced, never written through: the file the link
-// pointed to is untouched, and the path holds the whole new file.
+// pointed to is untouched, and the path holds the whole new file. One that is not a
+// regular file (a FIFO here; /dev/null for root) is refused, not replaced.
 TEST_F(EndToEnd, OutputsReplaceALinkInsteadOfWritingThroughIt) {
+    const fs::path fifo = dir_ / "fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const CommandResult special = zkbatch("trace 1 -o " + quoted(fifo.string()) + " --db " + quoted(db_.string()));
+    EXPECT_EQ(special.exit_code, 4) << special.err;
+    EXPECT_NE(special.err.find("it is a FIFO (named pipe), not a regular file"), std::string::npos) << special.err;
+    EXPECT_TRUE(fs::is_fifo(fifo));
+
     const fs::path victim = dir_ / "victim.txt", link = dir_ / "trace.json";
     zkbatch::test::write_file(victim, "not zkbatch's\n");
     fs::create_symlink(victim, link);
