@@ -2,6 +2,8 @@
 #include "core/groth16/key_file.hpp"
 
 #include "core/ec/encoding.hpp"
+#include "core/util/input_file.hpp"
+#include "core/util/output_file.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -12,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cerrno>
@@ -121,8 +124,9 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 class Mapping {
 public:
     Mapping(const std::filesystem::path& path, uint64_t bytes) : bytes_(bytes) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+        std::string why;
+        const int fd = util::open_input_file(path, why);
+        if (fd < 0) fail(path, "cannot open: " + why);
         base_ = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
         const int map_errno = errno;
         ::close(fd);
@@ -138,21 +142,15 @@ private:
     uint64_t bytes_;
 };
 
-// Reads and checks the header; returns it with the layout it must have.
-RawHeader read_header(const std::filesystem::path& path, KeyFileInfo& info, Layout& layout) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; run `zkbatch setup MANIFEST` to make it");
-    struct stat status {};
-    RawHeader header{};
-    const bool stat_ok = ::fstat(fd, &status) == 0;
-    const ssize_t got = stat_ok ? ::pread(fd, &header, sizeof header, 0) : -1;
-    ::close(fd);
-    if (!stat_ok || got < 0) fail(path, std::string("cannot read: ") + std::strerror(errno));
-    const auto file_bytes = static_cast<uint64_t>(status.st_size);
+// Checks a header: `got` bytes of it were read (fewer than 4096 when the file is
+// shorter) from a file of `file_bytes` bytes. Returns what it says, and the layout it
+// must have, in `info` and `layout`.
+void check_header(const std::filesystem::path& path, const RawHeader& header, uint64_t got, uint64_t file_bytes,
+                  KeyFileInfo& info, Layout& layout) {
     const std::string remake = "; delete it and run `zkbatch setup MANIFEST` again";
-    if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0 && got >= static_cast<ssize_t>(sizeof kMagic))
+    if (got >= sizeof kMagic && std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
         fail(path, "not a zkbatch key file (its first bytes are not \"ZKBKEY\")");
-    if (static_cast<uint64_t>(got) < kHeaderBytes)
+    if (got < kHeaderBytes)
         fail(path, "truncated: " + std::to_string(file_bytes) + " bytes, less than its 4096-byte header" + remake);
     uint8_t digest[16];
     digest_into(&header, offsetof(RawHeader, header_digest), digest);
@@ -164,8 +162,9 @@ RawHeader read_header(const std::filesystem::path& path, KeyFileInfo& info, Layo
     if (header.h_convention != static_cast<uint32_t>(HConvention::coefficients) &&
         header.h_convention != static_cast<uint32_t>(HConvention::odd_coset))
         fail(path, "unknown H convention " + std::to_string(header.h_convention));
+    // Each bound before the arithmetic that relies on it: m - l - 1 below, and l + 1 IC points.
     if (header.log_n < 1 || header.log_n > 28 || header.num_variables > (uint64_t{1} << 40) ||
-        header.num_public + 1 > header.num_variables ||
+        header.num_public >= header.num_variables ||
         header.circuit_description_bytes > sizeof header.circuit_description ||
         header.setup_description_bytes > sizeof header.setup_description)
         fail(path, "its header describes an impossible key" + remake);
@@ -190,6 +189,20 @@ RawHeader read_header(const std::filesystem::path& path, KeyFileInfo& info, Layo
     info.circuit_digest = hex(header.circuit_digest);
     info.setup_digest = hex(header.setup_digest);
     info.points_digest = hex(header.points_digest);
+}
+
+// Reads and checks the header; returns it with the layout it must have.
+RawHeader read_header(const std::filesystem::path& path, KeyFileInfo& info, Layout& layout) {
+    std::string why;
+    const int fd = util::open_input_file(path, why);
+    if (fd < 0) fail(path, "cannot open: " + why + "; run `zkbatch setup MANIFEST` to make it");
+    struct stat status {};
+    RawHeader header{};
+    const bool stat_ok = ::fstat(fd, &status) == 0;
+    const ssize_t got = stat_ok ? ::pread(fd, &header, sizeof header, 0) : -1;
+    ::close(fd);
+    if (!stat_ok || got < 0) fail(path, std::string("cannot read: ") + std::strerror(errno));
+    check_header(path, header, static_cast<uint64_t>(got), static_cast<uint64_t>(status.st_size), info, layout);
     return header;
 }
 
@@ -216,19 +229,28 @@ void read_vk_section(const std::filesystem::path& path, const uint8_t* bytes, ui
     check(key.vk.alpha_g1, "[alpha]1"), check(key.beta_g1, "[beta]1"), check(key.delta_g1, "[delta]1");
     check(key.vk.beta_g2, "[beta]2"), check(key.vk.gamma_g2, "[gamma]2"), check(key.vk.delta_g2, "[delta]2");
     for (const auto& point : key.vk.ic) check(point, "IC point");
+    if (const char* name = fixed_point_at_infinity(key))
+        fail(path, std::string("its ") + name + " is the point at infinity: the file is corrupted");
 }
 
-// Reads `bytes` bytes of the vk section at its offset.
-std::vector<uint8_t> read_vk_bytes(const std::filesystem::path& path, const RawHeader& header, const Layout& layout) {
-    std::vector<uint8_t> bytes(layout.section_bytes[kVk]);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    const ssize_t got = fd < 0 ? -1 : ::pread(fd, bytes.data(), bytes.size(), static_cast<off_t>(header.sections[kVk].offset));
-    if (fd >= 0) ::close(fd);
-    if (got != static_cast<ssize_t>(bytes.size())) fail(path, "cannot read its verifying key");
+// The vk section's bytes must match their digest in the header.
+void check_vk_digest(const std::filesystem::path& path, const std::vector<uint8_t>& bytes, const RawHeader& header) {
     uint8_t digest[16];
     digest_into(bytes.data(), bytes.size(), digest);
     if (std::memcmp(digest, header.vk_digest, 16) != 0)
-        fail(path, "corrupted: its verifying key's digest does not match; delete it and run `zkbatch setup MANIFEST` again");
+        fail(path, "corrupted: its verifying key's digest does not match; delete it and run `zkbatch setup MANIFEST` "
+                   "again");
+}
+
+// Reads the vk section at its offset, checked against its digest.
+std::vector<uint8_t> read_vk_bytes(const std::filesystem::path& path, const RawHeader& header, const Layout& layout) {
+    std::vector<uint8_t> bytes(layout.section_bytes[kVk]);
+    std::string why;
+    const int fd = util::open_input_file(path, why);
+    const ssize_t got = fd < 0 ? -1 : ::pread(fd, bytes.data(), bytes.size(), static_cast<off_t>(header.sections[kVk].offset));
+    if (fd >= 0) ::close(fd);
+    if (got != static_cast<ssize_t>(bytes.size())) fail(path, "cannot read its verifying key");
+    check_vk_digest(path, bytes, header);
     return bytes;
 }
 
@@ -322,10 +344,14 @@ std::string key_points_digest(const ProvingKey& key) {
     return digest.finish();
 }
 
-std::string description_digest(const std::string& text) {
+std::string bytes_digest(std::span<const uint8_t> bytes) {
     uint8_t digest[16];
-    digest_into(text.data(), text.size(), digest);
+    digest_into(bytes.data(), bytes.size(), digest);
     return hex(digest);
+}
+
+std::string description_digest(const std::string& text) {
+    return bytes_digest({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
 uint64_t key_file_bytes(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention) {
@@ -355,72 +381,55 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
         fail(path, "the circuit or setup description is too long for the header");
 
     require_room_for_key_file(path, layout.file_bytes);
-    const std::filesystem::path folder = folder_of(path);
-    std::error_code ec;
-    const std::filesystem::path partial = path.string() + ".partial-" + std::to_string(::getpid());
-    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) fail(path, "cannot create " + partial.string() + ": " + std::strerror(errno));
-    auto abandon = [&](const std::string& what) {
-        const std::string reason = what + ": " + std::strerror(errno);
-        ::close(fd);
-        ::unlink(partial.c_str());
-        fail(path, reason);
-    };
-    auto write_at = [&](uint64_t offset, const void* data, uint64_t bytes) {
-        const auto* cursor = static_cast<const uint8_t*>(data);
-        while (bytes > 0) {
-            const ssize_t wrote = ::pwrite(fd, cursor, std::min<uint64_t>(bytes, 1u << 30), static_cast<off_t>(offset));
-            if (wrote <= 0) abandon("cannot write");
-            cursor += wrote, offset += static_cast<uint64_t>(wrote), bytes -= static_cast<uint64_t>(wrote);
-        }
-    };
+    try {
+        util::OutputFile file(path);
+        auto write_at = [&](uint64_t offset, const void* data, uint64_t bytes) {
+            const auto* cursor = static_cast<const uint8_t*>(data);
+            while (bytes > 0) {
+                const ssize_t wrote = ::pwrite(file.descriptor(), cursor, std::min<uint64_t>(bytes, 1u << 30),
+                                               static_cast<off_t>(offset));
+                if (wrote <= 0) fail(path, std::string("cannot write: ") + std::strerror(errno));
+                cursor += wrote, offset += static_cast<uint64_t>(wrote), bytes -= static_cast<uint64_t>(wrote);
+            }
+        };
 
-    KeyPointsDigest points_digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
-    auto write_section = [&](int section, const void* data, uint64_t bytes) {
-        write_at(layout.sections[section].offset, data, bytes);
-        points_digest.add(static_cast<KeyPointsDigest::Section>(section), data, bytes);
-    };
-    const std::vector<uint8_t> vk = vk_section_bytes(key);
-    write_section(kVk, vk.data(), vk.size());
-    write_section(kA, key.a_query.data(), key.a_query.size_bytes());
-    write_section(kBG1, key.b_g1_query.data(), key.b_g1_query.size_bytes());
-    write_section(kBG2, key.b_g2_query.data(), key.b_g2_query.size_bytes());
-    write_section(kL, key.l_query.data(), key.l_query.size_bytes());
-    write_section(kH, key.h_query.data(), key.h_query.size_bytes());
-    if (::ftruncate(fd, static_cast<off_t>(layout.file_bytes)) != 0) abandon("cannot extend");
-    const std::string points_hex = points_digest.finish();
+        KeyPointsDigest points_digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+        auto write_section = [&](int section, const void* data, uint64_t bytes) {
+            write_at(layout.sections[section].offset, data, bytes);
+            points_digest.add(static_cast<KeyPointsDigest::Section>(section), data, bytes);
+        };
+        const std::vector<uint8_t> vk = vk_section_bytes(key);
+        write_section(kVk, vk.data(), vk.size());
+        write_section(kA, key.a_query.data(), key.a_query.size_bytes());
+        write_section(kBG1, key.b_g1_query.data(), key.b_g1_query.size_bytes());
+        write_section(kBG2, key.b_g2_query.data(), key.b_g2_query.size_bytes());
+        write_section(kL, key.l_query.data(), key.l_query.size_bytes());
+        write_section(kH, key.h_query.data(), key.h_query.size_bytes());
+        if (::ftruncate(file.descriptor(), static_cast<off_t>(layout.file_bytes)) != 0)
+            fail(path, std::string("cannot extend: ") + std::strerror(errno));
+        const std::string points_hex = points_digest.finish();
 
-    std::memcpy(header.magic, kMagic, sizeof kMagic);
-    header.format_version = kKeyFileFormatVersion;
-    header.curve = kCurveBls12381;
-    header.h_convention = static_cast<uint32_t>(key.h_convention);
-    header.log_n = key.log_n;
-    header.num_variables = key.num_variables;
-    header.num_public = key.num_public;
-    std::memcpy(header.sections, layout.sections, sizeof header.sections);
-    digest_into(circuit_description.data(), circuit_description.size(), header.circuit_digest);
-    digest_into(setup_description.data(), setup_description.size(), header.setup_digest);
-    digest_into(vk.data(), vk.size(), header.vk_digest);
-    unhex(points_hex, header.points_digest);
-    header.circuit_description_bytes = static_cast<uint32_t>(circuit_description.size());
-    header.setup_description_bytes = static_cast<uint32_t>(setup_description.size());
-    std::memcpy(header.circuit_description, circuit_description.data(), circuit_description.size());
-    std::memcpy(header.setup_description, setup_description.data(), setup_description.size());
-    digest_into(&header, offsetof(RawHeader, header_digest), header.header_digest);
-    write_at(0, &header, sizeof header);
-    if (::fsync(fd) != 0) abandon("cannot flush to disk");
-    if (::close(fd) != 0) {
-        ::unlink(partial.c_str());
-        fail(path, std::string("cannot close: ") + std::strerror(errno));
-    }
-    std::filesystem::rename(partial, path, ec);
-    if (ec) {
-        ::unlink(partial.c_str());
-        fail(path, "cannot rename " + partial.string() + " to it: " + ec.message());
-    }
-    if (const int folder_fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); folder_fd >= 0) {
-        ::fsync(folder_fd);  // the rename itself, durable
-        ::close(folder_fd);
+        std::memcpy(header.magic, kMagic, sizeof kMagic);
+        header.format_version = kKeyFileFormatVersion;
+        header.curve = kCurveBls12381;
+        header.h_convention = static_cast<uint32_t>(key.h_convention);
+        header.log_n = key.log_n;
+        header.num_variables = key.num_variables;
+        header.num_public = key.num_public;
+        std::memcpy(header.sections, layout.sections, sizeof header.sections);
+        digest_into(circuit_description.data(), circuit_description.size(), header.circuit_digest);
+        digest_into(setup_description.data(), setup_description.size(), header.setup_digest);
+        digest_into(vk.data(), vk.size(), header.vk_digest);
+        unhex(points_hex, header.points_digest);
+        header.circuit_description_bytes = static_cast<uint32_t>(circuit_description.size());
+        header.setup_description_bytes = static_cast<uint32_t>(setup_description.size());
+        std::memcpy(header.circuit_description, circuit_description.data(), circuit_description.size());
+        std::memcpy(header.setup_description, setup_description.data(), setup_description.size());
+        digest_into(&header, offsetof(RawHeader, header_digest), header.header_digest);
+        write_at(0, &header, sizeof header);
+        file.commit();
+    } catch (const util::OutputFileError& e) {
+        throw KeyFileError("key file " + std::string(e.what()));
     }
 }
 
@@ -475,6 +484,24 @@ VerifyingKey load_verifying_key(const std::filesystem::path& path, const std::st
     const std::vector<uint8_t> bytes = read_vk_bytes(path, header, layout);
     ProvingKey key;
     read_vk_section(path, bytes.data(), info.num_public, key);
+    if (info_out) *info_out = std::move(info);
+    return std::move(key.vk);
+}
+
+VerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
+                                 KeyFileInfo* info_out) {
+    KeyFileInfo info;
+    Layout layout{};
+    RawHeader header{};
+    const uint64_t got = std::min<uint64_t>(file.size(), sizeof header);
+    if (got > 0) std::memcpy(&header, file.data(), got);
+    check_header(name, header, got, file.size(), info, layout);
+    // The header's layout matches the file's size, so the section lies inside it.
+    const uint8_t* section = file.data() + header.sections[kVk].offset;
+    const std::vector<uint8_t> bytes(section, section + layout.section_bytes[kVk]);
+    check_vk_digest(name, bytes, header);
+    ProvingKey key;
+    read_vk_section(name, bytes.data(), info.num_public, key);
     if (info_out) *info_out = std::move(info);
     return std::move(key.vk);
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,7 +50,10 @@ struct KeyFileInfo {
 
 inline constexpr uint32_t kKeyFileFormatVersion = 1;
 
-// XXH3-128 of text, as 32 hex digits (xxhsum -H2's order).
+// XXH3-128 of bytes, as 32 hex digits (xxhsum -H2's order): what names a description,
+// a .zkey or a witness file in a key file and in the database.
+std::string bytes_digest(std::span<const uint8_t> bytes);
+// The same of text.
 std::string description_digest(const std::string& text);
 
 // The bytes a key file of this shape takes, header included.
@@ -106,5 +110,10 @@ ProvingKey load_key_file(const std::filesystem::path& path, const std::string& e
 // runner's verifier needs, in milliseconds whatever the key's size.
 VerifyingKey load_verifying_key(const std::filesystem::path& path, const std::string& expected_circuit,
                                 KeyFileInfo* info = nullptr);
+// The same checks on a whole key file in memory, `name` standing for it in messages:
+// the header against the file's size, the vk section's digest and points. For reading
+// hostile bytes without a file (tests/fuzz/key_file_fuzz.cpp).
+VerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
+                                 KeyFileInfo* info = nullptr);
 
 }  // namespace zkbatch::groth16

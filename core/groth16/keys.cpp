@@ -49,6 +49,21 @@ std::vector<uint8_t> verifying_key_bytes(const VerifyingKey& key) {
     return bytes;
 }
 
+const char* fixed_point_at_infinity(const VerifyingKey& key) {
+    if (key.alpha_g1.is_infinity()) return "[alpha]1";
+    if (key.beta_g2.is_infinity()) return "[beta]2";
+    if (key.gamma_g2.is_infinity()) return "[gamma]2";
+    if (key.delta_g2.is_infinity()) return "[delta]2";
+    return nullptr;
+}
+
+const char* fixed_point_at_infinity(const ProvingKey& key) {
+    if (const char* name = fixed_point_at_infinity(key.vk)) return name;
+    if (key.beta_g1.is_infinity()) return "[beta]1";
+    if (key.delta_g1.is_infinity()) return "[delta]1";
+    return nullptr;
+}
+
 bool verifying_key_from_bytes(const uint8_t* bytes, size_t size, VerifyingKey& key, std::string* why) {
     constexpr size_t kFixed = sizeof(ec::G1Affine) + 3 * sizeof(ec::G2Affine);
     auto refuse = [why](const std::string& reason) {
@@ -69,6 +84,8 @@ bool verifying_key_from_bytes(const uint8_t* bytes, size_t size, VerifyingKey& k
     read.ic.resize((size - kFixed) / sizeof(ec::G1Affine));
     for (auto& point : read.ic) valid = valid && take(point);
     if (!valid) return refuse("a point of the verifying key is not on its curve or not in its subgroup");
+    if (const char* name = fixed_point_at_infinity(read))
+        return refuse(std::string("the verifying key's ") + name + " is the point at infinity");
     key = std::move(read);
     return true;
 }

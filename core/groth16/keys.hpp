@@ -43,9 +43,16 @@ struct VerifyingKey {
 // A verifying key as bytes: [alpha]1 [beta]2 [gamma]2 [delta]2, then IC, each point as
 // ec::Affine lays it out (what the store keeps with a run, so an export needs no key).
 std::vector<uint8_t> verifying_key_bytes(const VerifyingKey& key);
-// The inverse; false, with the reason in *why, for bytes of the wrong length or points
-// off their curves or outside the subgroup.
+// The inverse; false, with the reason in *why, for bytes of the wrong length, points
+// off their curves or outside the subgroup, or a fixed point at infinity.
 bool verifying_key_from_bytes(const uint8_t* bytes, size_t size, VerifyingKey& key, std::string* why);
+
+// The name of the first of the key's fixed points ("[alpha]1", "[beta]2", "[gamma]2",
+// "[delta]2"; a proving key's "[beta]1" and "[delta]1" too) that is the point at
+// infinity, or nullptr. No ceremony makes one (each is a generator times a secret that
+// is not zero), and with one of them at infinity the pairing equation accepts forged
+// proofs or none, so every reader of a key refuses it.
+const char* fixed_point_at_infinity(const VerifyingKey& key);
 
 // Everything a prover needs, for a circuit of num_variables variables (z_0 = 1, the
 // public inputs z_1..z_l, then the private ones) and a domain of 2^log_n rows.
@@ -74,5 +81,6 @@ struct ProvingKey {
     // Throws std::invalid_argument when the spans' sizes do not match m, l and n.
     void check_sizes() const;
 };
+const char* fixed_point_at_infinity(const ProvingKey& key);
 
 }  // namespace zkbatch::groth16

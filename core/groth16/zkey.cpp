@@ -2,6 +2,7 @@
 #include "core/groth16/zkey.hpp"
 
 #include "core/groth16/key_file.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/parallel.hpp"
 
 #include <fcntl.h>
@@ -75,8 +76,9 @@ std::string curve_of(const std::string& q_hex) {
 class MappedFile {
 public:
     MappedFile(const std::filesystem::path& path, const char* kind) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw ZkeyError(path.string() + ": cannot open the " + kind + ": " + std::strerror(errno));
+        std::string why;
+        const int fd = util::open_input_file(path, why);
+        if (fd < 0) throw ZkeyError(path.string() + ": cannot open the " + kind + ": " + why);
         struct stat status {};
         if (::fstat(fd, &status) != 0) {
             ::close(fd);
@@ -289,12 +291,16 @@ ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest) {
         file.fail(2, "the curve is " + curve_of(q_hex) +
                          ", not BLS12-381: compile the circuit with `circom -p bls12381` and set it up with a "
                          "bls12381 ceremony (snarkjs powersoftau new bls12381 ...)");
-    rest = header + 4 + n8q;
-    const uint32_t n8r = read_u32(rest);
+    // q may be written with leading zero bytes: BLS12-381's takes 48, and every offset
+    // below assumes it. From here on the layout is fixed, and its length is checked
+    // before any of it is read.
+    if (n8q != 48) file.fail(2, "q is written in " + std::to_string(n8q) + " bytes where BLS12-381 takes 48");
     const uint64_t expected_header = 4 + 48 + 4 + 32 + 12 + 3 * kG1Bytes + 3 * kG2Bytes;
-    if (n8r != 32 || hex_of(rest + 4, 32) != kBls12381R) file.fail(2, "its scalar field is not BLS12-381's r");
     if (header_bytes != expected_header)
         file.fail(2, std::to_string(header_bytes) + " bytes where " + std::to_string(expected_header) + " are expected");
+    rest = header + 4 + n8q;
+    const uint32_t n8r = read_u32(rest);
+    if (n8r != 32 || hex_of(rest + 4, 32) != kBls12381R) file.fail(2, "its scalar field is not BLS12-381's r");
     rest += 4 + 32;
     const uint32_t num_variables = read_u32(rest), num_public = read_u32(rest + 4), domain_size = read_u32(rest + 8);
     rest += 12;
@@ -326,6 +332,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
 
     Zkey zkey;
     zkey.file_bytes = bytes.size();
+    zkey.file_digest = bytes_digest(bytes);
     ProvingKey& key = zkey.key;
     key.log_n = header.log_n;
     key.num_variables = num_variables;
@@ -341,6 +348,8 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     const ec::G2Affine header_g2[3] = {key.vk.beta_g2, key.vk.gamma_g2, key.vk.delta_g2};
     check_section_points(file, 2, header_g1, 3, 1);
     check_section_points(file, 2, header_g2, 3, 1);
+    if (const char* point = fixed_point_at_infinity(key))
+        file.fail(2, std::string(point) + " is the point at infinity: no ceremony makes such a key");
 
     // snarkjs aligns sections to nothing: in its files the A, B2 and H points start 4
     // bytes past an 8-byte boundary. A section that is not aligned for ec::Affine is
@@ -405,8 +414,9 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     return zkey;
 }
 
-std::vector<Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables) {
+std::vector<Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables, std::string* digest) {
     const MappedFile mapped(path, "witness");
+    if (digest) *digest = bytes_digest(mapped.bytes());
     return parse_wtns(mapped.bytes(), path.string(), num_variables);
 }
 
@@ -426,6 +436,7 @@ const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
         file.fail(1, "the witness is over " +
                          (prime == kBn254R ? std::string("BN254's scalar field") : "the field of 0x" + prime) +
                          ", not BLS12-381's: compute it with the circuit compiled by `circom -p bls12381`");
+    if (n8 != 32) file.fail(1, "its values take " + std::to_string(n8) + " bytes where BLS12-381's take 32");
     const uint32_t count = read_u32(header + 4 + n8);
     if (count != num_variables)
         file.fail(1, std::to_string(count) + " values, but the circuit's key has " + std::to_string(num_variables) +
@@ -437,20 +448,28 @@ const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
     return values;
 }
 
+// Each of the values, read into `out` when it is not null; the first that is not below r
+// fails the file.
+void read_wtns_values(const BinFile& file, const uint8_t* values, uint64_t count, Fr* out) {
+    Fr value;
+    for (uint64_t i = 0; i < count; ++i)
+        if (!Fr::try_from_canonical_le_bytes(values + i * 32, out != nullptr ? out[i] : value))
+            file.fail(2, "value " + std::to_string(i) + " is not below r: the file is corrupted");
+}
+
 }  // namespace
 
-void check_wtns(const std::filesystem::path& path, uint64_t num_variables) {
+std::string check_wtns(const std::filesystem::path& path, uint64_t num_variables) {
     const MappedFile mapped(path, "witness");
-    wtns_values(BinFile(mapped.bytes(), path.string(), "wtns", 2, "witness"), num_variables);
+    const BinFile file(mapped.bytes(), path.string(), "wtns", 2, "witness");
+    read_wtns_values(file, wtns_values(file, num_variables), num_variables, nullptr);
+    return bytes_digest(mapped.bytes());
 }
 
 std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables) {
     const BinFile file(bytes, name, "wtns", 2, "witness");
-    const uint8_t* values = wtns_values(file, num_variables);
     std::vector<Fr> witness(num_variables);
-    for (uint64_t i = 0; i < num_variables; ++i)
-        if (!Fr::try_from_canonical_le_bytes(values + i * 32, witness[i]))
-            file.fail(2, "value " + std::to_string(i) + " is not below r");
+    read_wtns_values(file, wtns_values(file, num_variables), num_variables, witness.data());
     return witness;
 }
 

@@ -60,6 +60,7 @@ struct Zkey {
     ProvingKey key;        // spans over the mapped file; HConvention::odd_coset
     ZkeyCircuit circuit;
     uint64_t file_bytes = 0;
+    std::string file_digest;  // XXH3-128 of the file's bytes (bytes_digest): what a resumed run compares
 };
 
 // What a .zkey's header says, read without its points (a run's plan needs the domain).
@@ -78,12 +79,16 @@ Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_p
 Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
                 std::shared_ptr<const void> storage, bool check_points = true);
 
-// A .wtns's values for a circuit of `num_variables` variables, in Montgomery form.
-// Throws ZkeyError (naming the witness file).
-std::vector<ff::Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables);
+// A .wtns's values for a circuit of `num_variables` variables, in Montgomery form, and
+// in `digest` (when not null) the file's bytes_digest. Throws ZkeyError (naming the
+// witness file).
+std::vector<ff::Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables,
+                              std::string* digest = nullptr);
 std::vector<ff::Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables);
-// Everything read_wtns checks but each value's range (the header, the sizes, w[0] = 1),
-// without reading the values: a job checks all its witness files this way before it runs.
-void check_wtns(const std::filesystem::path& path, uint64_t num_variables);
+// Everything read_wtns checks (the header, the sizes, w[0] = 1, every value below r),
+// keeping none of the values: a job checks all its witness files this way before it
+// runs, so a bad one is refused (exit 2) before any partition proves. Returns the
+// file's bytes_digest, which the run records.
+std::string check_wtns(const std::filesystem::path& path, uint64_t num_variables);
 
 }  // namespace zkbatch::groth16

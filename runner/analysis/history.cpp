@@ -156,6 +156,17 @@ History load_history(const Store& store, const std::string& job_name, const std:
                 if (phase.phase == metric) point.value = phase.median_ms, metric_seen = true;
             }
         }
+        // phase_stats refuses a stored phase time no measurement gives; the run's own
+        // times are checked here, before any statistics see them.
+        const bool measured = !point.value || (metric == "partitions_per_hour"
+                                                   ? std::isfinite(*point.value) && *point.value >= 0
+                                                   : is_measured_ms(*point.value));
+        if (!measured)
+            throw StoreError(fmt::format("{}: run {}: its {} is stored as {}, which no measurement gives (a damaged "
+                                         "database, or a shard merged from one). Delete that run (sqlite3: PRAGMA "
+                                         "foreign_keys = ON; DELETE FROM run WHERE id = {}) or restore the database "
+                                         "from a copy.",
+                                         store.path().string(), row.run_id, metric, *point.value, row.run_id));
         point.used = point.status == "ok" && point.value.has_value();
         history.points.push_back(std::move(point));
     }

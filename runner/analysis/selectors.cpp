@@ -2,6 +2,7 @@
 #include "analysis/selectors.hpp"
 
 #include "util/parse_number.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,7 +31,7 @@ struct Terms {
 };
 
 [[noreturn]] void malformed(const std::string& selector, const std::string& why) {
-    throw StoreError(fmt::format("'{}' is not a run selector: {}; {}.", selector, why, kSyntaxHelp));
+    throw UsageError(fmt::format("'{}' is not a run selector: {}; {}.", selector, why, kSyntaxHelp));
 }
 
 Terms parse(const std::string& selector) {
@@ -98,7 +99,7 @@ void merge(std::optional<T>& field, const std::optional<T>& term, std::string_vi
            const std::string& selector) {
     if (!term) return;
     if (field && *field != *term) {
-        throw StoreError(fmt::format("'{}' asks for {} {}, but this command is limited to {} {}.",
+        throw UsageError(fmt::format("'{}' asks for {} {}, but this command is limited to {} {}.",
                                      selector, name, *term, name, *field));
     }
     field = term;

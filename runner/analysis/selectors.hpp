@@ -30,9 +30,10 @@ struct RunSelection {
 };
 
 // Resolves `selector` among the runs that also satisfy `within` (the regression gate
-// passes its --job). Throws StoreError, naming the selector, the database and what to
-// do, for a malformed selector, no matching run, an experiment name that names several
-// experiments, or a term that contradicts `within`.
+// passes its --job). Throws UsageError (exit 2), naming the selector and what to write
+// instead, for a malformed selector or a term that contradicts `within`; StoreError,
+// naming the database, for no matching run or an experiment name that names several
+// experiments.
 RunSelection select_runs(const Store& store, const std::string& selector,
                          const RunFilter& within = {});
 

@@ -86,14 +86,20 @@ uint64_t count_differences_at_most(const std::vector<double>& a, const std::vect
 
 // The k-th smallest (1-based) of the m*n differences b_j - a_i without forming them:
 // bisection on the value keeps count(lo) < k <= count(hi) until lo and hi are adjacent
-// doubles; hi is then a difference itself. Memory O(1), time O((m + n) * ~64).
+// doubles; hi is then a difference itself. Memory O(1), time O((m + n) * ~64), and at
+// most some 2100 halvings whatever the values (the number of doubles between two finite
+// ones). Throws std::invalid_argument when a difference overflows (samples spanning
+// more than a double holds).
 double kth_difference(const std::vector<double>& a, const std::vector<double>& b, uint64_t k) {
-    const double smallest = b.front() - a.back();
-    double lo = smallest - (std::fabs(smallest) + 1);  // below every difference: count 0
-    double hi = b.back() - a.front();                  // the largest difference: count m*n
+    double lo = b.front() - a.back();  // rounding is monotone: no difference is smaller
+    double hi = b.back() - a.front();  // the largest difference: count m*n
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        throw std::invalid_argument("hodges_lehmann: the samples' differences overflow a double");
+    if (count_differences_at_most(a, b, lo) >= k) return lo;
     for (;;) {
-        const double mid = lo + (hi - lo) / 2;
-        if (mid <= lo || mid >= hi) break;
+        const double width = hi - lo;  // overflows for differences of both signs beyond DBL_MAX / 2
+        const double mid = std::isfinite(width) ? lo + width / 2 : lo / 2 + hi / 2;
+        if (!(mid > lo && mid < hi)) break;
         (count_differences_at_most(a, b, mid) >= k ? hi : lo) = mid;
     }
     return hi;

@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -19,6 +18,9 @@
 namespace zkbatch {
 
 namespace {
+
+// A percentage beyond any change a timing can show; larger gate thresholds are typos.
+constexpr double kMaxPercent = 1e6;
 
 // `zkbatch compare A B` and the regression gate (analysis/compare.hpp).
 struct CompareOptions {
@@ -142,17 +144,7 @@ int command_export(const ExportOptions& options) {
     const Store store = Store::open_existing(options.db_path);
     const std::vector<int64_t> ids = select_runs_of(store, options.runs);
     const std::string text = export_runs(store, ids, options.format == "csv" ? ExportFormat::csv : ExportFormat::json);
-    if (options.output_path == "-") {
-        fmt::print("{}", text);
-        return exit_code::ok;
-    }
-    std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        throw StoreError(fmt::format("cannot write {}: check that its folder exists and is writable.",
-                                     options.output_path));
-    }
+    write_command_output(options.output_path, text, store.files());
     return exit_code::ok;
 }
 
@@ -180,10 +172,10 @@ Subcommand add_compare_command(CLI::App& app) {
     command->add_option("--fail-on-regression", compare->fail_on_regression_pct,
                         "Exit 7 when a phase is significantly slower by more than PCT percent")
         ->type_name("PCT")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finite_number(0, kMaxPercent));
     command->add_option("--min-change-ms", compare->min_change_ms,
                         "A regression must also grow the phase's median by at least this many ms")
-        ->check(CLI::NonNegativeNumber)
+        ->check(finite_number(0, kMaxTimeMs))
         ->capture_default_str();
     return {command, [compare] { return command_compare(*compare); }};
 }
@@ -199,7 +191,7 @@ Subcommand add_history_command(CLI::App& app) {
     command->add_option("--backend", history->backend, "Only runs on this backend");
     command->add_option("--min-step", history->min_step_pct,
                         "Smallest change of the median, in percent, marked as a step")
-        ->check(CLI::NonNegativeNumber)
+        ->check(finite_number(0, kMaxPercent))
         ->capture_default_str();
     add_db_option(*command, history->db_path);
     return {command, [history] { return command_history(*history); }};
@@ -214,7 +206,8 @@ Subcommand add_export_command(CLI::App& app) {
         ->check(CLI::IsMember({"json", "csv"}))
         ->capture_default_str();
     command->add_option("-o,--output", options->output_path, "File to write ('-': stdout)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(non_empty_path());
     add_db_option(*command, options->db_path);
     return {command, [options] { return command_export(*options); }};
 }

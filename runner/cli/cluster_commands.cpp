@@ -1,6 +1,7 @@
 // The subcommands for many hosts: merge shard databases, write or submit Slurm jobs.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "util/output_onto_input.hpp"
 #include "cluster/merge.hpp"
 #include "cluster/slurm.hpp"
 
@@ -19,6 +20,8 @@ namespace {
 // `zkbatch merge SHARD.db... --into HISTORY.db` (cluster/merge.hpp): each shard in turn,
 // printing what each added.
 int command_merge(const std::vector<std::string>& shard_paths, const std::string& history_path) {
+    // Before anything is merged: a database merged into itself would be read while written.
+    refuse_output_onto_input(history_path, {shard_paths.begin(), shard_paths.end()}, "--into");
     Store history(history_path);
     MergeCounts total;
     for (size_t i = 0; i < shard_paths.size(); ++i) {
@@ -81,7 +84,8 @@ Subcommand add_merge_command(CLI::App& app) {
     command->add_option("shards", options->shard_paths, "Shard databases")->required()->check(CLI::ExistingFile);
     command->add_option("--into", options->history_path, "History database to merge into (created if missing)")
         ->required()
-        ->type_name("HISTORY.db");
+        ->type_name("HISTORY.db")
+        ->check(non_empty_path());
     return {command, [options] { return command_merge(options->shard_paths, options->history_path); }};
 }
 
@@ -98,9 +102,11 @@ Subcommand add_slurm_command(CLI::App& app, const GlobalOptions& globals) {
         ->capture_default_str();
     command->add_option("--out", slurm->out_dir,
                         "Folder for the scripts, shard databases and logs (default results/slurm/JOB-TIME)")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(non_empty_path());
     command->add_option("--into", slurm->history_path, "History database the merge job writes (default output.db)")
-        ->type_name("HISTORY.db");
+        ->type_name("HISTORY.db")
+        ->check(non_empty_path());
     command->add_option("--backend", slurm->backend_name, "Backend for every shard instead of backend.name");
     // One value per --set, so that a '--' right after it still starts the sbatch options.
     command->add_option("--set", slurm->overrides, "Override a manifest key in every shard")

@@ -9,10 +9,13 @@
 #include "run/run_executor.hpp"
 #include "run/run_plan.hpp"
 #include "store/store.hpp"
+#include "util/output_onto_input.hpp"
+#include "util/parse_number.hpp"
 #include "util/usage_error.hpp"
 
 #include "core/groth16/key_file.hpp"
 #include "core/groth16/zkey.hpp"
+#include "core/util/output_file.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -21,9 +24,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace zkbatch {
 
@@ -48,6 +55,9 @@ int run_guarded(const std::function<int()>& body) {
     } catch (const StoreError& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_code::storage_error;
+    } catch (const util::OutputFileError& e) {
+        fmt::print(stderr, "error: {}. Check that its folder exists and is writable, or write elsewhere.\n", e.what());
+        return exit_code::storage_error;
     } catch (const std::filesystem::filesystem_error& e) {
         // A file or folder that cannot be made or written, like a database that cannot.
         fmt::print(stderr, "error: {}\n", e.what());
@@ -61,7 +71,34 @@ int run_guarded(const std::function<int()>& body) {
 
 CLI::Option* add_db_option(CLI::App& command, std::string& db_path) {
     db_path = "results/zkbatch.db";
-    return command.add_option("--db", db_path, "Database")->capture_default_str();
+    return command.add_option("--db", db_path, "Database")->capture_default_str()->check(non_empty_path());
+}
+
+const CLI::Validator& non_empty_path() {
+    static const CLI::Validator validator(
+        [](const std::string& value) { return std::string(value.empty() ? "an empty path names no file" : ""); }, "");
+    return validator;
+}
+
+CLI::Validator finite_number(double min, double max) {
+    return CLI::Validator(
+        [min, max](const std::string& text) {
+            const std::optional<double> value = parse_number<double>(text);
+            if (value && std::isfinite(*value) && *value >= min && *value <= max) return std::string();
+            return fmt::format("{} is not a number in {}..{}", text, min, max);
+        },
+        "");
+}
+
+void write_command_output(const std::string& path, const std::string& text,
+                          const std::vector<std::filesystem::path>& inputs) {
+    if (path == "-") {
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+            throw StoreError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+        return;
+    }
+    refuse_output_onto_input(path, inputs, "-o");
+    util::write_file_atomically(path, text);
 }
 
 void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments) {
@@ -72,7 +109,12 @@ void add_manifest_arguments(CLI::App& command, ManifestArguments& arguments) {
 namespace {
 
 int command_validate(const std::string& manifest_path, const std::vector<std::string>& overrides) {
-    const Manifest manifest = load_manifest(manifest_path, overrides);
+    // Planned as `run` plans it, so what run refuses before it starts (a .zkey that is not
+    // there, witness globs that match nothing) is refused here too.
+    RunOptions options;
+    options.manifest_path = manifest_path;
+    options.overrides = overrides;
+    const Manifest manifest = plan_run(options, process_environment()).manifest;
     fmt::print("{}: ok: {}\n", manifest_path, describe_job(manifest));
     // The manifest is valid wherever it runs; say so if `run` would refuse it on this machine.
     if (const auto available = available_host_memory()) {
@@ -193,7 +235,7 @@ Subcommand add_run_command(CLI::App& app, const GlobalOptions& globals) {
                         "partitions not yet ok, into the same run")
         ->type_name("RUN")
         ->excludes(manifest_opt);
-    command->add_option("--db", run->db_path, "Database to record into (default: output.db)");
+    command->add_option("--db", run->db_path, "Database to record into (default: output.db)")->check(non_empty_path());
     // A resumed run keeps the backend and overrides it was started with.
     command->add_option("--backend", run->backend_name, "Backend to use instead of backend.name")
         ->excludes(resume_opt);
@@ -202,7 +244,8 @@ Subcommand add_run_command(CLI::App& app, const GlobalOptions& globals) {
         ->type_name("KEY=VALUE");
     command->add_option("--dump", run->dump_dir,
                         "Write each partition's a, b, c and h to DIR (canonical little-endian)")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(non_empty_path());
     auto* shard_opt = command->add_option("--shard", run->shard,
                         "Prove only partitions I, I+N, I+2N, ... (shard I of N); 'auto': the Slurm "
                         "job-array task (SLURM_ARRAY_TASK_ID/COUNT)")

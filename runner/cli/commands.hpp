@@ -4,6 +4,7 @@
 // options, adds the subcommands, parses and runs the one given.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 namespace CLI {
 class App;
 class Option;
+class Validator;
 }  // namespace CLI
 
 namespace zkbatch {
@@ -51,6 +53,19 @@ Subcommand add_slurm_command(CLI::App& app, const GlobalOptions& globals);
 // `--db DATABASE` of the subcommands that read one, defaulting to results/zkbatch.db
 // (shown in --help): sets `db_path` to that default.
 CLI::Option* add_db_option(CLI::App& command, std::string& db_path);
+
+// Checks of option values, refused with exit code 2 at parse time. A path must not be
+// empty (an empty --db would be a temporary SQLite database that vanishes); a number
+// must be finite (a NaN compares false with everything, so it would turn a check off)
+// and within [min, max].
+const CLI::Validator& non_empty_path();
+CLI::Validator finite_number(double min, double max);
+
+// A file a command writes (-o): "-" is standard output; any other path is written whole
+// or not at all (core/util/output_file.hpp), and refused first (UsageError) when it is
+// one of `inputs`, the files the command reads, however it is named.
+void write_command_output(const std::string& path, const std::string& text,
+                          const std::vector<std::filesystem::path>& inputs);
 
 // A manifest and --set overrides, as `validate` and `setup` take them.
 struct ManifestArguments {

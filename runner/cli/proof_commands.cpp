@@ -2,6 +2,7 @@
 // proofs in snarkjs's files.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "util/output_onto_input.hpp"
 
 #include "analysis/selectors.hpp"
 #include "cluster/shard.hpp"
@@ -9,6 +10,7 @@
 #include "proof/snarkjs_files.hpp"
 #include "run/run_plan.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include "core/groth16/keys.hpp"
 
@@ -21,6 +23,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -69,7 +72,53 @@ struct ProofsOptions {
     std::string format = "snarkjs";
     std::string out_dir;
     std::string db_path;
+    bool force = false;                      // write into a folder that holds files, replacing an earlier export
 };
+
+// A file an export writes: verification_key.json, pN.proof.json, pN.public.json.
+bool is_export_file(const std::filesystem::path& file) {
+    const std::string name = file.filename().string();
+    if (name == "verification_key.json") return true;
+    for (const std::string_view suffix : {".proof.json", ".public.json"}) {
+        if (!name.starts_with("p") || !name.ends_with(suffix)) continue;
+        const std::string_view index = std::string_view(name).substr(1, name.size() - 1 - suffix.size());
+        if (!index.empty() && std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return true;
+    }
+    return false;
+}
+
+// The folder an export writes into: made when missing; one that holds files already is
+// refused unless --force, which removes an earlier export's files from it first (its
+// proofs would stay beside the new verifying key, which does not verify them). Never a
+// link placed where a folder is expected, and never the database's own files.
+void prepare_export_folder(const std::filesystem::path& dir, const ProofsOptions& options, const Store& store) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_symlink(dir, ec) && dir != fs::path(options.out_dir))
+        throw UsageError(fmt::format("--out: {} is a symbolic link; an export writes only into folders it makes or "
+                                     "was given. Remove it, or give another --out.",
+                                     dir.string()));
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw UsageError(fmt::format("--out {}: it is not a folder. Give a new or empty folder.", dir.string()));
+    if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+        if (!options.force)
+            throw UsageError(fmt::format(
+                "--out {}: the folder holds files already (an earlier export?), and its proofs would stay beside "
+                "this export's verifying key, which does not verify them. Give a new or empty folder, or --force "
+                "to replace an earlier export there.",
+                dir.string()));
+        for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+            if (!is_export_file(entry.path())) continue;
+            refuse_output_onto_input(entry.path(), store.files(), "--out");
+            fs::remove(entry.path());  // a link is removed, not what it points to
+        }
+    }
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw StoreError(fmt::format("cannot create {}: {}. Give --out a folder you can write.", dir.string(),
+                                     ec.message()));
+}
 
 int command_proofs(const ProofsOptions& options) {
     const Store store = Store::open_existing(options.db_path);
@@ -85,25 +134,35 @@ int command_proofs(const ProofsOptions& options) {
         if (!groth16::verifying_key_from_bytes(setting.verifying_key.data(), setting.verifying_key.size(), keys[i], &why))
             throw StoreError(fmt::format("{}: run {}'s verifying key is damaged: {}", store.path().string(), ids[i], why));
     }
+    const std::filesystem::path out_dir(options.out_dir);
+    prepare_export_folder(out_dir, options, store);
     // One run into the folder itself; several each into their own runN/.
     for (size_t i = 0; i < ids.size(); ++i) {
-        const std::filesystem::path dir =
-            ids.size() == 1 ? std::filesystem::path(options.out_dir)
-                            : std::filesystem::path(options.out_dir) / fmt::format("run{}", ids[i]);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec) throw StoreError(fmt::format("cannot create {}: {}. Give --out a folder you can write.", dir.string(), ec.message()));
+        const std::filesystem::path dir = ids.size() == 1 ? out_dir : out_dir / fmt::format("run{}", ids[i]);
+        if (dir != out_dir) prepare_export_folder(dir, options, store);
         size_t written = 0, skipped = 0;
+        const uint64_t input_bytes = 32 * (keys[i].ic.size() - 1);
         try {
+            refuse_output_onto_input(dir / "verification_key.json", store.files(), "--out");
             write_snarkjs_verification_key(dir, keys[i]);
             for (const PartitionProof& proof : store.partition_proofs(ids[i])) {
                 if (proof.proof.empty()) {
                     ++skipped;  // failed before its proof was made
                     continue;
                 }
-                write_snarkjs_proof(dir, fmt::format("p{}", proof.partition_index), proof.proof, proof.public_inputs);
+                if (proof.public_inputs.size() != input_bytes)
+                    throw StoreError(fmt::format("{}: run {}, partition {}: the recorded public inputs are {} bytes "
+                                                 "where its verifying key takes {}: the database is damaged",
+                                                 store.path().string(), ids[i], proof.partition_index,
+                                                 proof.public_inputs.size(), input_bytes));
+                const std::string stem = fmt::format("p{}", proof.partition_index);
+                for (const char* suffix : {".proof.json", ".public.json"})
+                    refuse_output_onto_input(dir / (stem + suffix), store.files(), "--out");
+                write_snarkjs_proof(dir, stem, proof.proof, proof.public_inputs);
                 ++written;
             }
+        } catch (const StoreError&) {
+            throw;
         } catch (const std::runtime_error& e) {
             throw StoreError(fmt::format("{}. Give --out a folder you can write.", e.what()));
         }
@@ -133,9 +192,12 @@ Subcommand add_proofs_command(CLI::App& app) {
     command->add_option("--format", options->format, "File format")
         ->check(CLI::IsMember({"snarkjs"}))
         ->capture_default_str();
-    command->add_option("--out", options->out_dir, "Folder to write (several runs: one runN/ each)")
+    command->add_option("--out", options->out_dir, "Folder to write (several runs: one runN/ each), new or empty")
         ->required()
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(non_empty_path());
+    command->add_flag("--force", options->force,
+                      "Write into a folder that holds files, replacing an earlier export's files there");
     add_db_option(*command, options->db_path);
     return {command, [options] { return command_proofs(*options); }};
 }

@@ -22,7 +22,7 @@ int command_trace(const std::string& run_selector, const std::string& db_path,
     const Store store = Store::open_existing(db_path);
     const int64_t run_id = select_one_run(store, run_selector);
     const TimelineLayout layout = layout_timeline(store.run_timeline(run_id));
-    write_output_file(output_path, trace_event_json(read_run_label(store, run_id), layout));
+    write_command_output(output_path, trace_event_json(read_run_label(store, run_id), layout), store.files());
     if (output_path != "-") {
         fmt::print(stderr, "run {}: {} intervals on {} tracks written to {} (open it in "
                            "https://ui.perfetto.dev or chrome://tracing)\n",
@@ -39,7 +39,7 @@ int command_report(const std::vector<std::string>& run_selectors, const std::str
     for (const std::string& selector : run_selectors) {
         for (const int64_t run_id : select_runs(store, selector).run_ids) runs.push_back(read_report_run(store, run_id));
     }
-    write_output_file(output_path, render_report(runs, store.path().string()));
+    write_command_output(output_path, render_report(runs, store.path().string()), store.files());
     if (output_path != "-") fmt::print(stderr, "report on {} run(s) written to {}\n", runs.size(), output_path);
     return exit_code::ok;
 }
@@ -55,7 +55,9 @@ Subcommand add_trace_command(CLI::App& app) {
         "trace", "Write a run's timeline as Chrome/Perfetto trace-event JSON (ui.perfetto.dev)");
     command->add_option("run", options->run_selector, "Run: id, latest, latest~K, job=NAME, backend=NAME, ...")
         ->required();
-    command->add_option("-o,--output", options->output_path, "Trace file to write ('-': stdout)")->required();
+    command->add_option("-o,--output", options->output_path, "Trace file to write ('-': stdout)")
+        ->required()
+        ->check(non_empty_path());
     add_db_option(*command, options->db_path);
     return {command,
             [options] { return command_trace(options->run_selector, options->db_path, options->output_path); }};
@@ -73,7 +75,9 @@ Subcommand add_report_command(CLI::App& app) {
     command->add_option("runs", options->run_selectors,
                         "Runs: ids, latest, latest~K, job=NAME, experiment=ID (all its runs), ...")
         ->required();
-    command->add_option("-o,--output", options->output_path, "HTML file to write ('-': stdout)")->required();
+    command->add_option("-o,--output", options->output_path, "HTML file to write ('-': stdout)")
+        ->required()
+        ->check(non_empty_path());
     add_db_option(*command, options->db_path);
     return {command,
             [options] { return command_report(options->run_selectors, options->db_path, options->output_path); }};

@@ -1,12 +1,18 @@
 #include "cluster/merge.hpp"
 
 #include "store/sqlite_support.hpp"
+#include "util/usage_error.hpp"
+
+#include "core/groth16/keys.hpp"
+#include "core/groth16/proof.hpp"
+#include "core/util/input_file.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -48,6 +54,41 @@ bool same_value(sqlite3_value* a, sqlite3_value* b) {
             return size == sqlite3_value_bytes(b) && (size == 0 || std::memcmp(bytes_a, bytes_b, static_cast<size_t>(size)) == 0);
         }
     }
+}
+
+// Why a shard's stored value cannot be merged, or nothing: a value no zkbatch records,
+// which every reader of the history would refuse after the merge (a time that is not
+// finite or no measurement gives, a proof, public inputs or a verifying key of the
+// wrong size).
+std::optional<std::string> unrecordable(std::string_view table, std::string_view column, sqlite3_value* value) {
+    const int type = sqlite3_value_type(value);
+    if (type == SQLITE_FLOAT && !std::isfinite(sqlite3_value_double(value))) return "is not a finite number";
+    if (column.ends_with("_ms") && (type == SQLITE_FLOAT || type == SQLITE_INTEGER) &&
+        !is_measured_ms(sqlite3_value_double(value)))
+        return fmt::format("is {} ms, a time no measurement gives", sqlite3_value_double(value));
+    if (type != SQLITE_BLOB) return std::nullopt;
+    const auto* bytes = static_cast<const uint8_t*>(sqlite3_value_blob(value));
+    const auto size = static_cast<size_t>(sqlite3_value_bytes(value));
+    if (table == "partition" && column == "proof" && size != groth16::kProofBytes)
+        return fmt::format("is {} bytes where a proof takes {}", size, groth16::kProofBytes);
+    if (table == "partition" && column == "public_inputs" && size % 32 != 0)
+        return fmt::format("is {} bytes, not 32 per input", size);
+    std::string why;
+    groth16::VerifyingKey key;
+    if (table == "run" && column == "verifying_key" && !groth16::verifying_key_from_bytes(bytes, size, key, &why))
+        return why;
+    return std::nullopt;
+}
+
+// What a shard's row is, for messages: its id, run and partition where it has them.
+std::string row_name(std::string_view table, const sqlite::Statement& row) {
+    std::string name(table);
+    for (int column = 0; column < row.column_count(); ++column) {
+        const std::string column_name = row.column_name(column);
+        const bool names_it = column_name == "id" || column_name == "run_id" || column_name == "partition_index";
+        if (names_it && !row.is_null(column)) name += fmt::format(" {} {}", column_name, row.int_at(column));
+    }
+    return name;
 }
 
 // What the schema says about one table.
@@ -292,6 +333,11 @@ private:
         int slot = 1;
         for (int column = 0; column < row.column_count(); ++column) {
             const std::string name = row.column_name(column);
+            if (const auto why = unrecordable(table.table, name, row.value_at(column)))
+                throw StoreError(fmt::format("{}: {}: {}.{} {}: the shard is damaged (no zkbatch records such a "
+                                             "value); nothing of it was merged.",
+                                             shard_path_.string(), row_name(table.table, row), table.table, name,
+                                             *why));
             if (name == skip_column) continue;
             const auto key = std::find_if(table.foreign_keys.begin(), table.foreign_keys.end(),
                                           [&](const ForeignKeyColumn& k) { return k.column == name; });
@@ -504,10 +550,11 @@ int schema_version(sqlite3* db, const fs::path& path) {
 }  // namespace
 
 MergeCounts merge_shard(Store& history, const fs::path& shard_path) {
-    std::error_code ec;
-    if (fs::equivalent(shard_path, history.path(), ec))
-        throw StoreError(fmt::format("{}: this is the history database itself (--into); name only shard "
-                                     "databases before --into.", shard_path.string()));
+    for (const fs::path& file : history.files())
+        if (util::same_file(shard_path, file))
+            throw UsageError(fmt::format("{}: this is the history database itself (--into), or one of its files; "
+                                         "name only shard databases before --into.",
+                                         shard_path.string()));
     // An older shard is upgraded in place, as `zkbatch runs` would; a newer one is refused.
     Store shard = Store::open_existing(shard_path);
     const int version = schema_version(shard.handle(), shard_path);

@@ -60,9 +60,11 @@ struct MergeCounts {
     std::map<std::string, uint64_t> rows_added;  // per owned or reference table
 };
 
-// Folds `shard_path` into `history` in one transaction. Throws StoreError (the shard
-// cannot be read, has another schema version, is the history itself, a row cannot
-// be written); HISTORY.db is then unchanged.
+// Folds `shard_path` into `history` in one transaction. Throws UsageError when the shard
+// is the history itself, and StoreError when the shard cannot be read, has another
+// schema version, holds a value no zkbatch records (a timing that is not finite, a proof
+// or verifying key of the wrong size), or a row cannot be written; HISTORY.db is then
+// unchanged.
 MergeCounts merge_shard(Store& history, const std::filesystem::path& shard_path);
 
 }  // namespace zkbatch

@@ -80,7 +80,13 @@ std::optional<ShardSpec> shard_of_run(const Store& store, int64_t run_id) {
             if (column == "shard_count") count = *number;
         }
     }
-    if (!index || !count || *count < 1 || *index < 0 || *index >= *count) return std::nullopt;
+    if (!index && !count) return std::nullopt;
+    // A shard no run has (a count of 2^32 would wrap to 0 and never end the partition
+    // list): refused, not planned.
+    if (!index || !count || *count < 1 || *count > static_cast<int64_t>(kMaxShards) || *index < 0 || *index >= *count)
+        throw StoreError(fmt::format("{}: run {} records shard {} of {}, which no run has: the database is damaged.",
+                                     store.path().string(), run_id, index ? std::to_string(*index) : "NULL",
+                                     count ? std::to_string(*count) : "NULL"));
     return ShardSpec{static_cast<uint32_t>(*index), static_cast<uint32_t>(*count)};
 }
 

@@ -43,7 +43,8 @@ EnvLookup process_environment();
 ShardSpec parse_shard(const std::string& text, const EnvLookup& env);
 
 // The shard a recorded run proved (its shard_index/shard_count columns); none for a
-// run of a whole job. Throws StoreError for an unknown run.
+// run of a whole job. Throws StoreError for an unknown run, and for one recording a shard
+// no run has (a count of 0 or beyond the largest, an index not below it).
 class Store;
 std::optional<ShardSpec> shard_of_run(const Store& store, int64_t run_id);
 

@@ -3,6 +3,9 @@
 #include "manifest/manifest.hpp"
 #include "store/store.hpp"
 #include "util/clock.hpp"
+#include "util/output_onto_input.hpp"
+
+#include "core/util/output_file.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,7 +18,6 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -51,12 +53,11 @@ std::string sbatch_options_text(const SlurmOptions& options) {
 }
 
 void write_file(const fs::path& path, const std::string& text, bool executable) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-        throw StoreError(fmt::format("{}: cannot write the file. Check that the folder is writable, or choose "
-                                     "another with --out.", path.string()));
+    try {
+        util::write_file_atomically(path, text);
+    } catch (const util::OutputFileError& e) {
+        throw StoreError(fmt::format("{}. Check that the folder is writable, or choose another with --out.", e.what()));
+    }
     std::error_code ec;
     if (executable) fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
     if (ec)
@@ -239,6 +240,8 @@ SlurmJob write_slurm_job(const SlurmOptions& options) {
     if (ec)
         throw StoreError(fmt::format("{}: cannot create the folder: {}. Choose another with --out.", out_dir.string(),
                                      ec.message()));
+    for (const char* script : {"shards.sbatch", "merge.sbatch", "submit.sh"})
+        refuse_output_onto_input(out_dir / script, {manifest_path}, "--out");
     const SlurmScripts scripts =
         make_slurm_scripts(options, manifest.job.name, zkbatch_path, manifest_path, out_dir.string(), history.string());
     write_file(out_dir / "shards.sbatch", scripts.shards_sbatch, true);

@@ -176,6 +176,23 @@ std::optional<std::string> host_memory_shortfall(const Manifest& m, const HostMe
                        gib(e.total_bytes), gib(available.bytes), available.source, parts);
 }
 
+void require_host_memory_for_setup(const Manifest& manifest, uint64_t key_file_bytes) {
+    const std::optional<AvailableMemory> available = available_host_memory();
+    if (!available) return;
+    const uint64_t scalar_bytes = saturating_mul(
+        4, saturating_mul(uint64_t{1} << std::min<uint32_t>(manifest.circuit.log_n, 63), kFieldElementBytes));
+    const uint64_t needed = saturating_add(key_file_bytes, scalar_bytes);
+    if (needed <= available->bytes) return;
+    throw ManifestError(
+        manifest.source_path.string(), 0, 0, "",
+        fmt::format("making the seeded proving key of 2^{} needs about {} of host memory (its points {}, its scalars "
+                    "{} while they are made) but only {} is available ({}). Lower circuit.log_n (each step down "
+                    "halves it), let a GPU backend make the key (setup.key = \"backend\"), or make it on a machine "
+                    "with more memory and copy the file into setup.cache_dir",
+                    manifest.circuit.log_n, gib(needed), gib(key_file_bytes), gib(scalar_bytes),
+                    gib(available->bytes), available->source));
+}
+
 void require_host_memory(const Manifest& manifest, std::string_view backend_name) {
     const std::optional<AvailableMemory> available = available_host_memory();
     if (!available) return;

@@ -69,4 +69,11 @@ std::optional<std::string> host_memory_shortfall(const Manifest& manifest, const
 // memory cannot be read.
 void require_host_memory(const Manifest& manifest, std::string_view backend_name);
 
+// Making a seeded key on the host (`zkbatch setup`, or a run whose key the cache lacks)
+// holds all of its points (`key_file_bytes`, what its file takes) and, while they are
+// made, its scalars (about 4V). Throws ManifestError (exit code 2) with the numbers when
+// that exceeds this machine's memory, before the setup starts; does nothing when the
+// available memory cannot be read.
+void require_host_memory_for_setup(const Manifest& manifest, uint64_t key_file_bytes);
+
 }  // namespace zkbatch

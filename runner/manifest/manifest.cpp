@@ -7,14 +7,16 @@
 #include "manifest/manifest_internal.hpp"
 #include "manifest/prescan.hpp"
 
+#include "core/util/input_file.hpp"
+
 #include <fmt/format.h>
 #include <toml++/toml.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <utility>
 
 namespace zkbatch {
@@ -182,21 +184,29 @@ std::optional<RecordedRunSettings> read_recorded_run_settings(std::string_view m
 
 Manifest load_manifest(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
     const std::string shown = path.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw ManifestError(shown, 0, 0, "", "is a directory; give the path of a .toml manifest, e.g. jobs/smoke.toml");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
+    std::string why;
+    const int fd = util::open_input_file(path, why);
+    if (fd < 0)
         throw ManifestError(shown, 0, 0, "",
-                            fmt::format("cannot open the manifest: {}; check the path (jobs/ has examples)",
-                                        err ? std::strerror(err) : "unknown error"));
-    }
-    // One byte past the cap is enough to refuse; /dev/zero or a huge file is never read whole.
+                            fmt::format("cannot open the manifest: {}; give the path of a .toml manifest (jobs/ has "
+                                        "examples)",
+                                        why));
+    // One byte past the cap is enough to refuse; a huge file is never read whole.
     std::string bytes(kMaxManifestBytes + 1, '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (in.bad()) throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(errno)));
-    bytes.resize(static_cast<size_t>(in.gcount()));
+    size_t got = 0;
+    while (got < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(error)));
+        }
+        if (n == 0) break;
+        got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    bytes.resize(got);
     return parse_manifest(bytes, shown, overrides);
 }
 

@@ -115,6 +115,14 @@ struct Manifest {
     std::vector<std::string> overrides; // the --set KEY=VALUE arguments applied, in order
 };
 
+// The longest job name, tag name or backend option name (a job name names Slurm jobs
+// and folders), and the longest text value (a path, a tag's or option's value):
+// refused where they are read, so nothing downstream meets a 100 KB name.
+inline constexpr size_t kMaxNameBytes = 128;
+// The most partitions a job proves (job.partitions, or a .zkey job's witness files).
+inline constexpr uint32_t kMaxPartitions = 1'000'000;
+inline constexpr size_t kMaxTextBytes = 4096;
+
 // A manifest problem the user can fix: where, what, and what to do.
 struct ManifestError : std::runtime_error {
     std::string path;        // file, or "--set" for an override

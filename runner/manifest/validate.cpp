@@ -183,7 +183,7 @@ private:
     void read_job(const toml::table& root, Manifest& m) const {
         if (const toml::table* job = table(root, "job")) {
             read_job_name(*job, m.job.name);
-            read_int(*job, "job", "partitions", 1, 1'000'000, m.job.partitions);
+            read_int(*job, "job", "partitions", 1, kMaxPartitions, m.job.partitions);
             read_int(*job, "job", "seed", 0, INT64_MAX, m.job.seed);
         }
         if (!m.job.name.empty()) return;
@@ -247,6 +247,7 @@ private:
                 if (!is_bare_key(key.str()))
                     fail(key_region(key, value), fmt::format("backend.options.{}", key.str()),
                          "a backend name may use only letters, digits, '_' and '-'");
+                require_length(key_region(key, value), "backend.options", std::string(key.str()), kMaxNameBytes);
                 m.backend.options_by_backend[std::string(key.str())] = option_lines(
                     read_scalars(*node->as_table(), "backend.options", key.str(), /*bare_keys=*/true));
             }
@@ -453,6 +454,7 @@ private:
             const auto* text = element.as_string();
             if (!text) fail(element.source(), key, fmt::format("expected a string, found {}; {}", describe(element.type()), what_to_use));
             if (text->get().empty()) fail(element.source(), key, "must not be empty; " + what_to_use);
+            require_length(element.source(), key, text->get(), kMaxTextBytes);
             out.push_back(text->get());
         };
         if (const toml::array* list = node->as_array()) {
@@ -562,7 +564,16 @@ private:
         const auto* v = value<std::string>(t, table_name, key, "a string");
         if (!v) return;
         if (v->get().empty()) fail(v->source(), dotted(table_name, key), fmt::format("must not be empty; {}", what_to_use));
+        require_length(v->source(), dotted(table_name, key), v->get(), kMaxTextBytes);
         out = v->get();
+    }
+
+    // A name or value of at most `limit` bytes.
+    void require_length(const toml::source_region& where, const std::string& key, const std::string& text,
+                        size_t limit) const {
+        if (text.size() > limit)
+            fail(where, key, fmt::format("\"{}\" is {} bytes long; at most {} are accepted", shown_text(text),
+                                         text.size(), limit));
     }
 
     void read_job_name(const toml::table& job, std::string& out) const {
@@ -580,6 +591,7 @@ private:
             fail(v->source(), "job.name",
                  fmt::format("\"{}\" contains {}; use only letters, digits, '.', '_' and '-'", shown_text(name), what));
         }
+        require_length(v->source(), "job.name", name, kMaxNameBytes);
         out = name;
     }
 
@@ -618,6 +630,8 @@ private:
             if (bare_keys && !is_bare_key(entry_key.str()))
                 fail(key_region(entry_key, entry), full, "option names may use only letters, digits, '_' and '-'");
             if (!bare_keys && entry_key.str().empty()) fail(key_region(entry_key, entry), full, "tag names must not be empty");
+            require_length(key_region(entry_key, entry), dotted(table_name, key), std::string(entry_key.str()),
+                           kMaxNameBytes);
             std::optional<std::string> text = scalar_text(entry);
             if (!text)
                 fail(entry.source(), full,
@@ -625,6 +639,7 @@ private:
                                  describe(entry.type())));
             if (bare_keys && text->find_first_of("\r\n") != std::string::npos)
                 fail(entry.source(), full, "option values must be a single line");
+            require_length(entry.source(), full, *text, kMaxTextBytes);
             out.emplace(std::string(entry_key.str()), std::move(*text));
         }
         return out;

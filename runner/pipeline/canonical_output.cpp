@@ -1,5 +1,6 @@
 #include "pipeline/canonical_output.hpp"
 
+#include "core/util/output_file.hpp"
 #include "core/util/parallel.hpp"
 
 #include <fmt/format.h>
@@ -7,11 +8,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -58,36 +54,24 @@ std::string digest_hex(const std::array<uint8_t, 16>& canonical) {
 
 namespace {
 
-// Writes dir/p<index>.<name>.bin through `write_all(file, fail)`.
+// Writes dir/p<index>.<name>.bin, whole or not at all, through `write_all(bytes, size)`.
 template <typename WriteAll>
 void write_dump(const std::filesystem::path& dir, uint64_t partition_index, const char* name, WriteAll&& write_all) {
-    const auto path = dir / fmt::format("p{}.{}.bin", partition_index, name);
-    auto fail = [&](const char* what) {
-        throw std::runtime_error("cannot " + std::string(what) + " dump file " + path.string() +
-                                 ": " + std::strerror(errno));
-    };
-    std::unique_ptr<FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-    if (!file) fail("create");
-    write_all(file.get(), fail);
-    if (std::fclose(file.release()) != 0) fail("close");
+    util::OutputFile file(dir / fmt::format("p{}.{}.bin", partition_index, name));
+    write_all([&file](const void* bytes, size_t size) { file.write({static_cast<const char*>(bytes), size}); });
+    file.commit();
 }
 
 }  // namespace
 
 void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                  const ff::Fr* elements, uint64_t n) {
-    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
-        for_each_canonical_chunk(elements, n, [&](const uint8_t* bytes, size_t size) {
-            if (std::fwrite(bytes, 1, size, file) != size) fail("write");
-        });
-    });
+    write_dump(dir, partition_index, name, [&](const auto& write) { for_each_canonical_chunk(elements, n, write); });
 }
 
 void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                 const void* bytes, size_t size) {
-    write_dump(dir, partition_index, name, [&](FILE* file, auto& fail) {
-        if (std::fwrite(bytes, 1, size, file) != size) fail("write");
-    });
+    write_dump(dir, partition_index, name, [&](const auto& write) { write(bytes, size); });
 }
 
 }  // namespace zkbatch

@@ -22,8 +22,8 @@ std::string digest_hex(const void* bytes, size_t size);
 std::string digest_hex(const std::array<uint8_t, 16>& canonical);
 
 // Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, the Montgomery-form elements
-// converted to canonical little-endian. Throws std::runtime_error naming the file and
-// the OS error on failure.
+// converted to canonical little-endian, whole or not at all. Throws
+// util::OutputFileError (a std::runtime_error) naming the file and the OS error.
 void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                  const ff::Fr* elements, uint64_t n);
 

@@ -2,6 +2,7 @@
 
 #include "core/plugin/error.hpp"
 #include "core/plugin/options.hpp"
+#include "core/util/input_file.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -76,6 +77,11 @@ std::string describe_folder(const fs::path& folder) {
 // Opens the shared object and calls its entry point. Everything that can be said about
 // the file without trusting the layout of the table it returns.
 const zkb_plugin_api* open_library(const fs::path& file, boost::dll::shared_library& library) {
+    // dlopen would wait forever on a FIFO.
+    if (const auto why = util::not_a_regular_file(file))
+        throw PluginError(PluginError::Kind::not_a_plugin,
+                          fmt::format("{} is not a zkbatch plugin: {}. Remove it from the plugin folder.",
+                                      file.string(), *why));
     boost::dll::fs::error_code ec;
     // rtld_now: a plugin with an unresolved symbol is refused here, with the symbol's
     // name, instead of crashing in the middle of a run.

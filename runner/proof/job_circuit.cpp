@@ -29,7 +29,9 @@ private:
 class ZkeyJobCircuit final : public JobCircuit {
 public:
     ZkeyJobCircuit(std::filesystem::path path, groth16::Zkey zkey, std::vector<std::filesystem::path> witnesses)
-        : path_(std::move(path)), zkey_(std::move(zkey)), witnesses_(std::move(witnesses)) {}
+        : path_(std::move(path)), zkey_(std::move(zkey)), witnesses_(std::move(witnesses)) {
+        for (const auto& witness : witnesses_) witness_digests_.push_back(groth16::check_wtns(witness, variables()));
+    }
     uint32_t log_n() const override { return zkey_.circuit.log_n; }
     uint64_t variables() const override { return zkey_.circuit.num_variables; }
     uint64_t public_inputs() const override { return zkey_.circuit.num_public; }
@@ -41,17 +43,25 @@ public:
     }
     void synthesize(uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
                     unsigned threads) const override {
-        const std::vector<ff::Fr> witness = groth16::read_wtns(witnesses_.at(partition_index), variables());
+        const std::filesystem::path& file = witnesses_.at(partition_index);
+        std::string digest;
+        const std::vector<ff::Fr> witness = groth16::read_wtns(file, variables(), &digest);
+        if (digest != witness_digests_.at(partition_index))
+            throw groth16::ZkeyError(file.string() + ": the witness file changed after the run checked it (digest " +
+                                     witness_digests_[partition_index] + ", now " + digest +
+                                     "); prove the new file in a new run");
         std::copy(witness.begin(), witness.end(), z);
         zkey_.circuit.synthesize(z, a, b, c, threads);
     }
     const groth16::Zkey* zkey() const override { return &zkey_; }
     std::filesystem::path zkey_path() const override { return path_; }
+    std::vector<std::string> witness_digests() const override { return witness_digests_; }
 
 private:
     std::filesystem::path path_;
     groth16::Zkey zkey_;
     std::vector<std::filesystem::path> witnesses_;
+    std::vector<std::string> witness_digests_;
 };
 
 }  // namespace

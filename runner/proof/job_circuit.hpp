@@ -38,6 +38,10 @@ public:
     // A circuit that comes with its key (a .zkey from a ceremony); else null.
     virtual const groth16::Zkey* zkey() const { return nullptr; }
     virtual std::filesystem::path zkey_path() const { return {}; }
+    // Each witness file's digest (groth16::bytes_digest) as checked when the circuit was
+    // made, in partition order; empty for a synthetic circuit. Synthesis refuses a file
+    // that no longer has it, so what the run records is what it proved.
+    virtual std::vector<std::string> witness_digests() const { return {}; }
 
     // z (variables() elements), a, b, c (2^log_n each), Montgomery form. Throws
     // std::runtime_error (a groth16::ZkeyError for a bad witness file) naming the cause.
@@ -49,8 +53,9 @@ public:
 std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shape, uint64_t job_seed);
 
 // circuit.kind = "zkey": the .zkey (read and checked here, every point on its curve and
-// in its subgroup, on `threads` threads) and the witness files in partition order.
-// Throws groth16::ZkeyError for a bad .zkey and std::invalid_argument for no witnesses.
+// in its subgroup, on `threads` threads) and the witness files in partition order, each
+// checked (groth16::check_wtns). Throws groth16::ZkeyError for a bad .zkey or witness
+// file and std::invalid_argument for no witnesses.
 std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
                                              std::vector<std::filesystem::path> witnesses, unsigned threads);
 

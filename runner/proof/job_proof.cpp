@@ -1,8 +1,10 @@
 #include "proof/job_proof.hpp"
 
+#include "manifest/limits.hpp"
 #include "util/clock.hpp"
 #include "util/usage_error.hpp"
 
+#include "core/groth16/key_file.hpp"
 #include "core/groth16/zkey.hpp"
 #include "core/plugin/abi.h"
 
@@ -28,7 +30,6 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
     if (m.circuit.kind == CircuitKind::zkey) {
         const std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
         prepared.circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads);
-        for (const auto& witness : witnesses) groth16::check_wtns(witness, prepared.circuit->variables());
         spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; key and {} witness files checked in {:.1f} ms",
                      m.circuit.zkey, prepared.circuit->log_n(), prepared.circuit->variables(),
                      prepared.circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
@@ -42,11 +43,14 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
         }
     }
     const SetupOptions setup{m.setup.seed, m.setup.cache_dir, m.setup.key == KeySource::backend};
-    if (!prepared.circuit->zkey() && !setup.backend_makes_key &&
-        !std::filesystem::exists(seeded_key_path(*prepared.circuit, setup)))
+    const JobCircuit& circuit = *prepared.circuit;
+    if (!circuit.zkey() && !setup.backend_makes_key && !std::filesystem::exists(seeded_key_path(circuit, setup))) {
+        require_host_memory_for_setup(m, groth16::key_file_bytes(circuit.log_n(), circuit.variables(),
+                                                                 circuit.public_inputs(), circuit.h_convention()));
         spdlog::info("setup: making the seeded proving key of 2^{} into {} (for measurement only: whoever knows "
                      "setup.seed can forge proofs)",
                      m.circuit.log_n, m.setup.cache_dir);
+    }
     const int64_t key_start_ns = steady_now_ns();
     prepared.key = prepare_key(*prepared.circuit, setup, threads);
     if (prepared.key.format == ZKB_KEY_FORMAT_SEEDED)

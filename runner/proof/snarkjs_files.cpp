@@ -2,25 +2,12 @@
 
 #include "core/groth16/proof.hpp"
 #include "core/groth16/snarkjs_json.hpp"
+#include "core/util/output_file.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
 namespace zkbatch {
-
-namespace {
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-}
-
-}  // namespace
 
 void write_snarkjs_proof(const std::filesystem::path& dir, const std::string& stem, std::span<const uint8_t> proof,
                          std::span<const uint8_t> public_inputs) {
@@ -29,16 +16,19 @@ void write_snarkjs_proof(const std::filesystem::path& dir, const std::string& st
     if (proof.size() != groth16::kProofBytes || !groth16::decode_proof(proof.data(), decoded, &why))
         throw std::runtime_error(stem + ": the recorded proof is not a valid Groth16 proof (" +
                                  (why.empty() ? std::to_string(proof.size()) + " bytes" : why) + ")");
+    if (public_inputs.size() % 32 != 0)
+        throw std::runtime_error(stem + ": the recorded public inputs are " + std::to_string(public_inputs.size()) +
+                                 " bytes, not 32 per input");
     std::vector<ff::Fr> inputs(public_inputs.size() / 32);
     for (size_t i = 0; i < inputs.size(); ++i)
         if (!ff::Fr::try_from_canonical_le_bytes(public_inputs.data() + 32 * i, inputs[i]))
             throw std::runtime_error(stem + ": recorded public input " + std::to_string(i + 1) + " is not below r");
-    write_text(dir / (stem + ".proof.json"), groth16::proof_json(decoded));
-    write_text(dir / (stem + ".public.json"), groth16::public_json(inputs.data(), inputs.size()));
+    util::write_file_atomically(dir / (stem + ".proof.json"), groth16::proof_json(decoded));
+    util::write_file_atomically(dir / (stem + ".public.json"), groth16::public_json(inputs.data(), inputs.size()));
 }
 
 void write_snarkjs_verification_key(const std::filesystem::path& dir, const groth16::VerifyingKey& key) {
-    write_text(dir / "verification_key.json", groth16::verification_key_json(key));
+    util::write_file_atomically(dir / "verification_key.json", groth16::verification_key_json(key));
 }
 
 }  // namespace zkbatch

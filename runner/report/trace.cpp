@@ -8,10 +8,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <tuple>
 
@@ -182,22 +178,5 @@ std::string trace_event_json(const RunLabel& run, const TimelineLayout& layout) 
     text += "],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": " + other_data.dump() + "}\n";
     return text;
 }
-
-void write_output_file(const std::string& path, const std::string& text) {
-    if (path == "-") {
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw StoreError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
-        return;
-    }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (out) out.close();
-    if (!out) {
-        throw StoreError(fmt::format("{}: cannot write the file: {}. Check that its folder exists "
-                                     "and is writable, or pass another path with -o.",
-                                     path, std::strerror(errno)));
-    }
-}
-
 
 }  // namespace zkbatch

@@ -66,8 +66,4 @@ RunLabel read_run_label(const Store& store, int64_t run_id);
 // {partition, bytes and GB/s for copies, status when the partition did not succeed}.
 std::string trace_event_json(const RunLabel& run, const TimelineLayout& layout);
 
-// Writes `text` to `path`, or to stdout when path is "-". Throws StoreError (exit
-// code 4) naming the file when it cannot be written.
-void write_output_file(const std::string& path, const std::string& text);
-
 }  // namespace zkbatch

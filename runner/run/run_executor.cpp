@@ -9,6 +9,7 @@
 #include "proof/snarkjs_files.hpp"
 #include "util/clock.hpp"
 
+#include "core/groth16/key_file.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -185,6 +186,8 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
     }
     run.proof_randomness = to_string(m.proof.randomness);
     run.witnesses = m.circuit.witness_files;
+    run.witness_digests = arm.proof->circuit->witness_digests();
+    if (const groth16::Zkey* zkey = arm.proof->circuit->zkey()) run.zkey_digest = zkey->file_digest;
     if (key.format == ZKB_KEY_FORMAT_SEEDED) {  // no file: the key is named by what the backends made
         run.key_digest = arm.key_loads.front().points_digest;  // the same on every slot (check_made_keys)
     } else {
@@ -199,6 +202,37 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
         run.key_loads[arm.backend->device_index(slot)] = {load.load_ms, load.key_bytes, load.where, load.how,
                                                           load.points_digest};
     }
+}
+
+// A resumed run proves its remaining partitions with what it proved the others with, or
+// not at all: the circuit, the key and the files it re-reads must be those it recorded
+// (a run recorded before a digest existed is checked on the digests it has). Else the
+// new partitions' proofs would not verify with the run's verifying key, which export
+// writes. Throws RunPlanError (exit 2) naming what differs.
+void check_resumed_inputs(const ArmRun& arm, const Store::ResumeSource& recorded, int64_t run_id) {
+    const auto differs = [run_id](const std::string& what, const std::string& now, const std::string& then) {
+        throw RunPlanError(fmt::format("{}: not what run {} proved its other partitions with (digest {}, recorded {}). "
+                                       "A resumed run must prove the rest with the same inputs: restore it, or prove "
+                                       "the job in a new run.",
+                                       what, run_id, now, then));
+    };
+    const JobCircuit& circuit = *arm.proof->circuit;
+    const groth16::Zkey* zkey = circuit.zkey();
+    if (zkey && !recorded.zkey_digest.empty() && zkey->file_digest != recorded.zkey_digest)
+        differs(circuit.zkey_path().string(), zkey->file_digest, recorded.zkey_digest);
+    const std::vector<std::string> digests = circuit.witness_digests();
+    for (size_t i = 0; i < digests.size() && i < recorded.witness_digests.size(); ++i)
+        if (digests[i] != recorded.witness_digests[i])
+            differs(circuit.partition_source(i), digests[i], recorded.witness_digests[i]);
+    const PreparedKey& key = arm.proof->key;
+    const std::string key_name = key.path.empty() ? std::string("the proving key the backend made") : key.path.string();
+    if (!recorded.circuit.empty() && key.circuit_description != recorded.circuit)
+        differs(key_name + "'s circuit", groth16::description_digest(key.circuit_description),
+                groth16::description_digest(recorded.circuit));
+    const std::string key_digest =
+        key.format == ZKB_KEY_FORMAT_SEEDED ? arm.key_loads.front().points_digest : key.digest;
+    if (!recorded.key_digest.empty() && key_digest != recorded.key_digest)
+        differs(key_name, key_digest, recorded.key_digest);
 }
 
 // verification_key.json beside a dump's proofs; a folder that takes no file is a
@@ -364,6 +398,7 @@ private:
                 throw;
             }
             if (key.format == ZKB_KEY_FORMAT_SEEDED) check_made_keys(arm, key.digest);
+            if (plan_.resumed) check_resumed_inputs(arm, *plan_.resumed, *plan_.resume_run_id);
             for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
                 spdlog::info("device {}: proving key loaded in {:.1f} ms ({:.1f} MB {} in {})",
                              arm.backend->device_index(slot), arm.key_loads[slot].load_ms,

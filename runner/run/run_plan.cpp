@@ -39,6 +39,9 @@ std::optional<ShardSpec> planned_shard(const RunOptions& options, const EnvLooku
             "--shard {}: give --experiment-key KEY, the same on every shard of this job (e.g. "
             "nightly-2025-03-01), so the merged shards form one experiment", *options.shard));
     if (key.empty()) throw ShardError("--experiment-key: the key must not be empty");
+    if (key.size() > kMaxNameBytes)
+        throw ShardError(fmt::format("--experiment-key: the key is {} bytes long; at most {} are accepted", key.size(),
+                                     kMaxNameBytes));
     return shard;
 }
 
@@ -64,7 +67,6 @@ std::vector<std::string> witness_files(const std::vector<std::string>& patterns)
 void resolve_zkey_job(Manifest& m, const std::vector<std::string>* recorded_witnesses) {
     if (m.circuit.kind != CircuitKind::zkey) return;
     m.circuit.witness_files = recorded_witnesses ? *recorded_witnesses : witness_files(m.circuit.witnesses);
-    constexpr size_t kMaxPartitions = 1'000'000;
     if (m.circuit.witness_files.size() > kMaxPartitions)
         throw RunPlanError(fmt::format("circuit.witnesses matches {} files; a run proves at most {} partitions",
                                        m.circuit.witness_files.size(), kMaxPartitions));
@@ -172,6 +174,11 @@ RunPlan plan_resume(const Store& store, const RunOptions& options) {
     RunPlan plan;
     // The manifest as it was run (the file may have changed since), with its overrides.
     plan.manifest = parse_manifest(source.manifest_text, source.manifest_path, source.overrides);
+    if (manifest_hash(plan.manifest) != source.manifest_sha256)
+        throw RunPlanError(fmt::format("run {} in {}: its stored manifest and overrides no longer match the digest "
+                                       "recorded with them ({}): the database was changed since. Prove the job in a "
+                                       "new run.",
+                                       run_id, db, source.manifest_sha256));
     resolve_zkey_job(plan.manifest, &source.witnesses);  // the files the run proved, not today's matches
     plan.db_path = store.path();
     plan.plugin_path = options.plugin_path;
@@ -181,6 +188,7 @@ RunPlan plan_resume(const Store& store, const RunOptions& options) {
     plan.block_partitions = std::max<uint64_t>(1, plan.partitions.size());
     plan.arms.push_back({"", plan.manifest, source.backend_name});
     plan.resume_run_id = run_id;
+    plan.resumed = source;
     return plan;
 }
 

@@ -60,6 +60,8 @@ struct RunPlan {
     // is set then); a shard's uuid is the same on every shard of one submission.
     std::optional<ExperimentRecord> experiment;
     std::optional<int64_t> resume_run_id;  // --resume: the run finished into, instead of new runs
+    // --resume: what that run recorded of its inputs; the files it re-reads must still be them.
+    std::optional<Store::ResumeSource> resumed;
     std::string experiment_key;            // a sharded job's --experiment-key (or Slurm's), for the log
 
     bool is_experiment() const { return arms.size() > 1; }
@@ -77,7 +79,8 @@ RunPlan plan_run(const RunOptions& options, const EnvLookup& env);
 
 // `zkbatch run --resume RUN`: the run recorded in `store` as it was started (manifest
 // text and overrides as stored, its backend, its shard). Refuses (RunPlanError) a run
-// that finished ok, one still being recorded, and one arm of a multi-arm experiment.
+// that finished ok, one still being recorded, one arm of a multi-arm experiment, and one
+// whose stored manifest no longer matches its recorded digest.
 RunPlan plan_resume(const Store& store, const RunOptions& options);
 // The same on the database of options.db_path (default results/zkbatch.db), opened for
 // writing first so that runs whose process died read as 'interrupted'.

@@ -434,8 +434,17 @@ ALTER TABLE run_device ADD COLUMN key_how TEXT;         -- "mapped", "read", "up
 ALTER TABLE run_device ADD COLUMN key_digest TEXT;      -- the points digest of a key the backend made; NULL otherwise
 )sql";
 
+// v7: what `zkbatch run --resume` checks a .zkey job's files against before it proves
+// with them again: the digests of the .zkey and of each witness file as the run read
+// them (run.key_digest names the key of every run: a key file's points, a .zkey's
+// verifying key).
+constexpr const char* kSchemaV7 = R"sql(
+ALTER TABLE run ADD COLUMN zkey_digest TEXT;            -- XXH3-128 of the .zkey file's bytes; NULL for other keys
+ALTER TABLE run ADD COLUMN witness_digests TEXT;        -- XXH3-128 of each witness file, one per line, as witnesses
+)sql";
+
 constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings},
-                                     {kSchemaV5}, {kSchemaV6}};
+                                     {kSchemaV5}, {kSchemaV6}, {kSchemaV7}};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration per schema version");
 
 }  // namespace

@@ -2,9 +2,13 @@
 // docs/schema.md.
 #include "store/store.hpp"
 
+#include "manifest/manifest.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite_support.hpp"
 #include "util/parse_number.hpp"
+#include "util/usage_error.hpp"
+
+#include "core/util/input_file.hpp"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -287,7 +291,7 @@ int64_t Store::begin_experiment(const ExperimentRecord& experiment) {
 
 Store Store::open_existing(const fs::path& path) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
+    if (!fs::exists(path, ec)) {
         throw StoreError(fmt::format("{}: no database here. Run a job first (zkbatch run), or "
                                      "pass the database with --db.", path.string()));
     }
@@ -319,7 +323,18 @@ Store Store::open_existing(const fs::path& path) {
     return store;
 }
 
+std::vector<fs::path> Store::files() const {
+    return {path_, path_.string() + "-wal", path_.string() + "-shm"};
+}
+
 void Store::open(int flags, const std::string& name) {
+    // SQLite would open a FIFO and wait on it forever, and name a directory only as
+    // "unable to open".
+    for (const fs::path& file : files())
+        if (const auto why = util::not_a_regular_file(file))
+            throw StoreError(fmt::format("{}: cannot open the database: {}. Give --db (or output.db) the path of a "
+                                         "database file.",
+                                         file.string(), *why));
     const int rc = sqlite3_open_v2(name.empty() ? path_.c_str() : name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         // sqlite3_open_v2 returns a handle even on failure, for its message.
@@ -427,6 +442,22 @@ std::string device_list(const std::vector<DeviceRecord>& devices) {
     return list;
 }
 
+// A list as a text column: one item per line ("" for none).
+std::string lines_of(const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += item + "\n";
+    return text;
+}
+
+// The items of such a column.
+std::vector<std::string> items_of(const std::string& text) {
+    std::vector<std::string> items;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) items.push_back(line);
+    return items;
+}
+
 // The row begin_run inserts into run: every column it writes, beside its value.
 ColumnValues run_columns(const RunRecord& run) {
     namespace fact = plugin::fact;
@@ -488,9 +519,9 @@ ColumnValues run_columns(const RunRecord& run) {
     row.optional_real("boolean_share", run.boolean_share);
     row.optional_int("circuit_seed", run.circuit_seed ? std::optional(as_int(*run.circuit_seed)) : std::nullopt);
     row.text_or_null("proof_randomness", run.proof_randomness);
-    std::string witnesses;
-    for (const std::string& file : run.witnesses) witnesses += file + "\n";
-    row.text_or_null("witnesses", witnesses);
+    row.text_or_null("witnesses", lines_of(run.witnesses));
+    row.text_or_null("witness_digests", lines_of(run.witness_digests));
+    row.text_or_null("zkey_digest", run.zkey_digest);
     row.text_or_null("key_path", run.key_path);
     row.text_or_null("key_digest", run.key_digest);
     row.optional_int("key_bytes", run.key_bytes ? std::optional(as_int(*run.key_bytes)) : std::nullopt);
@@ -755,7 +786,7 @@ int64_t Store::resolve_run(const std::string& selector) const {
                                       path_.string(), selector));
     };
     const auto malformed = [&] {
-        return StoreError(fmt::format("'{}' is not a run: use a run id, 'latest' or 'latest~K' "
+        return UsageError(fmt::format("'{}' is not a run: use a run id, 'latest' or 'latest~K' "
                                       "(K runs before the latest).", selector));
     };
     std::optional<int64_t> id;    // a run id, or
@@ -858,6 +889,32 @@ RunOverview Store::run_overview(int64_t run_id) const {
     return overview;
 }
 
+size_t Store::checked_partition_index(int64_t run_id, int64_t index) const {
+    if (index < 0 || index >= kMaxPartitions)
+        throw StoreError(fmt::format("{}: run {} records partition {}, which no job has (at most {}): the database "
+                                     "is damaged.",
+                                     path_.string(), run_id, index, kMaxPartitions));
+    return static_cast<size_t>(index);
+}
+
+void Store::require_measured_times(int64_t run_id) const {
+    static constexpr std::string_view kUnmeasured = R"sql(
+        SELECT partition_index, phase, ms FROM partition_phase
+        WHERE run_id = ?1 AND NOT (ms BETWEEN 0 AND ?2)
+        ORDER BY partition_index LIMIT 1
+    )sql";
+    const std::string doing = fmt::format("cannot read the phases of run {}", run_id);
+    Query query(*statements_, db_, path_, kUnmeasured);
+    query.bind_int(1, run_id);
+    query.bind_real(2, kMaxTimeMs);
+    if (!query.step(doing)) return;
+    throw StoreError(fmt::format("{}: run {}, partition {}: its {} time is stored as {} ms, which no measurement "
+                                 "gives (a damaged database, or a shard merged from one). Delete that run (sqlite3: "
+                                 "PRAGMA foreign_keys = ON; DELETE FROM run WHERE id = {}) or restore the database "
+                                 "from a copy.",
+                                 path_.string(), run_id, query.int_at(0), query.text_at(1), query.real_at(2), run_id));
+}
+
 std::vector<PhaseStats> Store::phase_stats(int64_t run_id) const {
     static constexpr std::string_view kStats = R"sql(
         SELECT s.phase, s.count, s.median_ms, s.p95_ms, s.min_ms, s.max_ms, s.median_gb_per_s
@@ -865,6 +922,7 @@ std::vector<PhaseStats> Store::phase_stats(int64_t run_id) const {
         WHERE s.run_id = ?1
         ORDER BY n.sort_order, s.phase
     )sql";
+    require_measured_times(run_id);
     std::vector<PhaseStats> stats;
     Query query(*statements_, db_, path_, kStats);
     query.bind_int(1, run_id);
@@ -890,7 +948,7 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
     Query query(*statements_, db_, path_, kDigests);
     query.bind_int(1, run_id);
     while (query.step(fmt::format("cannot read the digests of run {}", run_id))) {
-        const auto index = static_cast<size_t>(query.int_at(0));
+        const size_t index = checked_partition_index(run_id, query.int_at(0));
         if (digests.size() <= index) digests.resize(index + 1);
         digests[index] = query.text_at(1);
     }
@@ -900,6 +958,7 @@ std::vector<std::string> Store::partition_digests(int64_t run_id) const {
 std::vector<std::string> Store::partition_proof_digests(int64_t run_id) const {
     std::vector<std::string> digests;
     for (const PartitionProof& proof : partition_proofs(run_id)) {
+        checked_partition_index(run_id, static_cast<int64_t>(proof.partition_index));
         if (digests.size() <= proof.partition_index) digests.resize(proof.partition_index + 1);
         digests[proof.partition_index] = proof.proof_digest;
     }
@@ -962,6 +1021,12 @@ std::vector<TimelineInterval> Store::run_timeline(int64_t run_id) const {
         interval.lane = query.text_at(3);
         interval.start_ns = query.int_at(4);
         interval.end_ns = query.int_at(5);
+        constexpr int64_t kMaxNs = static_cast<int64_t>(kMaxTimeMs * 1e6);
+        if (interval.end_ns < interval.start_ns || interval.start_ns < -kMaxNs || interval.end_ns > kMaxNs)
+            throw StoreError(fmt::format("{}: run {}, partition {}: its {} interval is stored as {} to {} ns, which "
+                                         "no measurement gives (a damaged database, or a shard merged from one).",
+                                         path_.string(), run_id, interval.partition_index, interval.phase,
+                                         interval.start_ns, interval.end_ns));
         if (!query.is_null(6)) interval.bytes = static_cast<uint64_t>(query.int_at(6));
         interval.on_device = query.int_at(7) != 0;
         if (!query.is_null(8)) interval.device_index = static_cast<int32_t>(query.int_at(8));
@@ -977,6 +1042,7 @@ std::vector<PhaseSample> Store::phase_samples(int64_t run_id) const {
         WHERE s.run_id = ?1
         ORDER BY n.sort_order, s.phase, s.partition_index
     )sql";
+    require_measured_times(run_id);
     std::vector<PhaseSample> samples;
     Query query(*statements_, db_, path_, kSamples);
     query.bind_int(1, run_id);
@@ -1169,7 +1235,8 @@ std::optional<ExperimentRow> Store::experiment(int64_t id) const {
 
 Store::ResumeSource Store::resume_source(int64_t run_id) const {
     static constexpr std::string_view kSource = R"sql(
-        SELECT status, experiment_id, backend_name, manifest_path, manifest_text, overrides, witnesses
+        SELECT status, experiment_id, backend_name, manifest_path, manifest_text, overrides, witnesses,
+               manifest_sha256, circuit, key_digest, zkey_digest, witness_digests
         FROM run WHERE id = ?1
     )sql";
     const std::string doing = fmt::format("cannot read run {}", run_id);
@@ -1184,12 +1251,13 @@ Store::ResumeSource Store::resume_source(int64_t run_id) const {
     source.backend_name = query.text_at(2);
     source.manifest_path = query.text_at(3);
     source.manifest_text = query.text_at(4);
-    std::istringstream lines(query.text_at(5));
-    for (std::string line; std::getline(lines, line);)
-        if (!line.empty()) source.overrides.push_back(line);
-    std::istringstream witnesses(query.text_at(6));
-    for (std::string line; std::getline(witnesses, line);)
-        if (!line.empty()) source.witnesses.push_back(line);
+    source.overrides = items_of(query.text_at(5));
+    source.witnesses = items_of(query.text_at(6));
+    source.manifest_sha256 = query.text_at(7);
+    source.circuit = query.text_at(8);
+    source.key_digest = query.text_at(9);
+    source.zkey_digest = query.text_at(10);
+    source.witness_digests = items_of(query.text_at(11));
     return source;
 }
 

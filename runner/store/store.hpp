@@ -29,6 +29,14 @@ struct StoreError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The longest time, in ms, a phase or a run can take: about 31 years. A stored time
+// outside [0, kMaxTimeMs] (negative, infinite, 1e308: a damaged or crafted database, a
+// merged shard) was never measured; readers refuse it instead of computing with it, and
+// the statistics downstream never see one.
+inline constexpr double kMaxTimeMs = 1e12;
+// True for a time in [0, kMaxTimeMs] (NaN is not).
+inline bool is_measured_ms(double ms) { return ms >= 0 && ms <= kMaxTimeMs; }
+
 enum class RunStatus { running, ok, failed, interrupted, cancelled };
 enum class PartitionStatus { ok, failed, verify_failed };
 const char* to_string(RunStatus status);
@@ -85,6 +93,8 @@ struct RunRecord {
     std::optional<uint64_t> circuit_seed;
     std::string proof_randomness;        // "derived" or "random"
     std::vector<std::string> witnesses;  // a .zkey job's witness files, in partition order
+    std::vector<std::string> witness_digests;  // XXH3-128 of each, as read (schema v7)
+    std::string zkey_digest;             // XXH3-128 of the .zkey file (schema v7)
     std::string key_path, key_digest;
     std::optional<uint64_t> key_bytes;
     std::optional<double> key_setup_ms;  // the seeded setup this run made, if it made one
@@ -279,7 +289,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.
@@ -302,7 +312,8 @@ public:
     void finish_run(int64_t run_id, const RunSummary& summary);
 
     std::vector<RunListRow> list_runs() const;  // oldest first
-    // "latest", "latest~K" or a numeric id; throws StoreError if there is no such run.
+    // "latest", "latest~K" or a numeric id; throws StoreError if there is no such run,
+    // UsageError for a selector that is none of those.
     int64_t resolve_run(const std::string& selector) const;
     // The run row's environment as ordered key/value pairs, for `zkbatch show`.
     std::vector<std::pair<std::string, std::string>> run_environment(int64_t run_id) const;
@@ -311,16 +322,21 @@ public:
     RunOverview run_overview(int64_t run_id) const;             // from the run_summary view
     std::vector<PhaseStats> phase_stats(int64_t run_id) const;  // from the phase_summary view
     // h_digest of each partition, at its partition index; "" where no digest was
-    // recorded (failed, or not recorded at all). Size: highest recorded index + 1.
+    // recorded (failed, or not recorded at all). Size: highest recorded index + 1 (a
+    // stored index no job has throws StoreError).
     std::vector<std::string> partition_digests(int64_t run_id) const;
     // The same for proof_digest ("" where a partition has no proof).
     std::vector<std::string> partition_proof_digests(int64_t run_id) const;
     // Every partition's proof, by partition index.
     std::vector<PartitionProof> partition_proofs(int64_t run_id) const;
     RunProofSetting run_proof_setting(int64_t run_id) const;
-    // Every interval of the run, ordered by start time (then longest first).
+    // Every interval of the run, ordered by start time (then longest first). Throws
+    // StoreError for one that ends before it starts or lies beyond kMaxTimeMs of the
+    // run's start.
     std::vector<TimelineInterval> run_timeline(int64_t run_id) const;
     // The partition_phase view's rows of the run, by phase (pipeline order), then partition.
+    // phase_samples and phase_stats throw StoreError, naming the run, the partition and
+    // the phase, for a stored time that is not is_measured_ms.
     std::vector<PhaseSample> phase_samples(int64_t run_id) const;
     // Idle gaps of each prove worker that has any, by worker.
     std::vector<IdleGapStats> idle_gap_stats(int64_t run_id) const;
@@ -329,6 +345,9 @@ public:
     std::vector<DeviceStats> device_stats(int64_t run_id) const;
 
     const std::filesystem::path& path() const { return path_; }
+    // The database's file and its -wal and -shm files: what no output of a command that
+    // reads the database may overwrite.
+    std::vector<std::filesystem::path> files() const;
     sqlite3* handle() const { return db_; }
 
     // Runs left 'running' by a zkbatch process on this host that has since died become
@@ -346,14 +365,18 @@ public:
     // The experiment with this id, by id alone; none when there is no such row.
     std::optional<ExperimentRow> experiment(int64_t id) const;
 
-    // `zkbatch run --resume` (resume.cpp): what a run was started from.
+    // `zkbatch run --resume`: what a run was started from, and what it recorded of the
+    // inputs it proved (a resume refuses inputs that differ).
     struct ResumeSource {
         std::string status;           // run.status
         std::optional<int64_t> experiment_id;
         std::string backend_name;     // the backend that ran it ("auto" resolved)
-        std::string manifest_path, manifest_text;
+        std::string manifest_path, manifest_text, manifest_sha256;
         std::vector<std::string> overrides;  // the --set arguments, in order
         std::vector<std::string> witnesses;  // a .zkey job's witness files, as the run recorded them
+        std::string circuit, key_digest;     // a Groth16 run's circuit description and key digest (schema v5)
+        std::string zkey_digest;             // a .zkey job's, and each witness file's digest (schema v7)
+        std::vector<std::string> witness_digests;
     };
     ResumeSource resume_source(int64_t run_id) const;
     // Makes the run this process's again, in one transaction: deletes its partitions
@@ -369,6 +392,11 @@ private:
     void open(int flags, const std::string& name = {});  // name: path_, or a URI
     void migrate();
     void close() noexcept;
+    // Throws StoreError for the first of the run's phase times that is not is_measured_ms.
+    void require_measured_times(int64_t run_id) const;
+    // A stored partition index, which readers use as a size: one no job has (negative, or
+    // kMaxPartitions and beyond) throws StoreError.
+    size_t checked_partition_index(int64_t run_id, int64_t index) const;
     // "<path>: <doing>: there is no run <id> in this database."
     StoreError no_such_run(const std::string& doing, int64_t run_id) const;
     std::filesystem::path path_;

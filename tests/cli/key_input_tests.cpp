@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "support/file_bytes.hpp"
 #include "support/private_mount.hpp"
 #include "support/zkbatch_process.hpp"
 
@@ -241,14 +243,18 @@ protected:
         }
     }
 
-    CommandResult run_zkey() const {
+    // `zkbatch COMMAND` on a manifest of the key and the witnesses; `run` records into db_.
+    CommandResult zkey_job(const std::string& command = "run", const std::string& verify_mode = "proof") const {
         std::string list;
         for (const auto& witness : witnesses_) list += (list.empty() ? "\"" : ", \"") + witness.string() + "\"";
         const fs::path manifest = zkbatch::test::write_file(
             dir_ / "circom.toml", "[job]\nname = \"circom\"\n[circuit]\nkind = \"zkey\"\nzkey = \"" + zkey_.string() +
-                                      "\"\nwitnesses = [" + list + "]\n[backend]\nname = \"cpu-ref\"\n");
+                                      "\"\nwitnesses = [" + list + "]\n[backend]\nname = \"cpu-ref\"\n" +
+                                      "[verify]\nmode = \"" + verify_mode + "\"\n");
+        if (command != "run") return zkbatch({command, manifest.string()});
         return zkbatch({"run", manifest.string(), "--db", db_});
     }
+    CommandResult run_zkey(const std::string& verify_mode = "proof") const { return zkey_job("run", verify_mode); }
 
     const fs::path zkey_ = dir_ / "chain-4.zkey";
     std::vector<fs::path> witnesses_;
@@ -302,6 +308,170 @@ TEST_F(ZkeyInputTest, WitnessWithTheWrongMagicIsNamedAsSuch) {
     const auto run = run_zkey();
     EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
     EXPECT_NE(run.err.find("error: " + witnesses_[2].string() + ": not a .wtns file"), std::string::npos) << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+// Damage a check finds before anything is proved: exit 2, naming the file and what is
+// wrong, nothing recorded as proved. A witness value >= r is found at load, not when its
+// partition reads it; a key with a fixed point at infinity is refused, whatever
+// verify.mode says.
+TEST_F(ZkeyInputTest, DamageFoundAtLoadIsRefusedBeforeAnyPartition) {
+    const std::vector<char> zkey = zkbatch::test::read_file_bytes(zkey_);
+    const std::vector<char> witness = zkbatch::test::read_file_bytes(witnesses_[1]);
+    const size_t groth16_header = zkbatch::test::snarkjs_sections(zkey).at(2).first;
+    const size_t values = zkbatch::test::snarkjs_sections(witness).at(2).first;
+    struct Case {
+        fs::path file;
+        size_t at, size;
+        std::string says;
+    };
+    // docs/formats.md: alpha1 at byte 100 of section 2, delta2 the last 192 of its 964.
+    for (const Case& c : {Case{zkey_, groth16_header + 100, 96, "[alpha]1 is the point at infinity"},
+                          Case{zkey_, groth16_header + 964 - 192, 192, "[delta]2 is the point at infinity"},
+                          Case{witnesses_[1], values + 2 * 32, 32, "value 2 is not below r"}}) {
+        SCOPED_TRACE(c.says);
+        std::vector<char> damaged = c.file == zkey_ ? zkey : witness;
+        std::memset(damaged.data() + c.at, c.file == zkey_ ? 0 : 0xff, c.size);
+        zkbatch::test::write_file_bytes(c.file, damaged);
+        const auto run = run_zkey("none");
+        EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+        EXPECT_NE(run.err.find("error: " + c.file.string() + ": section "), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
+        EXPECT_EQ(recorded_ok(), nothing_ok());
+        zkbatch::test::write_file_bytes(zkey_, zkey);
+        zkbatch::test::write_file_bytes(witnesses_[1], witness);
+    }
+}
+
+// `zkbatch validate` refuses what `run` refuses before it starts: a .zkey that is not
+// there, a witness file that is not there; it used to say "ok".
+TEST_F(ZkeyInputTest, ValidateRefusesTheMissingFilesRunRefuses) {
+    ASSERT_EQ(zkey_job("validate").exit_code, 0);
+    for (const fs::path& file : {zkey_, witnesses_[1]}) {
+        SCOPED_TRACE(file.string());
+        const std::vector<char> bytes = zkbatch::test::read_file_bytes(file);
+        fs::remove(file);
+        const auto validate = zkey_job("validate");
+        EXPECT_EQ(validate.exit_code, kUsageExitCode) << validate.out << validate.err;
+        EXPECT_NE(validate.err.find(file == zkey_ ? zkey_.string() + ": cannot open the proving key: No such file"
+                                                  : "matches no file"),
+                  std::string::npos)
+            << validate.err;
+        EXPECT_EQ(validate.out.find(": ok: "), std::string::npos) << validate.out;
+        zkbatch::test::write_file_bytes(file, bytes);
+    }
+}
+
+// A .zkey or .wtns that is a FIFO, or a directory, is refused at once (a FIFO would
+// block the run forever), saying what it is.
+TEST_F(ZkeyInputTest, InputsThatAreNotRegularFilesAreRefusedAtOnce) {
+    for (const fs::path& file : {zkey_, witnesses_[2]}) {
+        for (const bool fifo : {true, false}) {
+            SCOPED_TRACE(file.string() + (fifo ? " as a FIFO" : " as a directory"));
+            fs::remove(file);
+            if (fifo) ASSERT_EQ(mkfifo(file.c_str(), 0600), 0);
+            else fs::create_directory(file);
+            const auto run = run_zkey();
+            EXPECT_EQ(run.exit_code, kUsageExitCode) << run.out << run.err;
+            EXPECT_NE(run.err.find(file.string() + ": cannot open the "), std::string::npos) << run.err;
+            EXPECT_NE(run.err.find(fifo ? "it is a FIFO (named pipe), not a regular file"
+                                        : "it is a directory, not a regular file"),
+                      std::string::npos)
+                << run.err;
+            fs::remove(file);
+        }
+        fs::copy_file(file == zkey_ ? fs::path(SOURCE_DIR) / "tests/fuzz/corpus/zkey/chain-4.zkey"
+                                    : fs::path(SOURCE_DIR) / "tests/fuzz/corpus/wtns/chain-4-zero.wtns",
+                      file);
+    }
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+// --resume re-reads the .zkey, the witness files and the stored manifest: each must be
+// what the run recorded, or the resume is refused (exit 2) naming what differs, with the
+// run left as it was. Otherwise the remaining partitions would be proved with other
+// inputs than the rest, and (for another key) exported beside a verifying key that does
+// not verify them. The run is cut short by hand: recorded failed, its last partition
+// gone, as a run killed before it would leave it.
+TEST_F(ZkeyInputTest, ResumeRefusesInputsThatChangedSinceTheRun) {
+    ASSERT_EQ(run_zkey().exit_code, 0);
+    const auto cut_short = [this] {
+        zkbatch::test::execute(db_, "PRAGMA foreign_keys = ON; UPDATE run SET status = 'failed'; "
+                                    "DELETE FROM partition WHERE partition_index = 2;");
+    };
+    cut_short();
+    const auto resume = [this] { return zkbatch({"run", "--resume", "1", "--db", db_}); };
+    const std::vector<char> zkey = zkbatch::test::read_file_bytes(zkey_);
+
+    // A witness file of the run replaced by another valid one (of a partition already proved).
+    zkbatch::test::write_file_bytes(witnesses_[0], zkbatch::test::read_file_bytes(witnesses_[1]));
+    auto refused = resume();
+    EXPECT_EQ(refused.exit_code, kUsageExitCode) << refused.out << refused.err;
+    const std::string not_what = ": not what run 1 proved its other partitions with";
+    EXPECT_NE(refused.err.find("error: " + witnesses_[0].string() + not_what), std::string::npos) << refused.err;
+    fs::copy_file(fs::path(SOURCE_DIR) / "tests/fuzz/corpus/wtns/chain-4-small.wtns", witnesses_[0],
+                  fs::copy_options::overwrite_existing);
+
+    // The .zkey replaced by another that still parses: an IC point swapped for [alpha]1.
+    std::vector<char> other = zkey;
+    const size_t alpha = zkbatch::test::snarkjs_sections(zkey).at(2).first + 100;
+    std::memcpy(other.data() + zkbatch::test::snarkjs_sections(zkey).at(3).first, zkey.data() + alpha, 96);
+    zkbatch::test::write_file_bytes(zkey_, other);
+    refused = resume();
+    EXPECT_EQ(refused.exit_code, kUsageExitCode) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("error: " + zkey_.string() + not_what), std::string::npos) << refused.err;
+    zkbatch::test::write_file_bytes(zkey_, zkey);
+
+    // The stored manifest edited in the database.
+    const std::string manifest = zkbatch::test::scalar(db_, "SELECT manifest_text FROM run WHERE id = 1");
+    zkbatch::test::execute(db_, "UPDATE run SET manifest_text = manifest_text || '# edited' WHERE id = 1");
+    refused = resume();
+    EXPECT_EQ(refused.exit_code, kUsageExitCode) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("its stored manifest and overrides no longer match the digest"), std::string::npos)
+        << refused.err;
+    zkbatch::test::execute(db_, "UPDATE run SET manifest_text = substr(manifest_text, 1, length(manifest_text) - 8)");
+    EXPECT_EQ(zkbatch::test::scalar(db_, "SELECT manifest_text FROM run WHERE id = 1"), manifest);
+
+    // Every refusal left the run as it was; with its inputs as recorded, it resumes.
+    EXPECT_EQ(zkbatch::test::scalar(db_, "SELECT status || ' ' || resume_count FROM run"), "failed 0");
+    const auto resumed = resume();
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+    EXPECT_EQ(recorded_ok(), "1 runs, 3 partitions");
+    EXPECT_EQ(zkbatch::test::scalar(db_, "SELECT count(*) FROM run WHERE zkey_digest IS NOT NULL AND "
+                                         "length(witness_digests) = 3 * 33"),
+              "1");
+}
+
+// A cached key file that is a FIFO: refused at once as the cache's problem (exit 4).
+TEST_F(KeyInputTest, CachedKeyThatIsAFifoIsRefusedAtOnce) {
+    const fs::path cache = dir_ / "keys";
+    ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+    const fs::path key = cached_key(cache);
+    fs::remove(key);
+    ASSERT_EQ(mkfifo(key.c_str(), 0600), 0);
+    const auto run = run_smoke(cache);
+    EXPECT_EQ(run.exit_code, kStorageExitCode) << run.out << run.err;
+    EXPECT_NE(run.err.find("key file " + key.string() + ": cannot open: it is a FIFO (named pipe)"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+}
+
+// Making a seeded key holds all of its points in host memory: one larger than this
+// machine's memory (2^28: some 150 GB) is refused before the setup starts, exit 2 with
+// the numbers, not by the out-of-memory killer minutes later; nothing is written.
+TEST_F(KeyInputTest, SeededKeyLargerThanTheMemoryIsRefusedBeforeTheSetup) {
+    const fs::path cache = dir_ / "keys";
+    for (const std::string& command : std::vector<std::string>{"setup", "run"}) {
+        SCOPED_TRACE(command);
+        std::vector<std::string> args{command, std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--set",
+                                      "setup.cache_dir=" + cache.string(), "--set", "circuit.log_n=28", "--set",
+                                      "job.partitions=1"};
+        if (command == "run") args.insert(args.end(), {"--backend", "cpu-ref", "--db", db_});
+        const auto result = zkbatch(args);
+        EXPECT_EQ(result.exit_code, kUsageExitCode) << result.out << result.err;
+        EXPECT_NE(result.err.find("of host memory"), std::string::npos) << result.err;
+        EXPECT_FALSE(fs::exists(cache)) << "the setup started";
+    }
     EXPECT_EQ(recorded_ok(), nothing_ok());
 }
 

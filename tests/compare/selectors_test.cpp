@@ -2,6 +2,7 @@
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
 #include "analysis/selectors.hpp"
+#include "util/usage_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,11 +48,13 @@ protected:
     std::vector<int64_t> ids(const std::string& selector, const RunFilter& within = {}) {
         return select_runs(store_, selector, within).run_ids;
     }
-    // The message of the StoreError a selector throws ("" if none).
+    // The message of the StoreError or UsageError a selector throws ("" if none).
     std::string error_of(const std::string& selector, const RunFilter& within = {}) {
         try {
             select_runs(store_, selector, within);
         } catch (const StoreError& e) {
+            return e.what();
+        } catch (const UsageError& e) {
             return e.what();
         }
         return "";
@@ -126,6 +129,7 @@ TEST_F(SelectorsTest, WithinTheGatedJob) {
     EXPECT_EQ(ids("1", nightly), Ids{1});
     EXPECT_NE(error_of("3", nightly).find("run 3 does not match"), std::string::npos) << error_of("3", nightly);
     EXPECT_NE(error_of("job=smoke", nightly).find("limited to job nightly"), std::string::npos);
+    EXPECT_THROW(select_runs(store_, "job=smoke", nightly), UsageError);
     EXPECT_NE(error_of("latest~9", nightly).find("only 4 runs match"), std::string::npos) << error_of("latest~9", nightly);
 }
 
@@ -138,6 +142,8 @@ TEST_F(SelectorsTest, ErrorsSayWhatIsWrongAndWhatExists) {
     EXPECT_NE(error_of("99").find("there is no run 99"), std::string::npos);
     for (const char* bad : {"", "job", "job=", "color=red", "job=a,job=b", "latest~x", "latest,3", "-4", "0"}) {
         EXPECT_NE(error_of(bad).find("is not a run selector"), std::string::npos) << "'" << bad << "': " << error_of(bad);
+        // A selector that cannot mean anything is the command line's fault (exit 2), not the database's.
+        EXPECT_THROW(select_runs(store_, bad), UsageError) << "'" << bad << "'";
     }
 }
 

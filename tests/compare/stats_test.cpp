@@ -221,6 +221,22 @@ TEST(HodgesLehmann, EstimateAndExactIntervalEqualBruteForce) {
     }
 }
 
+// Values near the top of the doubles (a stored 1e308) once made the bisection's
+// bounds infinite and the search loop forever. Now it ends, with the brute-force
+// answer; samples whose differences a double cannot hold are refused.
+TEST(HodgesLehmann, HugeValuesEndWithTheBruteForceAnswer) {
+    const std::vector<double> a = {1, 2, 3, 4, 1e308}, b = {2, 3, 5, 7, 1.7e308};
+    std::vector<double> differences;
+    for (const double x : a)
+        for (const double y : b) differences.push_back(y - x);
+    std::sort(differences.begin(), differences.end());
+    const Shift shift = hodges_lehmann(a, b);
+    EXPECT_EQ(shift.estimate, differences[differences.size() / 2]);
+    EXPECT_EQ(compare_samples(a, b).count_b, 5u);
+    const std::vector<double> negative = {-1.7e308, 1, 2, 3, 4};
+    EXPECT_THROW(hodges_lehmann(negative, b), std::invalid_argument);
+}
+
 TEST(HodgesLehmann, ShiftingBShiftsTheEstimateAndInterval) {
     std::mt19937_64 rng(3);
     for (const size_t size : {7, 30, 80}) {  // exact and normal critical values

@@ -3,6 +3,7 @@
 // hostile/ (each with its expected message below) plus inputs too large to commit,
 // made here: over-sized files, /dev/zero, a 1 MiB dotted key, hostile --set values.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -133,7 +134,32 @@ TEST_F(HostileInput, OverOneMebibyteIsRefusedBeforeParsing) {
 
 TEST_F(HostileInput, EndlessDeviceIsNotReadWhole) {
     // /dev/zero never ends: reading it whole would exhaust memory.
-    expect_refused("/dev/zero", "a manifest may be at most 1048576 bytes");
+    expect_refused("/dev/zero", "cannot open the manifest: it is a character device, not a regular file");
+}
+
+// A FIFO blocks whoever opens it until something writes to it: every input a command
+// opens (a manifest, a database, a shard, a plugin) is refused at once instead, saying
+// what it is, with the exit code of that input's kind.
+TEST_F(HostileInput, SpecialFilesAreRefusedAtOnceWithWhatTheyAre) {
+    const fs::path fifo = dir_ / "fifo", plugins = dir_ / "plugins";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    fs::create_directory(plugins);
+    ASSERT_EQ(mkfifo((plugins / "libzkbatch-fifo.so").c_str(), 0600), 0);
+    expect_refused(fifo, "cannot open the manifest: it is a FIFO (named pipe), not a regular file");
+    expect_refused(dir_, "cannot open the manifest: it is a directory, not a regular file");
+    const std::string is_a_fifo = "it is a FIFO (named pipe), not a regular file";
+    struct Case {
+        std::string args;
+        int exit_code;
+    };
+    for (const Case& c : {Case{"runs --db " + quoted(fifo.string()), 4},
+                          Case{"merge " + quoted(fifo.string()) + " --into " + quoted((dir_ / "h.db").string()), 4},
+                          Case{"backends --plugin-path " + quoted(plugins.string()), 0}}) {
+        SCOPED_TRACE(c.args);
+        const Outcome outcome = zkbatch::test::run_zkbatch_shell("--log-level warn " + c.args, dir_, 30s);
+        EXPECT_EQ(outcome.exit_code, c.exit_code) << outcome.out << outcome.err;
+        EXPECT_NE((outcome.out + outcome.err).find(is_a_fifo), std::string::npos) << outcome.out << outcome.err;
+    }
 }
 
 TEST_F(HostileInput, MebibyteDottedKeyIsRefusedWithoutStackOverflow) {
@@ -151,6 +177,35 @@ TEST_F(HostileInput, LongKeyGetsAShortMessage) {
 TEST_F(HostileInput, LongJobNameGetsAShortMessage) {
     expect_refused(write("long_name.toml", "[job]\nname = \"" + std::string(200'000, 'n') + " \"\n"),
                    "job.name: \"nnnn");
+}
+
+// A name is capped where it is read (job.name at 128 bytes: it names Slurm jobs and
+// folders, which a 100 KB one broke), from the file and from --set alike.
+TEST_F(HostileInput, LongNamesAreRefusedWhereTheyAreRead) {
+    const std::string name(100'000, 'n');
+    expect_refused(write("long_valid_name.toml", "[job]\nname = \"" + name + "\"\n"),
+                   "is 100000 bytes long; at most 128 are accepted");
+    expect_refused(kHostileDir / "empty.toml", "output.tags: \"" + std::string(64, 't'),
+                   " --set job.name=x --set output.tags." + std::string(200, 't') + "=1");
+}
+
+// What the command line gets wrong is a usage error (exit 2), whatever it names: a
+// malformed run selector, a database merged into itself.
+TEST_F(HostileInput, MalformedSelectorsAndMergingIntoItselfAreUsageErrors) {
+    const fs::path db = dir_ / "runs.db";
+    ASSERT_EQ(zkbatch("run " + std::string(SOURCE_DIR) + "/jobs/smoke.toml --backend cpu-ref --set circuit.log_n=4 "
+                      "--set job.partitions=1 --db " + quoted(db.string()))
+                  .exit_code,
+              0);
+    const std::vector<std::string> commands = {"show latest~x", "show 0", "compare job= 1", "export 'latest,3'",
+                                               "trace color=red -o -",
+                                               "merge " + quoted(db.string()) + " --into " + quoted(db.string())};
+    for (const std::string& args : commands) {
+        SCOPED_TRACE(args);
+        const Outcome outcome = zkbatch(args + (args.starts_with("merge") ? "" : " --db " + quoted(db.string())));
+        EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+    }
+    EXPECT_EQ(zkbatch::test::scalar(db.string(), "SELECT count(*) FROM run"), "1");
 }
 
 TEST_F(HostileInput, DeepSetValueIsRefused) {

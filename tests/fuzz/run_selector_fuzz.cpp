@@ -1,9 +1,11 @@
 // Fuzz target: run selectors, through Store::resolve_run (`zkbatch show`: an id,
 // "latest", "latest~K") and select_runs (compare/export: job=, backend=, status=,
 // experiment=, arm= terms joined by ','), on a database of five runs made once per
-// process. A selector either names some of those runs or is refused with a StoreError.
+// process. A selector either names some of those runs or is refused with a StoreError
+// (no such run) or a UsageError (not a selector).
 #include "analysis/selectors.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 #include "support/temp_dir.hpp"
 
 #include <algorithm>
@@ -63,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (selector == "latest" && id != ids.back()) std::abort();
     } catch (const zkbatch::StoreError&) {
         // Refused with a message.
+    } catch (const zkbatch::UsageError&) {
     }
     try {
         const zkbatch::RunSelection selection = zkbatch::select_runs(*fixture->store, selector);
@@ -75,6 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 std::abort();
             }
     } catch (const zkbatch::StoreError&) {
+    } catch (const zkbatch::UsageError&) {
     }
     return 0;
 }

@@ -9,7 +9,9 @@
 #include "../support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +127,72 @@ TEST_F(KeyFile, RefusesWhatIsNotAKeyFile) {
     EXPECT_NE(load_error(path_, "").find("not a zkbatch key file"), std::string::npos);
     const std::string missing = load_error(temp_.path() / "absent.zkbkey", "");
     EXPECT_NE(missing.find("cannot open"), std::string::npos) << missing;
+}
+
+// docs/formats.md, "Key files": where the header keeps l, the digests, and its own digest.
+constexpr size_t kNumPublicAt = 32, kVkDigestAt = 168, kHeaderDigestAt = 4080, kVkAt = 4096;
+
+// Writes the XXH3-128 digest of `size` bytes at `data` into `bytes` at `at`, as the key
+// file's writer does: a test that changes a field and fixes the digests reaches the
+// checks behind them.
+void put_digest(std::vector<char>& bytes, size_t at, const char* data, size_t size) {
+    const std::string hex = groth16::description_digest(std::string(data, size));
+    for (size_t i = 0; i < 16; ++i) bytes[at + i] = static_cast<char>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+}
+
+// A header whose counts would overflow the arithmetic after them (l + 1 wrapping to 0)
+// is refused as impossible, whatever its digest says.
+TEST_F(KeyFile, RefusesAHeaderWhoseCountsOverflow) {
+    std::vector<char> bytes = test::read_file_bytes(path_);
+    const uint64_t huge = UINT64_MAX;
+    std::memcpy(bytes.data() + kNumPublicAt, &huge, sizeof huge);
+    put_digest(bytes, kHeaderDigestAt, bytes.data(), kHeaderDigestAt);
+    test::write_file_bytes(path_, bytes);
+    const std::string error = load_error(path_, "");
+    EXPECT_NE(error.find("its header describes an impossible key"), std::string::npos) << error;
+}
+
+// A verifying key with a fixed point at infinity (and digests that match it) is
+// refused: in a key file, and read back from the store.
+TEST_F(KeyFile, RefusesAFixedPointAtInfinity) {
+    std::vector<char> bytes = test::read_file_bytes(path_);
+    const size_t vk_bytes = 3 * 96 + 3 * 192 + 3 * 96;  // and the IC: l + 1 = 3 points
+    std::memset(bytes.data() + kVkAt + 3 * 96 + 192, 0, 192);  // [gamma]2
+    put_digest(bytes, kVkDigestAt, bytes.data() + kVkAt, vk_bytes);
+    put_digest(bytes, kHeaderDigestAt, bytes.data(), kHeaderDigestAt);
+    const std::vector<uint8_t> file(bytes.begin(), bytes.end());
+    try {
+        groth16::parse_verifying_key(file, path_);
+        ADD_FAILURE() << "a [gamma]2 at infinity was read";
+    } catch (const KeyFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("its [gamma]2 is the point at infinity"), std::string::npos) << e.what();
+    }
+
+    groth16::VerifyingKey vk = key_.vk, read;
+    vk.alpha_g1 = ec::G1Affine::infinity();
+    const std::vector<uint8_t> stored = groth16::verifying_key_bytes(vk);
+    std::string why;
+    EXPECT_FALSE(groth16::verifying_key_from_bytes(stored.data(), stored.size(), read, &why));
+    EXPECT_NE(why.find("[alpha]1 is the point at infinity"), std::string::npos) << why;
+}
+
+// The reader of bytes in memory (what the fuzz target drives) reads what the file
+// reader reads.
+TEST_F(KeyFile, ReadsTheVerifyingKeyFromBytesAsFromTheFile) {
+    const std::vector<char> bytes = test::read_file_bytes(path_);
+    groth16::KeyFileInfo info;
+    const groth16::VerifyingKey vk = groth16::parse_verifying_key(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                                                                  path_, &info);
+    EXPECT_EQ(info.points_digest, groth16::read_key_file_info(path_).points_digest);
+    EXPECT_EQ(groth16::verifying_key_bytes(vk), groth16::verifying_key_bytes(key_.vk));
+}
+
+// A key file that is a FIFO would block its reader forever: refused at once.
+TEST_F(KeyFile, RefusesAFifoInItsPlace) {
+    fs::remove(path_);
+    ASSERT_EQ(mkfifo(path_.c_str(), 0600), 0);
+    const std::string error = load_error(path_, "");
+    EXPECT_NE(error.find("cannot open: it is a FIFO (named pipe), not a regular file"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace zkbatch {
@@ -91,22 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CircomCircuits,
                          ::testing::ValuesIn(test::kCircomFixtures),
                          [](const auto& param_info) { return test::circom_test_name(param_info.param); });
 
-// The sections of a snarkjs binary file: id -> (payload offset, length).
-std::map<uint32_t, std::pair<size_t, size_t>> sections_of(const std::vector<char>& bytes) {
-    std::map<uint32_t, std::pair<size_t, size_t>> sections;
-    uint32_t count;
-    std::memcpy(&count, bytes.data() + 8, 4);
-    size_t offset = 12;
-    for (uint32_t i = 0; i < count; ++i) {
-        uint32_t id;
-        uint64_t length;
-        std::memcpy(&id, bytes.data() + offset, 4);
-        std::memcpy(&length, bytes.data() + offset + 4, 8);
-        sections[id] = {offset + 12, length};
-        offset += 12 + length;
-    }
-    return sections;
-}
+using test::snarkjs_sections;
 
 // The prime's bytes (little-endian) of a hex number.
 std::vector<char> le_bytes(const std::string& hex, size_t count) {
@@ -195,7 +182,7 @@ TEST_F(MalformedFiles, OtherFilesAreNamedForWhatTheyAre) {
 
 TEST_F(MalformedFiles, AnotherCurveIsNamed) {
     std::vector<char> bn254 = zkey_;
-    const auto [offset, length] = sections_of(zkey_).at(2);
+    const auto [offset, length] = snarkjs_sections(zkey_).at(2);
     ASSERT_GT(length, 52u);
     // BN254's 32-byte q in place of BLS12-381's 48 (n8q = 32), as snarkjs writes a bn128 key.
     const std::vector<char> q = le_bytes("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", 32);
@@ -209,7 +196,7 @@ TEST_F(MalformedFiles, AnotherCurveIsNamed) {
 }
 
 TEST_F(MalformedFiles, PointsOffTheCurveOrOutsideTheSubgroupAreRefused) {
-    const auto sections = sections_of(zkey_);
+    const auto sections = snarkjs_sections(zkey_);
     for (uint32_t section : {3u, 5u, 6u, 8u, 9u}) {
         const size_t offset = sections.at(section).first;
         // The first point that is not infinity: the A, B1 sections have zero entries.
@@ -236,7 +223,7 @@ TEST_F(MalformedFiles, PointsOffTheCurveOrOutsideTheSubgroupAreRefused) {
 }
 
 TEST_F(MalformedFiles, SectionsOfTheWrongSizeOrMissingAreRefused) {
-    const auto sections = sections_of(zkey_);
+    const auto sections = snarkjs_sections(zkey_);
     std::vector<char> coefficient = zkey_;
     const size_t entry = sections.at(4).first + 4;
     const uint32_t huge_row = 1u << 30;
@@ -255,7 +242,7 @@ TEST_F(MalformedFiles, SectionsOfTheWrongSizeOrMissingAreRefused) {
 TEST_F(MalformedFiles, WitnessesThatDoNotFitAreRefused) {
     EXPECT_MENTIONS(wtns_error(other_wtns_), "this witness is for another circuit");
     EXPECT_MENTIONS(wtns_error(std::vector<char>(wtns_.begin(), wtns_.end() - 1)), "truncated");
-    const auto sections = sections_of(wtns_);
+    const auto sections = snarkjs_sections(wtns_);
     std::vector<char> bn254 = wtns_;
     const std::vector<char> r = le_bytes("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", 32);
     std::memcpy(bn254.data() + sections.at(1).first + 4, r.data(), 32);
@@ -266,6 +253,96 @@ TEST_F(MalformedFiles, WitnessesThatDoNotFitAreRefused) {
     std::vector<char> unreduced = wtns_;
     std::memset(unreduced.data() + sections.at(2).first + 32, 0xff, 32);
     EXPECT_MENTIONS(wtns_error(unreduced), "value 1 is not below r");
+}
+
+// Section 2 laid out as snarkjs writes it: n8q, q, n8r, r, nVars, nPublic, domainSize,
+// then alpha1 beta1 beta2 gamma2 delta1 delta2 (docs/formats.md).
+constexpr size_t kGroth16HeaderBytes = 4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192;
+constexpr size_t kAlpha1At = 100, kBeta2At = kAlpha1At + 2 * 96, kGamma2At = kBeta2At + 192,
+                 kDelta2At = kGamma2At + 192 + 96;
+
+// A header section shorter than the fields read after its prime: refused by its
+// length, before any of those fields is read (they would lie past the section's end).
+TEST_F(MalformedFiles, AGroth16HeaderShorterThanItsFieldsIsRefusedBeforeTheyAreRead) {
+    const auto [offset, length] = snarkjs_sections(zkey_).at(2);
+    ASSERT_EQ(length, kGroth16HeaderBytes);
+    const std::vector<char> header(zkey_.begin() + static_cast<ptrdiff_t>(offset),
+                                   zkey_.begin() + static_cast<ptrdiff_t>(offset + length));
+    for (const size_t keep : {size_t{56}, size_t{60}, size_t{88}, size_t{100}, kGroth16HeaderBytes - 1}) {
+        const std::vector<char> cut(header.begin(), header.begin() + static_cast<ptrdiff_t>(keep));
+        const std::string message = zkey_error(test::with_snarkjs_section(zkey_, 2, cut));
+        EXPECT_MENTIONS(message, "section 2 (Groth16 header): " + std::to_string(keep) + " bytes where " +
+                                     std::to_string(kGroth16HeaderBytes) + " are expected");
+    }
+    // q written in 100 bytes (BLS12-381's q and zeros), the section as long as a 48-byte
+    // q's: what follows q would be read 52 bytes past the section's end.
+    std::vector<char> padded(header.begin(), header.begin() + 4 + 48);
+    const uint32_t n8q = 100;
+    std::memcpy(padded.data(), &n8q, 4);
+    padded.resize(4 + 100);
+    padded.insert(padded.end(), header.begin() + 4 + 48, header.end() - 52);
+    ASSERT_EQ(padded.size(), kGroth16HeaderBytes);
+    EXPECT_MENTIONS(zkey_error(test::with_snarkjs_section(zkey_, 2, padded)),
+                    "q is written in 100 bytes where BLS12-381 takes 48");
+}
+
+// With alpha, beta, gamma or delta at infinity the pairing equation accepts forged
+// proofs or none; no ceremony makes such a key, so it is refused where it is read.
+TEST_F(MalformedFiles, AKeyWithAFixedPointAtInfinityIsRefused) {
+    const size_t offset = snarkjs_sections(zkey_).at(2).first;
+    for (const auto& [at, size, name] : {std::tuple{kAlpha1At, size_t{96}, "[alpha]1"},
+                                         std::tuple{kGamma2At, size_t{192}, "[gamma]2"},
+                                         std::tuple{kDelta2At, size_t{192}, "[delta]2"}}) {
+        std::vector<char> infinity = zkey_;
+        std::memset(infinity.data() + offset + at, 0, size);
+        EXPECT_MENTIONS(zkey_error(infinity), std::string(name) + " is the point at infinity");
+    }
+}
+
+// A witness value that is not below r is found when the job checks its witnesses,
+// before any partition proves, not only when its own partition reads it.
+TEST_F(MalformedFiles, AWitnessValueNotBelowRIsRefusedByTheCheckBeforeARun) {
+    std::vector<char> unreduced = wtns_;
+    std::memset(unreduced.data() + snarkjs_sections(wtns_).at(2).first + 3 * 32, 0xff, 32);
+    test::write_file_bytes(wtns_path_, unreduced);
+    try {
+        groth16::check_wtns(wtns_path_, 7);
+        ADD_FAILURE() << "check_wtns accepted value 3 >= r";
+    } catch (const ZkeyError& e) {
+        EXPECT_MENTIONS(std::string(e.what()), wtns_path_.string() + ": section 2 (values): value 3 is not below r");
+    }
+    // Values as wide as another field's: the 32-byte values would be read at the wrong places.
+    std::vector<char> header(4 + 40 + 4, 0);
+    const uint32_t n8 = 40;
+    std::memcpy(header.data(), &n8, 4);
+    const std::vector<char> r = le_bytes("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 32);
+    std::memcpy(header.data() + 4, r.data(), 32);
+    const uint32_t count = 7;
+    std::memcpy(header.data() + 4 + 40, &count, 4);
+    EXPECT_MENTIONS(wtns_error(test::with_snarkjs_section(wtns_, 1, header)), "its values take 40 bytes");
+}
+
+// A .zkey or .wtns that is a FIFO would block its reader forever, and a directory
+// cannot be mapped: both are refused at once, saying what they are.
+TEST_F(MalformedFiles, FilesThatAreNotRegularFilesAreRefusedAtOnce) {
+    const fs::path fifo = temp_.path() / "fifo", folder = temp_.path() / "folder";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    fs::create_directory(folder);
+    for (const auto& [path, what] : {std::pair{fifo, "it is a FIFO (named pipe), not a regular file"},
+                                     std::pair{folder, "it is a directory, not a regular file"}}) {
+        try {
+            groth16::read_zkey(path, 1);
+            ADD_FAILURE() << path << " read as a .zkey";
+        } catch (const ZkeyError& e) {
+            EXPECT_MENTIONS(std::string(e.what()), path.string() + ": cannot open the proving key: " + what);
+        }
+        try {
+            groth16::check_wtns(path, 7);
+            ADD_FAILURE() << path << " read as a .wtns";
+        } catch (const ZkeyError& e) {
+            EXPECT_MENTIONS(std::string(e.what()), path.string() + ": cannot open the witness: " + what);
+        }
+    }
 }
 
 }  // namespace

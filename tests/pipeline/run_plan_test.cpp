@@ -5,6 +5,7 @@
 #include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <fstream>
@@ -151,7 +152,7 @@ protected:
         run.manifest_path = "jobs/resumed.toml";
         run.manifest_text = "[job]\nname = \"resumed\"\npartitions = 6\n[circuit]\nlog_n = 8\n";
         run.overrides = "job.partitions=5\n";
-        run.manifest_sha256 = "0";
+        run.manifest_sha256 = manifest_hash(parse_manifest(run.manifest_text, run.manifest_path, {"job.partitions=5"}));
         run.verify_mode = "identity";
         run.experiment_id = experiment;
         if (shard_count) {
@@ -206,6 +207,36 @@ TEST_F(ResumePlanTest, RefusesFinishedAndLiveRunsAndOneArmOfAnExperiment) {
     const RunPlan shard = plan(record_run("failed", experiment("sharded", 1), 3));
     ASSERT_TRUE(shard.shard);
     EXPECT_EQ(shard.partitions, (std::vector<uint64_t>{1, 4}));
+}
+
+// The manifest a resume plans from is the one stored with the run: text and overrides
+// edited in the database since (they no longer match the digest recorded with them) are
+// refused.
+TEST_F(ResumePlanTest, RefusesAStoredManifestThatNoLongerMatchesItsDigest) {
+    const int64_t run = record_run("failed");
+    EXPECT_NO_THROW(plan(run));
+    const char* edit = "UPDATE run SET overrides = 'job.partitions=6\n'";
+    ASSERT_EQ(sqlite3_exec(store_.handle(), edit, nullptr, nullptr, nullptr), SQLITE_OK);
+    try {
+        plan(run);
+        ADD_FAILURE() << "planned from an edited manifest";
+    } catch (const RunPlanError& e) {
+        EXPECT_NE(std::string(e.what()).find("no longer match the digest recorded with them"), std::string::npos)
+            << e.what();
+    }
+}
+
+// Stored shard columns no run has are refused, not planned: a count of 2^32 became 0
+// and the list of the shard's partitions never ended.
+TEST_F(ResumePlanTest, RefusesAShardNoRunHas) {
+    const int64_t run = record_run("failed", experiment("sharded", 1), 3);
+    for (const char* shard : {"shard_count = 4294967296", "shard_count = 0", "shard_index = 3", "shard_index = NULL"}) {
+        SCOPED_TRACE(shard);
+        const std::string edit =
+            std::string("UPDATE run SET shard_index = 1, shard_count = 3; UPDATE run SET ") + shard;
+        ASSERT_EQ(sqlite3_exec(store_.handle(), edit.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        EXPECT_THROW(plan(run), StoreError);
+    }
 }
 
 // The run's experiment is found by its id. Experiments are also looked up by name

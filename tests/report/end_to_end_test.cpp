@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -239,6 +240,134 @@ TEST_F(EndToEnd, TraceIntoAMissingFolderNamesTheFile) {
     const CommandResult result = zkbatch("trace 1 -o " + quoted(target) + " --db " + quoted(db_.string()));
     EXPECT_EQ(result.exit_code, 4);
     EXPECT_NE(result.err.find(target + ": cannot write the file"), std::string::npos) << result.err;
+}
+
+// ---------------------------------------------------------------------------------
+// Outputs: never onto the database they read, never through a link, never mixed
+// ---------------------------------------------------------------------------------
+
+// -o given the database the command reads, by any name (its path, a link to it):
+// refused with exit 2 before anything is written, and the database stays as it was.
+TEST_F(EndToEnd, OutputsOntoTheDatabaseTheCommandReadsAreRefused) {
+    const std::string before = read_file(db_);
+    const fs::path link = dir_ / "link.db";
+    fs::create_symlink(db_, link);
+    for (const std::string& command : std::vector<std::string>{"report 1", "trace 1", "export 1"}) {
+        for (const fs::path& target : {db_, link}) {
+            SCOPED_TRACE(command + " -o " + target.string());
+            const CommandResult result =
+                zkbatch(command + " -o " + quoted(target.string()) + " --db " + quoted(db_.string()));
+            EXPECT_EQ(result.exit_code, 2) << result.err;
+            EXPECT_NE(result.err.find("which this command reads"), std::string::npos) << result.err;
+        }
+    }
+    EXPECT_EQ(read_file(db_), before);
+    EXPECT_TRUE(fs::is_symlink(link));
+    // An empty path names no file (and an empty --db would be a temporary database).
+    const std::string db = " --db " + quoted(db_.string());
+    for (const std::string& empty :
+         std::vector<std::string>{"report 1 -o ''" + db, "proofs 1 --out ''" + db, std::string("runs --db ''")}) {
+        const CommandResult result = zkbatch(empty);
+        EXPECT_EQ(result.exit_code, 2) << empty << ": " << result.err;
+        EXPECT_NE(result.err.find("an empty path names no file"), std::string::npos) << result.err;
+    }
+}
+
+// An output path holding a link is replaced, never written through: the file the link
+// pointed to is untouched, and the path holds the whole new file. One that is not a
+// regular file (a FIFO here; /dev/null for root) is refused, not replaced.
+TEST_F(EndToEnd, OutputsReplaceALinkInsteadOfWritingThroughIt) {
+    const fs::path fifo = dir_ / "fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const CommandResult special = zkbatch("trace 1 -o " + quoted(fifo.string()) + " --db " + quoted(db_.string()));
+    EXPECT_EQ(special.exit_code, 4) << special.err;
+    EXPECT_NE(special.err.find("it is a FIFO (named pipe), not a regular file"), std::string::npos) << special.err;
+    EXPECT_TRUE(fs::is_fifo(fifo));
+
+    const fs::path victim = dir_ / "victim.txt", link = dir_ / "trace.json";
+    zkbatch::test::write_file(victim, "not zkbatch's\n");
+    fs::create_symlink(victim, link);
+    const CommandResult result = zkbatch("trace 1 -o " + quoted(link.string()) + " --db " + quoted(db_.string()));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(read_file(victim), "not zkbatch's\n");
+    EXPECT_FALSE(fs::is_symlink(link));
+    EXPECT_TRUE(nlohmann::json::parse(read_file(link)).contains("traceEvents"));
+}
+
+// An export into a folder that holds files is refused (an earlier run's proofs would
+// stay beside this run's verifying key, which does not verify them) unless --force,
+// which removes the earlier export's files first and leaves others alone; a link placed
+// in the folder is removed, not followed.
+TEST_F(EndToEnd, ProofExportsRefuseAFolderWithFilesUnlessForcedAndFollowNoLink) {
+    const fs::path out = dir_ / "proofs", victim = dir_ / "victim.json";
+    const std::string db = " --db " + quoted(db_.string());
+    ASSERT_EQ(zkbatch("proofs 1 --out " + quoted(out.string()) + db).exit_code, 0);
+    const std::string first_key = read_file(out / "verification_key.json");
+    const CommandResult refused = zkbatch("proofs 2 --out " + quoted(out.string()) + db);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("the folder holds files already"), std::string::npos) << refused.err;
+    EXPECT_EQ(read_file(out / "verification_key.json"), first_key);
+
+    zkbatch::test::write_file(out / "p9.proof.json", "an earlier run's proof\n");
+    zkbatch::test::write_file(out / "notes.txt", "the user's\n");
+    zkbatch::test::write_file(victim, "outside the folder\n");
+    fs::remove(out / "p0.proof.json");
+    fs::create_symlink(victim, out / "p0.proof.json");
+    const CommandResult forced = zkbatch("proofs 2 --out " + quoted(out.string()) + " --force" + db);
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+    EXPECT_FALSE(fs::exists(out / "p9.proof.json"));
+    EXPECT_EQ(read_file(out / "notes.txt"), "the user's\n");
+    EXPECT_EQ(read_file(victim), "outside the folder\n");
+    EXPECT_FALSE(fs::is_symlink(out / "p0.proof.json"));
+    EXPECT_TRUE(nlohmann::json::parse(read_file(out / "p0.proof.json")).contains("pi_a"));
+}
+
+// ---------------------------------------------------------------------------------
+// Stored values no measurement gives
+// ---------------------------------------------------------------------------------
+
+// A phase time of infinity, 1e308 or a negative number in the database (a damaged one,
+// or a shard merged from one) is refused by every command that computes with it (exit
+// 4, naming the run, the partition and the phase), instead of looping forever or
+// calling it an internal error.
+TEST_F(EndToEnd, StoredTimesNoMeasurementGivesAreRefused) {
+    for (const std::string& value : std::vector<std::string>{"9e999", "1e308", "-1"}) {
+        SCOPED_TRACE(value);
+        zkbatch::test::execute(db_.string(), "UPDATE partition SET prove_ms = " + value +
+                                                 " WHERE run_id = 2 AND partition_index = 3");
+        const std::vector<std::string> commands = {
+            "compare 1 2", "compare --baseline 1 --candidate 2 --fail-on-regression 5",
+            "report 1 2 -o " + quoted((dir_ / "r.html").string()), "show 2", "history --job nightly --metric prove"};
+        for (const std::string& command : commands) {
+            SCOPED_TRACE(command);
+            const CommandResult result = zkbatch::test::run_zkbatch_shell(command + " --db " + quoted(db_.string()),
+                                                                          dir_, std::chrono::seconds(60));
+            EXPECT_EQ(result.exit_code, 4) << result.err;
+            EXPECT_NE(result.err.find("run 2, partition 3: its prove time is stored as"), std::string::npos)
+                << result.err;
+        }
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "r.html"));
+    zkbatch::test::execute(db_.string(), "UPDATE partition SET prove_ms = 5 WHERE run_id = 2 AND partition_index = 3; "
+                                         "UPDATE run SET wall_ms = 9e999 WHERE id = 2");
+    const CommandResult wall = zkbatch("history --job nightly --metric wall_ms --db " + quoted(db_.string()));
+    EXPECT_EQ(wall.exit_code, 4) << wall.err;
+    EXPECT_NE(wall.err.find("run 2: its wall_ms is stored as inf"), std::string::npos) << wall.err;
+}
+
+// A number on the command line that is not finite would turn the gate off (a NaN
+// compares false with everything): refused with exit 2, as out-of-range ones are.
+TEST_F(EndToEnd, GateNumbersThatAreNotFiniteAreRefused) {
+    const std::vector<std::string> options = {"--fail-on-regression nan", "--fail-on-regression inf",
+                                              "--fail-on-regression 5 --min-change-ms nan",
+                                              "--fail-on-regression 5 --min-change-ms -1", "--fail-on-regression 1e400"};
+    for (const std::string& option : options) {
+        const CommandResult result =
+            zkbatch("compare --baseline 1 --candidate 2 " + option + " --db " + quoted(db_.string()));
+        EXPECT_EQ(result.exit_code, 2) << option << ": " << result.err;
+    }
+    const CommandResult step = zkbatch("history --job nightly --min-step nan --db " + quoted(db_.string()));
+    EXPECT_EQ(step.exit_code, 2) << step.err;
 }
 
 // ---------------------------------------------------------------------------------

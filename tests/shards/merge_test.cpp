@@ -5,6 +5,7 @@
 
 #include "store/store.hpp"
 #include "support/zkbatch_process.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -335,10 +336,52 @@ TEST_F(Merge, RefusesAShardWhoseTablesDifferAtTheSameVersion) {
     EXPECT_EQ(scalar(history_path.string(), "SELECT count(*) FROM run"), "0");
 }
 
+// A shard holding a value no zkbatch records (a time that is not finite or that no
+// measurement gives, public inputs or a verifying key of the wrong size) is refused
+// whole, naming the row and the column; the history stays as it was.
+TEST_F(Merge, RefusesAShardHoldingValuesNoZkbatchRecords) {
+    struct Case {
+        std::string damage, says;
+    };
+    for (const Case& c : {Case{"UPDATE partition SET prove_ms = 9e999 WHERE partition_index = 1",
+                               "partition.prove_ms is not a finite number"},
+                          Case{"UPDATE partition SET synth_ms = 1e300 WHERE partition_index = 1",
+                               "partition.synth_ms is 1e+300 ms, a time no measurement gives"},
+                          Case{"UPDATE run SET wall_ms = -5", "run.wall_ms is -5 ms"},
+                          Case{"UPDATE partition SET public_inputs = x'0011' WHERE partition_index = 1",
+                               "partition.public_inputs is 2 bytes, not 32 per input"},
+                          Case{"UPDATE run SET verifying_key = x'00'", "run.verifying_key"}}) {
+        SCOPED_TRACE(c.damage);
+        const fs::path shard_path = dir.path() / "damaged.db";
+        make_shard(shard_path, 0, 1, 2);
+        {
+            Store shard(shard_path);
+            exec(shard.handle(), c.damage);
+        }
+        Store history(history_path);
+        try {
+            merge_shard(history, shard_path);
+            ADD_FAILURE() << "merged";
+        } catch (const StoreError& e) {
+            EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("damaged.db"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(scalar(history_path.string(), "SELECT count(*) FROM run"), "0");
+        fs::remove(shard_path);
+    }
+}
+
+// Merging a database into itself is a usage error (exit 2), by whatever name it is
+// given: a link to it, or its -wal file.
 TEST_F(Merge, RefusesTheHistoryItself) {
     make_shard(history_path, 0, 1, 2);
     Store history(history_path);
-    EXPECT_THROW(merge_shard(history, history_path), StoreError);
+    const fs::path link = dir.path() / "link.db";
+    fs::create_symlink(history_path, link);
+    for (const fs::path& same : {history_path, link, fs::path(history_path.string() + "-wal")}) {
+        SCOPED_TRACE(same.string());
+        EXPECT_THROW(merge_shard(history, same), UsageError);
+    }
     EXPECT_EQ(scalar(history_path.string(), "SELECT count(*) FROM run"), "1");
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -326,16 +327,19 @@ name = "cpu-ref"
     }
 }
 
-// A script zkbatch may overwrite but not make executable (another user's file that
-// anyone may write) is a storage error (exit 4) naming it; it was "internal error: a
-// bug in zkbatch" (exit 1), from std::filesystem's exception. Needs a file of another
-// user, so it runs as root (CI), with zkbatch as nobody.
-TEST_F(ShardsCli, ASlurmScriptThatCannotBeMadeExecutableIsAStorageError) {
-    if (!running_as_root()) GTEST_SKIP() << "needs root, to leave a file of another user in the folder";
+// A script zkbatch cannot write (its folder is another user's) is a storage error
+// (exit 4) naming it; it was "internal error: a bug in zkbatch" (exit 1), from
+// std::filesystem's exception. A script is replaced whole or not at all, never written
+// in place, so the one there (root's, writable by anyone) is left as it was. Needs a
+// folder of another user, so it runs as root (CI), with zkbatch as nobody.
+TEST_F(ShardsCli, ASlurmScriptThatCannotBeWrittenIsAStorageError) {
+    if (!running_as_root()) GTEST_SKIP() << "needs root, to leave a folder of another user";
     const fs::path out = dir.path() / "slurm";
     fs::create_directories(out / "logs");
     hand_over_to_unprivileged(dir.path());
-    write_file(out / "shards.sbatch", "# root's, writable by anyone\n");
+    ASSERT_EQ(chown(out.c_str(), 0, 0), 0);
+    const std::string roots = "# root's, writable by anyone\n";
+    write_file(out / "shards.sbatch", roots);
     fs::permissions(out / "shards.sbatch", fs::perms::all & ~fs::perms::owner_exec & ~fs::perms::group_exec &
                                                ~fs::perms::others_exec);
     std::vector<std::string> argv = unprivileged_command();
@@ -343,9 +347,9 @@ TEST_F(ShardsCli, ASlurmScriptThatCannotBeMadeExecutableIsAStorageError) {
                              "--into", path("history.db")});
     const auto result = run_program(argv, dir.path());
     EXPECT_EQ(result.exit_code, 4) << result.err;
-    EXPECT_NE(result.err.find((out / "shards.sbatch").string() + ": cannot make the script executable"),
-              std::string::npos)
+    EXPECT_NE(result.err.find((out / "shards.sbatch").string() + ": cannot write the file"), std::string::npos)
         << result.err;
+    EXPECT_EQ(read_file(out / "shards.sbatch"), roots);
 }
 
 TEST_F(ShardsCli, MergeRefusalsNameTheShardAndExitWithStorageError) {

@@ -5,6 +5,7 @@
 #include "store/store.hpp"
 #include "store_test_util.hpp"
 #include "support/unprivileged.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 #include <latch>
 #include <set>
 #include <sstream>
+#include <typeinfo>
 #include <thread>
 
 namespace zkbatch {
@@ -46,16 +48,20 @@ protected:
     fs::path db = dir.path() / "results" / "zkbatch.db";  // folder created by the Store
 };
 
-// Runs `body`, which must throw StoreError, and returns its message.
-template <typename Body>
-std::string store_error_of(Body&& body) {
+// Runs `body`, which must throw Error, and returns its message.
+template <typename Error, typename Body>
+std::string error_of(Body&& body) {
     try {
         body();
-    } catch (const StoreError& e) {
+    } catch (const Error& e) {
         return e.what();
     }
-    ADD_FAILURE() << "expected a StoreError";
+    ADD_FAILURE() << "expected a " << typeid(Error).name();
     return {};
+}
+template <typename Body>
+std::string store_error_of(Body&& body) {
+    return error_of<StoreError>(body);
 }
 
 // The oracles: median = mean of the two middle values for an even count; p95 =
@@ -342,7 +348,7 @@ TEST_F(StoreTest, ResolveRunSelectors) {
         EXPECT_CONTAINS(message, "zkbatch runs");
     }
     for (const std::string malformed : {"", "last", "latest~", "latest~-1", "latest~x", "-2", "0"}) {
-        const std::string message = store_error_of([&] { store.resolve_run(malformed); });
+        const std::string message = error_of<UsageError>([&] { store.resolve_run(malformed); });
         EXPECT_CONTAINS(message, "latest~K") << "selector '" << malformed << "'";
     }
 }
@@ -548,6 +554,33 @@ TEST_F(StoreTest, MigratesASchemaV4DatabaseIntoQuotientRuns) {
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
     // The new columns' checks hold: a proof is 192 bytes or nothing.
     EXPECT_THROW(sql_rows(db, "UPDATE partition SET proof = x'00' WHERE id = 1"), std::runtime_error);
+}
+
+// fixtures/schema-v6.db was written by zkbatch with schema v6: run 1 a cpu-ref run of
+// the chain-4 .zkey (tests/fuzz/corpus) with two witness files. The migration to v7 keeps
+// every row and value; the run has no file digests (a resume checks it on its circuit
+// and key digest alone), and new runs record them.
+TEST_F(StoreTest, MigratesASchemaV6DatabaseKeepingItsZkeyRun) {
+    use_fixture(6);
+    const auto runs_before = sql_rows(db, "SELECT * FROM run ORDER BY id");
+    const auto partitions_before = sql_rows(db, "SELECT * FROM partition ORDER BY id");
+    ASSERT_EQ(partitions_before.size(), 2u);
+    {
+        Store store(db);
+        const Store::ResumeSource source = store.resume_source(1);
+        EXPECT_EQ(source.witnesses, (std::vector<std::string>{"wtns/large.wtns", "wtns/small.wtns"}));
+        EXPECT_EQ(source.key_digest.size(), 32u);
+        EXPECT_NE(source.circuit.find("circuit=zkey"), std::string::npos) << source.circuit;
+        EXPECT_TRUE(source.zkey_digest.empty());
+        EXPECT_TRUE(source.witness_digests.empty());
+    }
+    EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
+    EXPECT_EQ(sql_value(db, "SELECT count(*) FROM run WHERE zkey_digest IS NULL AND witness_digests IS NULL"), "1");
+    auto runs_after = sql_rows(db, "SELECT * FROM run ORDER BY id");
+    for (auto& row : runs_after) row.resize(runs_before.front().size());  // without the new columns
+    EXPECT_EQ(runs_after, runs_before);
+    EXPECT_EQ(sql_rows(db, "SELECT * FROM partition ORDER BY id"), partitions_before);
+    EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
@@ -782,6 +815,18 @@ TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
     }
 }
 
+// A stored partition index is used as a size by the readers of digests: one no job has
+// (from a damaged database or a shard merged from one) is refused, not allocated.
+TEST_F(StoreTest, RefusesAPartitionIndexNoJobHas) {
+    Store store(db);
+    const RunRecord run = sample_run();
+    const int64_t run_id = store.begin_run(run);
+    store.record_partition(run_id, sample_partition(0, run.started_steady_ns));
+    sql_rows(db, "UPDATE partition SET partition_index = 1099511627776");
+    EXPECT_CONTAINS(store_error_of([&] { store.partition_digests(run_id); }), "records partition 1099511627776");
+    EXPECT_CONTAINS(store_error_of([&] { store.partition_proof_digests(run_id); }), "which no job has");
+}
+
 TEST_F(StoreTest, OpenExistingRefusesAMissingOrEmptyFile) {
     EXPECT_CONTAINS(store_error_of([&] { Store::open_existing(db); }), "no database here");
     EXPECT_FALSE(fs::exists(db));  // and did not create it
@@ -816,6 +861,24 @@ TEST_F(StoreTest, CannotOpenAFolderAsADatabase) {
     const std::string message = store_error_of([&] { Store store(db); });
     EXPECT_CONTAINS(message, db.string());
     EXPECT_CONTAINS(message, "cannot open");
+}
+
+// SQLite would open a FIFO (the database, or its -wal beside it) and wait on it forever:
+// refused at once, for writing and for reading, naming what it is.
+TEST_F(StoreTest, RefusesAFifoAsTheDatabaseOrItsWal) {
+    fs::create_directories(db.parent_path());
+    for (const fs::path& fifo : {db, fs::path(db.string() + "-wal")}) {
+        SCOPED_TRACE(fifo.string());
+        if (fifo != db) std::ofstream(db).close();
+        ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+        for (const auto& open : {+[](const fs::path& p) { Store s(p); },
+                                 +[](const fs::path& p) { Store::open_existing(p); }}) {
+            const std::string message = store_error_of([&] { open(db); });
+            EXPECT_CONTAINS(message, fifo.string() + ": cannot open the database: it is a FIFO (named pipe)");
+        }
+        fs::remove(fifo);
+        fs::remove(db);
+    }
 }
 
 // --- failure paths ---------------------------------------------------------------------

@@ -159,6 +159,20 @@ Rows query(const std::string& db, const std::string& sql) {
     return rows;
 }
 
+void execute(const std::string& db, const std::string& sql) {
+    sqlite3* handle = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        ADD_FAILURE() << "cannot open " << db << ": " << sqlite3_errmsg(handle);
+    } else {
+        sqlite3_busy_timeout(handle, 5000);
+        char* error = nullptr;
+        if (sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK)
+            ADD_FAILURE() << sql << ": " << (error ? error : "?");
+        sqlite3_free(error);
+    }
+    sqlite3_close(handle);
+}
+
 std::string scalar(const std::string& db, const std::string& sql) {
     const Rows rows = query(db, sql);
     return rows.empty() || rows[0].empty() ? std::string("<no row>") : rows[0][0];

@@ -88,5 +88,8 @@ fs::path write_file(const fs::path& path, std::string_view text);
 Rows query(const std::string& db, const std::string& sql);
 // The first column of the first row, or "<no row>".
 std::string scalar(const std::string& db, const std::string& sql);
+// Runs `sql` (any statements) on the database at `db`, opened for writing: how a test
+// damages a database on purpose. A failure is a test failure.
+void execute(const std::string& db, const std::string& sql);
 
 }  // namespace zkbatch::test
