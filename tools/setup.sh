@@ -104,10 +104,25 @@ fi
 trap print_timings EXIT
 stage "Release build" release_build
 
-# The Release tests mostly wait (on child processes, sleeps of the fault plugin, fsync):
-# twice as many as there are cores keep the cores busy. They run alone, not in the
-# background of the next build: that build then slowed by as much as they took.
-stage "Release tests" ctest --test-dir "$build_dir" --output-on-failure --parallel $((jobs * 2))
+# Each test runs once, in the tree that checks it most: under ASan+UBSan (below), except
+# those whose time goes to programs ASan does not instrument (snarkjs and circom in
+# Node.js, Chromium, Slurm's daemons) or that repeat, run after run, code other tests
+# run under ASan: the README's blocks (commands other suites run), the SIGKILL loop
+# (its recovery paths run in the other reliability and resume tests), and the suites'
+# longest orchestration tests (whole runs compared for digests, arms and the gate).
+# Those run here, with the GPU suite, which only this tree builds. They mostly wait (on
+# child processes, sleeps of the fault plugin, fsync): twice as many as there are cores
+# keep the cores busy.
+release_only='^(Readme\.|Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_'
+release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
+release_only+='|CliCompareTest\.(GatePassesOnHonestBaseline|KnownFinalizeShift))'
+release_tests() {
+  ctest --test-dir "$build_dir" --output-on-failure --parallel $((jobs * 2)) -R "$release_only"
+  if [ -d "$build_dir/tests/gpu" ]; then
+    ctest --test-dir "$build_dir/tests/gpu" --output-on-failure --parallel $((jobs * 2))
+  fi
+}
+stage "Release tests" release_tests
 
 # Sanitizer trees (docs/development.md#sanitizers-and-fuzzing): CPU-only, no benchmarks,
 # -Og with line tables only (-g1): reports keep file:line, and core's arithmetic builds in
@@ -129,15 +144,7 @@ asan_build() {
   cmake --build "$build_dir-asan" --parallel "$jobs"
 }
 stage "ASan+UBSan build" asan_build
-# Left to the Release stage: tests whose time goes to programs ASan does not instrument
-# (snarkjs and circom in Node.js, Chromium, Slurm's daemons) or that replay, as the
-# README writes them, commands other suites run (the Readme blocks: 118 s of ASan time
-# alone). Together about 310 s of the ASan stage's 1,250 s of test time. And the eight
-# SIGKILLs of ReliabilityTest.SigkillAtRandomMoments (104 s under ASan): the recovery
-# paths it repeats run under ASan in the other reliability and resume tests.
-asan_left_to_release='^(Readme\.|Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_|ReliabilityTest\.SigkillAtRandomMoments)'
-stage "ASan+UBSan tests" ctest --test-dir "$build_dir-asan" --output-on-failure --parallel "$jobs" \
-  -E "$asan_left_to_release"
+stage "ASan+UBSan tests" ctest --test-dir "$build_dir-asan" --output-on-failure --parallel "$jobs" -E "$release_only"
 
 # TSan: the suites that run threads (the pipeline, the plugins, the zkbatch binary).
 tsan_suites=(pipeline plugins cli)
@@ -145,10 +152,13 @@ tsan_build() {
   sanitizer_tree "$build_dir-tsan" -DZKBATCH_SANITIZE=thread
   cmake --build "$build_dir-tsan" --parallel "$jobs" --target pipeline_tests plugin_tests cli_tests
 }
-tsan_tests() {  # the Readme blocks replay commands these suites run (74 s under TSan)
+# Left out: the Readme blocks (they replay commands these suites run) and the key-file
+# tests (a key's files read and written on one thread; the loops that make a key run
+# in the other runs too).
+tsan_tests() {
   local suite
   for suite in "${tsan_suites[@]}"; do
-    ctest --test-dir "$build_dir-tsan/tests/$suite" --output-on-failure --parallel "$jobs" -E '^Readme\.'
+    ctest --test-dir "$build_dir-tsan/tests/$suite" --output-on-failure --parallel "$jobs" -E '^(Readme|KeyInputTest)\.'
   done
 }
 stage "TSan build" tsan_build
@@ -160,7 +170,7 @@ fuzz_build() {
   sanitizer_tree "$build_dir-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DZKBATCH_FUZZ=ON \
     -DZKBATCH_FUZZ_SECONDS="${ZKBATCH_FUZZ_SECONDS:-5}"
   cmake --build "$build_dir-fuzz" --parallel "$jobs" \
-    --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector fuzz_zkey fuzz_wtns
+    --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector fuzz_zkey fuzz_wtns fuzz_key_file
 }
 stage "fuzz build" fuzz_build
 stage "fuzz runs" ctest --test-dir "$build_dir-fuzz/tests/fuzz" --output-on-failure --parallel "$jobs"
