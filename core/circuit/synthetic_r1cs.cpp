@@ -1,6 +1,7 @@
 // The synthetic R1CS (core/circuit/synthetic_r1cs.hpp).
 #include "core/circuit/synthetic_r1cs.hpp"
 
+#include "core/circuit/porep_profile.hpp"
 #include "core/util/parallel.hpp"
 
 #include <algorithm>
@@ -34,6 +35,14 @@ constexpr uint64_t kWindowBlocks = 4;
 SyntheticR1cs::SyntheticR1cs(const R1csShape& shape) : shape_(shape) {
     if (shape.log_n < 1 || shape.log_n > 28)
         refuse("circuit.log_n = " + std::to_string(shape.log_n) + " is outside 1..28");
+    const uint32_t block_log = std::min(kMaxBlockRowsLog, shape.log_n > kBlocksLog ? shape.log_n - kBlocksLog : 0u);
+    block_rows_ = uint64_t{1} << block_log;
+    window_variables_ = kWindowBlocks * block_rows_;
+    if (shape.profile == R1csProfile::porep) {
+        porep_ = std::make_shared<const PorepProfile>(shape.log_n, shape.public_inputs, shape.boolean_share, shape.seed,
+                                                      block_rows_, window_variables_);
+        return;
+    }
     if (shape.terms_per_row < 1) refuse("circuit.terms_per_row must be at least 1");
     if (shape.public_inputs > rows() - 1)
         refuse("circuit.public_inputs = " + std::to_string(shape.public_inputs) + " does not fit 2^" +
@@ -43,13 +52,18 @@ SyntheticR1cs::SyntheticR1cs(const R1csShape& shape) : shape_(shape) {
     all_boolean_ = shape.boolean_share == 1.0;
     // Exact: scaling by 2^64 keeps every bit of the double, the conversion truncates.
     boolean_threshold_ = all_boolean_ ? 0 : static_cast<uint64_t>(std::ldexp(shape.boolean_share, 64));
-    const uint32_t block_log = std::min(kMaxBlockRowsLog, shape.log_n > kBlocksLog ? shape.log_n - kBlocksLog : 0u);
-    block_rows_ = uint64_t{1} << block_log;
-    window_variables_ = kWindowBlocks * block_rows_;
     rows_key_ = util::derive_key(util::derive_key(util::derive_key(kR1csTag, shape.seed), kFormatVersion), kRowStream);
 }
 
 uint64_t SyntheticR1cs::row_key(uint64_t row) const { return util::derive_key(rows_key_, row); }
+
+uint64_t SyntheticR1cs::variables() const { return porep_ ? porep_->counts().variables : rows(); }
+
+uint64_t SyntheticR1cs::constraint_rows() const {
+    return porep_ ? porep_->counts().constraint_rows : rows() - shape_.public_inputs - 1;
+}
+
+RowTerms SyntheticR1cs::porep_row_terms(uint64_t row) const { return porep_->row_terms(row); }
 
 void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b,
                                ff::Fr* c, unsigned threads) const {
@@ -66,6 +80,10 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
     for (uint64_t i = 1; i <= inputs; ++i) {
         util::SplitMix64 stream = witness_stream(i);
         z[i] = ff::uniform_fr(stream);
+    }
+    if (porep_) {
+        porep_->synthesize(witness_key, z, a, b, c, threads);
+        return;
     }
     util::parallel_for(0, constraints, threads, [&](size_t begin, size_t end) {
         for (uint64_t row = begin; row < end; ++row) {
@@ -99,6 +117,15 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
 }
 
 std::string SyntheticR1cs::description() const {
+    if (porep_) {
+        // The shortest text that reads back as the same double.
+        char share[32];
+        const auto [end, error] = std::to_chars(share, share + sizeof share, shape_.boolean_share);
+        return "circuit=synthetic-r1cs\nformat_version=" + std::to_string(kPorepFormatVersion) +
+               "\nprofile=porep\nlog_n=" + std::to_string(shape_.log_n) +
+               "\npublic_inputs=" + std::to_string(shape_.public_inputs) + "\nbit_valued_share=" +
+               std::string(share, error == std::errc() ? end : share) + "\nseed=" + std::to_string(shape_.seed) + "\n";
+    }
     char threshold[32];
     std::snprintf(threshold, sizeof threshold, "0x%016llx", static_cast<unsigned long long>(boolean_threshold_));
     return "circuit=synthetic-r1cs\nformat_version=" + std::to_string(kFormatVersion) +
@@ -130,21 +157,29 @@ SyntheticR1cs SyntheticR1cs::from_description(const std::string& description) {
     };
     R1csShape shape;
     shape.log_n = static_cast<uint32_t>(std::min<uint64_t>(number("log_n"), 64));
-    shape.terms_per_row = static_cast<uint32_t>(std::min<uint64_t>(number("terms_per_row"), UINT32_MAX));
-    shape.public_inputs = number("public_inputs");
+    shape.public_inputs = static_cast<uint32_t>(std::min<uint64_t>(number("public_inputs"), UINT32_MAX));
     shape.seed = number("seed");
-    // The threshold is share * 2^64 truncated, at most 53 significant bits: share = threshold
-    // / 2^64 is exact and gives it back.
-    const std::string& rows = fields["boolean_rows"];
-    if (rows == "all") {
-        shape.boolean_share = 1.0;
-    } else if (rows.starts_with("below 0x") && rows.size() == 8 + 16) {
-        uint64_t threshold = 0;
-        const auto [end, error] = std::from_chars(rows.data() + 8, rows.data() + rows.size(), threshold, 16);
-        if (error != std::errc() || end != rows.data() + rows.size()) return refuse_text();
-        shape.boolean_share = std::ldexp(static_cast<double>(threshold), -64);
+    if (fields.count("profile") != 0) {
+        const std::string& share = fields["bit_valued_share"];
+        const auto [end, error] = std::from_chars(share.data(), share.data() + share.size(), shape.boolean_share);
+        if (fields["profile"] != "porep" || share.empty() || error != std::errc() || end != share.data() + share.size())
+            return refuse_text();
+        shape.profile = R1csProfile::porep;
     } else {
-        return refuse_text();
+        shape.terms_per_row = static_cast<uint32_t>(std::min<uint64_t>(number("terms_per_row"), UINT32_MAX));
+        // The threshold is share * 2^64 truncated, at most 53 significant bits: share =
+        // threshold / 2^64 is exact and gives it back.
+        const std::string& rows = fields["boolean_rows"];
+        if (rows == "all") {
+            shape.boolean_share = 1.0;
+        } else if (rows.starts_with("below 0x") && rows.size() == 8 + 16) {
+            uint64_t threshold = 0;
+            const auto [end, error] = std::from_chars(rows.data() + 8, rows.data() + rows.size(), threshold, 16);
+            if (error != std::errc() || end != rows.data() + rows.size()) return refuse_text();
+            shape.boolean_share = std::ldexp(static_cast<double>(threshold), -64);
+        } else {
+            return refuse_text();
+        }
     }
     SyntheticR1cs circuit(shape);  // throws for a shape outside its ranges
     if (circuit.description() != description) return refuse_text();  // other fields, versions or spellings

@@ -36,6 +36,10 @@
 //                 lowest bit).
 // Changing any of this changes every circuit and key: the tests freeze known answers
 // computed by an independent model (tools/models/synthetic_r1cs.py).
+//
+// That is the uniform profile. The porep profile (core/circuit/porep_profile.hpp) lays
+// out rows and variables after a Filecoin PoRep partition instead: m < n, zero padding
+// rows, and which variables are bits and which appear in A and B placed as there.
 #pragma once
 
 #include "core/ff/fr.hpp"
@@ -43,21 +47,42 @@
 #include "core/util/splitmix64.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace zkbatch::circuit {
 
+enum class R1csProfile : uint8_t { uniform, porep };
+
 // What a synthetic circuit is. Every field is a [circuit] manifest key.
 struct R1csShape {
     uint32_t log_n = 0;            // n = 2^log_n rows, the evaluation domain; 1..28
-    uint32_t terms_per_row = 4;    // terms in A and in B of every product row; >= 1
-    uint32_t public_inputs = 1;    // l; at most n - 1 (the l + 1 input rows fill the domain)
-    double boolean_share = 0.9;    // share of constraint rows that are boolean, 0..1
+    uint32_t terms_per_row = 4;    // uniform: terms in A and in B of every product row; >= 1
+    uint32_t public_inputs = 1;    // l; uniform: at most n - 1 (the l + 1 input rows fill the domain)
+    double boolean_share = 0.9;    // uniform: share of constraint rows that are boolean, 0..1;
+                                   // porep: share of private variables that are bits, 0.5..1
     uint64_t seed = 1;             // the circuit seed
+    R1csProfile profile = R1csProfile::uniform;
 };
 
 // Which matrix a term belongs to.
 enum class Matrix : uint8_t { a = 0, b = 1, c = 2 };
+
+// The terms of one row, for a profile that lists them rather than visiting them.
+struct RowTerms {
+    struct Term {
+        Matrix matrix;
+        uint64_t variable;
+        ff::Fr coefficient;
+    };
+    uint32_t count = 0;
+    Term terms[8];
+    void add(Matrix matrix, uint64_t variable, const ff::Fr& coefficient) {
+        terms[count++] = {matrix, variable, coefficient};
+    }
+};
+
+class PorepProfile;
 
 class SyntheticR1cs {
 public:
@@ -66,13 +91,18 @@ public:
 
     const R1csShape& shape() const { return shape_; }
     uint64_t rows() const { return uint64_t{1} << shape_.log_n; }  // n
-    uint64_t variables() const { return rows(); }                   // m = n
+    uint64_t variables() const;                                     // m: n, or the porep profile's
     uint64_t public_inputs() const { return shape_.public_inputs; }
-    uint64_t constraint_rows() const { return rows() - shape_.public_inputs - 1; }
+    // Rows [0, constraint_rows()) are constraints, the next input_rows() the input rows
+    // A = {i: 1}, the rest (porep only) zero padding.
+    uint64_t constraint_rows() const;
+    uint64_t input_rows() const { return shape_.public_inputs + 1; }
     uint64_t block_rows() const { return block_rows_; }
     uint64_t window_variables() const { return window_variables_; }
+    // The porep profile's layout and counts; null for the uniform profile.
+    const PorepProfile* porep() const { return porep_.get(); }
 
-    // True when constraint row j (< constraint_rows()) is a boolean row.
+    // Uniform profile: true when constraint row j (< constraint_rows()) is a boolean row.
     bool is_boolean_row(uint64_t row) const {
         util::SplitMix64 stream(row_key(row));
         return is_boolean_kind(stream.next());
@@ -84,6 +114,12 @@ public:
     template <class Visit>
     void for_each_term(uint64_t row, Visit&& visit) const {
         using ff::Fr;
+        if (porep_) {
+            const RowTerms listed = porep_row_terms(row);
+            for (uint32_t k = 0; k < listed.count; ++k)
+                visit(listed.terms[k].matrix, listed.terms[k].variable, listed.terms[k].coefficient);
+            return;
+        }
         const uint64_t constraints = constraint_rows();
         if (row >= constraints) {  // input row i: A = {i: 1}
             visit(Matrix::a, row - constraints, Fr::one());
@@ -110,8 +146,8 @@ public:
     }
 
     // Writes the witness z (variables() elements) and a = A z, b = B z, c = C z
-    // (rows() elements each), all in Montgomery form, for one partition. The same
-    // (job seed, partition) give the same bits whatever `threads` is.
+    // (rows() elements each, padding included), all in Montgomery form, for one
+    // partition. The same (job seed, partition) give the same bits whatever `threads` is.
     void synthesize(uint64_t job_seed, uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
                     unsigned threads = 1) const;
 
@@ -124,6 +160,7 @@ public:
 
 private:
     uint64_t row_key(uint64_t row) const;
+    RowTerms porep_row_terms(uint64_t row) const;
     bool is_boolean_kind(uint64_t word) const { return all_boolean_ || word < boolean_threshold_; }
     // One past the last variable a product row may reference: its block's first variable.
     uint64_t window_end(uint64_t row) const {
@@ -136,6 +173,7 @@ private:
     uint64_t boolean_threshold_ = 0;   // else: a row is boolean iff its kind word is below it
     uint64_t block_rows_ = 1;
     uint64_t window_variables_ = 1;
+    std::shared_ptr<const PorepProfile> porep_;  // shared by copies: it holds per-block tables
 };
 
 }  // namespace zkbatch::circuit

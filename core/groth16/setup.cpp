@@ -58,10 +58,12 @@ struct Columns {
 // One pass over the rows, in parallel over blocks of rows. A product row of block b reads
 // only the window of variables before its block (synthetic_r1cs.hpp) and every row
 // defines a variable of its own block, so the variables block b adds to lie in
-// [E_b - window, E_b + block) with E_b its first defined variable. Blocks `stride` =
-// window / block + 1 apart touch disjoint variables, except z_0 (the constant, in B of
-// every boolean row): rounds of such blocks run at once, and each block sums its z_0
-// terms apart. Sums in Fr are exact, so the result does not depend on the order.
+// [E_b - window, E_b + block) with E_b its first defined variable (the porep profile's
+// rows look back one block less, for its check rows: porep_profile.hpp). Blocks
+// `stride` = window / block + 1 apart touch disjoint variables, except z_0 (the
+// constant, in B of every boolean row): rounds of such blocks run at once, and each
+// block sums its z_0 terms apart. Sums in Fr are exact, so the result does not depend
+// on the order.
 Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau, uint64_t limit, unsigned threads) {
     const uint32_t log_n = circuit.shape().log_n;
     const uint64_t constraints = circuit.constraint_rows();
@@ -98,8 +100,8 @@ Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau,
     for (const auto& constant : constant_terms)
         for (int column = 0; column < 3; ++column) (*by_matrix[column])[0] += constant[column];
 
-    // The input rows, A = {i: 1} for i = 0..l.
-    const uint64_t input_rows = circuit.rows() - constraints;
+    // The input rows, A = {i: 1} for i = 0..l (after them, a porep circuit's padding has no terms).
+    const uint64_t input_rows = circuit.input_rows();
     std::vector<Fr> basis(input_rows);
     lagrange_range(log_n, tau, constraints, input_rows, basis.data());
     for (uint64_t k = 0; k < input_rows; ++k) {

@@ -101,6 +101,8 @@ const char* to_string(ProofSystem system) {
 
 const char* to_string(CircuitKind kind) { return kind == CircuitKind::synthetic ? "synthetic" : "zkey"; }
 
+const char* to_string(CircuitProfile profile) { return profile == CircuitProfile::uniform ? "uniform" : "porep"; }
+
 const char* to_string(ProofRandomness randomness) {
     return randomness == ProofRandomness::derived ? "derived" : "random";
 }

@@ -22,6 +22,9 @@ enum class VerifyMode { proof, identity, sampled, none };
 enum class ProofSystem { groth16, quotient };
 // Where a Groth16 circuit comes from (circuit.kind).
 enum class CircuitKind { synthetic, zkey };
+// A synthetic Groth16 circuit's shape (circuit.profile): uniform rows, or a Filecoin PoRep
+// partition's layout (docs/porep.md).
+enum class CircuitProfile { uniform, porep };
 // Where a proof's blinding r, s comes from (proof.randomness): the job seed and the
 // partition (every backend then makes the same bytes), or the operating system.
 enum class ProofRandomness { derived, random };
@@ -48,12 +51,15 @@ struct Manifest {
     } job;
     struct Circuit {
         CircuitKind kind = CircuitKind::synthetic;
+        CircuitProfile profile = CircuitProfile::uniform;
         uint32_t log_n = 16;         // 1..28; for a .zkey, its domain (filled in when the run is planned)
-        uint32_t terms_per_row = 4;  // linear-combination terms per A/B row
+        uint32_t terms_per_row = 4;  // linear-combination terms per A/B row; 0 with the porep profile (fixed rows)
         // The synthetic R1CS of Groth16 jobs (circuit/synthetic_r1cs.hpp); the defaults are
         // close to a Filecoin PoRep partition: one variable per constraint, mostly bits.
+        // The porep profile's defaults are its own: 327 inputs, its estimated bit share.
         uint32_t public_inputs = 1;
-        double boolean_share = 0.9;  // share of constraint rows that are boolean (0/1 witness values)
+        double boolean_share = 0.9;  // share of constraint rows that are boolean (0/1 witness values);
+                                     // porep: share of private variables that are bits
         uint64_t seed = 1;           // the circuit's own seed: its matrices (the job seed draws witnesses)
         // kind = "zkey": a snarkjs proving key and the witnesses, one partition per file.
         std::string zkey;
@@ -178,6 +184,7 @@ std::string toml_quoted(std::string_view text);
 const char* to_string(VerifyMode mode);        // "proof", "identity", "sampled", "none"
 const char* to_string(ProofSystem system);     // "groth16", "quotient"
 const char* to_string(CircuitKind kind);       // "synthetic", "zkey"
+const char* to_string(CircuitProfile profile); // "uniform", "porep"
 const char* to_string(ProofRandomness randomness);  // "derived", "random"
 const char* to_string(KeySource source);            // "cache", "backend"
 const char* to_string(OnPartitionError mode);  // "stop", "continue" (the manifest spelling)

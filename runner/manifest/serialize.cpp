@@ -42,6 +42,11 @@ std::string describe_job(const Manifest& m) {
         : m.proof.system == ProofSystem::quotient
             ? fmt::format("{} partition{} of 2^{} ({} terms/row)", m.job.partitions, m.job.partitions == 1 ? "" : "s",
                           m.circuit.log_n, m.circuit.terms_per_row)
+        : m.circuit.profile == CircuitProfile::porep
+            ? fmt::format("{} partition{} of the PoRep profile at 2^{} ({} public input{}, {:.1f}% of private "
+                          "variables bits)",
+                          m.job.partitions, m.job.partitions == 1 ? "" : "s", m.circuit.log_n, m.circuit.public_inputs,
+                          m.circuit.public_inputs == 1 ? "" : "s", 100 * m.circuit.boolean_share)
             : fmt::format("{} partition{} of a 2^{} R1CS ({} terms/row, {} public input{}, {:.0f}% boolean rows)",
                           m.job.partitions, m.job.partitions == 1 ? "" : "s", m.circuit.log_n, m.circuit.terms_per_row,
                           m.circuit.public_inputs, m.circuit.public_inputs == 1 ? "" : "s",
@@ -98,8 +103,8 @@ toml::table pipeline_table(const Manifest::Pipeline& pipeline) {
     return table;
 }
 
-// [job] and [circuit], with only the keys of the circuit's kind and the proof system:
-// the others are refused.
+// [job] and [circuit], with only the keys of the circuit's kind, profile and proof
+// system: the others are refused.
 std::pair<toml::table, toml::table> job_and_circuit_tables(const Manifest& m) {
     toml::table job{{"name", m.job.name}, {"seed", as_int(m.job.seed)}};
     toml::table circuit{{"kind", to_string(m.circuit.kind)}};
@@ -111,7 +116,8 @@ std::pair<toml::table, toml::table> job_and_circuit_tables(const Manifest& m) {
     } else {
         job.insert_or_assign("partitions", as_int(m.job.partitions));
         circuit.insert_or_assign("log_n", as_int(m.circuit.log_n));
-        circuit.insert_or_assign("terms_per_row", as_int(m.circuit.terms_per_row));
+        if (m.circuit.profile == CircuitProfile::porep) circuit.insert_or_assign("profile", to_string(m.circuit.profile));
+        else circuit.insert_or_assign("terms_per_row", as_int(m.circuit.terms_per_row));
         if (m.proof.system == ProofSystem::groth16) {
             circuit.insert_or_assign("public_inputs", as_int(m.circuit.public_inputs));
             circuit.insert_or_assign("boolean_share", m.circuit.boolean_share);

@@ -3,6 +3,8 @@
 // throwing at the first problem with the position of the node it is about.
 #include "manifest/manifest_internal.hpp"
 
+#include "core/circuit/porep_profile.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
@@ -28,7 +30,8 @@ struct SchemaTable {
 };
 const std::array<SchemaTable, 9> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
-    {"circuit", {"kind", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey", "witnesses"}},
+    {"circuit",
+     {"kind", "profile", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey", "witnesses"}},
     {"setup", {"seed", "cache_dir", "key"}},
     {"proof", {"system", "randomness"}},
     {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs", "devices"}},
@@ -400,11 +403,21 @@ private:
         static constexpr std::array<std::pair<std::string_view, CircuitKind>, 2> kKinds = {
             {{"synthetic", CircuitKind::synthetic}, {"zkey", CircuitKind::zkey}}};
         read_choice(circuit, "circuit", "kind", kKinds, m.circuit.kind);
+        static constexpr std::array<std::pair<std::string_view, CircuitProfile>, 2> kProfiles = {
+            {{"uniform", CircuitProfile::uniform}, {"porep", CircuitProfile::porep}}};
+        read_choice(circuit, "circuit", "profile", kProfiles, m.circuit.profile);
+        const bool porep = m.circuit.profile == CircuitProfile::porep;
         read_int_axis(circuit, "circuit", "log_n", 1, 28, m.circuit.log_n, m.axes);
         read_int_axis(circuit, "circuit", "terms_per_row", 1, 1024, m.circuit.terms_per_row, m.axes);
         read_int(circuit, "circuit", "public_inputs", 0, (int64_t{1} << 28) - 1, m.circuit.public_inputs);
         for_each_axis_value(circuit, "circuit", "boolean_share", m.axes, [&](const toml::table& one) {
             read_fraction(one, "circuit", "boolean_share", m.circuit.boolean_share);
+            if (porep && m.circuit.boolean_share < circuit::kPorepMinBitShare)
+                fail(one.get("boolean_share")->source(), "circuit.boolean_share",
+                     fmt::format("with circuit.profile = \"porep\" it is the share of private variables that are "
+                                 "bits, {}..1 (the profile's estimate is {}); found {}",
+                                 float_text(circuit::kPorepMinBitShare), float_text(circuit::kPorepBitShare),
+                                 float_text(m.circuit.boolean_share)));
             return float_text(m.circuit.boolean_share);
         });
         read_int(circuit, "circuit", "seed", 0, INT64_MAX, m.circuit.seed);
@@ -412,7 +425,7 @@ private:
         read_witnesses(circuit, m.circuit.witnesses);
 
         const bool zkey = m.circuit.kind == CircuitKind::zkey;
-        const char* synthetic_only[] = {"log_n", "terms_per_row", "public_inputs", "boolean_share", "seed"};
+        const char* synthetic_only[] = {"profile", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed"};
         for (const char* key : zkey ? std::span<const char* const>(synthetic_only) : std::span<const char* const>{})
             if (const toml::node* node = circuit.get(key))
                 fail(node->source(), dotted("circuit", key),
@@ -423,12 +436,13 @@ private:
             if (const toml::node* node = circuit.get(key))
                 fail(node->source(), dotted("circuit", key), "applies to circuit.kind = \"zkey\"; set it too");
         if (m.proof.system == ProofSystem::quotient && !zkey) {
-            for (const char* key : {"public_inputs", "boolean_share", "seed"})
+            for (const char* key : {"profile", "public_inputs", "boolean_share", "seed"})
                 if (const toml::node* node = circuit.get(key))
                     fail(node->source(), dotted("circuit", key),
                          "applies to Groth16 circuits; proof.system = \"quotient\" proves the quotient alone of "
                          "its own synthetic workload (remove it, or set proof.system = \"groth16\")");
         }
+        if (porep) read_porep_profile(circuit, m);
         if (!zkey) return;
         const toml::source_region& where = circuit.source();
         if (m.circuit.zkey.empty()) fail(where, "circuit.zkey", "required with circuit.kind = \"zkey\": the .zkey file");
@@ -442,6 +456,32 @@ private:
                  "a .zkey job proves one partition per witness file (circuit.witnesses); remove it");
         // A real circuit's proofs are randomized unless deterministic ones are asked for.
         if (!root.at_path("proof.randomness").node()) m.proof.randomness = ProofRandomness::random;
+    }
+
+    // circuit.profile = "porep" fixes its rows' shapes and has its own defaults: the
+    // published public inputs and the estimated share of bits (core/circuit/porep_profile.hpp).
+    void read_porep_profile(const toml::table& circuit, Manifest& m) const {
+        if (const toml::node* node = circuit.get("terms_per_row"))
+            fail(node->source(), "circuit.terms_per_row",
+                 "applies to the uniform profile; circuit.profile = \"porep\" fixes its rows' terms (remove it)");
+        m.circuit.terms_per_row = 0;
+        const toml::node* inputs = circuit.get("public_inputs");
+        if (!inputs) m.circuit.public_inputs = circuit::kPorepPublicInputs;
+        if (!circuit.get("boolean_share")) m.circuit.boolean_share = circuit::kPorepBitShare;
+        const uint64_t rows = uint64_t{1} << m.circuit.log_n;
+        const uint64_t constraints = circuit::porep_constraint_rows(m.circuit.log_n);
+        if (constraints + m.circuit.public_inputs + 1 <= rows) return;
+        uint32_t log_n = m.circuit.log_n;
+        while (log_n < 28 && circuit::porep_constraint_rows(log_n) + m.circuit.public_inputs + 1 > uint64_t{1} << log_n)
+            ++log_n;
+        const toml::node* log_n_node = circuit.get("log_n");
+        fail(inputs ? inputs->source() : log_n_node ? log_n_node->source() : circuit.get("profile")->source(),
+             inputs ? "circuit.public_inputs" : "circuit.log_n",
+             fmt::format("the porep profile's {} constraint rows at 2^{} leave room for {} public inputs, not {}{}; "
+                         "lower circuit.public_inputs or raise circuit.log_n{}",
+                         constraints, m.circuit.log_n, constraints < rows ? rows - constraints - 1 : 0,
+                         m.circuit.public_inputs, inputs ? "" : " (the profile's default)",
+                         log_n > m.circuit.log_n ? fmt::format(" to {}", log_n) : ""));
     }
 
     // circuit.witnesses: one string (a file or a glob) or a list of them.

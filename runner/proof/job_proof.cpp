@@ -19,9 +19,10 @@ namespace zkbatch {
 
 std::string job_proof_identity(const Manifest& m) {
     if (m.circuit.kind == CircuitKind::zkey) return "zkey " + m.circuit.zkey;
-    return fmt::format("synthetic {} {} {} {} {} job seed {} setup seed {} in {} key {}", m.circuit.log_n,
-                       m.circuit.terms_per_row, m.circuit.public_inputs, m.circuit.boolean_share, m.circuit.seed,
-                       m.job.seed, m.setup.seed, m.setup.cache_dir, to_string(m.setup.key));
+    return fmt::format("synthetic {} {} {} {} {} {} job seed {} setup seed {} in {} key {}",
+                       to_string(m.circuit.profile), m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
+                       m.circuit.boolean_share, m.circuit.seed, m.job.seed, m.setup.seed, m.setup.cache_dir,
+                       to_string(m.setup.key));
 }
 
 JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
@@ -35,7 +36,9 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
                      prepared.circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
     } else {
         const circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
-                                       m.circuit.boolean_share, m.circuit.seed};
+                                       m.circuit.boolean_share, m.circuit.seed,
+                                       m.circuit.profile == CircuitProfile::porep ? circuit::R1csProfile::porep
+                                                                                  : circuit::R1csProfile::uniform};
         try {
             prepared.circuit = synthetic_job_circuit(shape, m.job.seed);
         } catch (const std::invalid_argument& e) {

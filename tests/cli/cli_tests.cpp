@@ -206,6 +206,32 @@ TEST_F(CliTest, DumpWritesExactlyNTimes32BytesPerVector) {
         EXPECT_EQ(fs::file_size(dir_ / "dump" / (std::string("p0.") + name + ".bin")), 64u * 32u) << name;
 }
 
+// The PoRep profile through the real binary: its proofs verify, the run records the
+// profile in its circuit, and a manifest that contradicts the profile is refused where it does.
+TEST_F(CliTest, PorepProfileProofsVerifyAndTheRunNamesTheProfile) {
+    const std::string job = "[job]\nname = \"porep-small\"\npartitions = 2\n[circuit]\nprofile = \"porep\"\nlog_n = 11\n";
+    const auto manifest = write_manifest("porep.toml", job + "public_inputs = 4\n[backend]\nname = \"cpu-ref\"\n");
+    const auto result = zkbatch("--log-level warn run " + manifest.string() + " --db " + db_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string run = latest_run();
+    EXPECT_EQ(scalar("SELECT count(*) FROM partition WHERE run_id = " + run + " AND status = 'ok' AND verified = 1"), "2");
+    const std::string circuit = scalar("SELECT circuit FROM run WHERE id = " + run);
+    EXPECT_NE(circuit.find("profile=porep\nlog_n=11\npublic_inputs=4\nbit_valued_share=0.987032085829555\n"),
+              std::string::npos)
+        << circuit;
+    EXPECT_EQ(scalar("SELECT public_inputs || ' ' || boolean_share || ' ' || terms_per_row FROM run WHERE id = " + run),
+              "4 0.987032085829555 0");
+
+    const auto contradiction = write_manifest("contradiction.toml", job + "terms_per_row = 8\n");
+    const auto refused = zkbatch("run " + contradiction.string() + " --db " + db_);
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find(contradiction.string() + ":7:"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("circuit.terms_per_row"), std::string::npos) << refused.err;
+    const auto too_small = zkbatch("validate " + manifest.string() + " --set circuit.log_n=10 --set circuit.public_inputs=327");
+    EXPECT_EQ(too_small.exit_code, 2);
+    EXPECT_NE(too_small.err.find("leave room for 29 public inputs, not 327"), std::string::npos) << too_small.err;
+}
+
 // Every subcommand `zkbatch --help` lists has its own help, and the list is the one
 // the README documents.
 TEST_F(CliTest, EverySubcommandHasHelp) {

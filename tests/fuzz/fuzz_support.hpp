@@ -41,7 +41,8 @@ inline void check_round_trip(const Manifest& m) {
     const bool same = again.job.name == m.job.name && again.job.partitions == m.job.partitions &&
                       again.job.seed == m.job.seed && again.circuit.log_n == m.circuit.log_n &&
                       again.circuit.terms_per_row == m.circuit.terms_per_row &&
-                      again.circuit.kind == m.circuit.kind && again.circuit.public_inputs == m.circuit.public_inputs &&
+                      again.circuit.kind == m.circuit.kind && again.circuit.profile == m.circuit.profile &&
+                      again.circuit.public_inputs == m.circuit.public_inputs &&
                       again.circuit.boolean_share == m.circuit.boolean_share && again.circuit.seed == m.circuit.seed &&
                       again.circuit.zkey == m.circuit.zkey && again.circuit.witnesses == m.circuit.witnesses &&
                       again.setup.seed == m.setup.seed && again.setup.cache_dir == m.setup.cache_dir &&

@@ -262,11 +262,16 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
 // setup.key = "backend" (plugin ABI v6): the CUDA backends make the seeded key on the
 // device, from the descriptions alone. Each must report the points digest of the key
 // file groth16::generate_key and write_key_file make, and prove what cpu-ref proves
-// with it, for shapes from one row to 2^16 (a full-density, an all-boolean, PoRep-like).
+// with it, for shapes from one row to 2^16 (a full-density, an all-boolean, PoRep-like,
+// and the PoRep profile: fewer variables than rows, zero padding, points at infinity).
 TEST(CudaGroth16, KeysMadeOnTheDeviceAreTheSetupsKeys) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");
-    const circuit::R1csShape shapes[] = {{1, 1, 0, 0.9, 3}, {6, 2, 3, 1.0, 4}, {11, 4, 2, 0.0, 5}, {16, 3, 1, 0.9, 6}};
+    const circuit::R1csShape shapes[] = {{1, 1, 0, 0.9, 3},
+                                         {6, 2, 3, 1.0, 4},
+                                         {11, 4, 2, 0.0, 5},
+                                         {16, 3, 1, 0.9, 6},
+                                         {12, 0, 2, 0.6, 7, circuit::R1csProfile::porep}};
     for (const circuit::R1csShape& shape : shapes) {
         SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
         const auto made = seeded_key(shape, 20 + shape.log_n, folder.path());

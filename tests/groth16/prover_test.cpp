@@ -2,6 +2,7 @@
 // witness profile; tampered proofs and inputs do not; the same seeds give the same
 // bytes; the key's queries are the circuit's polynomials at tau, as an O(n^2)
 // interpolation computes them.
+#include "core/circuit/porep_profile.hpp"
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
@@ -56,8 +57,14 @@ groth16::VerifyResult verify_bytes(const ProvingKey& key, const std::array<uint8
 }
 
 TEST(Groth16, ProofsVerifyForEveryShapeAndWitnessProfile) {
-    const R1csShape shapes[] = {{1, 1, 0, 0.5, 1}, {2, 2, 1, 0.0, 2}, {5, 3, 3, 0.9, 3},
-                                {8, 4, 1, 1.0, 4}, {10, 2, 7, 0.5, 5}, {11, 4, 1, 0.9, 6}};
+    const R1csShape shapes[] = {{1, 1, 0, 0.5, 1},
+                                {2, 2, 1, 0.0, 2},
+                                {5, 3, 3, 0.9, 3},
+                                {8, 4, 1, 1.0, 4},
+                                {10, 2, 7, 0.5, 5},
+                                {11, 4, 1, 0.9, 6},
+                                {10, 0, 3, circuit::kPorepBitShare, 7, circuit::R1csProfile::porep},
+                                {11, 0, 2, 0.6, 8, circuit::R1csProfile::porep}};
     for (const R1csShape& shape : shapes) {
         const SyntheticR1cs circuit(shape);
         const ProvingKey key = groth16::generate_key(circuit, groth16::toxic_waste_from_seed(9, shape.log_n), 2);

@@ -53,8 +53,14 @@ KeyScalars serial_scalars(const SyntheticR1cs& circuit, const groth16::ToxicWast
 }
 
 // log_n 9 and 12: blocks of 8 and 64 rows, 64 blocks in 5 rounds; log_n 4: one row a block.
+// The porep profile: m < n, check rows, chains across blocks, zero padding.
 TEST(SeededSetup, ParallelScalarsEqualASerialPass) {
-    const R1csShape shapes[] = {{4, 2, 2, 0.5, 3}, {9, 3, 1, 0.0, 5}, {9, 4, 6, 0.9, 6}, {12, 2, 1, 0.7, 7}};
+    const R1csShape shapes[] = {{4, 2, 2, 0.5, 3},
+                                {9, 3, 1, 0.0, 5},
+                                {9, 4, 6, 0.9, 6},
+                                {12, 2, 1, 0.7, 7},
+                                {9, 0, 2, 0.55, 6, circuit::R1csProfile::porep},
+                                {12, 0, 1, 0.5, 7, circuit::R1csProfile::porep}};
     for (const R1csShape& shape : shapes) {
         SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", boolean share " << shape.boolean_share);
         const SyntheticR1cs circuit(shape);

@@ -86,7 +86,9 @@ TEST(ShippedJobs, Porep32gHasTheProductionShape) {
     EXPECT_EQ(m.circuit.log_n, 27u);
     EXPECT_EQ(m.backend.name, "cuda-pinned");
     EXPECT_EQ(m.backend.options, "pool_sets=3");
-    EXPECT_EQ(m.setup.key, KeySource::backend);  // a 2^27 key file would be 77 GB
+    EXPECT_EQ(m.setup.key, KeySource::backend);  // a 2^27 key file would be 75 GB
+    EXPECT_EQ(m.circuit.profile, zkbatch::CircuitProfile::porep);
+    EXPECT_EQ(m.circuit.public_inputs, 327u);  // the published partition's
     EXPECT_EQ(m.pipeline.prove_workers, 1u);     // one worker beside the key on an H200
     EXPECT_EQ(m.pipeline.queue_depth, 1u);
     EXPECT_EQ(m.pipeline.replay_inputs, 0u);
@@ -311,8 +313,8 @@ const std::vector<BadCase> kBadCases = {
     // Unknown tables and keys.
     {"unknown_key.toml", {}, false, 5, 1, "circuit.log_nn", "unknown key; did you mean 'circuit.log_n'?"},
     {"unknown_key_far.toml", {}, false, 5, 1, "circuit.frobnicate",
-     "unknown key; known keys of [circuit]: kind, log_n, terms_per_row, public_inputs, boolean_share, seed, zkey, "
-     "witnesses"},
+     "unknown key; known keys of [circuit]: kind, profile, log_n, terms_per_row, public_inputs, boolean_share, seed, "
+     "zkey, witnesses"},
     {"key_in_wrong_table.toml", {}, false, 4, 1, "job.log_n", "unknown key; did you mean 'circuit.log_n'?"},
     {"key_above_tables.toml", {}, false, 2, 1, "log_n", "did you mean 'circuit.log_n'? (it belongs under [circuit])"},
     {"unknown_table.toml", {}, false, 2, 2, "jobs", "unknown table; did you mean 'job'?"},
@@ -571,6 +573,65 @@ witnesses = "w/*.wtns"
               std::string::npos);
     EXPECT_NE(refusal("[job]\nname = \"real\"\n[circuit]\nkind = \"zkey\"\nwitnesses = []\n").find("an empty list"),
               std::string::npos);
+}
+
+// circuit.profile = "porep": its own defaults, the keys it fixes refused where they are
+// written, the share of bits in its own range, and the effective manifest read back.
+TEST(PorepProfile, DefaultsRefusalsAndRoundTrip) {
+    const std::string job = "[job]\nname = \"porep\"\n[circuit]\nprofile = \"porep\"\n";
+    const Manifest m = parse_manifest(job, "porep.toml");
+    EXPECT_EQ(m.circuit.profile, CircuitProfile::porep);
+    EXPECT_EQ(m.circuit.log_n, 16u);
+    EXPECT_EQ(m.circuit.public_inputs, 327u);
+    EXPECT_EQ(m.circuit.boolean_share, 0.987032085829555);
+    EXPECT_EQ(m.circuit.terms_per_row, 0u);  // fixed by the profile
+    EXPECT_EQ(parse_manifest("[job]\nname = \"u\"\n", "u.toml").circuit.profile, CircuitProfile::uniform);
+    const Manifest given = parse_manifest(job + "public_inputs = 2\nboolean_share = 0.99\nlog_n = 10\n", "porep.toml");
+    EXPECT_EQ(given.circuit.public_inputs, 2u);
+    EXPECT_EQ(given.circuit.boolean_share, 0.99);
+    EXPECT_NE(describe_job(given).find("the PoRep profile at 2^10 (2 public inputs, 99.0% of private variables bits)"),
+              std::string::npos)
+        << describe_job(given);
+    for (const Manifest& one : {m, given}) {
+        const std::string text = to_toml(one);
+        const Manifest again = parse_manifest(text, "effective.toml");
+        EXPECT_EQ(again.circuit.profile, CircuitProfile::porep) << text;
+        EXPECT_EQ(again.circuit.public_inputs, one.circuit.public_inputs) << text;
+        EXPECT_EQ(again.circuit.boolean_share, one.circuit.boolean_share) << text;
+        EXPECT_EQ(again.circuit.terms_per_row, 0u) << text;
+    }
+    EXPECT_EQ(to_toml(parse_manifest("[job]\nname = \"u\"\n", "u.toml")).find("profile"), std::string::npos);
+
+    auto refusal = [&](const std::string& text, const std::vector<std::string>& overrides = {}) {
+        const ManifestError e = expect_error([&] { parse_manifest(text, "porep.toml", overrides); });
+        return std::string(e.what());
+    };
+    EXPECT_NE(refusal(job + "terms_per_row = 8\n").find("porep.toml:5:17: circuit.terms_per_row: applies to the uniform"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "boolean_share = 0.4\n")
+                  .find("porep.toml:5:17: circuit.boolean_share: with circuit.profile = \"porep\" it is the share of "
+                        "private variables that are bits, 0.5..1 (the profile's estimate is 0.987032085829555); found 0.4"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "boolean_share = [0.99, 0.3]\n").find("porep.toml:5:24: circuit.boolean_share"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "log_n = 10\n").find("porep.toml:5:9: circuit.log_n: the porep profile's 994 constraint "
+                                                   "rows at 2^10 leave room for 29 public inputs, not 327 (the "
+                                                   "profile's default); lower circuit.public_inputs or raise "
+                                                   "circuit.log_n to 14"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "log_n = 10\npublic_inputs = 30\n").find("porep.toml:6:17: circuit.public_inputs"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "[proof]\nsystem = \"quotient\"\n").find("porep.toml:4:11: circuit.profile: applies to Groth16"),
+              std::string::npos);
+    EXPECT_NE(refusal(job + "kind = \"zkey\"\nzkey = \"c.zkey\"\nwitnesses = \"w/*.wtns\"\n")
+                  .find("porep.toml:4:11: circuit.profile: applies to synthetic circuits"),
+              std::string::npos);
+    EXPECT_NE(refusal(job, {"circuit.profile=\"sha\""}).find("use one of \"uniform\", \"porep\""), std::string::npos);
+    // The share is an axis with the profile too, each arm its own circuit.
+    const std::vector<Arm> arms = expand_arms(parse_manifest(job + "boolean_share = [0.98, 0.99]\n", "porep.toml"));
+    ASSERT_EQ(arms.size(), 2u);
+    EXPECT_EQ(arms[1].manifest.circuit.boolean_share, 0.99);
+    EXPECT_EQ(arms[1].manifest.circuit.profile, CircuitProfile::porep);
 }
 
 TEST(Axes, BooleanShareAndProofSystemAreAxes) {
