@@ -1,6 +1,7 @@
 # Writes OUTPUT (build_info.cpp) with the git revision of SOURCE_DIR, rewriting the
-# file only when its text changes so an unchanged tree does not relink.
-execute_process(COMMAND git -C ${SOURCE_DIR} describe --always --dirty --abbrev=12
+# file only when its text changes so an unchanged tree does not relink. Only release
+# tags (v1.2.3) name a revision; other tags (notebook-*) are not versions.
+execute_process(COMMAND git -C ${SOURCE_DIR} describe --always --dirty --abbrev=12 --match "v[0-9]*"
                 OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
                 ERROR_QUIET RESULT_VARIABLE status)
 if(NOT status EQUAL 0 OR revision STREQUAL "")

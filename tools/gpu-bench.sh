@@ -130,7 +130,7 @@ gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head 
 gpu_count=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 gpu_gib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -n 1 |
           awk '$1 ~ /^[0-9]+$/ {printf "%d GiB", $1 / 1024}')
-revision=$(git describe --always --dirty --abbrev=12 2>/dev/null || echo "unknown")
+revision=$(git describe --always --dirty --abbrev=12 --match "v[0-9]*" 2>/dev/null || echo "unknown")
 version=$("$zkbatch" --version 2>/dev/null | head -n 1)
 today=$(date -u +%Y-%m-%d)
 available_gib=$(awk '/MemAvailable/ {printf "%d", $2 / 1048576}' /proc/meminfo)
