@@ -32,7 +32,8 @@
 #              replayed inputs, the key made on the device (setup.key = "backend"), MSM
 #              tables and B2's rounds where memory allows, for each size of GPU_BENCH_LOG_NS
 #              (default "24 26 27") and each share of boolean witness values of
-#              GPU_BENCH_BOOLEAN_SHARES (default "0 0.9": full density, then PoRep-like).
+#              GPU_BENCH_BOOLEAN_SHARES (default "0 0.9": full density, then PoRep-like;
+#              "porep" is the PoRep profile, jobs/porep-32g.toml).
 #              GPU_BENCH_PARTITIONS: partitions per size (default "24:8 26:6 27:5"; 4 for a
 #              size not listed). A shape the device or the host cannot hold is refused by
 #              zkbatch before it proves, and the summary gives its reason. Summary: median
@@ -221,6 +222,8 @@ def ms(value):
 
 
 def shape_text(label):
+    if re.fullmatch(r"log\d+-porep", label):
+        return f"2^{label[3:].split('-')[0]} PoRep profile"
     found = re.match(r"log(\d+)-bool([0-9.]+)", label)
     if not found:
         return label
@@ -507,19 +510,23 @@ step_msm() {
   [ "$failed" -eq 0 ] || fail msm
 }
 
+# A share of GPU_BENCH_BOOLEAN_SHARES is a uniform circuit's share of boolean rows, or
+# "porep": the PoRep profile (jobs/porep-32g.toml, docs/porep.md) with its own share.
+shape_of() { [ "$2" = porep ] && echo "log$1-porep" || echo "log$1-bool$2"; }
+job_of() { [ "$1" = porep ] && echo jobs/porep-32g.toml || echo jobs/groth16-gpu.toml; }
 proof_args() {  # the settings every run of proofs and ab shares, for LOG_N SHARE STEP
-  local shape=log$1-bool$2
-  echo "--set circuit.log_n=$1 --set circuit.boolean_share=$2 --set setup.key=backend"
-  echo "--set output.tags.experiment=gpu-bench --set output.tags.step=$3 --set output.tags.shape=$shape"
+  echo "--set circuit.log_n=$1 --set setup.key=backend"
+  [ "$2" = porep ] || echo "--set circuit.boolean_share=$2"
+  echo "--set output.tags.experiment=gpu-bench --set output.tags.step=$3 --set output.tags.shape=$(shape_of "$1" "$2")"
 }
 
 step_proofs() {
   local entries=() log_n share shape failed=0
   for log_n in ${GPU_BENCH_LOG_NS:-24 26 27}; do
     for share in ${GPU_BENCH_BOOLEAN_SHARES:-0 0.9}; do
-      shape=log$log_n-bool$share
+      shape=$(shape_of "$log_n" "$share")
       # shellcheck disable=SC2046,SC2086  # word lists of arguments
-      zk_run proofs "$shape" jobs/groth16-gpu.toml --backend cuda-pinned $(proof_args "$log_n" "$share" proofs) \
+      zk_run proofs "$shape" "$(job_of "$share")" --backend cuda-pinned $(proof_args "$log_n" "$share" proofs) \
         --set job.name="proofs-$shape" --set job.partitions="$(partitions_for "$log_n")" \
         --set pipeline.replay_inputs=1 --set pipeline.synthesis_workers=1 --set pipeline.queue_depth=1 \
         --set pipeline.finalize_workers=1 --set pipeline.prove_workers=1 \
@@ -540,7 +547,7 @@ step_ab() {
   local entries=() log_n share shape workers arm ids status failed=0 lean sizes kept=() entry
   for log_n in ${GPU_BENCH_AB_LOG_NS:-24 26}; do
     for share in ${GPU_BENCH_BOOLEAN_SHARES:-0 0.9}; do
-      shape=log$log_n-bool$share
+      shape=$(shape_of "$log_n" "$share")
       workers=2 lean=0
       [ "$log_n" -ge 27 ] && workers=1 lean=1
       while :; do
@@ -553,7 +560,7 @@ step_ab() {
                                     --set pipeline.synthesis_workers=1 --set pipeline.queue_depth=1
                                     --set pipeline.finalize_workers=1 --set backend.options.cuda-pinned.pool_sets=2)
           # shellcheck disable=SC2046,SC2086  # word lists of arguments
-          zk_run ab "$shape/$arm" jobs/groth16-gpu.toml --backend "cuda-$arm" $(proof_args "$log_n" "$share" ab) \
+          zk_run ab "$shape/$arm" "$(job_of "$share")" --backend "cuda-$arm" $(proof_args "$log_n" "$share" ab) \
             --set job.name="ab-$shape" --set job.partitions="${GPU_BENCH_AB_PARTITIONS:-12}" "${sizes[@]}" \
             --set output.tags.arm="$arm" --set output.tags.inputs=replayed ${GPU_BENCH_PROOF_ARGS:-}
           if refused_for_memory && [ "$workers" -gt 1 ] && [[ $run_message == *"device memory"* ]]; then
