@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
+#include <iterator>
+#include <utility>
 
 namespace zkbatch::plugin {
 namespace {
@@ -91,6 +93,29 @@ uint64_t PluginOptions::get_uint(std::string_view key, uint64_t default_value, u
                                   max, "]"));
     }
     return value;
+}
+
+uint64_t PluginOptions::get_bytes(std::string_view key, uint64_t default_value, uint64_t min, uint64_t max) {
+    const Entry* entry = lookup(key);
+    if (entry == nullptr) return default_value;
+    const std::string& text = entry->value;
+    uint64_t count = 0;
+    const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), count);
+    const std::string_view unit = trim(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end)));
+    static constexpr std::pair<std::string_view, unsigned> kUnits[] = {
+        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+    const auto* found = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto& u) { return u.first == unit; });
+    if (status != std::errc() || found == std::end(kUnits)) {
+        throw OptionsError(concat("option '", key, "' = '", text,
+                                  "' is not a size: give bytes, or an integer with B, KiB, MiB, GiB or TiB (\"16GiB\")"));
+    }
+    const unsigned shift = found->second;
+    const uint64_t bytes = count << shift;
+    if ((bytes >> shift) != count || bytes < min || bytes > max) {
+        throw OptionsError(concat("option '", key, "' = '", text, "' is out of range: it must be in [", min, ", ",
+                                  max, "] bytes"));
+    }
+    return bytes;
 }
 
 bool PluginOptions::get_bool(std::string_view key, bool default_value) {

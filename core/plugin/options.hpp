@@ -33,6 +33,9 @@ public:
     // The value of `key`, or `default_value` when it is absent. A value that is not a
     // decimal unsigned integer in [min, max], or not one of true/false/1/0, throws.
     uint64_t get_uint(std::string_view key, uint64_t default_value, uint64_t min, uint64_t max);
+    // A size in bytes: an integer, or one with a binary unit, "16GiB", "512 MiB" (B, KiB,
+    // MiB, GiB, TiB), in [min, max]; anything else throws.
+    uint64_t get_bytes(std::string_view key, uint64_t default_value, uint64_t min, uint64_t max);
     bool get_bool(std::string_view key, bool default_value);
     std::string get_string(std::string_view key, std::string_view default_value);
 

@@ -108,6 +108,8 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     config.msm_affine_rounds = rounds == "off"      ? G2Rounds::off
                                : rounds == "shared" ? G2Rounds::shared
                                                     : G2Rounds::automatic;
+    // From 1 GiB: below it not even the reserve fits.
+    config.device_memory_bytes = options.get_bytes("device_memory", 0, kReserveBytes, uint64_t{1} << 50);
     return config;
 }
 
@@ -124,19 +126,16 @@ CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_
     }
 
     // Refuse now, not at the n-th create_worker: every worker holds a, b and c.
-    size_t free_bytes = 0;
-    size_t total_bytes = 0;
-    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const DeviceMemory memory = device_memory();
     const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n) +
                                   ntt::DeviceDomainTables::device_bytes(config.max_log_n);
-    if (needed_bytes > free_bytes) {
+    if (needed_bytes > memory.free_bytes) {
         throw plugin::Error(
             ZKB_ERR_OUT_OF_MEMORY,
             plugin::concat(config.prove_workers, " prove worker(s) at 2^", config.max_log_n, " need ",
                            format_gib(needed_bytes), " of device memory (a, b and c each, plus the domain's "
-                           "power tables, 3 x 32 bytes x n) but ",
-                           device_info_.name, " (device ", config.device, ") has ", format_gib(free_bytes),
-                           " free of ", format_gib(total_bytes), "; lower pipeline.prove_workers or circuit.log_n"));
+                           "power tables, 3 x 32 bytes x n) but ", describe_memory(memory),
+                           "; lower pipeline.prove_workers or circuit.log_n"));
     }
     policy_ = make_policy();
 }
@@ -148,6 +147,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     policy_->add_facts(facts);
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
+    if (config_.device_memory_bytes != 0) plugin::add_fact(facts, "cuda.device_memory_cap_bytes", config_.device_memory_bytes);
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
     if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
     if (key_) {
@@ -198,8 +198,7 @@ uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t ch
 uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
     // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
     // after load_key); the scratch for making the key is freed before the workers exist.
-    size_t free_bytes = 0, total_bytes = 0;
-    ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const DeviceMemory memory = device_memory();
     const uint64_t key_bytes = device_key_bytes(shape);
     const auto needed_bytes = [&](uint64_t chunk_points) {
         const uint64_t workers_bytes = uint64_t{config_.prove_workers} * worker_bytes(shape, chunk_points);
@@ -227,7 +226,7 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
                                            "it out"));
     }
     for (uint64_t chunk : chunk_choices) {
-        if (needed_bytes(chunk) <= free_bytes) return chunk;
+        if (needed_bytes(chunk) <= memory.free_bytes) return chunk;
     }
     const uint64_t smallest = chunk_choices.back();
     throw plugin::Error(
@@ -238,9 +237,8 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
                        format_gib(worker_bytes(shape, smallest)),
                        " each: a, b, c, the witness and the MSMs' buckets",
                        smallest < largest ? plugin::concat(", the MSMs in chunks of ", smallest, " points") : "",
-                       ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ", device_info_.name,
-                       " (device ", config_.device, ") has ", format_gib(free_bytes), " free of ",
-                       format_gib(total_bytes), "; lower pipeline.prove_workers or the circuit's size"));
+                       ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ",
+                       describe_memory(memory), "; lower pipeline.prove_workers or the circuit's size"));
 }
 
 void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
@@ -282,9 +280,24 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     plugin::copy_text(report->where, plugin::concat("device", config_.device));
 }
 
-void CudaBackend::spend_free_memory() {
+CudaBackend::DeviceMemory CudaBackend::device_memory() const {
     size_t free_bytes = 0, total_bytes = 0;
     ZKB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const uint64_t cap = config_.device_memory_bytes;
+    if (cap == 0 || cap >= total_bytes) return {free_bytes, total_bytes};
+    const uint64_t used_bytes = total_bytes - free_bytes;
+    return {cap > used_bytes ? cap - used_bytes : 0, cap};
+}
+
+std::string CudaBackend::describe_memory(const DeviceMemory& memory) const {
+    const bool capped = config_.device_memory_bytes != 0 && memory.total_bytes == config_.device_memory_bytes;
+    return plugin::concat(device_info_.name, " (device ", config_.device, ") has ", format_gib(memory.free_bytes),
+                          " free of ", format_gib(memory.total_bytes),
+                          capped ? " (option device_memory caps it)" : "");
+}
+
+void CudaBackend::spend_free_memory() {
+    const uint64_t free_bytes = device_memory().free_bytes;
     msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
     const uint64_t start_ns = steady_now_ns();
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.

@@ -95,6 +95,15 @@ private:
     // (plan_msm_memory: the key's tables under msm_tables = auto when the MSMs run whole,
     // B2's rounds under msm_affine_rounds = auto, in chunks too), then builds the tables.
     void spend_free_memory();
+    // The device's free and total memory, or, under option device_memory, a card of that
+    // size's: what the device already uses comes off the cap.
+    struct DeviceMemory {
+        uint64_t free_bytes = 0, total_bytes = 0;
+    };
+    DeviceMemory device_memory() const;
+    // "NVIDIA H100 80GB HBM3 (device 0) has 70.1 GiB free of 79.2 GiB" (capped: "... of
+    // the 16.0 GiB option device_memory allows"), for the messages that refuse a plan.
+    std::string describe_memory(const DeviceMemory& memory) const;
 
     BackendConfig config_;
     DeviceInfo device_info_;

@@ -36,6 +36,7 @@ struct BackendConfig {
     bool msm_tables = false;     // base tables of the key's queries in the memory left (KeyTables)
     uint32_t msm_table_stride = 0;  // H's and L's tables' stride; 0: whole where they fit, else strided
     G2Rounds msm_affine_rounds = G2Rounds::automatic;  // scratch for B2's rounds in the memory left
+    uint64_t device_memory_bytes = 0;  // the card size to plan for (option device_memory); 0: the device's
 };
 
 class HostMemoryPolicy {

@@ -36,13 +36,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             key.erase(0, key.find_first_not_of(" \t\r"));
             if (key.empty() || !options.contains(key)) continue;
             try {
-                switch (key[0] % 3) {
+                switch (key[0] % 4) {
                     case 0: {
                         const uint64_t value = options.get_uint(key, 0, 2, 1u << 20);
                         if (value < 2 || value > (1u << 20)) std::abort();
                         break;
                     }
                     case 1: options.get_bool(key, false); break;
+                    case 2: {
+                        const uint64_t bytes = options.get_bytes(key, 0, 1024, uint64_t{1} << 50);
+                        if (bytes < 1024 || bytes > (uint64_t{1} << 50)) std::abort();
+                        break;
+                    }
                     default: options.get_string(key, ""); break;
                 }
             } catch (const OptionsError&) {

@@ -95,6 +95,10 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(tables.find("'msm_tables' = 'yes' is not a choice"), std::string::npos) << tables;
     const std::string rounds = create_error("cuda-pinned", "msm_affine_rounds=on", 10);
     EXPECT_NE(rounds.find("'msm_affine_rounds' = 'on' is not a choice: use 'auto'"), std::string::npos) << rounds;
+    const std::string cap = create_error("cuda-pageable", "device_memory=16GB", 10);
+    EXPECT_NE(cap.find("'device_memory' = '16GB' is not a size"), std::string::npos) << cap;
+    const std::string tiny = create_error("cuda-pinned", "device_memory=512MiB", 10);
+    EXPECT_NE(tiny.find("'device_memory' = '512MiB' is out of range"), std::string::npos) << tiny;
     const std::string stride = create_error("cuda-pinned", "msm_table_stride=257", 10);
     EXPECT_NE(stride.find("'msm_table_stride' = 257 is out of range: it must be in [0, 256]"), std::string::npos)
         << stride;
@@ -224,6 +228,25 @@ TEST(CudaPlugins, ReportDeviceAndPoolFacts) {
         EXPECT_EQ(facts["pool.pinned_bytes"], std::to_string(expected_pinned)) << name;
         EXPECT_TRUE(facts.count("pool.setup_ms")) << name;
         EXPECT_EQ(facts["cuda.copy_streams"], "device") << name;
+    }
+}
+
+// Option device_memory: the backend plans as if the card had that much memory. Twelve
+// workers' a, b and c at 2^20 (1.1 GiB) fit the device, not a 1 GiB cap.
+TEST(CudaPlugins, PlanWithinTheDeviceMemoryCap) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        EXPECT_NO_THROW(Backend(load(name), "", 20, 12)) << name;
+        try {
+            Backend capped(load(name), "device_memory=1GiB", 20, 12);
+            ADD_FAILURE() << name << " planned 1.1 GiB of workers under a 1 GiB cap";
+        } catch (const PluginError& e) {
+            EXPECT_NE(std::string(e.what()).find("(option device_memory caps it)"), std::string::npos) << e.what();
+        }
+        const Backend roomy(load(name), "device_memory=8GiB", 20, 1);
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : roomy.facts()) facts[key] = value;
+        EXPECT_EQ(facts["cuda.device_memory_cap_bytes"], std::to_string(uint64_t{8} << 30)) << name;
     }
 }
 

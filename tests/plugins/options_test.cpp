@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 namespace {
@@ -104,6 +105,34 @@ TEST(PluginOptions, UintRejectsNonNumbersAndOverflow) {
               "option 'empty' = '' is not an unsigned integer");
     EXPECT_EQ(options_error([&] { options.get_uint("huge", 1, 0, 10); }),
               "option 'huge' = 99999999999999999999999 is out of range: it must be in [0, 10]");
+}
+
+// Sizes: bytes, or an integer with a binary unit; the range is in bytes, after the unit.
+TEST(PluginOptions, SizesTakeBinaryUnits) {
+    PluginOptions options("plain=4096\nunit=16GiB\nspaced=512 MiB\nbytes=7 B\ntib=1TiB\nkib=3KiB");
+    EXPECT_EQ(options.get_bytes("plain", 0, 0, UINT64_MAX), 4096u);
+    EXPECT_EQ(options.get_bytes("unit", 0, 0, UINT64_MAX), uint64_t{16} << 30);
+    EXPECT_EQ(options.get_bytes("spaced", 0, 0, UINT64_MAX), uint64_t{512} << 20);
+    EXPECT_EQ(options.get_bytes("bytes", 0, 0, UINT64_MAX), 7u);
+    EXPECT_EQ(options.get_bytes("tib", 0, 0, UINT64_MAX), uint64_t{1} << 40);
+    EXPECT_EQ(options.get_bytes("kib", 0, 0, UINT64_MAX), 3u * 1024);
+    EXPECT_EQ(options.get_bytes("absent", 99, 0, 10), 99u);
+}
+
+TEST(PluginOptions, SizesRefuseOtherUnitsFractionsAndOverflow) {
+    PluginOptions options("gb=16GB\nfraction=1.5GiB\nneg=-1GiB\nempty=\nlower=16gib\nwrap=16777216TiB\nsmall=1MiB");
+    const std::string units = "' is not a size: give bytes, or an integer with B, KiB, MiB, GiB or TiB (\"16GiB\")";
+    EXPECT_EQ(options_error([&] { options.get_bytes("gb", 0, 0, UINT64_MAX); }), "option 'gb' = '16GB" + units);
+    EXPECT_EQ(options_error([&] { options.get_bytes("fraction", 0, 0, UINT64_MAX); }),
+              "option 'fraction' = '1.5GiB" + units);
+    EXPECT_EQ(options_error([&] { options.get_bytes("neg", 0, 0, UINT64_MAX); }), "option 'neg' = '-1GiB" + units);
+    EXPECT_EQ(options_error([&] { options.get_bytes("empty", 0, 0, UINT64_MAX); }), "option 'empty' = '" + units);
+    EXPECT_EQ(options_error([&] { options.get_bytes("lower", 0, 0, UINT64_MAX); }), "option 'lower' = '16gib" + units);
+    // 2^24 TiB is 2^64 bytes: it does not fit, and is not taken modulo 2^64 (as 0).
+    EXPECT_EQ(options_error([&] { options.get_bytes("wrap", 0, 0, UINT64_MAX); }),
+              "option 'wrap' = '16777216TiB' is out of range: it must be in [0, 18446744073709551615] bytes");
+    EXPECT_EQ(options_error([&] { options.get_bytes("small", 0, uint64_t{1} << 30, UINT64_MAX); }),
+              "option 'small' = '1MiB' is out of range: it must be in [1073741824, 18446744073709551615] bytes");
 }
 
 TEST(PluginOptions, Bools) {
