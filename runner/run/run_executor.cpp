@@ -374,7 +374,8 @@ private:
     void set_up(ArmRun& arm) {
         const Manifest& m = arm.plan->manifest;
         const bool groth16 = m.proof.system == ProofSystem::groth16;
-        if (groth16) arm.proof = &prepare_proof(m);
+        // The backend first: a bad option or a missing device is refused in milliseconds,
+        // not after the minutes a seeded key can take to make.
         arm.plugin = load_plugin(arm.backend_name, plan_.plugin_path);
         arm.plugin->require_usable();
         const int64_t setup_start_ns = steady_now_ns();
@@ -383,6 +384,7 @@ private:
         spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name, arm.plugin->api().version,
                      ns_to_ms(steady_now_ns() - setup_start_ns), arm.plugin->file().string(),
                      plan_.is_experiment() ? " for arm " + arm.plan->label : "");
+        if (groth16) arm.proof = &prepare_proof(m);
         if (groth16) {
             const PreparedKey& key = arm.proof->key;
             const std::string path = key.path.string();
