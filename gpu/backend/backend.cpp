@@ -269,7 +269,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     } else {
         const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
         msm_chunk_points_ = plan_key_memory(host_key, 0);
-        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key));
+        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key, host_threads));
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries

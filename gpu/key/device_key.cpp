@@ -5,8 +5,10 @@
 #include "gpu/util/pinned_buffer.hpp"
 #include "core/groth16/key_file.hpp"
 #include "core/plugin/error.hpp"
+#include "core/util/parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -63,6 +65,21 @@ std::string listed(const std::vector<std::string>& items) {
     return list.empty() ? "none" : list;
 }
 
+// B's density (DeviceProvingKey::b_density) where B is sparse, from `in_b(i)`: whether
+// variable i's B points are not both at infinity. Empty where B is dense.
+template <class InB>
+DeviceBuffer<uint8_t> sparse_b_density(uint64_t m, unsigned threads, InB&& in_b) {
+    std::vector<uint8_t> density(m);
+    std::atomic<uint64_t> in_b_count{0};
+    util::parallel_for(0, m, threads, [&](size_t begin, size_t end) {
+        uint64_t count = 0;
+        for (uint64_t i = begin; i < end; ++i) count += density[i] = in_b(i) ? 1 : 0;
+        in_b_count += count;
+    });
+    if (static_cast<double>(in_b_count.load()) > DeviceProvingKey::kSparseB * static_cast<double>(m)) return {};
+    return upload(std::span<const uint8_t>(density));
+}
+
 groth16::ProvingKey without_queries(groth16::ProvingKey key) {
     key.a_query = {};
     key.b_g1_query = {};
@@ -77,7 +94,7 @@ groth16::ProvingKey without_queries(groth16::ProvingKey key) {
 
 uint64_t device_key_bytes(const groth16::ProvingKey& key) {
     return sizeof(ec::G1Affine) * (2 * key.num_variables + key.private_variables() + key.h_points()) +
-           sizeof(ec::G2Affine) * key.num_variables;
+           sizeof(ec::G2Affine) * key.num_variables + key.num_variables;  // the last: B's density, if sparse
 }
 
 uint64_t KeyTables::device_bytes() const {
@@ -278,8 +295,11 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     if (plan.l) tables.l = table_of(key.l_query, *plan.l);
 }
 
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key) {
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, unsigned host_threads) {
     DeviceProvingKey device;
+    device.b_density = sparse_b_density(key.num_variables, host_threads, [&](uint64_t i) {
+        return !key.b_g1_query[i].is_infinity() || !key.b_g2_query[i].is_infinity();
+    });
     device.a_query = upload(key.a_query);
     device.b_g1_query = upload(key.b_g1_query);
     device.b_g2_query = upload(key.b_g2_query);
@@ -308,6 +328,9 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
     }
     const FixedBaseGenerator<ec::G2Params> g2(ec::g2_generator(), host_threads);
     device.b_g2_query = multiply(g2, scalars.b, chunk, stream);
+    // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
+    device.b_density = sparse_b_density(header.num_variables, host_threads,
+                                        [&](uint64_t i) { return !scalars.b[i].is_zero(); });
     device.header = without_queries(std::move(header));
     return device;
 }

@@ -113,10 +113,17 @@ struct DeviceProvingKey {
     // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
     // its points are the table's window 0.
     KeyTables tables;
+    // Where B is sparse (at most kSparseB of the variables in it, as in a PoRep partition
+    // or most circom circuits): 1 for a variable whose B points are not both at infinity,
+    // else 0, so that B's MSMs leave out the rest (ScalarPlan's `keep`); empty otherwise,
+    // and B's MSMs share A's plan of z.
+    DeviceBuffer<uint8_t> b_density;
+    static constexpr double kSparseB = 0.75;
 
-    // The queries' bytes (the tables' are tables.device_bytes()).
+    // The queries' bytes and B's density (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
-        return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes();
+        return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes() +
+               b_density.bytes();
     }
 };
 
@@ -125,8 +132,9 @@ struct DeviceProvingKey {
 uint64_t device_key_bytes(const groth16::ProvingKey& key);
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
-// current device, synchronously; the header keeps everything else. Throws CudaError.
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key);
+// current device, synchronously, and B's density; the header keeps everything else.
+// Throws CudaError.
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, unsigned host_threads);
 
 // The seeded key made on the current device: `header` from groth16::key_header, each
 // query's points its scalars (groth16::key_scalars) times a generator, by

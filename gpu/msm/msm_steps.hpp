@@ -129,6 +129,9 @@ struct ClassifyParams {
     Scalar* canonical = nullptr;  // out: n canonical scalars
     uint8_t* full_flags = nullptr;  // out: 1 for full scalars
     uint8_t* one_flags = nullptr;   // out: 1 for ones
+    // Optional, n bytes: 0 drops scalar i as if it were zero (its bases are at infinity:
+    // the B queries of a variable in no row's B, DeviceProvingKey::b_density).
+    const uint8_t* keep = nullptr;
 };
 
 ZKB_HOST_DEVICE inline void classify_scalar(const ClassifyParams& p, uint32_t i) {
@@ -139,7 +142,7 @@ ZKB_HOST_DEVICE inline void classify_scalar(const ClassifyParams& p, uint32_t i)
         s = static_cast<const Scalar*>(p.scalars)[i];
     }
     p.canonical[i] = s;
-    const ScalarClass c = classify(s);
+    const ScalarClass c = p.keep != nullptr && p.keep[i] == 0 ? ScalarClass::zero : classify(s);
     p.full_flags[i] = c == ScalarClass::full ? 1 : 0;
     p.one_flags[i] = c == ScalarClass::one ? 1 : 0;
 }

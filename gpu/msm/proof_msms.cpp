@@ -60,11 +60,11 @@ msm::MsmCapacity capacity_for(uint64_t points, std::initializer_list<std::option
 // Prepares `plan` for an MSM over a base table of shape `table`, or for one over the
 // bases themselves when there is none.
 void prepare(msm::ScalarPlan& plan, const std::optional<msm::TableShape>& table, const void* scalars,
-             msm::ScalarForm form, uint64_t n, const Stream& stream) {
+             msm::ScalarForm form, uint64_t n, const Stream& stream, const uint8_t* keep = nullptr) {
     if (table) {
-        plan.prepare_shared(scalars, form, n, stream, *table);
+        plan.prepare_shared(scalars, form, n, stream, *table, nullptr, keep);
     } else {
-        plan.prepare(scalars, form, n, stream);
+        plan.prepare(scalars, form, n, stream, 0, nullptr, keep);
     }
 }
 
@@ -222,6 +222,10 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
+        // A sparse B: a plan of its own, without the variables whose B points are at infinity.
+        if (key.b_density.size() != 0)
+            prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream,
+                    key.b_density.data() + first);
         accumulate(g1_, plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
         const Event& b_g1_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &b_g1_done});

@@ -2,6 +2,9 @@
 // over a key resident in device memory (DeviceProvingKey):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
+// Where B is sparse (DeviceProvingKey::b_density), B1 and B2 share a second plan of z
+// that leaves out the variables in no row's B: a PoRep partition has a quarter of its
+// variables in B, and its B2 then adds a quarter of the points.
 // The five run one after another on the caller's stream, each filling the GPU, so one
 // ScalarPlan serves them all: each preparation follows, in stream order, the last run
 // that read the one before. B2 on a second stream beside the G1 MSMs is slower than one

@@ -9,6 +9,7 @@
 
 #include "plugin_host/plugin_host.hpp"
 
+#include "core/circuit/porep_profile.hpp"
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "gpu/key/device_key.hpp"
 #include "core/ff/fr.hpp"
@@ -157,10 +158,13 @@ TEST(CudaGroth16, ProofsAreByteEqualToCpuRefForEveryLogNUpTo20) {
     test::TempDir folder("zkbatch-gpu-groth16");
     for (uint32_t log_n = 1; log_n <= 20; ++log_n) {
         // Shapes that vary what the MSMs see: public inputs, terms, and the share of 0/1
-        // witness values (all boolean at 2^7, none at 2^9, PoRep-like elsewhere).
+        // witness values (all boolean at 2^7, none at 2^9, PoRep-like elsewhere); at 2^13,
+        // 2^17 and 2^20 the PoRep profile, whose sparse B gets plans of its own.
         const uint32_t public_inputs = log_n == 1 ? 0 : std::min<uint32_t>(log_n % 4 + 1, (1u << log_n) - 2);
-        const double boolean_share = log_n == 7 ? 1.0 : log_n == 9 ? 0.0 : 0.9;
-        const circuit::R1csShape shape{log_n, 1 + log_n % 4, public_inputs, boolean_share, 100 + log_n};
+        const bool porep = log_n == 13 || log_n == 17 || log_n == 20;
+        const double boolean_share = porep ? circuit::kPorepBitShare : log_n == 7 ? 1.0 : log_n == 9 ? 0.0 : 0.9;
+        const circuit::R1csShape shape{log_n, porep ? 0u : 1 + log_n % 4, public_inputs, boolean_share, 100 + log_n,
+                                       porep ? circuit::R1csProfile::porep : circuit::R1csProfile::uniform};
         const auto made = seeded_key(shape, 7 + log_n, folder.path());
         // Several seeds where proving is cheap, one job seed above 2^16.
         const uint64_t partitions = log_n <= 16 ? 3 : 1;

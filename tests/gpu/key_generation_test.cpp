@@ -146,7 +146,7 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
             expect_same_key(device, host);
             EXPECT_EQ(device.device_bytes(), cuda::device_key_bytes(host));
             EXPECT_EQ(cuda::device_key_points_digest(device), groth16::key_points_digest(host));
-            EXPECT_EQ(cuda::device_key_points_digest(cuda::upload_proving_key(host)), groth16::key_points_digest(host));
+            EXPECT_EQ(cuda::device_key_points_digest(cuda::upload_proving_key(host, 2)), groth16::key_points_digest(host));
         }
     }
 }
