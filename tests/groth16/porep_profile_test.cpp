@@ -82,18 +82,6 @@ TEST(PorepProfile, EveryRowIsSatisfiedAndSynthesisWritesItsSums) {
     }
 }
 
-TEST(PorepProfile, ThreadCountDoesNotChangeTheBits) {
-    const SyntheticR1cs circuit(porep(13, 4, 0.6, 9));
-    const Synthesis one = synthesize(circuit, 3, 1, 1);
-    for (unsigned threads : {2u, 3u, 8u}) {
-        const Synthesis many = synthesize(circuit, 3, 1, threads);
-        EXPECT_EQ(one.z, many.z);
-        EXPECT_EQ(one.a, many.a);
-        EXPECT_EQ(one.b, many.b);
-        EXPECT_EQ(one.c, many.c);
-    }
-}
-
 // From the layout alone: no row is made. The bit-valued count is the profile's estimate.
 TEST(PorepProfile, CountsAt2To27AreThePublishedOnes) {
     const SyntheticR1cs circuit(porep(27, circuit::kPorepPublicInputs));

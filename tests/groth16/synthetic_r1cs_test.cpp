@@ -61,15 +61,19 @@ TEST(SyntheticR1cs, EveryRowIsSatisfiedAndSynthesisWritesItsSums) {
     }
 }
 
+// Both profiles: the PoRep one's chains run on across blocks.
 TEST(SyntheticR1cs, ThreadCountDoesNotChangeTheBits) {
-    const SyntheticR1cs circuit({13, 4, 2, 0.7, 9});
-    const Synthesis one = synthesize(circuit, 3, 1, 1);
-    for (unsigned threads : {2u, 3u, 8u}) {
-        const Synthesis many = synthesize(circuit, 3, 1, threads);
-        EXPECT_EQ(one.z, many.z);
-        EXPECT_EQ(one.a, many.a);
-        EXPECT_EQ(one.b, many.b);
-        EXPECT_EQ(one.c, many.c);
+    const R1csShape shapes[] = {{13, 4, 2, 0.7, 9}, {13, 0, 4, 0.6, 9, circuit::R1csProfile::porep}};
+    for (const R1csShape& shape : shapes) {
+        const SyntheticR1cs circuit(shape);
+        const Synthesis one = synthesize(circuit, 3, 1, 1);
+        for (unsigned threads : {2u, 3u, 8u}) {
+            const Synthesis many = synthesize(circuit, 3, 1, threads);
+            EXPECT_EQ(one.z, many.z);
+            EXPECT_EQ(one.a, many.a);
+            EXPECT_EQ(one.b, many.b);
+            EXPECT_EQ(one.c, many.c);
+        }
     }
 }
 
