@@ -163,9 +163,16 @@ PorepProfile::PorepProfile(uint32_t log_n, uint64_t public_inputs, double bit_sh
                " rows beside the profile's " + std::to_string(k.constraint_rows) + " constraint rows (at most " +
                std::to_string(k.constraint_rows < n ? n - k.constraint_rows - 1 : 0) + ")");
     k.bit_valued = bit_share == 1.0 ? k.aux : rounded_share(bit_share, k.aux);
-    const uint64_t full = k.aux - k.bit_valued;
+    lay_out_segments();
+    count_kinds(bit_share);
+    rows_key_ = util::derive_key(util::derive_key(util::derive_key(kPorepTag, seed), kPorepFormatVersion), kRowStream);
+    find_candidates();
+}
 
-    // Each kind's total spread over its template segments in proportion to their lengths.
+// Each kind's total spread over its template segments in proportion to their lengths.
+void PorepProfile::lay_out_segments() {
+    PorepCounts& k = counts_;
+    const uint64_t full = k.aux - k.bit_valued;
     const std::vector<PorepTemplateSegment>& plan = porep_template();
     uint64_t template_total[2] = {0, 0}, template_prefix[2] = {0, 0};
     for (const PorepTemplateSegment& segment : plan) template_total[segment.full] += segment.length;
@@ -187,6 +194,13 @@ PorepProfile::PorepProfile(uint32_t log_n, uint64_t public_inputs, double bit_sh
         }
         first += length;
     }
+}
+
+// How many private variables of each kind make the published densities.
+void PorepProfile::count_kinds(double bit_share) {
+    PorepCounts& k = counts_;
+    const uint64_t full = k.aux - k.bit_valued;
+    const uint32_t log_n = log_n_;
     k.full_in_a = full - k.full_in_a_and_b;
     const uint64_t published_in_a = scaled(kPorepPublishedAuxInA, log_n);
     const uint64_t published_in_b = scaled(kPorepPublishedAuxInB, log_n);
@@ -199,10 +213,12 @@ PorepProfile::PorepProfile(uint32_t log_n, uint64_t public_inputs, double bit_sh
     k.not_bits = k.bit_valued - k.free_bits - k.xor_bits;
     k.aux_in_a = k.free_bits + k.not_bits + full;
     k.aux_in_b = k.free_bits + k.full_in_a_and_b;
+}
 
-    rows_key_ = util::derive_key(util::derive_key(util::derive_key(kPorepTag, seed), kPorepFormatVersion), kRowStream);
-
-    // Each block's candidates: the free bits just before its first variable, nearest first.
+// Each block's candidates: the free bits just before its first variable, nearest first.
+void PorepProfile::find_candidates() {
+    const PorepCounts& k = counts_;
+    const uint64_t block_rows = block_rows_, public_inputs = public_inputs_;
     const uint64_t blocks = (k.constraint_rows + block_rows - 1) / block_rows;
     candidates_.assign(blocks * kPorepCandidates, 0);
     candidate_counts_.assign(blocks, 1);

@@ -131,6 +131,10 @@ public:
 
 private:
     struct Row;
+    // The constructor's steps, in order, once the row and aux counts are known.
+    void lay_out_segments();
+    void count_kinds(double bit_share);
+    void find_candidates();
     Row describe(uint64_t row) const;
     bool is_check_row(uint64_t row) const;
     uint64_t first_aux_of_block(uint64_t row) const;
