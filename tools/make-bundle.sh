@@ -4,7 +4,8 @@
 #
 #   tools/make-bundle.sh            -> .bundle/ (git-ignored), about 60 MiB
 #   BUNDLE_BUILD_DIR=build tools/make-bundle.sh
-#                                   the same from an existing Release tree configured with
+#                                   the same from an existing Release tree (without
+#                                   ZKBATCH_CUDA_OUTLINE: a bundle is for measuring) configured with
 #                                   the CUDA backends (no reconfiguration, so a -Werror tree
 #                                   stays one; its targets are built incrementally)
 #
@@ -43,6 +44,11 @@ if [ -z "${BUNDLE_BUILD_DIR:-}" ]; then
     -DZKBATCH_BENCHMARKS=ON >/dev/null
 elif ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || [ ! -d "$build/gpu" ]; then
   echo "make-bundle: $build is not a Release tree with the CUDA backends" >&2
+  exit 1
+elif grep -q '^ZKBATCH_CUDA_OUTLINE:BOOL=ON$' "$build/CMakeCache.txt"; then
+  # A bundle is for measuring: outlined field products make the MSMs about twice as slow.
+  echo "make-bundle: $build has ZKBATCH_CUDA_OUTLINE=ON (slower kernels, for quick builds):" \
+    "reconfigure it with -DZKBATCH_CUDA_OUTLINE=OFF, or leave BUNDLE_BUILD_DIR unset" >&2
   exit 1
 fi
 ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
