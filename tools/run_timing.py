@@ -68,7 +68,7 @@ def copies_ms(db, run_id, device_index, phases=("h2d", "d2h")):
 
 
 def first_upload_wait_ms(db, run_id, device_index):
-    """Median ms from a partition's prove call to its first upload's start (see above)."""
+    """Median ms from the start of a partition's `prove` to its first upload's start (see above)."""
     waits = [row[0] / 1e6 for row in db.execute(
         "SELECT min(u.start_ns) - v.start_ns FROM partition p "
         "JOIN phase_interval v ON v.partition_id = p.id AND v.phase = 'prove' "

@@ -170,7 +170,7 @@ struct Inverter {
     // x^-1 mod m for x < m (x's limbs as an integer), as a value below 3m (not reduced);
     // 0, m or 2m for x = 0. On the device a called function, and by value in and out so
     // nothing goes through local memory: one copy of its code per kernel rather than one
-    // per call site (the MSM kernels call it from several), and its ~4 x 13 limbs of state
+    // per call site (the MSM kernels use it from several), and its ~4 x 13 limbs of state
     // are allocated on their own rather than beside the caller's live values.
     ZKB_HOST_DEVICE
 #if defined(__CUDA_ARCH__)

@@ -1,4 +1,4 @@
-// One partition's prove call on the CPU, step by step as cpu-ref makes it (and the test
+// One partition's proof on the CPU, step by step as cpu-ref makes it (and the test
 // backends that wrap it): the quotient of the key's H convention into h, h to canonical
 // form (its limbs are then also the H-MSM's scalars), the witness to canonical scalars,
 // the five MSMs and the combination. One implementation for every CPU backend, so

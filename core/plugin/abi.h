@@ -10,7 +10,7 @@
  *
  *     const zkb_plugin_api* zkbatch_plugin_api(void);
  *
- * The runner calls it, checks abi_version against ZKB_ABI_VERSION and refuses
+ * The runner reads it, checks abi_version against ZKB_ABI_VERSION and refuses
  * the plugin (naming both numbers) when they differ. Any change to a struct or
  * a function signature below bumps ZKB_ABI_VERSION; the size checks at the end of
  * this file fail to compile until the version and the sizes move together.

@@ -10,7 +10,7 @@
 
 namespace zkbatch::cuda::detail {
 
-// Every thread of the block calls it (the group's lane 0 inverts for the others, so a
+// Every thread of the block runs it (the group's lane 0 inverts for the others, so a
 // thread past the end takes part, inactive, with infinity); active ones store *out.
 template <class C, uint32_t kBlockThreads>
 __device__ void store_affine_in_groups(const ec::Xyzz<C>& sum, bool active, ec::Affine<C>* out) {

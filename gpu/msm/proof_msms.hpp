@@ -76,7 +76,7 @@ public:
     uint64_t chunk_points() const { return chunk_points_; }
     uint64_t z_chunks(const groth16::ProvingKey& header) const;
 
-    // The five MSMs on `stream`, in three calls in this order, then their sums, so that
+    // The five MSMs on `stream`, in three steps in this order, then their sums, so that
     // the caller can put the quotient between them: A, B1 and B2 need only z, and so does
     // L; H needs the quotient's h. Each run blocks the host at its plans' counts
     // (ScalarPlan::prepare), that is until the stream has done what came before them.

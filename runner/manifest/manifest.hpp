@@ -158,7 +158,7 @@ Manifest parse_manifest(std::string_view text, const std::string& path,
 // Manifest's defaults, without validation, so a manifest that this zkbatch's validator
 // refuses (a key removed since, say) still gives them. Empty when the text or an
 // override is not TOML, or one of these keys has a value of the wrong type or range.
-// The schema v4 migration calls it once per old run; nothing else needs it.
+// The schema v4 migration uses it once per old run; nothing else needs it.
 struct RecordedRunSettings {
     uint32_t replay_inputs = 0;
     uint32_t finalize_workers = 0;

@@ -67,7 +67,7 @@ TEST_F(CliCompareTest, KnownFinalizeShiftIsSlowerWithTheSameResults) {
     EXPECT_EQ(phase(json, "verify")["verdict"], "too_few_samples");  // A never verified
     EXPECT_EQ(json["results"]["status"], "same");  // verifying does not change h
     EXPECT_EQ(json["results"]["partitions_compared"], 16);
-    // The reverse order calls it faster.
+    // The reverse order finds it faster.
     const auto reverse = nlohmann::json::parse(tool("compare 2 1 --format json").out);
     EXPECT_EQ(phase(reverse, "finalize")["verdict"], "faster");
 }

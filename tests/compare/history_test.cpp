@@ -70,7 +70,7 @@ TEST(StepChanges, OutliersShortHistoriesAndSmallStepsAreNotSteps) {
     spiky[7] = 400;  // one bad night
     spiky[8] = 380;
     EXPECT_TRUE(detect_step_changes(spiky).empty());
-    // Two runs after a step are not enough to call it (min_segment = 3).
+    // Two runs after a step are not enough to name it (min_segment = 3).
     EXPECT_TRUE(detect_step_changes(concat(runs(rng, 10, 100, 0.01), runs(rng, 2, 200, 0.01))).empty());
     // A consistent 2% step is below the default 5% minimum, found when the minimum is lowered.
     const auto small = concat(runs(rng, 15, 100, 0.002), runs(rng, 15, 102, 0.002));

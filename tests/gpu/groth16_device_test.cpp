@@ -178,7 +178,7 @@ TEST(CudaGroth16, ProofsAreByteEqualToCpuRefForEveryLogNUpTo20) {
 
 // A Groth16 prove's phases: the copies (a, b, c and z up; the digest's block sums
 // down), the quotient's kernel groups, the five MSMs on the device (B2 on its own lane)
-// and the host's combination, all inside the prove call on the runner's clock.
+// and the host's combination, all inside `prove`, on the runner's clock.
 TEST(CudaGroth16, ReportsEveryStepOfTheProof) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");

@@ -755,7 +755,7 @@ TEST(MsmEmulation, BaseTableHoldsEachWindowsMultiple) {
 // Over a table the windows share one set of buckets: every scalar profile, widths from
 // 1 bit (256 windows) to the widest, segments that make every level spill. The widest
 // (kMaxWindowBits, 24: the widest keys) runs once: its 2^23 buckets took 11 s a scalar
-// form in CI's build, every other call of this test together 15 s.
+// form in CI's build, every other case of this test together 15 s.
 TEST(MsmEmulation, SharedBucketsOverABaseTableMatchTheCpu) {
     uint64_t seed = 700;
     for (ScalarProfile profile : test::kScalarProfiles) {

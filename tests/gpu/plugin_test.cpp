@@ -165,7 +165,7 @@ void prove_and_compare(const Backend& backend, const Worker& worker, uint32_t lo
         }
 
         // Phases: three uploads, four kernel groups and the digest's block sums, their
-        // download and h's, inside the prove call on the runner's clock (1 ms allowed
+        // download and h's, inside `prove`, on the runner's clock (1 ms allowed
         // for the float milliseconds of CUDA events); the digest's chain on the host.
         std::map<std::string, int> counts;
         std::multiset<uint64_t> download_bytes;

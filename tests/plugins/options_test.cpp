@@ -146,7 +146,7 @@ TEST(PluginOptions, Bools) {
 }
 
 TEST(PluginOptions, ReadingAKeyMarksItUsedEvenWhenItsValueIsBad) {
-    // The bad value is reported by the getter; check_all_used must not also call it unknown.
+    // The bad value is reported by the getter; check_all_used must not also name it unknown.
     PluginOptions options("threads=abc");
     EXPECT_THROW(options.get_uint("threads", 1, 1, 8), OptionsError);
     EXPECT_NO_THROW(options.check_all_used());

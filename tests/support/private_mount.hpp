@@ -17,7 +17,7 @@
 
 namespace zkbatch::test {
 
-// Enters a mount namespace of this process alone; "" on success, else why not. Call it
+// Enters a mount namespace of this process alone; "" on success, else why not. Enter it
 // before the process starts threads (a user namespace demands a single thread).
 inline std::string enter_private_mount_namespace() {
     auto write_text = [](const char* path, const std::string& text) {
