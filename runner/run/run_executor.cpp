@@ -384,8 +384,8 @@ private:
         spdlog::info("backend {} {} ready in {:.1f} ms ({}){}", arm.plugin->api().name, arm.plugin->api().version,
                      ns_to_ms(steady_now_ns() - setup_start_ns), arm.plugin->file().string(),
                      plan_.is_experiment() ? " for arm " + arm.plan->label : "");
-        if (groth16) arm.proof = &prepare_proof(m);
         if (groth16) {
+            arm.proof = &prepare_proof(m);
             const PreparedKey& key = arm.proof->key;
             const std::string path = key.path.string();
             // A .zkey's points were checked when its circuit was read (prepare_proof).
