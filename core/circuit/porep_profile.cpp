@@ -27,10 +27,6 @@ constexpr size_t kChallengeSegments = 2 * 30 + 2 * 14 + 1 + 2 * 11 + 1;
 // apart must still touch disjoint variables (core/groth16/setup.cpp).
 constexpr uint64_t kLookbackMarginBlocks = 1;
 
-// A published count at 2^27, scaled to 2^log_n and rounded half up: exact at 2^27.
-uint64_t scaled(uint64_t published, uint32_t log_n) {
-    return ((published << log_n) + (uint64_t{1} << 26)) >> kPorepLogN;
-}
 
 // round(share * count) for a share in [0, 1): exact, since share * 2^64 keeps every bit
 // of the double; halves round up.
@@ -49,10 +45,6 @@ std::string share_text(double share) {
 }
 
 }  // namespace
-
-uint64_t porep_constraint_rows(uint32_t log_n) {
-    return scaled(kPorepPublishedRows - kPorepPublishedInputs, log_n);
-}
 
 // Estimated lengths at 2^27 (docs/porep.md, "Placement"), in the order bellperson
 // allocates them: StackedCircuit::synthesize, then Proof::synthesize per challenge.
@@ -152,7 +144,7 @@ PorepProfile::PorepProfile(uint32_t log_n, uint64_t public_inputs, double bit_sh
                share_text(kPorepBitShare) + ")");
     PorepCounts& k = counts_;
     k.constraint_rows = porep_constraint_rows(log_n);
-    k.aux = scaled(kPorepPublishedAux, log_n);
+    k.aux = porep_scaled(kPorepPublishedAux, log_n);
     k.check_rows = k.constraint_rows - k.aux;
     k.public_inputs = public_inputs;
     k.rows = k.constraint_rows + public_inputs + 1;
@@ -202,8 +194,8 @@ void PorepProfile::count_kinds(double bit_share) {
     const uint64_t full = k.aux - k.bit_valued;
     const uint32_t log_n = log_n_;
     k.full_in_a = full - k.full_in_a_and_b;
-    const uint64_t published_in_a = scaled(kPorepPublishedAuxInA, log_n);
-    const uint64_t published_in_b = scaled(kPorepPublishedAuxInB, log_n);
+    const uint64_t published_in_a = porep_scaled(kPorepPublishedAuxInA, log_n);
+    const uint64_t published_in_b = porep_scaled(kPorepPublishedAuxInB, log_n);
     k.xor_bits = k.aux - published_in_a;
     if (k.full_in_a_and_b > published_in_b || k.xor_bits + published_in_b - k.full_in_a_and_b > k.bit_valued)
         refuse("circuit.boolean_share = " + share_text(bit_share) + " leaves " + std::to_string(full) +

@@ -2,10 +2,10 @@
 // Filecoin 32 GiB PoRep partition, rebuilt from published facts (docs/porep.md lists
 // each with its source) and scaled to 2^log_n rows.
 //
-// Counts, for scaled(x) = floor((x * 2^log_n + 2^26) / 2^27), exact at 2^27:
-//   constraint rows  C = scaled(130,278,541), the published 130,278,869 less its input rows
-//   private (aux)    V = scaled(130,169,893)
-//   aux in A         scaled(129,753,292); aux in B: scaled(33,112,281)
+// Counts, for porep_scaled(x) = floor((x * 2^log_n + 2^26) / 2^27), exact at 2^27:
+//   constraint rows  C = porep_scaled(130,278,541), the published 130,278,869 less its input rows
+//   private (aux)    V = porep_scaled(130,169,893)
+//   aux in A         porep_scaled(129,753,292); aux in B: porep_scaled(33,112,281)
 //   bit-valued aux   round(share * V) (share = circuit.boolean_share, by default the
 //                    estimate kPorepBitShare); the other F aux are full-size values
 // Variables are z_0 = 1, the l public inputs, then aux index k is z_(l+1+k): m = l + 1 + V.
@@ -81,8 +81,15 @@ inline constexpr uint32_t kPorepCandidates = 32;
 // Of the template, the streams and the row shapes; part of the description.
 inline constexpr uint64_t kPorepFormatVersion = 1;
 
-// The constraint rows (without the input rows) of the profile at 2^log_n.
-uint64_t porep_constraint_rows(uint32_t log_n);
+// A count published at 2^27, scaled to 2^log_n and rounded half up: exact at 2^27.
+constexpr uint64_t porep_scaled(uint64_t published, uint32_t log_n) {
+    return ((published << log_n) + (uint64_t{1} << 26)) >> kPorepLogN;
+}
+// The constraint rows (without the input rows) of the profile at 2^log_n. Inline: the
+// manifest's validator needs it without the proving code (a fuzzing build has none).
+constexpr uint64_t porep_constraint_rows(uint32_t log_n) {
+    return porep_scaled(kPorepPublishedRows - kPorepPublishedInputs, log_n);
+}
 
 // A template segment: `length` aux at 2^27 (estimated), bit-valued or full-size.
 struct PorepTemplateSegment {
