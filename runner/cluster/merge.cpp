@@ -245,8 +245,10 @@ std::vector<TableMergePlan> parents_first(const std::map<std::string, TableMerge
     place(std::string(kRunTable));
     while (placed.size() < plans.size()) {
         bool progressed = false;
-        for (const auto& [name, plan] : plans) {
-            if (placed.contains(name)) continue;
+        for (const auto& [table, plan] : plans) {
+            if (placed.contains(table)) continue;
+            // A plain reference: clang 14 cannot capture a structured binding in a lambda.
+            const std::string& name = table;
             const bool ready = std::all_of(plan.foreign_keys.begin(), plan.foreign_keys.end(),
                                            [&](const ForeignKeyColumn& key) {
                                                return key.parent_table == name || placed.contains(key.parent_table);
