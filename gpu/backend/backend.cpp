@@ -195,11 +195,12 @@ uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t ch
            shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
 }
 
-uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const {
+uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points,
+                                      uint64_t scratch_bytes) const {
     // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
     // after load_key); the scratch for making the key is freed before the workers exist.
     const DeviceMemory memory = device_memory();
-    const uint64_t key_bytes = device_key_bytes(shape);
+    const uint64_t key_bytes = device_key_bytes(shape, b_points);
     const auto needed_bytes = [&](uint64_t chunk_points) {
         const uint64_t workers_bytes = uint64_t{config_.prove_workers} * worker_bytes(shape, chunk_points);
         return key_bytes + std::max(scratch_bytes, workers_bytes) + kReserveBytes;
@@ -251,25 +252,34 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
     if (source.format == ZKB_KEY_FORMAT_SEEDED) {
         // Made here: the scalars on the host, the points on the device (no file to read:
-        // a 2^27 key is some 77 GB), refused before the O(m) scalar pass if it cannot fit.
+        // a 2^27 key is some 77 GB). Refused before the O(m) scalar pass if even a key
+        // with no point in B could not fit; planned once the scalars say what B holds.
         const plugin::SeededKeySource seeded = plugin::seeded_key_source(source, config_.max_log_n);
         groth16::ProvingKey shape;
         shape.log_n = seeded.circuit.shape().log_n;
         shape.num_variables = seeded.circuit.variables();
         shape.num_public = seeded.circuit.public_inputs();
-        msm_chunk_points_ = plan_key_memory(shape, key_generation_scratch_bytes());
+        (void)plan_key_memory(shape, 0, key_generation_scratch_bytes());
         groth16::ProvingKey header;
         {
             const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
+            // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
+            const std::vector<uint32_t> b_variables = sparse_b_variables(
+                shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
+            msm_chunk_points_ = plan_key_memory(shape, b_points_of(shape, b_variables), key_generation_scratch_bytes());
             header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
-            key_ = std::make_unique<DeviceProvingKey>(generate_proving_key(header, scalars, host_threads));
+            key_ = std::make_unique<DeviceProvingKey>(generate_proving_key(header, scalars, b_variables, host_threads));
         }
         plugin::copy_text(report->points_digest, device_key_points_digest(*key_));
         plugin::copy_text(report->how, "generated");
     } else {
         const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
-        msm_chunk_points_ = plan_key_memory(host_key, 0);
-        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key, host_threads));
+        const std::vector<uint32_t> b_variables =
+            sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
+                return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
+            });
+        msm_chunk_points_ = plan_key_memory(host_key, b_points_of(host_key, b_variables), 0);
+        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key, b_variables, host_threads));
         plugin::copy_text(report->how, "uploaded");
     }
     report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries
@@ -302,7 +312,7 @@ void CudaBackend::spend_free_memory() {
     const uint64_t start_ns = steady_now_ns();
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
     const bool whole = msm_chunk_points_ == largest_query(key_->header);
-    msm_memory_ = plan_msm_memory(key_->header, msm_memory_budget_bytes_, config_.msm_tables && whole,
+    msm_memory_ = plan_msm_memory(key_->header, key_->b_points(), msm_memory_budget_bytes_, config_.msm_tables && whole,
                                   config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
                                                                                   memory);

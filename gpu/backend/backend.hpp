@@ -82,11 +82,12 @@ public:
     std::unique_lock<std::mutex> lock_download_stream();
 
 private:
-    // The MSMs' chunk size (ProofMsms) with which a key of `shape`'s sizes, the
-    // `scratch_bytes` that making it takes, and every worker's buffers fit in free device
-    // memory: the MSMs whole if they fit, else the largest power of two that does.
-    // Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
-    uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t scratch_bytes) const;
+    // The MSMs' chunk size (ProofMsms) with which a key of `shape`'s sizes and `b_points`
+    // points in each of B's queries (device_key_bytes), the `scratch_bytes` that making it
+    // takes, and every worker's buffers fit in free device memory: the MSMs whole if they
+    // fit, else the largest power of two that does. Throws
+    // plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
+    uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
     // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms
     // (with `memory`'s tables and rounds; plan_key_memory sizes workers without).
     uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,

@@ -8,7 +8,7 @@
 #include "core/util/parallel.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <cstring>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -65,19 +65,23 @@ std::string listed(const std::vector<std::string>& items) {
     return list.empty() ? "none" : list;
 }
 
-// B's density (DeviceProvingKey::b_density) where B is sparse, from `in_b(i)`: whether
-// variable i's B points are not both at infinity. Empty where B is dense.
-template <class InB>
-DeviceBuffer<uint8_t> sparse_b_density(uint64_t m, unsigned threads, InB&& in_b) {
-    std::vector<uint8_t> density(m);
-    std::atomic<uint64_t> in_b_count{0};
-    util::parallel_for(0, m, threads, [&](size_t begin, size_t end) {
-        uint64_t count = 0;
-        for (uint64_t i = begin; i < end; ++i) count += density[i] = in_b(i) ? 1 : 0;
-        in_b_count += count;
+// items[indices[j]] for every j, gathered on the host's threads.
+template <class T>
+std::vector<T> gathered(std::span<const T> items, const std::vector<uint32_t>& indices, unsigned threads) {
+    std::vector<T> out(indices.size());
+    util::parallel_for(0, indices.size(), threads, [&](size_t begin, size_t end) {
+        for (size_t j = begin; j < end; ++j) out[j] = items[indices[j]];
     });
-    if (static_cast<double>(in_b_count.load()) > DeviceProvingKey::kSparseB * static_cast<double>(m)) return {};
-    return upload(std::span<const uint8_t>(density));
+    return out;
+}
+
+// A B query (host memory) on the device: the points of `b_variables`, or all where empty.
+template <class Point>
+DeviceBuffer<Point> upload_b(std::span<const Point> points, const std::vector<uint32_t>& b_variables,
+                             unsigned threads) {
+    if (b_variables.empty()) return upload(points);
+    const std::vector<Point> compact = gathered(points, b_variables, threads);
+    return upload(std::span<const Point>(compact));
 }
 
 groth16::ProvingKey without_queries(groth16::ProvingKey key) {
@@ -92,9 +96,38 @@ groth16::ProvingKey without_queries(groth16::ProvingKey key) {
 
 }  // namespace
 
-uint64_t device_key_bytes(const groth16::ProvingKey& key) {
-    return sizeof(ec::G1Affine) * (2 * key.num_variables + key.private_variables() + key.h_points()) +
-           sizeof(ec::G2Affine) * key.num_variables + key.num_variables;  // the last: B's density, if sparse
+std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std::function<bool(uint64_t)>& in_b) {
+    // Blocks of variables marked and counted in parallel, then each block's written where
+    // the blocks before it end.
+    constexpr uint64_t kBlock = uint64_t{1} << 20;
+    const uint64_t blocks = (m + kBlock - 1) / kBlock;
+    const auto block_end = [&](uint64_t block) { return std::min(m, (block + 1) * kBlock); };
+    std::vector<uint8_t> marks(m);
+    std::vector<uint64_t> starts(blocks);
+    util::parallel_for(0, blocks, threads, [&](size_t first, size_t last) {
+        for (size_t block = first; block < last; ++block) {
+            for (uint64_t i = block * kBlock; i < block_end(block); ++i) starts[block] += marks[i] = in_b(i) ? 1 : 0;
+        }
+    });
+    uint64_t total = 0;
+    for (uint64_t& start : starts) total += std::exchange(start, total);
+    if (static_cast<double>(total) > kSparseB * static_cast<double>(m)) return {};
+    std::vector<uint32_t> variables(total);
+    util::parallel_for(0, blocks, threads, [&](size_t first, size_t last) {
+        for (size_t block = first; block < last; ++block) {
+            uint64_t next = starts[block];
+            for (uint64_t i = block * kBlock; i < block_end(block); ++i) {
+                if (marks[i]) variables[next++] = static_cast<uint32_t>(i);
+            }
+        }
+    });
+    return variables;
+}
+
+uint64_t device_key_bytes(const groth16::ProvingKey& key, uint64_t b_points) {
+    const bool sparse = b_points < key.num_variables;
+    return sizeof(ec::G1Affine) * (key.num_variables + b_points + key.private_variables() + key.h_points()) +
+           sizeof(ec::G2Affine) * b_points + (sparse ? b_points * sizeof(uint32_t) : 0);
 }
 
 uint64_t KeyTables::device_bytes() const {
@@ -190,12 +223,12 @@ private:
 };
 
 // z's tables, whole: A's and B1's (G1) and B2's (G2) together, or none.
-void plan_z_tables(MemoryPlanner& planner, const groth16::ProvingKey& shape, msm::TableShape whole) {
-    const uint64_t m = shape.num_variables;
+void plan_z_tables(MemoryPlanner& planner, const groth16::ProvingKey& shape, uint64_t b_points,
+                   msm::TableShape whole) {
     MsmMemoryPlan candidate = planner.plan();
     candidate.z = whole;
-    planner.try_add(candidate, {table_bytes<ec::G1Params>(m, whole), table_bytes<ec::G1Params>(m, whole),
-                                table_bytes<ec::G2Params>(m, whole)});
+    planner.try_add(candidate, {table_bytes<ec::G1Params>(shape.num_variables, whole),
+                                table_bytes<ec::G1Params>(b_points, whole), table_bytes<ec::G2Params>(b_points, whole)});
 }
 
 // B2's rounds: the longest segments whose scratch fits on its own, or else in one block
@@ -265,11 +298,11 @@ MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::P
 
 }  // namespace
 
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
-                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t free_bytes, bool tables,
+                              G2Rounds g2_rounds, const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
     MemoryPlanner planner(free_bytes, workers_bytes);
     const msm::TableShape whole{key_table_window_bits(shape), 1};
-    if (tables) plan_z_tables(planner, shape, whole);
+    if (tables) plan_z_tables(planner, shape, b_points, whole);
     plan_g2_rounds(planner, g2_rounds);
     if (!tables) return planner.plan();
     return plan_h_and_l_tables(planner, shape, whole, g1_table_stride);
@@ -295,14 +328,13 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     if (plan.l) tables.l = table_of(key.l_query, *plan.l);
 }
 
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, unsigned host_threads) {
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
+                                    unsigned host_threads) {
     DeviceProvingKey device;
-    device.b_density = sparse_b_density(key.num_variables, host_threads, [&](uint64_t i) {
-        return !key.b_g1_query[i].is_infinity() || !key.b_g2_query[i].is_infinity();
-    });
+    device.b_variables = upload(std::span<const uint32_t>(b_variables));
     device.a_query = upload(key.a_query);
-    device.b_g1_query = upload(key.b_g1_query);
-    device.b_g2_query = upload(key.b_g2_query);
+    device.b_g1_query = upload_b(key.b_g1_query, b_variables, host_threads);
+    device.b_g2_query = upload_b(key.b_g2_query, b_variables, host_threads);
     device.l_query = upload(key.l_query);
     device.h_query = upload(key.h_query);
     device.header = without_queries(key);
@@ -315,64 +347,93 @@ uint64_t key_generation_scratch_bytes() {
 }
 
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      unsigned host_threads) {
+                                      const std::vector<uint32_t>& b_variables, unsigned host_threads) {
     const Stream stream;
     DeviceBuffer<ff::Fr> chunk(kScalarChunk);
     DeviceProvingKey device;
+    device.b_variables = upload(std::span<const uint32_t>(b_variables));
+    const std::vector<ff::Fr> b_scalars =
+        b_variables.empty() ? scalars.b : gathered(std::span<const ff::Fr>(scalars.b), b_variables, host_threads);
     {
         const FixedBaseGenerator<ec::G1Params> g1(ec::g1_generator(), host_threads);
         device.a_query = multiply(g1, scalars.a, chunk, stream);
-        device.b_g1_query = multiply(g1, scalars.b, chunk, stream);
+        device.b_g1_query = multiply(g1, b_scalars, chunk, stream);
         device.l_query = multiply(g1, scalars.l, chunk, stream);
         device.h_query = multiply(g1, scalars.h, chunk, stream);
     }
     const FixedBaseGenerator<ec::G2Params> g2(ec::g2_generator(), host_threads);
-    device.b_g2_query = multiply(g2, scalars.b, chunk, stream);
-    // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
-    device.b_density = sparse_b_density(header.num_variables, host_threads,
-                                        [&](uint64_t i) { return !scalars.b[i].is_zero(); });
+    device.b_g2_query = multiply(g2, b_scalars, chunk, stream);
     device.header = without_queries(std::move(header));
     return device;
 }
 
+namespace {
+
+using Section = groth16::KeyPointsDigest::Section;
+
+// Adds a query's points (device memory) to `digest` piece by piece through two pinned
+// halves: the next piece downloads while the host digests this one.
+void add_device_points(groth16::KeyPointsDigest& digest, Section section, const void* points, uint64_t bytes,
+                       const Stream& stream, PinnedBuffer& staging, const Event (&downloaded)[2]) {
+    const uint64_t pieces = (bytes + kDigestChunkBytes - 1) / kDigestChunkBytes;
+    const auto half = [&](uint64_t k) { return static_cast<uint8_t*>(staging.data()) + (k % 2) * kDigestChunkBytes; };
+    const auto piece_bytes = [&](uint64_t k) { return std::min(kDigestChunkBytes, bytes - k * kDigestChunkBytes); };
+    const auto enqueue = [&](uint64_t k) {
+        stream.copy_to_host(half(k), static_cast<const uint8_t*>(points) + k * kDigestChunkBytes, piece_bytes(k));
+        downloaded[k % 2].record(stream);
+    };
+    if (pieces > 0) enqueue(0);
+    for (uint64_t k = 0; k < pieces; ++k) {
+        if (k + 1 < pieces) enqueue(k + 1);  // into the other half, digested already
+        downloaded[k % 2].synchronize();
+        digest.add(section, half(k), piece_bytes(k));
+    }
+}
+
+// Adds a sparse B query as its file holds it: every variable's point, those of the
+// variables outside `variables` at infinity ((0, 0): zero bytes).
+template <class Point>
+void add_sparse_points(groth16::KeyPointsDigest& digest, Section section, const DeviceBuffer<Point>& compact,
+                       const std::vector<uint32_t>& variables, uint64_t m) {
+    std::vector<Point> points(compact.size());
+    compact.copy_to_host(points.data(), points.size());
+    const uint64_t piece_points = kDigestChunkBytes / sizeof(Point);
+    std::vector<Point> piece(piece_points);
+    size_t next = 0;  // the first of `variables` not yet placed
+    for (uint64_t first = 0; first < m; first += piece_points) {
+        const uint64_t count = std::min(piece_points, m - first);
+        std::memset(static_cast<void*>(piece.data()), 0, count * sizeof(Point));
+        for (; next < variables.size() && variables[next] < first + count; ++next)
+            piece[variables[next] - first] = points[next];
+        digest.add(section, piece.data(), count * sizeof(Point));
+    }
+}
+
+}  // namespace
+
 std::string device_key_points_digest(const DeviceProvingKey& key) {
     const groth16::ProvingKey& header = key.header;
     groth16::KeyPointsDigest digest(header.log_n, header.num_variables, header.num_public, header.h_convention);
-    using Section = groth16::KeyPointsDigest::Section;
     const std::vector<uint8_t> vk = groth16::vk_section_bytes(header);
     digest.add(Section::vk, vk.data(), vk.size());
-    // The points, piece by piece in file order, through two pinned halves: the next piece
-    // downloads while the host digests this one.
-    struct Piece {
-        Section section;
-        const uint8_t* source;
-        uint64_t bytes;
-    };
-    std::vector<Piece> pieces;
-    const auto cut = [&](Section section, const void* device_points, uint64_t bytes) {
-        for (uint64_t done = 0; done < bytes; done += kDigestChunkBytes)
-            pieces.push_back({section, static_cast<const uint8_t*>(device_points) + done,
-                              std::min(kDigestChunkBytes, bytes - done)});
-    };
-    cut(Section::a, key.a_query.data(), key.a_query.bytes());
-    cut(Section::b_g1, key.b_g1_query.data(), key.b_g1_query.bytes());
-    cut(Section::b_g2, key.b_g2_query.data(), key.b_g2_query.bytes());
-    cut(Section::l, key.l_query.data(), key.l_query.bytes());
-    cut(Section::h, key.h_query.data(), key.h_query.bytes());
     const Stream stream;
     PinnedBuffer staging(2 * kDigestChunkBytes);
     const Event downloaded[2];
-    const auto half = [&](size_t k) { return static_cast<uint8_t*>(staging.data()) + (k % 2) * kDigestChunkBytes; };
-    const auto enqueue = [&](size_t k) {
-        stream.copy_to_host(half(k), pieces[k].source, pieces[k].bytes);
-        downloaded[k % 2].record(stream);
+    const auto add_device = [&](Section section, const auto& query) {
+        add_device_points(digest, section, query.data(), query.bytes(), stream, staging, downloaded);
     };
-    if (!pieces.empty()) enqueue(0);
-    for (size_t k = 0; k < pieces.size(); ++k) {
-        if (k + 1 < pieces.size()) enqueue(k + 1);  // into the other half, digested already
-        downloaded[k % 2].synchronize();
-        digest.add(pieces[k].section, half(k), pieces[k].bytes);
+    add_device(Section::a, key.a_query);
+    if (key.b_variables.size() == 0) {
+        add_device(Section::b_g1, key.b_g1_query);
+        add_device(Section::b_g2, key.b_g2_query);
+    } else {
+        std::vector<uint32_t> variables(key.b_variables.size());
+        key.b_variables.copy_to_host(variables.data(), variables.size());
+        add_sparse_points(digest, Section::b_g1, key.b_g1_query, variables, header.num_variables);
+        add_sparse_points(digest, Section::b_g2, key.b_g2_query, variables, header.num_variables);
     }
+    add_device(Section::l, key.l_query);
+    add_device(Section::h, key.h_query);
     return digest.finish();
 }
 

@@ -88,7 +88,8 @@ inline constexpr uint32_t kG2AffineSegments[] = {6144, 4096, 2048};
 // Every worker's device bytes (buffers, plans, accumulators, rounds' scratch) under a plan.
 using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 
-// What fits in `free_bytes` beside every worker (`workers_bytes`), taken in the order of
+// What fits in `free_bytes` beside every worker (`workers_bytes`), for a key of `shape`
+// with `b_points` points in each of B's queries, taken in the order of
 // the time each buys per byte (docs/msm.md#the-memory-plan) while it
 // fits in what the earlier ones left: z's tables (A, B1 and B2 together; at 2^24 ~110 ms
 // a proof for 66 GiB), B2's rounds (~70 ms for 42 GiB a worker; the longest segments
@@ -101,47 +102,66 @@ using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 // the cost model's width for s, where they fit. A table is built from its query, which
 // is then freed (multiple 0 is a copy of it), so each table needs its own bytes while it
 // is built and one multiple fewer after.
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
-                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t free_bytes, bool tables,
+                              G2Rounds g2_rounds, const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
+
+// Where B is sparse (at most kSparseB of the variables in it, as in a PoRep partition or
+// most circom circuits), the device key holds B's points of those variables alone: the
+// others' are at infinity and add nothing. A PoRep partition has a quarter of its
+// variables in B, so its B queries take a quarter of the memory (bellman's parameters
+// leave them out the same way) and its B MSMs a quarter of the points.
+inline constexpr double kSparseB = 0.75;
+
+// The variables in B, ascending, where B is sparse; empty where it is dense. `in_b(i)`:
+// whether variable i's B points are not both at infinity (of m variables).
+std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std::function<bool(uint64_t)>& in_b);
+
+// The points in each of B's queries of a key of `shape` whose sparse_b_variables are these.
+inline uint64_t b_points_of(const groth16::ProvingKey& shape, const std::vector<uint32_t>& b_variables) {
+    return b_variables.empty() ? shape.num_variables : b_variables.size();
+}
 
 struct DeviceProvingKey {
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
     // Its spans are empty and its storage is null.
     groth16::ProvingKey header;
     DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
-    DeviceBuffer<ec::G2Affine> b_g2_query;
+    DeviceBuffer<ec::G2Affine> b_g2_query;  // b_points() each, B's
     // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
     // its points are the table's window 0.
     KeyTables tables;
-    // Where B is sparse (at most kSparseB of the variables in it, as in a PoRep partition
-    // or most circom circuits): 1 for a variable whose B points are not both at infinity,
-    // else 0, so that B's MSMs leave out the rest (ScalarPlan's `keep`); empty otherwise,
-    // and B's MSMs share A's plan of z.
-    DeviceBuffer<uint8_t> b_density;
-    static constexpr double kSparseB = 0.75;
+    // Where B is sparse (sparse_b_variables): the variables whose points B's queries hold,
+    // ascending, the gather of B's plans of z (ScalarPlan::prepare). Empty where B is dense:
+    // B's queries hold every variable's points and B's MSMs share A's plan of z.
+    DeviceBuffer<uint32_t> b_variables;
 
-    // The queries' bytes and B's density (the tables' are tables.device_bytes()).
+    // The points in each of B's queries.
+    uint64_t b_points() const { return b_variables.size() != 0 ? b_variables.size() : header.num_variables; }
+    // The queries' bytes and B's variables (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
         return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes() +
-               b_density.bytes();
+               b_variables.bytes();
     }
 };
 
-// What a DeviceProvingKey of `key`'s shape holds in device memory (only the header's
-// sizes are read: a key_header will do).
-uint64_t device_key_bytes(const groth16::ProvingKey& key);
+// What a DeviceProvingKey of `key`'s shape with `b_points` points in each of B's queries
+// (key.num_variables where B is dense) holds in device memory (only the header's sizes
+// are read: a key_header will do).
+uint64_t device_key_bytes(const groth16::ProvingKey& key, uint64_t b_points);
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
-// current device, synchronously, and B's density; the header keeps everything else.
-// Throws CudaError.
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, unsigned host_threads);
+// current device, synchronously, B's of `b_variables` alone (sparse_b_variables; every
+// variable's when empty); the header keeps everything else. Throws CudaError.
+DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
+                                    unsigned host_threads);
 
 // The seeded key made on the current device: `header` from groth16::key_header, each
 // query's points its scalars (groth16::key_scalars) times a generator, by
-// FixedBaseGenerator, the scalars copied up in chunks. The same bytes as
-// groth16::generate_key. Synchronous; throws CudaError.
+// FixedBaseGenerator, the scalars copied up in chunks; B's of `b_variables` alone, as in
+// upload_proving_key. The same points as groth16::generate_key. Synchronous; throws
+// CudaError.
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      unsigned host_threads);
+                                      const std::vector<uint32_t>& b_variables, unsigned host_threads);
 
 // Device memory generate_proving_key needs beside the key: the generators' tables and a
 // chunk of scalars.

@@ -91,14 +91,14 @@ public:
 
     // Steps 1-3 for the n scalars at `scalars` (device memory, `form`), on `stream`.
     // window_bits = 0 chooses from the number of full scalars; otherwise it must be one
-    // of the capacity's forced widths. `keep` (n device bytes, optional): scalars whose
-    // byte is 0 are left out, as zeros are. Blocks until the counts are on the host.
+    // of the capacity's forced widths. `gather` (n device indices, optional): the MSM's
+    // scalar i is scalars[gather[i]]. Blocks until the counts are on the host.
     void prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits = 0,
-                 PlanEvents* events = nullptr, const uint8_t* keep = nullptr);
+                 PlanEvents* events = nullptr, const uint32_t* gather = nullptr);
     // The same for an MSM over a BaseTable of n points and shape `table` (one of the
     // capacity's shared_tables): a shared layout.
     void prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, TableShape table,
-                        PlanEvents* events = nullptr, const uint8_t* keep = nullptr);
+                        PlanEvents* events = nullptr, const uint32_t* gather = nullptr);
 
     uint64_t point_count() const { return point_count_; }
     uint64_t full_count() const { return full_count_; }
@@ -120,7 +120,7 @@ public:
 
 private:
     void prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
-                        uint32_t table_stride, PlanEvents* events, const uint8_t* keep);
+                        uint32_t table_stride, PlanEvents* events, const uint32_t* gather);
 
     MsmCapacity capacity_;
     uint64_t max_entries_ = 0;

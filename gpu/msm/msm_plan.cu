@@ -96,7 +96,7 @@ uint64_t ScalarPlan::device_bytes() const {
 uint64_t ScalarPlan::device_bytes_for(const MsmCapacity& capacity) { return PlanSizes(capacity).device_bytes(); }
 
 void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream, uint32_t window_bits,
-                         PlanEvents* events, const uint8_t* keep) {
+                         PlanEvents* events, const uint32_t* gather) {
     if (!capacity_.plain) {
         throw std::invalid_argument("a plan sized for tables alone (MsmCapacity::plain = false) runs over tables");
     }
@@ -105,11 +105,11 @@ void ScalarPlan::prepare(const void* scalars, ScalarForm form, uint64_t n, const
         throw std::invalid_argument(plugin::concat("window width ", window_bits,
                                                    " was not among the plan's forced_window_bits"));
     }
-    prepare_layout(scalars, form, n, stream, window_bits, 0, events, keep);
+    prepare_layout(scalars, form, n, stream, window_bits, 0, events, gather);
 }
 
 void ScalarPlan::prepare_shared(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
-                                TableShape table, PlanEvents* events, const uint8_t* keep) {
+                                TableShape table, PlanEvents* events, const uint32_t* gather) {
     if (table.stride < 1 || std::find(capacity_.shared_tables.begin(), capacity_.shared_tables.end(), table) ==
                                 capacity_.shared_tables.end()) {
         throw std::invalid_argument(plugin::concat("a table of ", table.window_bits, "-bit windows, stride ",
@@ -119,12 +119,12 @@ void ScalarPlan::prepare_shared(const void* scalars, ScalarForm form, uint64_t n
         throw std::invalid_argument(plugin::concat("a table of ", n, " points at ", table.window_bits, " bits, stride ",
                                                    table.stride, ", is too large: its point indices are 31-bit"));
     }
-    prepare_layout(scalars, form, n, stream, table.window_bits, table.stride, events, keep);
+    prepare_layout(scalars, form, n, stream, table.window_bits, table.stride, events, gather);
 }
 
 void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n, const Stream& stream,
                                 uint32_t window_bits, uint32_t table_stride, PlanEvents* events,
-                                const uint8_t* keep) {
+                                const uint32_t* gather) {
     if (n > capacity_.max_points) {
         throw std::invalid_argument(plugin::concat("an MSM of ", n, " points on a plan made for ",
                                                    capacity_.max_points));
@@ -135,7 +135,7 @@ void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n
     full_count_ = one_count_ = entry_count_ = 0;
     if (n > 0) {
         const ClassifyParams classify{scalars, form, static_cast<uint32_t>(n), canonical_.data(), full_flags_.data(),
-                                      one_flags_.data(), keep};
+                                      one_flags_.data(), gather};
         classify_kernel<<<blocks_for(n), kThreads, 0, handle>>>(classify);
         ZKB_CUDA_CHECK_LAUNCH("classify_kernel");
         if (events) events->classified.record(stream);

@@ -129,20 +129,21 @@ struct ClassifyParams {
     Scalar* canonical = nullptr;  // out: n canonical scalars
     uint8_t* full_flags = nullptr;  // out: 1 for full scalars
     uint8_t* one_flags = nullptr;   // out: 1 for ones
-    // Optional, n bytes: 0 drops scalar i as if it were zero (its bases are at infinity:
-    // the B queries of a variable in no row's B, DeviceProvingKey::b_density).
-    const uint8_t* keep = nullptr;
+    // Optional, n indices: the MSM's scalar i is scalars[gather[i]] (a sparse B's MSMs
+    // over the variables in B, whose points alone the key holds: DeviceProvingKey::b_variables).
+    const uint32_t* gather = nullptr;
 };
 
 ZKB_HOST_DEVICE inline void classify_scalar(const ClassifyParams& p, uint32_t i) {
+    const uint32_t source = p.gather != nullptr ? p.gather[i] : i;
     Scalar s;
     if (p.form == ScalarForm::montgomery) {
-        static_cast<const ff::Fr*>(p.scalars)[i].to_canonical(s.limbs);
+        static_cast<const ff::Fr*>(p.scalars)[source].to_canonical(s.limbs);
     } else {
-        s = static_cast<const Scalar*>(p.scalars)[i];
+        s = static_cast<const Scalar*>(p.scalars)[source];
     }
     p.canonical[i] = s;
-    const ScalarClass c = p.keep != nullptr && p.keep[i] == 0 ? ScalarClass::zero : classify(s);
+    const ScalarClass c = classify(s);
     p.full_flags[i] = c == ScalarClass::full ? 1 : 0;
     p.one_flags[i] = c == ScalarClass::one ? 1 : 0;
 }

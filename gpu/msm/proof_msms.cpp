@@ -17,20 +17,20 @@ uint64_t chunks(uint64_t points, uint64_t chunk_points) {
 }
 
 struct ChunkCounts {
-    uint64_t z, l, h;  // chunks of z's MSMs (A, B1, B2), of L's, of H's
-    uint64_t g1_sums() const { return 2 * z + l + h; }
+    uint64_t z, b, l, h;  // chunks of A's MSM (z's), of B's two, of L's, of H's
+    uint64_t g1_sums() const { return z + b + l + h; }
     // Where a G1 MSM's chunk sums start among g1_sums(): A's, B1's, L's, then H's.
     uint64_t first_g1_sum(groth16::ProofMsm msm) const {
         switch (msm) {
             case groth16::ProofMsm::a: return 0;
             case groth16::ProofMsm::b_g1: return z;
-            case groth16::ProofMsm::l: return 2 * z;
-            case groth16::ProofMsm::h: return 2 * z + l;
+            case groth16::ProofMsm::l: return z + b;
+            case groth16::ProofMsm::h: return z + b + l;
             case groth16::ProofMsm::b_g2: break;
         }
         throw std::logic_error("ChunkCounts: B2's sums are G2 points");
     }
-    uint64_t intervals() const { return 3 * z + 2; }  // ProofMsms::kMaxChunkIntervals
+    uint64_t intervals() const { return z + 2 * b + 2; }  // ProofMsms::kMaxChunkIntervals
 };
 
 // 0 (no chunks) as the largest MSM.
@@ -39,9 +39,12 @@ uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_point
     return chunk_points == 0 ? largest : std::min(chunk_points, largest);
 }
 
-ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points) {
-    return {chunks(header.num_variables, chunk_points), chunks(header.private_variables(), chunk_points),
-            chunks(header.h_points(), chunk_points)};
+// For B's queries of `b_points` points (a sparse B's: DeviceProvingKey::b_points); the
+// buffers are sized for a dense B's, the most there can be.
+ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points,
+                         std::optional<uint64_t> b_points = std::nullopt) {
+    return {chunks(header.num_variables, chunk_points), chunks(b_points.value_or(header.num_variables), chunk_points),
+            chunks(header.private_variables(), chunk_points), chunks(header.h_points(), chunk_points)};
 }
 
 // For at most `points` points of MSMs of which some run over `tables` and some over
@@ -60,11 +63,11 @@ msm::MsmCapacity capacity_for(uint64_t points, std::initializer_list<std::option
 // Prepares `plan` for an MSM over a base table of shape `table`, or for one over the
 // bases themselves when there is none.
 void prepare(msm::ScalarPlan& plan, const std::optional<msm::TableShape>& table, const void* scalars,
-             msm::ScalarForm form, uint64_t n, const Stream& stream, const uint8_t* keep = nullptr) {
+             msm::ScalarForm form, uint64_t n, const Stream& stream, const uint32_t* gather = nullptr) {
     if (table) {
-        plan.prepare_shared(scalars, form, n, stream, *table, nullptr, keep);
+        plan.prepare_shared(scalars, form, n, stream, *table, nullptr, gather);
     } else {
-        plan.prepare(scalars, form, n, stream, 0, nullptr, keep);
+        plan.prepare(scalars, form, n, stream, 0, nullptr, gather);
     }
 }
 
@@ -126,7 +129,7 @@ uint64_t lent_of(const Capacities& sized, const MsmMemoryPlan& memory) {
 }
 
 uint64_t sums_bytes(const ChunkCounts& counts) {
-    return counts.g1_sums() * sizeof(ec::G1) + counts.z * sizeof(ec::G2);
+    return counts.g1_sums() * sizeof(ec::G1) + counts.b * sizeof(ec::G2);
 }
 
 }  // namespace
@@ -153,7 +156,7 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, c
       g1_(capacities(header, chunk_points_, memory).g1),
       g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
       g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
-      g2_sums_(chunk_counts(header, chunk_points_).z),
+      g2_sums_(chunk_counts(header, chunk_points_).b),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
     const uint64_t intervals = chunk_counts(header, chunk_points_).intervals();
     if (intervals > kMaxChunkIntervals) {
@@ -203,7 +206,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
                                                    ") are not the ones it was sized for"));
     }
     const uint64_t m = key.header.num_variables;
-    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_, key.b_points());
     if (z_ready.size() < counts.z) {
         throw std::invalid_argument(plugin::concat("ProofMsms: ", z_ready.size(), " events for z's ", counts.z,
                                                    " chunks"));
@@ -212,8 +215,10 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     events_used_ = 0;
     intervals_.clear();
 
+    const bool sparse_b = key.b_variables.size() != 0;
     ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
     ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
+    ec::G2* const b_g2_sums = g2_sums_.data();
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         stream.wait(z_ready[chunk]);
@@ -222,17 +227,25 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
-        // A sparse B: a plan of its own, without the variables whose B points are at infinity.
-        if (key.b_density.size() != 0)
-            prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream,
-                    key.b_density.data() + first);
-        accumulate(g1_, plan_, tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sums + chunk, stream);
-        const Event& b_g1_done = mark(stream);
-        intervals_.push_back({groth16::ProofMsm::b_g1, &a_done, &b_g1_done});
-        accumulate(g2_, plan_, tables.b_g2.get(), key.b_g2_query.data() + first, g2_sums_.data() + chunk, stream);
-        intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
+        if (!sparse_b) run_b_chunk(key, first, b_g1_sums + chunk, b_g2_sums + chunk, a_done, stream);  // A's plan
+    }
+    // A sparse B: a plan of z at B's variables alone, over B's points of them.
+    for (uint64_t chunk = 0; sparse_b && chunk < counts.b; ++chunk) {
+        const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, key.b_points() - first);
+        const Event& start = mark(stream);
+        prepare(plan_, memory_.z, z, msm::ScalarForm::montgomery, count, stream, key.b_variables.data() + first);
+        run_b_chunk(key, first, b_g1_sums + chunk, b_g2_sums + chunk, start, stream);
     }
     return *intervals_.back().end;
+}
+
+void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, ec::G1* b_g1_sum, ec::G2* b_g2_sum,
+                            const Event& start, const Stream& stream) {
+    accumulate(g1_, plan_, key.tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sum, stream);
+    const Event& b_g1_done = mark(stream);
+    intervals_.push_back({groth16::ProofMsm::b_g1, &start, &b_g1_done});
+    accumulate(g2_, plan_, key.tables.b_g2.get(), key.b_g2_query.data() + first, b_g2_sum, stream);
+    intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
 }
 
 // The plan is made again for each chunk of L, then of H, on the same stream, after the
@@ -254,7 +267,7 @@ void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::S
 void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream) {
     advance(Step::z, Step::l);
     const groth16::ProvingKey& header = key.header;
-    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::ScalarForm::montgomery,
                   header.private_variables(), key.tables.l.get(), key.l_query.data(),
                   g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
@@ -263,19 +276,19 @@ void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream
 void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready) {
     advance(Step::l, Step::h);
     const groth16::ProvingKey& header = key.header;
-    const ChunkCounts counts = chunk_counts(header, chunk_points_);
+    const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
                   key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
-    stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.z * sizeof(ec::G2));
+    stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.b * sizeof(ec::G2));
 }
 
 groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stream) {
     advance(Step::h, Step::none);
-    const ChunkCounts counts = chunk_counts(key.header, chunk_points_);
+    const ChunkCounts counts = chunk_counts(key.header, chunk_points_, key.b_points());
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.synchronize();
@@ -297,10 +310,10 @@ groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stre
         return total(ec::G1{}, counts.first_g1_sum(msm) * sizeof(ec::G1), count);
     };
     result.a = g1_total(groth16::ProofMsm::a, counts.z);
-    result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.z);
+    result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.b);
     result.l = g1_total(groth16::ProofMsm::l, counts.l);
     result.h = g1_total(groth16::ProofMsm::h, counts.h);
-    result.b_g2 = total(ec::G2{}, g1_bytes, counts.z);
+    result.b_g2 = total(ec::G2{}, g1_bytes, counts.b);
     return result;
 }
 

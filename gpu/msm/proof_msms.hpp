@@ -2,9 +2,9 @@
 // over a key resident in device memory (DeviceProvingKey):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
-// Where B is sparse (DeviceProvingKey::b_density), B1 and B2 share a second plan of z
-// that leaves out the variables in no row's B: a PoRep partition has a quarter of its
-// variables in B, and its B2 then adds a quarter of the points.
+// Where B is sparse (DeviceProvingKey::b_variables), B1 and B2 share a second plan, of z
+// at the variables in B alone, over the key's B points of those: a PoRep partition has a
+// quarter of its variables in B, and its B2 then adds a quarter of the points.
 // The five run one after another on the caller's stream, each filling the GPU, so one
 // ScalarPlan serves them all: each preparation follows, in stream order, the last run
 // that read the one before. B2 on a second stream beside the G1 MSMs is slower than one
@@ -64,8 +64,8 @@ public:
     // none (too few entries to fill the slots, or no scratch planned).
     static uint32_t g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
                                       const MsmMemoryPlan& memory);
-    // The MSMs' intervals in a proof: each of z's chunks for A, B1 and B2 (whose chunks
-    // interleave), one for all of L's and one for all of H's; 5 unchunked. Each is a
+    // The MSMs' intervals in a proof: each of z's chunks for A and each of B's for B1 and
+    // B2, one for all of L's and one for all of H's; 5 unchunked. Each is a
     // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
     // (copies, quotient, digest, combine): z in 5 chunks at most.
     static constexpr uint64_t kMaxChunkIntervals = 17;
@@ -81,7 +81,8 @@ public:
     // L; H needs the quotient's h. Each run blocks the host at its plans' counts
     // (ScalarPlan::prepare), that is until the stream has done what came before them.
     //   run_z  A, B1 and B2, each chunk of z once its event in `z_ready` has completed
-    //          (z_chunks() of them: the caller uploads z in chunk_points() pieces). z holds
+    //          (z_chunks() of them: the caller uploads z in chunk_points() pieces; a
+    //          sparse B's chunks follow A's, whole z uploaded). z holds
     //          key.header.num_variables elements (device, Montgomery form). Throws
     //          std::invalid_argument for a key whose tables are not the construction's
     //          plan's, or too few events. Returns an event on `stream` after B2's last
@@ -100,8 +101,9 @@ public:
     groth16::MsmSums sums(const DeviceProvingKey& key, const Stream& stream);
 
     // After sums: the MSMs' intervals, each between two events on the caller's stream:
-    // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), then L's and
-    // H's (their plans included).
+    // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), or where B is
+    // sparse, A's of each of z's chunks then B1's and B2's of each of B's (B1's with the
+    // chunk's plan); then L's and H's (their plans included).
     struct Interval {
         groth16::ProofMsm msm;
         const Event* start;
@@ -112,6 +114,10 @@ public:
 private:
     // Records a new event on `stream` and returns it.
     const Event& mark(const Stream& stream);
+    // B1's and B2's MSMs over B's points from `first` on, by the plan as prepared, after
+    // the event `start`; their sums to *b_g1_sum and *b_g2_sum.
+    void run_b_chunk(const DeviceProvingKey& key, uint64_t first, ec::G1* b_g1_sum, ec::G2* b_g2_sum,
+                     const Event& start, const Stream& stream);
     // L's or H's chunks, one interval for all of them.
     void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
                        const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
@@ -126,7 +132,7 @@ private:
     msm::BucketAccumulator<ec::G1Params> g1_;
     msm::BucketAccumulator<ec::G2Params> g2_;
     DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
-    DeviceBuffer<ec::G2> g2_sums_;  // each chunk's sum of B2
+    DeviceBuffer<ec::G2> g2_sums_;  // each of B's chunks' sum of B2
     PinnedBuffer host_sums_;
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;

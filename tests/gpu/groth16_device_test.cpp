@@ -423,7 +423,7 @@ protected:
     std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers,
                       uint32_t stride = 1, cuda::G2Rounds where = cuda::G2Rounds::automatic) {
         const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(
-            shape, free_bytes, tables, rounds ? where : cuda::G2Rounds::off, workers, stride);
+            shape, shape.num_variables, free_bytes, tables, rounds ? where : cuda::G2Rounds::off, workers, stride);
         std::string sets;
         uint64_t queries = 0, table_bytes = 0;
         const auto add = [&](const char* name, const std::optional<cuda::msm::TableShape>& table, uint64_t bytes) {

@@ -5,8 +5,9 @@
 //   and uniform, in G1 and G2 (no GPU needed);
 // - on the GPU, FixedBaseGenerator gives the same points for counts that leave partial
 //   warps and blocks (output poisoned first), and generate_proving_key gives the same
-//   bytes as generate_key, so its device_key_points_digest is the key file's digest,
-//   for several shapes and seeds; an uploaded key's digest is its file's too.
+//   bytes as generate_key (B's of the variables in B alone where B is sparse), so its
+//   device_key_points_digest is the key file's digest, for several shapes and seeds; an
+//   uploaded key's bytes and digest are its file's too.
 #include "msm_test_support.hpp"
 #include "test_support.hpp"
 
@@ -16,6 +17,7 @@
 #include "gpu/key/fixed_base.hpp"
 #include "gpu/key/fixed_base_steps.hpp"
 #include "gpu/util/stream.hpp"
+#include "core/circuit/porep_profile.hpp"
 #include "core/groth16/key_file.hpp"
 #include "core/groth16/setup.hpp"
 
@@ -114,7 +116,25 @@ TEST(FixedBaseDevice, PointsAreTheHostsForEveryCount) {
     }
 }
 
-// The bytes of a device key's queries against a host key's.
+// sparse_b_variables: B's variables, ascending, across its blocks of 2^20, on any number
+// of threads; none (a dense B) when more than kSparseB of the variables are in B.
+TEST(SparseB, VariablesInBAreListedWhereBIsSparse) {
+    EXPECT_EQ(cuda::sparse_b_variables(10, 1, [](uint64_t i) { return i % 3 == 0; }),
+              (std::vector<uint32_t>{0, 3, 6, 9}));
+    EXPECT_TRUE(cuda::sparse_b_variables(10, 1, [](uint64_t i) { return i < 8; }).empty());  // 8 > 7.5
+    EXPECT_EQ(cuda::sparse_b_variables(8, 2, [](uint64_t i) { return i < 6; }).size(), 6u);  // 6 = 0.75 x 8
+    const uint64_t m = (uint64_t{1} << 21) + 77;
+    const auto in_b = [](uint64_t i) { return i % 5 == 1 || i == (uint64_t{1} << 20); };
+    std::vector<uint32_t> expected;
+    for (uint64_t i = 0; i < m; ++i) {
+        if (in_b(i)) expected.push_back(static_cast<uint32_t>(i));
+    }
+    for (unsigned threads : {1u, 3u, 8u}) EXPECT_EQ(cuda::sparse_b_variables(m, threads, in_b), expected) << threads;
+}
+
+// The bytes of a device key's queries against a host key's; where the device key lists
+// B's variables, its B queries are the host's points of those, and every other
+// variable's B points are at infinity.
 void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::ProvingKey& host) {
     const auto expect_query = [](const auto& buffer, auto span, const char* name) {
         using Point = typename std::decay_t<decltype(span)>::value_type;
@@ -123,17 +143,39 @@ void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::Provin
         buffer.copy_to_host(got.data(), got.size());
         EXPECT_EQ(0, std::memcmp(got.data(), span.data(), span.size_bytes())) << name << " differs";
     };
+    std::vector<uint32_t> b_variables(device.b_variables.size());
+    device.b_variables.copy_to_host(b_variables.data(), b_variables.size());
+    const auto b_query = [&](auto span) {
+        std::vector<std::remove_const_t<typename decltype(span)::value_type>> points;
+        if (b_variables.empty()) return std::vector(span.begin(), span.end());
+        for (uint32_t variable : b_variables) points.push_back(span[variable]);
+        return points;
+    };
+    for (uint64_t i = 0, listed = 0; !b_variables.empty() && i < host.num_variables; ++i) {
+        const bool in_b = listed < b_variables.size() && b_variables[listed] == i;
+        listed += in_b ? 1 : 0;
+        EXPECT_EQ(in_b, !host.b_g1_query[i].is_infinity() || !host.b_g2_query[i].is_infinity()) << "variable " << i;
+    }
+    const auto b_g1 = b_query(host.b_g1_query);
+    const auto b_g2 = b_query(host.b_g2_query);
     expect_query(device.a_query, host.a_query, "A-query");
-    expect_query(device.b_g1_query, host.b_g1_query, "B-query in G1");
-    expect_query(device.b_g2_query, host.b_g2_query, "B-query in G2");
+    expect_query(device.b_g1_query, std::span(b_g1), "B-query in G1");
+    expect_query(device.b_g2_query, std::span(b_g2), "B-query in G2");
     expect_query(device.l_query, host.l_query, "L-query");
     expect_query(device.h_query, host.h_query, "H-query");
 }
 
+// Made on the device and uploaded, for uniform shapes and PoRep-profile ones (whose B
+// is sparse: the key holds a quarter of B's points), with the key file's digest.
 TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
     ZKB_REQUIRE_GPU();
-    const R1csShape shapes[] = {{1, 1, 0, 0.5, 1}, {4, 2, 1, 0.0, 2}, {9, 3, 3, 0.9, 3}, {12, 4, 1, 0.5, 4},
-                                {14, 2, 2, 0.9, 5}};
+    const R1csShape shapes[] = {{1, 1, 0, 0.5, 1},
+                                {4, 2, 1, 0.0, 2},
+                                {9, 3, 3, 0.9, 3},
+                                {12, 4, 1, 0.5, 4},
+                                {14, 2, 2, 0.9, 5},
+                                {10, 0, 3, circuit::kPorepBitShare, 7, circuit::R1csProfile::porep},
+                                {12, 0, 2, 0.6, 8, circuit::R1csProfile::porep}};
     for (const R1csShape& shape : shapes) {
         for (uint64_t setup_seed : {uint64_t{1}, uint64_t{77}}) {
             SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", setup seed " << setup_seed);
@@ -141,12 +183,19 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
             const groth16::ToxicWaste secrets = groth16::toxic_waste_from_seed(setup_seed, shape.log_n);
             const groth16::ProvingKey host = groth16::generate_key(circuit, secrets, 4);
             const groth16::KeyScalars scalars = groth16::key_scalars(circuit, secrets, 4);
+            const std::vector<uint32_t> b_variables = cuda::sparse_b_variables(
+                host.num_variables, 4, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
+            if (circuit.porep() != nullptr) {
+                EXPECT_FALSE(b_variables.empty()) << "a PoRep profile's B is sparse";
+            }
             const cuda::DeviceProvingKey device = cuda::generate_proving_key(
-                groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, 4);
+                groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4);
             expect_same_key(device, host);
-            EXPECT_EQ(device.device_bytes(), cuda::device_key_bytes(host));
+            EXPECT_EQ(device.device_bytes(), cuda::device_key_bytes(host, cuda::b_points_of(host, b_variables)));
             EXPECT_EQ(cuda::device_key_points_digest(device), groth16::key_points_digest(host));
-            EXPECT_EQ(cuda::device_key_points_digest(cuda::upload_proving_key(host, 2)), groth16::key_points_digest(host));
+            const cuda::DeviceProvingKey uploaded = cuda::upload_proving_key(host, b_variables, 2);
+            expect_same_key(uploaded, host);
+            EXPECT_EQ(cuda::device_key_points_digest(uploaded), groth16::key_points_digest(host));
         }
     }
 }

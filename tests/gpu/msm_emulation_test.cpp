@@ -303,13 +303,15 @@ TEST(MsmSteps, ClassificationAndEntries) {
     EXPECT_EQ(full, (std::vector<uint8_t>{0, 0, 1, 1, 1}));
     EXPECT_EQ(one, (std::vector<uint8_t>{0, 1, 0, 0, 0}));
     for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(std::memcmp(&canonical[i], &canonical_input[i], 32), 0) << i;
-    // `keep` drops the one and a full scalar (their bases at infinity), as zeros.
-    const std::vector<uint8_t> keep = {1, 0, 1, 0, 1};
-    ClassifyParams kept = p;
-    kept.keep = keep.data();
-    for (uint32_t i = 0; i < 5; ++i) classify_scalar(kept, i);
-    EXPECT_EQ(full, (std::vector<uint8_t>{0, 0, 1, 0, 1}));
-    EXPECT_EQ(one, (std::vector<uint8_t>{0, 0, 0, 0, 0}));
+    // `gather` makes an MSM of 3 of the scalars (indices 4, 1 and 2), in that order.
+    const std::vector<uint32_t> gather = {4, 1, 2};
+    ClassifyParams gathered = p;
+    gathered.count = 3;
+    gathered.gather = gather.data();
+    for (uint32_t i = 0; i < 3; ++i) classify_scalar(gathered, i);
+    EXPECT_EQ(full, (std::vector<uint8_t>{1, 0, 1, 1, 1}));
+    EXPECT_EQ(one, (std::vector<uint8_t>{0, 1, 0, 0, 0}));
+    for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(std::memcmp(&canonical[i], &canonical_input[gather[i]], 32), 0) << i;
     for (uint32_t i = 0; i < 5; ++i) classify_scalar(p, i);
 
     // c = 8: 2 = digit 2 in window 0 (bucket 1), zeros elsewhere (skip key); the one at
