@@ -352,8 +352,9 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
     DeviceBuffer<ff::Fr> chunk(kScalarChunk);
     DeviceProvingKey device;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
-    const std::vector<ff::Fr> b_scalars =
-        b_variables.empty() ? scalars.b : gathered(std::span<const ff::Fr>(scalars.b), b_variables, host_threads);
+    std::vector<ff::Fr> compact_b;
+    if (!b_variables.empty()) compact_b = gathered(std::span<const ff::Fr>(scalars.b), b_variables, host_threads);
+    const std::vector<ff::Fr>& b_scalars = b_variables.empty() ? scalars.b : compact_b;
     {
         const FixedBaseGenerator<ec::G1Params> g1(ec::g1_generator(), host_threads);
         device.a_query = multiply(g1, scalars.a, chunk, stream);
