@@ -214,17 +214,17 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
     } else {
         chunk_choices.push_back(largest);
         for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
-            if (ProofMsms::chunk_intervals(shape, chunk) > ProofMsms::kMaxChunkIntervals) break;
+            if (ProofMsms::chunk_intervals(shape, b_points, chunk) > ProofMsms::kMaxChunkIntervals) break;
             chunk_choices.push_back(chunk);
         }
     }
-    if (ProofMsms::chunk_intervals(shape, chunk_choices.front()) > ProofMsms::kMaxChunkIntervals) {
+    if (ProofMsms::chunk_intervals(shape, b_points, chunk_choices.front()) > ProofMsms::kMaxChunkIntervals) {
         throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
                             plugin::concat("option 'msm_chunk_log' = ", config_.msm_chunk_log, " cuts the witness's ",
-                                           shape.num_variables, " points into more than ",
-                                           (ProofMsms::kMaxChunkIntervals - 2) / 3,
-                                           " chunks, more than a prove report has phases for: raise it, or leave "
-                                           "it out"));
+                                           shape.num_variables, " points into chunks that make ",
+                                           ProofMsms::chunk_intervals(shape, b_points, chunk_choices.front()),
+                                           " MSM intervals, more than the ", ProofMsms::kMaxChunkIntervals,
+                                           " a prove report has phases for: raise it, or leave it out"));
     }
     for (uint64_t chunk : chunk_choices) {
         if (needed_bytes(chunk) <= memory.free_bytes) return chunk;
@@ -348,8 +348,8 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     c_ = b_ + (size_t{1} << max_log_n);
     if (key) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header, backend.msm_chunk_points(), backend.msm_memory(),
-                                            vectors_.data());
+        msms_ = std::make_unique<ProofMsms>(key->header, key->b_points(), backend.msm_chunk_points(),
+                                            backend.msm_memory(), vectors_.data());
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }

@@ -39,8 +39,8 @@ uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_point
     return chunk_points == 0 ? largest : std::min(chunk_points, largest);
 }
 
-// For B's queries of `b_points` points (a sparse B's: DeviceProvingKey::b_points); the
-// buffers are sized for a dense B's, the most there can be.
+// For B's queries of `b_points` points (DeviceProvingKey::b_points); device_bytes_for
+// sizes for a dense B's, the most there can be.
 ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points,
                          std::optional<uint64_t> b_points = std::nullopt) {
     return {chunks(header.num_variables, chunk_points), chunks(b_points.value_or(header.num_variables), chunk_points),
@@ -134,8 +134,8 @@ uint64_t sums_bytes(const ChunkCounts& counts) {
 
 }  // namespace
 
-uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points) {
-    return chunk_counts(header, effective_chunk(header, chunk_points)).intervals();
+uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points) {
+    return chunk_counts(header, effective_chunk(header, chunk_points), b_points).intervals();
 }
 
 uint64_t ProofMsms::z_chunks(const groth16::ProvingKey& header) const {
@@ -148,17 +148,18 @@ uint32_t ProofMsms::g2_affine_segment(const groth16::ProvingKey& header, uint64_
     return g2.affine_rounds ? g2.affine_segment : 0;
 }
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory,
-                     void* lent)
+ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points,
+                     const MsmMemoryPlan& memory, void* lent)
     : chunk_points_(effective_chunk(header, chunk_points)),
+      b_points_(b_points),
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
       g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
-      g1_sums_(chunk_counts(header, chunk_points_).g1_sums()),
-      g2_sums_(chunk_counts(header, chunk_points_).b),
-      host_sums_(sums_bytes(chunk_counts(header, chunk_points_))) {
-    const uint64_t intervals = chunk_counts(header, chunk_points_).intervals();
+      g1_sums_(chunk_counts(header, chunk_points_, b_points).g1_sums()),
+      g2_sums_(chunk_counts(header, chunk_points_, b_points).b),
+      host_sums_(sums_bytes(chunk_counts(header, chunk_points_, b_points))) {
+    const uint64_t intervals = chunk_counts(header, chunk_points_, b_points).intervals();
     if (intervals > kMaxChunkIntervals) {
         throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_query(header), " points in chunks of ",
                                                    chunk_points_, " make ", intervals, " intervals, more than ",
@@ -204,6 +205,10 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         shape_of(tables.l.get()) != memory_.l) {
         throw std::invalid_argument(plugin::concat("ProofMsms: the key's base tables (", tables.shapes(),
                                                    ") are not the ones it was sized for"));
+    }
+    if (key.b_points() != b_points_) {
+        throw std::invalid_argument(plugin::concat("ProofMsms: a key with ", key.b_points(), " points in B's queries, "
+                                                   "sized for ", b_points_));
     }
     const uint64_t m = key.header.num_variables;
     const ChunkCounts counts = chunk_counts(key.header, chunk_points_, key.b_points());

@@ -41,19 +41,20 @@ namespace zkbatch::cuda {
 
 class ProofMsms {
 public:
-    // For a key of `header`'s sizes (m variables, h_points() H points), in chunks of at
-    // most `chunk_points` points (0: none, every MSM at once), with the tables and B2's
-    // rounds of `memory`. Under memory.g2_scratch_in_vectors the rounds' scratch goes in
-    // `lent` (lent_bytes of device memory the caller leaves alone until run_z's event).
-    // Throws std::invalid_argument when the chunks make more than kMaxChunkIntervals
-    // intervals, or come with tables (tables are for whole MSMs), or when the scratch is
-    // to be lent and `lent` is null.
-    explicit ProofMsms(const groth16::ProvingKey& header, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {},
-                       void* lent = nullptr);
+    // For a key of `header`'s sizes (m variables, h_points() H points) with `b_points`
+    // points in each of B's queries (DeviceProvingKey::b_points), in chunks of at most
+    // `chunk_points` points (0: none, every MSM at once), with the tables and B2's rounds
+    // of `memory`. Under memory.g2_scratch_in_vectors the rounds' scratch goes in `lent`
+    // (lent_bytes of device memory the caller leaves alone until run_z's event). Throws
+    // std::invalid_argument when the chunks make more than kMaxChunkIntervals intervals,
+    // or come with tables (tables are for whole MSMs), or when the scratch is to be lent
+    // and `lent` is null.
+    ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points = 0,
+              const MsmMemoryPlan& memory = {}, void* lent = nullptr);
 
-    // Device bytes a ProofMsms of these arguments allocates (the plan, both accumulators,
-    // the rounds' scratch unless lent, the sums), before allocating anything: what
-    // load_key adds up per worker.
+    // Device bytes a ProofMsms of these arguments (any b_points) allocates (the plan,
+    // both accumulators, the rounds' scratch unless lent, the sums), before allocating
+    // anything: what load_key adds up per worker.
     static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
                                      const MsmMemoryPlan& memory = {});
     // The device bytes it takes in the caller's memory: B2's rounds' scratch under
@@ -67,12 +68,13 @@ public:
     // The MSMs' intervals in a proof: each of z's chunks for A and each of B's for B1 and
     // B2, one for all of L's and one for all of H's; 5 unchunked. Each is a
     // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
-    // (copies, quotient, digest, combine): z in 5 chunks at most.
+    // (copies, quotient, digest, combine): z in 5 chunks at most where B is dense, 13
+    // where B is in one.
     static constexpr uint64_t kMaxChunkIntervals = 17;
-    static constexpr uint64_t kMaxZChunks = (kMaxChunkIntervals - 2) / 3;
-    static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t chunk_points);
+    static constexpr uint64_t kMaxZChunks = kMaxChunkIntervals - 4;
+    static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points);
     // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
-    // of `header`'s sizes (at most kMaxZChunks).
+    // of `header`'s sizes.
     uint64_t chunk_points() const { return chunk_points_; }
     uint64_t z_chunks(const groth16::ProvingKey& header) const;
 
@@ -127,6 +129,7 @@ private:
     void advance(Step previous, Step next);
 
     uint64_t chunk_points_;
+    uint64_t b_points_;
     MsmMemoryPlan memory_;
     msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
     msm::BucketAccumulator<ec::G1Params> g1_;
