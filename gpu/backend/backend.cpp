@@ -49,6 +49,9 @@ uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes) {
 // memory, CUB's and the driver's own): a key that filled the device to the byte would
 // fail at the first worker's allocation instead of being refused with the numbers.
 constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+// Host memory a streamed key leaves available: the process's own allocations after
+// load_key (the witness's buffers, the runner's queues) and the system's.
+constexpr uint64_t kHostReserveBytes = uint64_t{8} << 30;
 
 // Option `key`'s value, one of `choices` (the first is the default); `help` lists them
 // for the message that refuses anything else.
@@ -110,6 +113,14 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                                     : G2Rounds::automatic;
     // From 1 GiB: below it not even the reserve fits.
     config.device_memory_bytes = options.get_bytes("device_memory", 0, kReserveBytes, uint64_t{1} << 50);
+    const std::string placement =
+        get_choice(options, "key_placement", {"auto", "device", "host"},
+                   "'auto' (the default: the key on the device, its queries that do not fit streamed from pinned "
+                   "host memory as the MSMs run), 'device' (every query on the device), or 'host' (every query "
+                   "streamed)");
+    config.key_placement = placement == "device" ? KeyPlacementChoice::device
+                           : placement == "host" ? KeyPlacementChoice::host
+                                                 : KeyPlacementChoice::automatic;
     return config;
 }
 
@@ -148,17 +159,19 @@ void CudaBackend::describe(zkb_facts* facts) const {
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
     if (config_.device_memory_bytes != 0) plugin::add_fact(facts, "cuda.device_memory_cap_bytes", config_.device_memory_bytes);
-    if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", msm_chunk_points_);
+    if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
+    if (key_) plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
+    if (key_ && key_->host_bytes() != 0) plugin::add_fact(facts, "cuda.key_host_bytes", key_->host_bytes());
     if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
     if (key_) {
         plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
-                         ProofMsms::g2_affine_segment(key_->header, msm_chunk_points_, msm_memory_));
+                         ProofMsms::g2_affine_segment(key_->header, key_plan_.chunk_points, msm_memory_));
         plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
     }
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
     }
-    if (key_) plugin::add_fact(facts, "cuda.msm_worker_bytes", worker_bytes(key_->header, msm_chunk_points_, msm_memory_));
+    if (key_) plugin::add_fact(facts, "cuda.msm_worker_bytes", worker_bytes(key_->header, key_plan_.chunk_points, msm_memory_));
     if (key_ && !key_->tables.empty()) {
         plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
@@ -195,16 +208,29 @@ uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t ch
            shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
 }
 
-uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points,
-                                      uint64_t scratch_bytes) const {
-    // The key and, per worker, a, b, c, z and the MSMs' buffers (the workers are created
-    // after load_key); the scratch for making the key is freed before the workers exist.
+CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points,
+                                                        uint64_t scratch_bytes) const {
+    // The key's resident part and, per worker, a, b, c, z and the MSMs' buffers (the
+    // workers are created after load_key); the scratch for making the key is freed
+    // before the workers exist. The streamed part goes in pinned host memory.
     const DeviceMemory memory = device_memory();
-    const uint64_t key_bytes = device_key_bytes(shape, b_points);
-    const auto needed_bytes = [&](uint64_t chunk_points) {
-        const uint64_t workers_bytes = uint64_t{config_.prove_workers} * worker_bytes(shape, chunk_points);
-        return key_bytes + std::max(scratch_bytes, workers_bytes) + kReserveBytes;
+    const uint64_t host_available = read_host_memory_info().available_bytes;
+    const auto workers_bytes = [&](const KeyMemoryPlan& plan) {
+        MsmMemoryPlan streamed;
+        streamed.key = plan.placement;
+        return uint64_t{config_.prove_workers} * worker_bytes(shape, plan.chunk_points, streamed);
     };
+    const auto needed_bytes = [&](const KeyMemoryPlan& plan) {
+        return key_bytes(shape, b_points, plan.placement).device + std::max(scratch_bytes, workers_bytes(plan)) +
+               kReserveBytes;
+    };
+    // Host memory left beside a streamed key for the rest of the process (the pinned pools
+    // of a, b, c and z are allocated already, or come with add_witness).
+    const auto host_fits = [&](const KeyMemoryPlan& plan) {
+        const uint64_t host = key_bytes(shape, b_points, plan.placement).host;
+        return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
+    };
+
     // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
     // has room for their intervals; msm_chunk_log fixes the size.
     const uint64_t largest = largest_query(shape);
@@ -226,20 +252,48 @@ uint64_t CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t
                                            " MSM intervals, more than the ", ProofMsms::kMaxChunkIntervals,
                                            " a prove report has phases for: raise it, or leave it out"));
     }
-    for (uint64_t chunk : chunk_choices) {
-        if (needed_bytes(chunk) <= memory.free_bytes) return chunk;
+    // The placements key_placement allows, fewest queries streamed first.
+    std::vector<KeyPlacement> placements;
+    const size_t all = std::size(kStreamOrder);
+    for (size_t streamed = 0; streamed <= all; ++streamed) {
+        if ((config_.key_placement == KeyPlacementChoice::device && streamed > 0) ||
+            (config_.key_placement == KeyPlacementChoice::host && streamed < all))
+            continue;
+        placements.push_back(KeyPlacement::streaming_first(streamed));
     }
-    const uint64_t smallest = chunk_choices.back();
+    for (const KeyPlacement& placement : placements) {
+        for (uint64_t chunk : chunk_choices) {
+            const KeyMemoryPlan plan{chunk, placement};
+            if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
+        }
+    }
+    const KeyMemoryPlan last{chunk_choices.back(), placements.back()};
+    const KeyBytes key = key_bytes(shape, b_points, last.placement);
+    const bool streaming = last.placement.any_streamed();
+    if (streaming && !host_fits(last) && needed_bytes(last) <= memory.free_bytes) {
+        throw plugin::Error(
+            ZKB_ERR_OUT_OF_MEMORY,
+            plugin::concat("the proving key's streamed queries (", last.placement.names(), ": ", format_gib(key.host),
+                           ") need pinned host memory, but the host has ", format_gib(host_available),
+                           " available and keeps ", format_gib(kHostReserveBytes),
+                           " for the rest; free host memory, or use a GPU with more memory"));
+    }
     throw plugin::Error(
         ZKB_ERR_OUT_OF_MEMORY,
-        plugin::concat("the proving key (", format_gib(key_bytes), " of points",
+        plugin::concat("the proving key (", format_gib(key.device), " of points on the device",
+                       streaming ? plugin::concat(", ", last.placement.names(), " streamed from host memory") : "",
                        scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
                        ") and ", config_.prove_workers, " prove worker(s) (",
-                       format_gib(worker_bytes(shape, smallest)),
+                       format_gib(workers_bytes(last) / config_.prove_workers),
                        " each: a, b, c, the witness and the MSMs' buckets",
-                       smallest < largest ? plugin::concat(", the MSMs in chunks of ", smallest, " points") : "",
-                       ") need ", format_gib(needed_bytes(smallest)), " of device memory, but ",
-                       describe_memory(memory), "; lower pipeline.prove_workers or the circuit's size"));
+                       last.chunk_points < largest ? plugin::concat(", the MSMs in chunks of ", last.chunk_points,
+                                                                    " points")
+                                                   : "",
+                       ") need ", format_gib(needed_bytes(last)), " of device memory, but ", describe_memory(memory),
+                       "; lower pipeline.prove_workers or the circuit's size",
+                       config_.key_placement == KeyPlacementChoice::device ? ", or let option key_placement stream "
+                                                                             "the key ('auto')"
+                                                                           : ""));
 }
 
 void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
@@ -266,9 +320,10 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
             // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
             const std::vector<uint32_t> b_variables = sparse_b_variables(
                 shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
-            msm_chunk_points_ = plan_key_memory(shape, b_points_of(shape, b_variables), key_generation_scratch_bytes());
+            key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables), key_generation_scratch_bytes());
             header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
-            key_ = std::make_unique<DeviceProvingKey>(generate_proving_key(header, scalars, b_variables, host_threads));
+            key_ = std::make_unique<DeviceProvingKey>(
+                generate_proving_key(header, scalars, b_variables, host_threads, key_plan_.placement));
         }
         plugin::copy_text(report->points_digest, device_key_points_digest(*key_));
         plugin::copy_text(report->how, "generated");
@@ -278,16 +333,20 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
             sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
                 return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
             });
-        msm_chunk_points_ = plan_key_memory(host_key, b_points_of(host_key, b_variables), 0);
-        key_ = std::make_unique<DeviceProvingKey>(upload_proving_key(host_key, b_variables, host_threads));
+        key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables), 0);
+        key_ = std::make_unique<DeviceProvingKey>(
+            upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement));
         plugin::copy_text(report->how, "uploaded");
     }
-    report->key_bytes = key_->device_bytes();  // before spend_free_memory frees the tabled queries
+    // Before spend_free_memory frees the tabled queries.
+    report->key_bytes = key_->device_bytes() + key_->host_bytes();
     spend_free_memory();
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;
-    plugin::copy_text(report->where, plugin::concat("device", config_.device));
+    plugin::copy_text(report->where, key_plan_.placement.any_streamed()
+                                         ? plugin::concat("device", config_.device, "+host")
+                                         : plugin::concat("device", config_.device));
 }
 
 CudaBackend::DeviceMemory CudaBackend::device_memory() const {
@@ -311,10 +370,11 @@ void CudaBackend::spend_free_memory() {
     msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
     const uint64_t start_ns = steady_now_ns();
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
-    const bool whole = msm_chunk_points_ == largest_query(key_->header);
-    msm_memory_ = plan_msm_memory(key_->header, key_->b_points(), msm_memory_budget_bytes_, config_.msm_tables && whole,
+    const bool whole = key_plan_.chunk_points == largest_query(key_->header);
+    msm_memory_ = plan_msm_memory(key_->header, key_->b_points(), key_plan_.placement, msm_memory_budget_bytes_,
+                                  config_.msm_tables && whole,
                                   config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
-                                      return config_.prove_workers * worker_bytes(key_->header, msm_chunk_points_,
+                                      return config_.prove_workers * worker_bytes(key_->header, key_plan_.chunk_points,
                                                                                   memory);
                                   },
                                   config_.msm_table_stride);
@@ -605,6 +665,13 @@ groth16::MsmSums CudaWorker::collect_msm_sums(const Partition& partition) {
     for (const ProofMsms::Interval& interval : msms_->intervals()) {
         phases_.add(PhaseLog::Section::msms, groth16::phase_name(interval.msm), compute_lane_, *interval.start,
                     *interval.end);
+    }
+    // The streamed queries' copies, on their own stream: one interval from the first to
+    // the last, with every chunk's bytes (they run under the MSMs they feed).
+    const QueryStager& key_copies = msms_->key_copies();
+    if (key_copies.bytes() != 0) {
+        phases_.add(PhaseLog::Section::msms, "key_h2d", copy_lane_, key_copies.first_start(), key_copies.last_end(),
+                    key_copies.bytes());
     }
     return sums;
 }

@@ -64,7 +64,7 @@ public:
     // The key on the device; null before load_key (a quotient run).
     const DeviceProvingKey* key() const { return key_.get(); }
     // The most points each worker's MSMs take at once (ProofMsms), chosen by load_key.
-    uint64_t msm_chunk_points() const { return msm_chunk_points_; }
+    uint64_t msm_chunk_points() const { return key_plan_.chunk_points; }
     // The key's tables and B2's rounds (whole MSMs only), planned by load_key: what each
     // worker's ProofMsms is sized for.
     const MsmMemoryPlan& msm_memory() const { return msm_memory_; }
@@ -82,14 +82,22 @@ public:
     std::unique_lock<std::mutex> lock_download_stream();
 
 private:
-    // The MSMs' chunk size (ProofMsms) with which a key of `shape`'s sizes and `b_points`
-    // points in each of B's queries (device_key_bytes), the `scratch_bytes` that making it
-    // takes, and every worker's buffers fit in free device memory: the MSMs whole if they
-    // fit, else the largest power of two that does. Throws
-    // plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
-    uint64_t plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
+    // What load_key plans before it makes the key: the MSMs' chunks and which queries
+    // stream from host memory.
+    struct KeyMemoryPlan {
+        uint64_t chunk_points = 0;
+        KeyPlacement placement;
+    };
+    // The plan with which a key of `shape`'s sizes and `b_points` points in each of B's
+    // queries (key_bytes), the `scratch_bytes` that making it takes, and every worker's
+    // buffers fit in free device memory, and its streamed queries in available host
+    // memory: the fewest queries streamed (in kStreamOrder, as option key_placement
+    // allows), then the MSMs whole if they fit, else in the largest power of two that
+    // does. Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
+    KeyMemoryPlan plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
     // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms
-    // (with `memory`'s tables and rounds; plan_key_memory sizes workers without).
+    // (with `memory`'s placement, tables and rounds; plan_key_memory sizes workers
+    // without tables or rounds).
     uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
                           const MsmMemoryPlan& memory = {}) const;
     // Plans what the free memory the workers (created after load_key) will leave buys
@@ -115,7 +123,7 @@ private:
     std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
-    uint64_t msm_chunk_points_ = 0;
+    KeyMemoryPlan key_plan_;
     MsmMemoryPlan msm_memory_;
     uint64_t msm_memory_budget_bytes_ = 0;  // the free memory spend_free_memory planned in
     uint64_t table_build_ms_ = 0;

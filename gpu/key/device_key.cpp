@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,20 +34,49 @@ DeviceBuffer<Point> upload(std::span<const Point> points) {
     return buffer;
 }
 
-// out[i] = [scalars[i]] generator for the whole vector, a chunk at a time.
+// A query of `points` (host memory): on the device, or, streamed, copied into pinned
+// host memory on the host's threads.
+template <class Point>
+KeyQuery<Point> place(std::span<const Point> points, bool streamed, unsigned threads) {
+    KeyQuery<Point> query;
+    if (!streamed) {
+        query.device = upload(points);
+        return query;
+    }
+    query.host = PinnedBuffer(points.size_bytes());
+    auto* out = static_cast<Point*>(query.host.data());
+    util::parallel_for(0, points.size(), threads, [&](size_t begin, size_t end) {
+        std::memcpy(static_cast<void*>(out + begin), points.data() + begin, (end - begin) * sizeof(Point));
+    });
+    return query;
+}
+
+// out[i] = [scalars[i]] generator for the whole vector, a chunk at a time: into device
+// memory, or, streamed, through `points_chunk` (device, kScalarChunk points) into pinned
+// host memory.
 template <class C>
-DeviceBuffer<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const std::vector<ff::Fr>& scalars,
-                                     DeviceBuffer<ff::Fr>& chunk, const Stream& stream) {
-    DeviceBuffer<ec::Affine<C>> points(scalars.size());
+KeyQuery<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const std::vector<ff::Fr>& scalars,
+                                 bool streamed, DeviceBuffer<ff::Fr>& chunk, DeviceBuffer<uint8_t>& points_chunk,
+                                 const Stream& stream) {
+    using Point = ec::Affine<C>;
+    KeyQuery<Point> query;
+    if (streamed) {
+        query.host = PinnedBuffer(scalars.size() * sizeof(Point));
+    } else {
+        query.device = DeviceBuffer<Point>(scalars.size());
+    }
     for (uint64_t first = 0; first < scalars.size(); first += kScalarChunk) {
         const uint64_t count = std::min<uint64_t>(kScalarChunk, scalars.size() - first);
-        // The previous chunk's kernel reads `chunk` until it ends.
+        // The previous chunk's kernel reads `chunk`, and its copy down `points_chunk`,
+        // until they end.
         stream.synchronize();
         stream.copy_to_device(chunk.data(), scalars.data() + first, count * sizeof(ff::Fr));
-        generator.multiply(chunk.data(), count, points.data() + first, stream);
+        Point* out = streamed ? reinterpret_cast<Point*>(points_chunk.data()) : query.device.data() + first;
+        generator.multiply(chunk.data(), count, out, stream);
+        if (streamed) stream.copy_to_host(static_cast<Point*>(query.host.data()) + first, out, count * sizeof(Point));
     }
     stream.synchronize();
-    return points;
+    return query;
 }
 
 // Each present table with its name, in the facts' order.
@@ -75,13 +105,13 @@ std::vector<T> gathered(std::span<const T> items, const std::vector<uint32_t>& i
     return out;
 }
 
-// A B query (host memory) on the device: the points of `b_variables`, or all where empty.
+// A B query (host memory) placed: the points of `b_variables`, or all where empty.
 template <class Point>
-DeviceBuffer<Point> upload_b(std::span<const Point> points, const std::vector<uint32_t>& b_variables,
-                             unsigned threads) {
-    if (b_variables.empty()) return upload(points);
+KeyQuery<Point> place_b(std::span<const Point> points, const std::vector<uint32_t>& b_variables, bool streamed,
+                        unsigned threads) {
+    if (b_variables.empty()) return place(points, streamed, threads);
     const std::vector<Point> compact = gathered(points, b_variables, threads);
-    return upload(std::span<const Point>(compact));
+    return place(std::span<const Point>(compact), streamed, threads);
 }
 
 groth16::ProvingKey without_queries(groth16::ProvingKey key) {
@@ -124,10 +154,30 @@ std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std
     return variables;
 }
 
-uint64_t device_key_bytes(const groth16::ProvingKey& key, uint64_t b_points) {
-    const bool sparse = b_points < key.num_variables;
-    return sizeof(ec::G1Affine) * (key.num_variables + b_points + key.private_variables() + key.h_points()) +
-           sizeof(ec::G2Affine) * b_points + (sparse ? b_points * sizeof(uint32_t) : 0);
+KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyPlacement& placement) {
+    using groth16::ProofMsm;
+    KeyBytes bytes;
+    bytes.device = b_points < key.num_variables ? b_points * sizeof(uint32_t) : 0;  // B's variables
+    const auto add = [&](ProofMsm query, uint64_t query_bytes) {
+        (placement.streamed(query) ? bytes.host : bytes.device) += query_bytes;
+    };
+    add(ProofMsm::a, key.num_variables * sizeof(ec::G1Affine));
+    add(ProofMsm::b_g1, b_points * sizeof(ec::G1Affine));
+    add(ProofMsm::b_g2, b_points * sizeof(ec::G2Affine));
+    add(ProofMsm::l, key.private_variables() * sizeof(ec::G1Affine));
+    add(ProofMsm::h, key.h_points() * sizeof(ec::G1Affine));
+    return bytes;
+}
+
+KeyPlacement DeviceProvingKey::placement() const {
+    using groth16::ProofMsm;
+    KeyPlacement placement;
+    if (a_query.streamed()) placement.stream(ProofMsm::a);
+    if (b_g1_query.streamed()) placement.stream(ProofMsm::b_g1);
+    if (b_g2_query.streamed()) placement.stream(ProofMsm::b_g2);
+    if (l_query.streamed()) placement.stream(ProofMsm::l);
+    if (h_query.streamed()) placement.stream(ProofMsm::h);
+    return placement;
 }
 
 uint64_t KeyTables::device_bytes() const {
@@ -193,8 +243,10 @@ using TableOption = std::optional<msm::TableShape>;
 // the plan with something added, and becomes the plan only if it fits.
 class MemoryPlanner {
 public:
-    MemoryPlanner(uint64_t free_bytes, const WorkersBytes& workers_bytes)
-        : free_bytes_(free_bytes), workers_bytes_(&workers_bytes) {}
+    MemoryPlanner(uint64_t free_bytes, const WorkersBytes& workers_bytes, const KeyPlacement& placement)
+        : free_bytes_(free_bytes), workers_bytes_(&workers_bytes) {
+        plan_.key = placement;
+    }
 
     const MsmMemoryPlan& plan() const { return plan_; }
 
@@ -298,9 +350,11 @@ MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::P
 
 }  // namespace
 
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t free_bytes, bool tables,
-                              G2Rounds g2_rounds, const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
-    MemoryPlanner planner(free_bytes, workers_bytes);
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, const KeyPlacement& placement,
+                              uint64_t free_bytes, bool tables, G2Rounds g2_rounds, const WorkersBytes& workers_bytes,
+                              uint32_t g1_table_stride) {
+    MemoryPlanner planner(free_bytes, workers_bytes, placement);
+    tables = tables && !placement.any_streamed();
     const msm::TableShape whole{key_table_window_bits(shape), 1};
     if (tables) plan_z_tables(planner, shape, b_points, whole);
     plan_g2_rounds(planner, g2_rounds);
@@ -310,12 +364,14 @@ MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_point
 
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     const Stream stream;
-    // The table of `query`, which is then freed (its points are the table's multiple 0).
-    const auto table_of = [&]<class C>(DeviceBuffer<ec::Affine<C>>& query, msm::TableShape shape) {
-        auto table = std::make_unique<msm::BaseTable<C>>(query.size(), shape);
-        table->build(query.data(), query.size(), stream);
+    // The table of a resident `query`, which is then freed (its points are the table's
+    // multiple 0).
+    const auto table_of = [&]<class C>(KeyQuery<ec::Affine<C>>& query, msm::TableShape shape) {
+        if (query.streamed()) throw std::logic_error("build_key_tables: a table of a streamed query");
+        auto table = std::make_unique<msm::BaseTable<C>>(query.device.size(), shape);
+        table->build(query.device.data(), query.device.size(), stream);
         stream.synchronize();
-        query = DeviceBuffer<ec::Affine<C>>();
+        query.device = DeviceBuffer<ec::Affine<C>>();
         return table;
     };
     KeyTables& tables = key.tables;
@@ -329,27 +385,34 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
 }
 
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
-                                    unsigned host_threads) {
+                                    unsigned host_threads, const KeyPlacement& placement) {
+    using groth16::ProofMsm;
     DeviceProvingKey device;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
-    device.a_query = upload(key.a_query);
-    device.b_g1_query = upload_b(key.b_g1_query, b_variables, host_threads);
-    device.b_g2_query = upload_b(key.b_g2_query, b_variables, host_threads);
-    device.l_query = upload(key.l_query);
-    device.h_query = upload(key.h_query);
+    device.a_query = place(key.a_query, placement.streamed(ProofMsm::a), host_threads);
+    device.b_g1_query = place_b(key.b_g1_query, b_variables, placement.streamed(ProofMsm::b_g1), host_threads);
+    device.b_g2_query = place_b(key.b_g2_query, b_variables, placement.streamed(ProofMsm::b_g2), host_threads);
+    device.l_query = place(key.l_query, placement.streamed(ProofMsm::l), host_threads);
+    device.h_query = place(key.h_query, placement.streamed(ProofMsm::h), host_threads);
     device.header = without_queries(key);
     return device;
 }
 
 uint64_t key_generation_scratch_bytes() {
     return FixedBaseGenerator<ec::G1Params>::table_bytes() + FixedBaseGenerator<ec::G2Params>::table_bytes() +
-           kScalarChunk * sizeof(ff::Fr);
+           kScalarChunk * (sizeof(ff::Fr) + sizeof(ec::G2Affine));
 }
 
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      const std::vector<uint32_t>& b_variables, unsigned host_threads) {
+                                      const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                      const KeyPlacement& placement) {
+    using groth16::ProofMsm;
     const Stream stream;
     DeviceBuffer<ff::Fr> chunk(kScalarChunk);
+    DeviceBuffer<uint8_t> points_chunk(placement.any_streamed() ? kScalarChunk * sizeof(ec::G2Affine) : 0);
+    const auto made = [&](const auto& generator, const std::vector<ff::Fr>& query_scalars, ProofMsm query) {
+        return multiply(generator, query_scalars, placement.streamed(query), chunk, points_chunk, stream);
+    };
     DeviceProvingKey device;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
     std::vector<ff::Fr> compact_b;
@@ -357,13 +420,13 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
     const std::vector<ff::Fr>& b_scalars = b_variables.empty() ? scalars.b : compact_b;
     {
         const FixedBaseGenerator<ec::G1Params> g1(ec::g1_generator(), host_threads);
-        device.a_query = multiply(g1, scalars.a, chunk, stream);
-        device.b_g1_query = multiply(g1, b_scalars, chunk, stream);
-        device.l_query = multiply(g1, scalars.l, chunk, stream);
-        device.h_query = multiply(g1, scalars.h, chunk, stream);
+        device.a_query = made(g1, scalars.a, ProofMsm::a);
+        device.b_g1_query = made(g1, b_scalars, ProofMsm::b_g1);
+        device.l_query = made(g1, scalars.l, ProofMsm::l);
+        device.h_query = made(g1, scalars.h, ProofMsm::h);
     }
     const FixedBaseGenerator<ec::G2Params> g2(ec::g2_generator(), host_threads);
-    device.b_g2_query = multiply(g2, b_scalars, chunk, stream);
+    device.b_g2_query = made(g2, b_scalars, ProofMsm::b_g2);
     device.header = without_queries(std::move(header));
     return device;
 }
@@ -391,13 +454,22 @@ void add_device_points(groth16::KeyPointsDigest& digest, Section section, const 
     }
 }
 
+// A query's points in host memory: its pinned copy where streamed, else downloaded.
+template <class Point>
+std::span<const Point> host_view(const KeyQuery<Point>& query, std::vector<Point>& downloaded) {
+    if (query.streamed()) return {query.host_points(), query.host.bytes() / sizeof(Point)};
+    downloaded.resize(query.device.size());
+    query.device.copy_to_host(downloaded.data(), downloaded.size());
+    return downloaded;
+}
+
 // Adds a sparse B query as its file holds it: every variable's point, those of the
 // variables outside `variables` at infinity ((0, 0): zero bytes).
 template <class Point>
-void add_sparse_points(groth16::KeyPointsDigest& digest, Section section, const DeviceBuffer<Point>& compact,
+void add_sparse_points(groth16::KeyPointsDigest& digest, Section section, const KeyQuery<Point>& query,
                        const std::vector<uint32_t>& variables, uint64_t m) {
-    std::vector<Point> points(compact.size());
-    compact.copy_to_host(points.data(), points.size());
+    std::vector<Point> downloaded;
+    const std::span<const Point> points = host_view(query, downloaded);
     const uint64_t piece_points = kDigestChunkBytes / sizeof(Point);
     std::vector<Point> piece(piece_points);
     size_t next = 0;  // the first of `variables` not yet placed
@@ -420,21 +492,25 @@ std::string device_key_points_digest(const DeviceProvingKey& key) {
     const Stream stream;
     PinnedBuffer staging(2 * kDigestChunkBytes);
     const Event downloaded[2];
-    const auto add_device = [&](Section section, const auto& query) {
-        add_device_points(digest, section, query.data(), query.bytes(), stream, staging, downloaded);
+    const auto add = [&](Section section, const auto& query) {
+        if (query.streamed()) {
+            digest.add(section, query.host.data(), query.host.bytes());
+        } else {
+            add_device_points(digest, section, query.device.data(), query.device.bytes(), stream, staging, downloaded);
+        }
     };
-    add_device(Section::a, key.a_query);
+    add(Section::a, key.a_query);
     if (key.b_variables.size() == 0) {
-        add_device(Section::b_g1, key.b_g1_query);
-        add_device(Section::b_g2, key.b_g2_query);
+        add(Section::b_g1, key.b_g1_query);
+        add(Section::b_g2, key.b_g2_query);
     } else {
         std::vector<uint32_t> variables(key.b_variables.size());
         key.b_variables.copy_to_host(variables.data(), variables.size());
         add_sparse_points(digest, Section::b_g1, key.b_g1_query, variables, header.num_variables);
         add_sparse_points(digest, Section::b_g2, key.b_g2_query, variables, header.num_variables);
     }
-    add_device(Section::l, key.l_query);
-    add_device(Section::h, key.h_query);
+    add(Section::l, key.l_query);
+    add(Section::h, key.h_query);
     return digest.finish();
 }
 

@@ -1,15 +1,19 @@
-// DeviceProvingKey: a Groth16 proving key resident in device memory, where the MSM
-// kernels read it. Both CUDA plugins hold their key this way (only their host memory
-// policy for a, b, c, z and the outputs differs). Made once per backend by load_key,
-// from a key in host memory (upload_proving_key) or, for a seeded setup, on the device
-// itself (generate_proving_key): the same points either way, in groth16::ProvingKey's
-// layout (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also
-// builds base tables of the queries (KeyTables) in the memory the workers leave.
+// DeviceProvingKey: a Groth16 proving key for the MSM kernels, its queries resident in
+// device memory, or, for a key larger than the card, some of them in pinned host memory
+// from where their chunks are copied up as the MSMs run (KeyPlacement, QueryStager).
+// Both CUDA plugins hold their key this way (only their host memory policy for a, b, c,
+// z and the outputs differs). Made once per backend by load_key, from a key in host
+// memory (upload_proving_key) or, for a seeded setup, on the device itself
+// (generate_proving_key): the same points either way, in groth16::ProvingKey's layout
+// (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also builds
+// base tables of resident queries (KeyTables) in the memory the workers leave.
 #pragma once
 
+#include "gpu/key/key_placement.hpp"
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/util/host_memory.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/util/pinned_buffer.hpp"
 #include "gpu/util/stream.hpp"
 #include "core/ec/curve.hpp"
 #include "core/groth16/keys.hpp"
@@ -44,9 +48,12 @@ struct KeyTables {
 };
 
 // What load_key spends the device memory the key and the workers' buffers leave on: the
-// key's base tables (KeyTables), for MSMs that run whole (unchunked), and, in every
-// worker's G2 accumulator, scratch for B2's batched affine rounds (msm_steps.hpp).
+// key's base tables (KeyTables), for MSMs that run whole (unchunked) over a key that
+// streams nothing, and, in every worker's G2 accumulator, scratch for B2's batched affine
+// rounds (msm_steps.hpp). It also carries the key's placement, planned before the key is
+// made: every worker holds two chunks of device memory for the streamed queries' copies.
 struct MsmMemoryPlan {
+    KeyPlacement key;
     // Each set's table; none where it has none. z's are whole (stride 1): one plan of z
     // in their layout serves A, B1 and B2.
     std::optional<msm::TableShape> z, h, l;
@@ -102,8 +109,10 @@ using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 // the cost model's width for s, where they fit. A table is built from its query, which
 // is then freed (multiple 0 is a copy of it), so each table needs its own bytes while it
 // is built and one multiple fewer after.
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t free_bytes, bool tables,
-                              G2Rounds g2_rounds, const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
+// The plan carries `placement`; tables only where it streams nothing.
+MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, const KeyPlacement& placement,
+                              uint64_t free_bytes, bool tables, G2Rounds g2_rounds, const WorkersBytes& workers_bytes,
+                              uint32_t g1_table_stride = 0);
 
 // Where B is sparse (at most kSparseB of the variables in it, as in a PoRep partition or
 // most circom circuits), the device key holds B's points of those variables alone: the
@@ -121,12 +130,23 @@ inline uint64_t b_points_of(const groth16::ProvingKey& shape, const std::vector<
     return b_variables.empty() ? shape.num_variables : b_variables.size();
 }
 
+// One query's points: in device memory, or, where the key's placement streams it, in
+// pinned host memory.
+template <class Point>
+struct KeyQuery {
+    DeviceBuffer<Point> device;  // resident (empty once a table holds its points)
+    PinnedBuffer host;           // streamed
+
+    bool streamed() const { return host.bytes() != 0; }
+    const Point* host_points() const { return static_cast<const Point*>(host.data()); }
+};
+
 struct DeviceProvingKey {
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
     // Its spans are empty and its storage is null.
     groth16::ProvingKey header;
-    DeviceBuffer<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
-    DeviceBuffer<ec::G2Affine> b_g2_query;  // b_points() each, B's
+    KeyQuery<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
+    KeyQuery<ec::G2Affine> b_g2_query;  // b_points() each, B's
     // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
     // its points are the table's window 0.
     KeyTables tables;
@@ -137,34 +157,49 @@ struct DeviceProvingKey {
 
     // The points in each of B's queries.
     uint64_t b_points() const { return b_variables.size() != 0 ? b_variables.size() : header.num_variables; }
-    // The queries' bytes and B's variables (the tables' are tables.device_bytes()).
+    KeyPlacement placement() const;
+    // The resident queries' bytes and B's variables (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
-        return a_query.bytes() + b_g1_query.bytes() + l_query.bytes() + h_query.bytes() + b_g2_query.bytes() +
-               b_variables.bytes();
+        return a_query.device.bytes() + b_g1_query.device.bytes() + l_query.device.bytes() +
+               h_query.device.bytes() + b_g2_query.device.bytes() + b_variables.bytes();
+    }
+    // The streamed queries' bytes (pinned host memory).
+    uint64_t host_bytes() const {
+        return a_query.host.bytes() + b_g1_query.host.bytes() + l_query.host.bytes() + h_query.host.bytes() +
+               b_g2_query.host.bytes();
     }
 };
 
+// Where a key's points live.
+struct KeyBytes {
+    uint64_t device = 0;  // resident queries and B's variables
+    uint64_t host = 0;    // streamed queries, pinned
+};
+
 // What a DeviceProvingKey of `key`'s shape with `b_points` points in each of B's queries
-// (key.num_variables where B is dense) holds in device memory (only the header's sizes
+// (key.num_variables where B is dense) holds under `placement` (only the header's sizes
 // are read: a key_header will do).
-uint64_t device_key_bytes(const groth16::ProvingKey& key, uint64_t b_points);
+KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyPlacement& placement = {});
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
-// current device, synchronously, B's of `b_variables` alone (sparse_b_variables; every
-// variable's when empty); the header keeps everything else. Throws CudaError.
+// current device, or, where `placement` streams them, into pinned host memory,
+// synchronously; B's of `b_variables` alone (sparse_b_variables; every variable's when
+// empty); the header keeps everything else. Throws CudaError.
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
-                                    unsigned host_threads);
+                                    unsigned host_threads, const KeyPlacement& placement = {});
 
 // The seeded key made on the current device: `header` from groth16::key_header, each
 // query's points its scalars (groth16::key_scalars) times a generator, by
 // FixedBaseGenerator, the scalars copied up in chunks; B's of `b_variables` alone, as in
-// upload_proving_key. The same points as groth16::generate_key. Synchronous; throws
+// upload_proving_key. A streamed query is made a chunk at a time and copied down into
+// pinned host memory. The same points as groth16::generate_key. Synchronous; throws
 // CudaError.
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      const std::vector<uint32_t>& b_variables, unsigned host_threads);
+                                      const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                      const KeyPlacement& placement = {});
 
-// Device memory generate_proving_key needs beside the key: the generators' tables and a
-// chunk of scalars.
+// Device memory generate_proving_key needs beside the key: the generators' tables, a
+// chunk of scalars and one of points (for a streamed query).
 uint64_t key_generation_scratch_bytes();
 
 // Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
@@ -172,9 +207,9 @@ uint64_t key_generation_scratch_bytes();
 // (docs/msm.md#base-tables). Throws CudaError.
 void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan);
 
-// The points digest of a key on the device: what its key file's header would carry
-// (groth16::KeyPointsDigest), from its points downloaded in file order, before
-// build_key_tables frees any query. Synchronous.
+// The points digest of a key: what its key file's header would carry
+// (groth16::KeyPointsDigest), from its points in file order (downloaded where resident),
+// before build_key_tables frees any query. Synchronous.
 std::string device_key_points_digest(const DeviceProvingKey& key);
 
 }  // namespace zkbatch::cuda

@@ -156,6 +156,7 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint6
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
       g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
+      stager_(chunk_points_, memory.key),
       g1_sums_(chunk_counts(header, chunk_points_, b_points).g1_sums()),
       g2_sums_(chunk_counts(header, chunk_points_, b_points).b),
       host_sums_(sums_bytes(chunk_counts(header, chunk_points_, b_points))) {
@@ -178,8 +179,8 @@ uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t
     const Capacities sized = capacities(header, chunk, memory);
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
            msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
-           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) -
-           lent_of(sized, memory);
+           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) +
+           QueryStager::device_bytes_for(chunk, memory.key) - lent_of(sized, memory);
 }
 
 uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
@@ -219,6 +220,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     done_ = Step::z;  // a new proof: one that failed part way is abandoned
     events_used_ = 0;
     intervals_.clear();
+    stager_.begin();
 
     const bool sparse_b = key.b_variables.size() != 0;
     ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
@@ -228,28 +230,40 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         stream.wait(z_ready[chunk]);
         const Event& start = mark(stream);
+        // A streamed chunk's copy is enqueued before the preparation blocks the host, so
+        // that it runs under the MSM before it.
+        const ec::G1Affine* a_bases = stager_.chunk(key.a_query, first, count, stream);
         prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
-        accumulate(g1_, plan_, tables.a.get(), key.a_query.data() + first, a_sums + chunk, stream);
+        accumulate(g1_, plan_, tables.a.get(), a_bases, a_sums + chunk, stream);
+        stager_.release(stream);
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
-        if (!sparse_b) run_b_chunk(key, first, b_g1_sums + chunk, b_g2_sums + chunk, a_done, stream);  // A's plan
+        if (!sparse_b) {  // over A's plan
+            const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
+            run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sums + chunk, a_done, stream);
+        }
     }
     // A sparse B: a plan of z at B's variables alone, over B's points of them.
     for (uint64_t chunk = 0; sparse_b && chunk < counts.b; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, key.b_points() - first);
         const Event& start = mark(stream);
+        const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
         prepare(plan_, memory_.z, z, msm::ScalarForm::montgomery, count, stream, key.b_variables.data() + first);
-        run_b_chunk(key, first, b_g1_sums + chunk, b_g2_sums + chunk, start, stream);
+        run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sums + chunk, start, stream);
     }
     return *intervals_.back().end;
 }
 
-void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, ec::G1* b_g1_sum, ec::G2* b_g2_sum,
-                            const Event& start, const Stream& stream) {
-    accumulate(g1_, plan_, key.tables.b_g1.get(), key.b_g1_query.data() + first, b_g1_sum, stream);
+void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_t count,
+                            const ec::G1Affine* b_g1_bases, ec::G1* b_g1_sum, ec::G2* b_g2_sum, const Event& start,
+                            const Stream& stream) {
+    accumulate(g1_, plan_, key.tables.b_g1.get(), b_g1_bases, b_g1_sum, stream);
+    stager_.release(stream);
     const Event& b_g1_done = mark(stream);
     intervals_.push_back({groth16::ProofMsm::b_g1, &start, &b_g1_done});
-    accumulate(g2_, plan_, key.tables.b_g2.get(), key.b_g2_query.data() + first, b_g2_sum, stream);
+    const ec::G2Affine* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
+    accumulate(g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
+    stager_.release(stream);
     intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
 }
 
@@ -257,14 +271,16 @@ void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, ec::G1*
 // previous run has read it; nothing else runs on it between, so one interval covers each
 // MSM's chunks.
 void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                              const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
-                              const Stream& stream) {
+                              const msm::BaseTable<ec::G1Params>* table, const KeyQuery<ec::G1Affine>& query,
+                              ec::G1* sums, const Stream& stream) {
     const Event& start = mark(stream);
     for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
         const uint64_t count = std::min(chunk_points_, points - first);
+        const ec::G1Affine* bases = stager_.chunk(query, first, count, stream);
         prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form,
                 count, stream);
-        accumulate(g1_, plan_, table, bases + first, sums + chunk, stream);
+        accumulate(g1_, plan_, table, bases, sums + chunk, stream);
+        stager_.release(stream);
     }
     intervals_.push_back({msm, &start, &mark(stream)});
 }
@@ -274,7 +290,7 @@ void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream
     const groth16::ProvingKey& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::ScalarForm::montgomery,
-                  header.private_variables(), key.tables.l.get(), key.l_query.data(),
+                  header.private_variables(), key.tables.l.get(), key.l_query,
                   g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
 
@@ -284,7 +300,7 @@ void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
-                  key.h_query.data(), g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
+                  key.h_query, g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);

@@ -1,5 +1,6 @@
 // ProofMsms: the five MSMs of one Groth16 proof on the device (docs/architecture.md#the-proof),
-// over a key resident in device memory (DeviceProvingKey):
+// over a key in device memory (DeviceProvingKey), or streamed from host memory a chunk at
+// a time where memory.key says so (QueryStager):
 //   A = sum z_i [u_i]1, B1 = sum z_i [v_i]1, B2 = sum z_i [v_i]2   one plan of z, shared
 //   L = sum_private z_i L_i, H = sum_j h_j H_j                     a plan of each
 // Where B is sparse (DeviceProvingKey::b_variables), B1 and B2 share a second plan, of z
@@ -26,6 +27,7 @@
 
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/key/device_key.hpp"
+#include "gpu/key/query_stager.hpp"
 #include "gpu/util/event.hpp"
 #include "gpu/msm/msm.hpp"
 #include "gpu/util/pinned_buffer.hpp"
@@ -53,8 +55,9 @@ public:
               const MsmMemoryPlan& memory = {}, void* lent = nullptr);
 
     // Device bytes a ProofMsms of these arguments (any b_points) allocates (the plan,
-    // both accumulators, the rounds' scratch unless lent, the sums), before allocating
-    // anything: what load_key adds up per worker.
+    // both accumulators, the rounds' scratch unless lent, the sums, the slots for the
+    // streamed queries' chunks), before allocating anything: what load_key adds up per
+    // worker.
     static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
                                      const MsmMemoryPlan& memory = {});
     // The device bytes it takes in the caller's memory: B2's rounds' scratch under
@@ -67,9 +70,9 @@ public:
                                       const MsmMemoryPlan& memory);
     // The MSMs' intervals in a proof: each of z's chunks for A and each of B's for B1 and
     // B2, one for all of L's and one for all of H's; 5 unchunked. Each is a
-    // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 13 others
-    // (copies, quotient, digest, combine): z in 5 chunks at most where B is dense, 13
-    // where B is in one.
+    // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 14 others
+    // (copies, the key's among them, quotient, digest, combine): z in 5 chunks at most
+    // where B is dense, 13 where B is in one.
     static constexpr uint64_t kMaxChunkIntervals = 17;
     static constexpr uint64_t kMaxZChunks = kMaxChunkIntervals - 4;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points);
@@ -112,17 +115,20 @@ public:
         const Event* end;
     };
     const std::vector<Interval>& intervals() const { return intervals_; }
+    // After sums: the streamed queries' copies (QueryStager::bytes and its events).
+    const QueryStager& key_copies() const { return stager_; }
 
 private:
     // Records a new event on `stream` and returns it.
     const Event& mark(const Stream& stream);
-    // B1's and B2's MSMs over B's points from `first` on, by the plan as prepared, after
-    // the event `start`; their sums to *b_g1_sum and *b_g2_sum.
-    void run_b_chunk(const DeviceProvingKey& key, uint64_t first, ec::G1* b_g1_sum, ec::G2* b_g2_sum,
-                     const Event& start, const Stream& stream);
+    // B1's and B2's MSMs over `count` of B's points from `first` on (B1's at `b_g1_bases`,
+    // from the stager), by the plan as prepared, after the event `start`; their sums to
+    // *b_g1_sum and *b_g2_sum.
+    void run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_t count, const ec::G1Affine* b_g1_bases,
+                     ec::G1* b_g1_sum, ec::G2* b_g2_sum, const Event& start, const Stream& stream);
     // L's or H's chunks, one interval for all of them.
     void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                       const msm::BaseTable<ec::G1Params>* table, const ec::G1Affine* bases, ec::G1* sums,
+                       const msm::BaseTable<ec::G1Params>* table, const KeyQuery<ec::G1Affine>& query, ec::G1* sums,
                        const Stream& stream);
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
     enum class Step { none, z, l, h };
@@ -134,6 +140,7 @@ private:
     msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
     msm::BucketAccumulator<ec::G1Params> g1_;
     msm::BucketAccumulator<ec::G2Params> g2_;
+    QueryStager stager_;  // the streamed queries' chunks (memory.key)
     DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
     DeviceBuffer<ec::G2> g2_sums_;  // each of B's chunks' sum of B2
     PinnedBuffer host_sums_;

@@ -27,6 +27,13 @@ enum class G2Rounds {
     shared,     // always sharing a, b and c's block (tests and measurements)
 };
 
+// Where load_key may put the key's queries (option `key_placement`, KeyPlacement).
+enum class KeyPlacementChoice {
+    automatic,  // on the device, streaming from host memory the fewest queries that must
+    device,     // every query on the device
+    host,       // every query streamed (tests and measurements)
+};
+
 struct BackendConfig {
     int device = 0;
     uint32_t max_log_n = 0;
@@ -37,6 +44,7 @@ struct BackendConfig {
     uint32_t msm_table_stride = 0;  // H's and L's tables' stride; 0: whole where they fit, else strided
     G2Rounds msm_affine_rounds = G2Rounds::automatic;  // scratch for B2's rounds in the memory left
     uint64_t device_memory_bytes = 0;  // the card size to plan for (option device_memory); 0: the device's
+    KeyPlacementChoice key_placement = KeyPlacementChoice::automatic;
 };
 
 class HostMemoryPolicy {

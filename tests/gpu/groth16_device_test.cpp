@@ -100,7 +100,8 @@ void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& sourc
     std::vector<LoadedBackend> gpus;
     for (const char* name : kGpuBackends) {
         gpus.push_back(load_backend(name, log_n, source, gpu_options));
-        EXPECT_EQ(gpus.back().load.where, "device0") << name;
+        // "device0+host" where the key streams from host memory
+        EXPECT_EQ(gpus.back().load.where.rfind("device0", 0), 0u) << name;
         EXPECT_EQ(gpus.back().load.num_variables, m) << name;
     }
     for (uint64_t partition = 0; partition < partitions; ++partition) {
@@ -323,6 +324,47 @@ TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
     }
 }
 
+// A key streamed from pinned host memory (backend option key_placement = host; what a key
+// larger than the card gets under auto): each query's chunks go up as its MSM runs, two
+// device slots in turn. The proofs are cpu-ref's, for keys whole and in chunks, uniform
+// and PoRep-profile (B sparse: B's chunks are its own), from a file and made on the
+// device; the report has one interval of the key's copies with every point's bytes.
+TEST(CudaGroth16, ProofsOverAStreamedKeyAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const std::pair<circuit::R1csShape, const char*> cases[] = {
+        {{12, 3, 2, 0.9, 71}, "key_placement=host\n"},
+        {{12, 3, 2, 0.0, 72}, "key_placement=host\nmsm_chunk_log=10\n"},
+        {{13, 0, 3, circuit::kPorepBitShare, 73, circuit::R1csProfile::porep}, "key_placement=host\nmsm_chunk_log=11\n"}};
+    for (const auto& [shape, options] : cases) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", " << options);
+        const auto made = seeded_key(shape, 80 + shape.log_n, folder.path());
+        const uint64_t job_seed = 90 + shape.log_n;
+        for (const zkb_key_source& source : {made->source(), made->seeded_source()}) {
+            expect_gpu_proofs_equal_cpu_ref(shape.log_n, source, made->key.vk, made->circuit.variables(), 2,
+                                            made->synthesized(job_seed), job_seed, options);
+        }
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
+        EXPECT_EQ(loaded.load.where, "device0+host");
+        zkb_prove_report report{};
+        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
+                   &report);
+        uint64_t intervals = 0, bytes = 0;
+        for (uint32_t i = 0; i < report.phase_count; ++i) {
+            if (std::string(report.phases[i].name) != "key_h2d") continue;
+            ++intervals;
+            bytes += report.phases[i].bytes;
+        }
+        const groth16::ProvingKey& key = made->key;
+        uint64_t b_points = 0;
+        for (uint64_t i = 0; i < key.num_variables; ++i)
+            b_points += !key.b_g1_query[i].is_infinity() || !key.b_g2_query[i].is_infinity();
+        if (b_points > cuda::kSparseB * static_cast<double>(key.num_variables)) b_points = key.num_variables;
+        EXPECT_EQ(intervals, 1u);
+        EXPECT_EQ(bytes, 96 * (key.num_variables + b_points + key.private_variables() + key.h_points()) + 192 * b_points);
+    }
+}
+
 // Base tables of the key's queries (backend option msm_tables = auto): at these sizes
 // all five fit, every MSM runs over its table, and the proofs are cpu-ref's, for keys
 // from a file and made on the device, full-density, PoRep-like and all-boolean.
@@ -423,7 +465,7 @@ protected:
     std::string taken(uint64_t free_bytes, bool tables, bool rounds, const cuda::WorkersBytes& workers,
                       uint32_t stride = 1, cuda::G2Rounds where = cuda::G2Rounds::automatic) {
         const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(
-            shape, shape.num_variables, free_bytes, tables, rounds ? where : cuda::G2Rounds::off, workers, stride);
+            shape, shape.num_variables, {}, free_bytes, tables, rounds ? where : cuda::G2Rounds::off, workers, stride);
         std::string sets;
         uint64_t queries = 0, table_bytes = 0;
         const auto add = [&](const char* name, const std::optional<cuda::msm::TableShape>& table, uint64_t bytes) {
@@ -564,6 +606,38 @@ TEST_F(MsmMemory, StridedTablesWhereWholeOnesDoNotFit) {
     EXPECT_EQ(taken(UINT64_MAX, true, false, workers, 3), "zh/3l/3");
     EXPECT_EQ(taken(w + z_costs + 4 * qh, true, false, workers, 3), "zh/3");
     EXPECT_EQ(taken(w + z_costs + 4 * qh - 1, true, false, workers, 3), "zl/3");
+}
+
+// The key's placement: the queries leave the device in kStreamOrder, their bytes go to
+// the host's side, and a key that streams anything gets no tables (they are built from
+// resident queries), whatever memory is left.
+TEST_F(MsmMemory, AStreamedKeyPutsItsBytesOnTheHostAndGetsNoTables) {
+    using groth16::ProofMsm;
+    EXPECT_EQ(cuda::KeyPlacement().names(), "none");
+    EXPECT_EQ(cuda::KeyPlacement::streaming_first(1).names(), "h");
+    EXPECT_EQ(cuda::KeyPlacement::streaming_first(2).names(), "b_g2,h");
+    EXPECT_EQ(cuda::KeyPlacement::streaming_first(5).names(), "a,b_g1,b_g2,l,h");
+    EXPECT_FALSE(cuda::KeyPlacement::streaming_first(4).streamed(ProofMsm::b_g1));
+    const uint64_t b_points = shape.num_variables / 4;
+    const uint64_t a = 96 * shape.num_variables, b1 = 96 * b_points, b2 = 192 * b_points;
+    const uint64_t b_variables = 4 * b_points;  // their indices, on the device
+    const cuda::KeyBytes resident = cuda::key_bytes(shape, b_points);
+    EXPECT_EQ(resident.device, a + b1 + b2 + ql + qh + b_variables);
+    EXPECT_EQ(resident.host, 0u);
+    const cuda::KeyBytes streamed_h = cuda::key_bytes(shape, b_points, cuda::KeyPlacement::streaming_first(1));
+    EXPECT_EQ(streamed_h.device, a + b1 + b2 + ql + b_variables);
+    EXPECT_EQ(streamed_h.host, qh);
+    const cuda::KeyBytes dense = cuda::key_bytes(shape, shape.num_variables, cuda::KeyPlacement::streaming_first(5));
+    EXPECT_EQ(dense.device, 0u);  // a dense B lists no variables
+    EXPECT_EQ(dense.host, 4 * a + ql + qh);  // A, B1, and B2 of twice the bytes
+
+    const auto workers = [](const cuda::MsmMemoryPlan&) { return uint64_t{0}; };
+    const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, shape.num_variables,
+                                                           cuda::KeyPlacement::streaming_first(1), UINT64_MAX, true,
+                                                           cuda::G2Rounds::automatic, workers);
+    EXPECT_FALSE(plan.any_table());
+    EXPECT_EQ(plan.key, cuda::KeyPlacement::streaming_first(1));
+    EXPECT_NE(plan.g2_affine_segment, 0u);  // the rounds still get their scratch
 }
 
 // A key that cannot fit beside the workers is refused at load_key with the numbers,

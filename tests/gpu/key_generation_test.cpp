@@ -132,15 +132,21 @@ TEST(SparseB, VariablesInBAreListedWhereBIsSparse) {
     for (unsigned threads : {1u, 3u, 8u}) EXPECT_EQ(cuda::sparse_b_variables(m, threads, in_b), expected) << threads;
 }
 
-// The bytes of a device key's queries against a host key's; where the device key lists
-// B's variables, its B queries are the host's points of those, and every other
-// variable's B points are at infinity.
+// The bytes of a device key's queries (on the device, or streamed: in pinned host memory)
+// against a host key's; where the device key lists B's variables, its B queries are the
+// host's points of those, and every other variable's B points are at infinity.
 void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::ProvingKey& host) {
-    const auto expect_query = [](const auto& buffer, auto span, const char* name) {
-        using Point = typename std::decay_t<decltype(span)>::value_type;
-        ASSERT_EQ(buffer.size(), span.size()) << name;
-        std::vector<std::remove_const_t<Point>> got(buffer.size());
-        buffer.copy_to_host(got.data(), got.size());
+    const auto expect_query = [](const auto& query, auto span, const char* name) {
+        using Point = std::remove_const_t<typename decltype(span)::element_type>;
+        std::vector<Point> got;
+        if (query.streamed()) {
+            ASSERT_EQ(query.host.bytes(), span.size_bytes()) << name;
+            got.assign(query.host_points(), query.host_points() + span.size());
+        } else {
+            ASSERT_EQ(query.device.size(), span.size()) << name;
+            got.resize(span.size());
+            query.device.copy_to_host(got.data(), got.size());
+        }
         EXPECT_EQ(0, std::memcmp(got.data(), span.data(), span.size_bytes())) << name << " differs";
     };
     std::vector<uint32_t> b_variables(device.b_variables.size());
@@ -166,7 +172,8 @@ void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::Provin
 }
 
 // Made on the device and uploaded, for uniform shapes and PoRep-profile ones (whose B
-// is sparse: the key holds a quarter of B's points), with the key file's digest.
+// is sparse: the key holds a quarter of B's points), with the key file's digest; every
+// query resident, or streamed (in pinned host memory), or some of each.
 TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
     ZKB_REQUIRE_GPU();
     const R1csShape shapes[] = {{1, 1, 0, 0.5, 1},
@@ -188,14 +195,23 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
             if (circuit.porep() != nullptr) {
                 EXPECT_FALSE(b_variables.empty()) << "a PoRep profile's B is sparse";
             }
-            const cuda::DeviceProvingKey device = cuda::generate_proving_key(
-                groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4);
-            expect_same_key(device, host);
-            EXPECT_EQ(device.device_bytes(), cuda::device_key_bytes(host, cuda::b_points_of(host, b_variables)));
-            EXPECT_EQ(cuda::device_key_points_digest(device), groth16::key_points_digest(host));
-            const cuda::DeviceProvingKey uploaded = cuda::upload_proving_key(host, b_variables, 2);
-            expect_same_key(uploaded, host);
-            EXPECT_EQ(cuda::device_key_points_digest(uploaded), groth16::key_points_digest(host));
+            const std::string digest = groth16::key_points_digest(host);
+            for (size_t streamed : {size_t{0}, size_t{2}, std::size(cuda::kStreamOrder)}) {
+                const cuda::KeyPlacement placement = cuda::KeyPlacement::streaming_first(streamed);
+                SCOPED_TRACE(placement.names());
+                const cuda::DeviceProvingKey device = cuda::generate_proving_key(
+                    groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4, placement);
+                expect_same_key(device, host);
+                EXPECT_EQ(device.placement(), placement);
+                const cuda::KeyBytes bytes = cuda::key_bytes(host, cuda::b_points_of(host, b_variables), placement);
+                EXPECT_EQ(device.device_bytes(), bytes.device);
+                EXPECT_EQ(device.host_bytes(), bytes.host);
+                EXPECT_EQ(cuda::device_key_points_digest(device), digest);
+                const cuda::DeviceProvingKey uploaded = cuda::upload_proving_key(host, b_variables, 2, placement);
+                expect_same_key(uploaded, host);
+                EXPECT_EQ(uploaded.placement(), placement);
+                EXPECT_EQ(cuda::device_key_points_digest(uploaded), digest);
+            }
         }
     }
 }

@@ -1,0 +1,71 @@
+// KeyPlacement: which of a proving key's five queries live in pinned host memory and are
+// copied to the device a chunk at a time as their MSMs run (a key larger than the card,
+// as cuzk holds its parameters), the others resident in device memory. load_key streams
+// the fewest queries that let the key and the workers fit (backend option key_placement).
+#pragma once
+
+#include "core/groth16/prover.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+namespace zkbatch::cuda {
+
+// The order in which queries leave the device: H first, whose MSM of full-size scalars
+// takes longer than its copy (12.9 GB at 2^27: about 0.25 s over PCIe 5, under an MSM of
+// about 0.8 s), so the copy hides under the MSM before it; then B2 (twice the bytes a
+// point, but the slowest MSM a point), L, A and B1, whose scalars are mostly bits in a
+// PoRep partition, so that their copies outlast their MSMs.
+inline constexpr groth16::ProofMsm kStreamOrder[] = {groth16::ProofMsm::h, groth16::ProofMsm::b_g2,
+                                                     groth16::ProofMsm::l, groth16::ProofMsm::a,
+                                                     groth16::ProofMsm::b_g1};
+
+// A query's name in facts and messages: "a", "b_g1", "b_g2", "l", "h".
+inline const char* query_name(groth16::ProofMsm query) {
+    switch (query) {
+        case groth16::ProofMsm::a: return "a";
+        case groth16::ProofMsm::b_g1: return "b_g1";
+        case groth16::ProofMsm::b_g2: return "b_g2";
+        case groth16::ProofMsm::l: return "l";
+        case groth16::ProofMsm::h: return "h";
+    }
+    return "?";
+}
+
+class KeyPlacement {
+public:
+    // Every query resident.
+    KeyPlacement() = default;
+    // The first `count` queries of kStreamOrder streamed (5: all of them).
+    static KeyPlacement streaming_first(size_t count) {
+        KeyPlacement placement;
+        for (size_t k = 0; k < count && k < std::size(kStreamOrder); ++k) placement.stream(kStreamOrder[k]);
+        return placement;
+    }
+
+    void stream(groth16::ProofMsm query) { streamed_[index(query)] = true; }
+    bool streamed(groth16::ProofMsm query) const { return streamed_[index(query)]; }
+    bool any_streamed() const {
+        for (bool streamed : streamed_) {
+            if (streamed) return true;
+        }
+        return false;
+    }
+    // The streamed queries as the fact cuda.key_streamed lists them, in kProofMsms' order
+    // ("b_g2,h"), or "none".
+    std::string names() const {
+        std::string list;
+        for (groth16::ProofMsm query : groth16::kProofMsms) {
+            if (streamed(query)) list += (list.empty() ? "" : ",") + std::string(query_name(query));
+        }
+        return list.empty() ? "none" : list;
+    }
+    bool operator==(const KeyPlacement&) const = default;
+
+private:
+    static size_t index(groth16::ProofMsm query) { return static_cast<size_t>(query); }
+    std::array<bool, 5> streamed_{};
+};
+
+}  // namespace zkbatch::cuda

@@ -1,0 +1,64 @@
+#include "gpu/key/query_stager.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace zkbatch::cuda {
+
+namespace {
+
+// The largest point a slot holds: B2's (G2) where it streams, else G1's.
+uint64_t slot_bytes_for(uint64_t chunk_points, const KeyPlacement& placement) {
+    if (!placement.any_streamed()) return 0;
+    const bool g2 = placement.streamed(groth16::ProofMsm::b_g2);
+    return chunk_points * (g2 ? sizeof(ec::G2Affine) : sizeof(ec::G1Affine));
+}
+
+}  // namespace
+
+QueryStager::QueryStager(uint64_t chunk_points, const KeyPlacement& placement)
+    : slot_bytes_(slot_bytes_for(chunk_points, placement)) {
+    if (slot_bytes_ == 0) return;
+    for (DeviceBuffer<uint8_t>& slot : slots_) slot = DeviceBuffer<uint8_t>(slot_bytes_);
+    copies_.emplace();
+}
+
+uint64_t QueryStager::device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement) {
+    return 2 * slot_bytes_for(chunk_points, placement);
+}
+
+void QueryStager::begin() {
+    bytes_ = 0;
+    last_slot_ = -1;
+}
+
+template <class Point>
+const Point* QueryStager::chunk(const KeyQuery<Point>& query, uint64_t first, uint64_t count, const Stream& compute) {
+    if (!query.streamed()) return query.device.data() + first;
+    const uint64_t bytes = count * sizeof(Point);
+    if (bytes > slot_bytes_) {
+        throw std::logic_error("QueryStager: a chunk larger than its slots");
+    }
+    const uint32_t slot = next_slot_;
+    next_slot_ ^= 1;
+    copies_->wait(free_[slot]);  // the MSM that read this slot before (none yet: at once)
+    if (bytes_ == 0) start_.record(*copies_);
+    copies_->copy_to_device(slots_[slot].data(), query.host_points() + first, bytes);
+    copied_[slot].record(*copies_);
+    end_.record(*copies_);
+    bytes_ += bytes;
+    compute.wait(copied_[slot]);
+    last_slot_ = static_cast<int>(slot);
+    return reinterpret_cast<const Point*>(slots_[slot].data());
+}
+
+void QueryStager::release(const Stream& compute) {
+    if (last_slot_ < 0) return;
+    free_[last_slot_].record(compute);
+    last_slot_ = -1;
+}
+
+template const ec::G1Affine* QueryStager::chunk(const KeyQuery<ec::G1Affine>&, uint64_t, uint64_t, const Stream&);
+template const ec::G2Affine* QueryStager::chunk(const KeyQuery<ec::G2Affine>&, uint64_t, uint64_t, const Stream&);
+
+}  // namespace zkbatch::cuda
