@@ -23,6 +23,7 @@
 #include <span>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -53,13 +54,14 @@ constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
 // load_key (the witness's buffers, the runner's queues) and the system's.
 constexpr uint64_t kHostReserveBytes = uint64_t{8} << 30;
 
-// Option `key`'s value, one of `choices` (the first is the default); `help` lists them
+// What option `key` names, one of `choices` (the first is the default); `help` lists them
 // for the message that refuses anything else.
-std::string get_choice(plugin::PluginOptions& options, const char* key, std::initializer_list<const char*> choices,
-                       const char* help) {
-    std::string value = options.get_string(key, *choices.begin());
-    for (const char* choice : choices) {
-        if (value == choice) return value;
+template <class T>
+T get_choice(plugin::PluginOptions& options, const char* key,
+             std::initializer_list<std::pair<const char*, T>> choices, const char* help) {
+    const std::string value = options.get_string(key, choices.begin()->first);
+    for (const auto& [name, choice] : choices) {
+        if (value == name) return choice;
     }
     throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
                         plugin::concat("option '", key, "' = '", value, "' is not a choice: use ", help));
@@ -86,10 +88,10 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     if (prove_workers < 1) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");
     config.max_log_n = max_log_n;
     config.prove_workers = prove_workers;
-    const std::string copy_streams = get_choice(options, "copy_streams", {"device", "worker"},
-                                                "'device' (one upload and one download stream per device, the "
-                                                "default) or 'worker' (one copy stream per prove worker)");
-    if (copy_streams == "worker") config.copy_streams = CopyStreams::worker;
+    config.copy_streams = get_choice<CopyStreams>(
+        options, "copy_streams", {{"device", CopyStreams::device}, {"worker", CopyStreams::worker}},
+        "'device' (one upload and one download stream per device, the default) or 'worker' (one copy stream per "
+        "prove worker)");
     // 0, or from 2^10: chunks of fewer points would cost more in plans than they save.
     config.msm_chunk_log = static_cast<uint32_t>(options.get_uint("msm_chunk_log", 0, 0, 31));
     if (config.msm_chunk_log != 0 && config.msm_chunk_log < 10) {
@@ -98,29 +100,24 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
                                            " is below 10: give 10..31, or 0 (the default) for chunks as large as "
                                            "device memory allows"));
     }
-    config.msm_tables = get_choice(options, "msm_tables", {"off", "auto"},
-                                   "'off' (the default) or 'auto' (base tables of the key's queries in the "
-                                   "device memory the workers leave, built at load_key)") == "auto";
+    config.msm_tables = get_choice<bool>(options, "msm_tables", {{"off", false}, {"auto", true}},
+                                         "'off' (the default) or 'auto' (base tables of the key's queries in the "
+                                         "device memory the workers leave, built at load_key)");
     // Up to c = 1's 256 windows; a stride past a table's windows is cut to them.
     config.msm_table_stride = static_cast<uint32_t>(options.get_uint("msm_table_stride", 0, 0, 256));
-    const std::string rounds =
-        get_choice(options, "msm_affine_rounds", {"auto", "off", "shared"},
-                   "'auto' (the default: scratch for B2's batched affine rounds in the device memory the "
-                   "workers leave, in one block with a, b and c where it fits no other way), 'off', or 'shared' "
-                   "(always in one block with a, b and c)");
-    config.msm_affine_rounds = rounds == "off"      ? G2Rounds::off
-                               : rounds == "shared" ? G2Rounds::shared
-                                                    : G2Rounds::automatic;
+    config.msm_affine_rounds = get_choice<G2Rounds>(
+        options, "msm_affine_rounds",
+        {{"auto", G2Rounds::automatic}, {"off", G2Rounds::off}, {"shared", G2Rounds::shared}},
+        "'auto' (the default: scratch for B2's batched affine rounds in the device memory the workers leave, in one "
+        "block with a, b and c where it fits no other way), 'off', or 'shared' (always in one block with a, b and c)");
     // From 1 GiB: below it not even the reserve fits.
     config.device_memory_bytes = options.get_bytes("device_memory", 0, kReserveBytes, uint64_t{1} << 50);
-    const std::string placement =
-        get_choice(options, "key_placement", {"auto", "device", "host"},
-                   "'auto' (the default: the key on the device, its queries that do not fit streamed from pinned "
-                   "host memory as the MSMs run), 'device' (every query on the device), or 'host' (every query "
-                   "streamed)");
-    config.key_placement = placement == "device" ? KeyPlacementChoice::device
-                           : placement == "host" ? KeyPlacementChoice::host
-                                                 : KeyPlacementChoice::automatic;
+    config.key_placement = get_choice<KeyPlacementChoice>(
+        options, "key_placement",
+        {{"auto", KeyPlacementChoice::automatic}, {"device", KeyPlacementChoice::device},
+         {"host", KeyPlacementChoice::host}},
+        "'auto' (the default: the key on the device, its queries that do not fit streamed from pinned host memory as "
+        "the MSMs run), 'device' (every query on the device), or 'host' (every query streamed)");
     return config;
 }
 

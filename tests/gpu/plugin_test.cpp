@@ -95,6 +95,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(tables.find("'msm_tables' = 'yes' is not a choice"), std::string::npos) << tables;
     const std::string rounds = create_error("cuda-pinned", "msm_affine_rounds=on", 10);
     EXPECT_NE(rounds.find("'msm_affine_rounds' = 'on' is not a choice: use 'auto'"), std::string::npos) << rounds;
+    const std::string placement = create_error("cuda-pageable", "key_placement=disk", 10);
+    EXPECT_NE(placement.find("'key_placement' = 'disk' is not a choice: use 'auto'"), std::string::npos) << placement;
     const std::string cap = create_error("cuda-pageable", "device_memory=16GB", 10);
     EXPECT_NE(cap.find("'device_memory' = '16GB' is not a size"), std::string::npos) << cap;
     const std::string tiny = create_error("cuda-pinned", "device_memory=512MiB", 10);
