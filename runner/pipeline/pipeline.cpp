@@ -276,7 +276,7 @@ private:
         const int64_t synth_start = steady_now_ns();
         time_phase(record, "pool_wait", lane, wait_start, synth_start);
         try {
-            settings_.inputs->fill(record.partition_index, item.buffers, 1);
+            settings_.inputs->fill(record.partition_index, item.buffers, synthesis_threads_);
         } catch (const std::exception& e) {
             record.status = PartitionStatus::failed;
             record.error = std::string("synthesis: ") + e.what();
@@ -544,6 +544,14 @@ private:
     // The check is O(n) field work on the CPU: seconds at 2^27 on one core, more than the
     // GPU spends proving, so it uses every core once partitions are large.
     const unsigned verify_threads_ = n_ >= (uint64_t{1} << 16) ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+    // Each synthesis worker fills its partition on its share of the cores: a GPU proves a
+    // PoRep-profile partition in less time than one core synthesizes it, so one
+    // partition's rows go to several threads (the same bits on any number of them).
+    // Small partitions stay on one thread, where starting threads would cost more.
+    const unsigned synthesis_threads_ =
+        n_ >= (uint64_t{1} << 16)
+            ? std::max(1u, std::thread::hardware_concurrency() / manifest_.pipeline.synthesis_workers)
+            : 1;
 
     BoundedQueue<WorkItem> prove_queue_;
     BoundedQueue<WorkItem> finalize_queue_;
