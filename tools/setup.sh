@@ -118,11 +118,21 @@ stage "Release build" release_build release_stage
 release_only='^(Readme\.|Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_'
 release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
 release_only+='|CliCompareTest\.(GatePassesOnHonestBaseline|KnownFinalizeShift))'
+# The GPU suite (its CPU emulation of the kernels is most of its time) runs beside them,
+# its output printed after theirs.
 release_tests() {
-  ctest --test-dir "$build_dir" --output-on-failure --parallel $((jobs * 2)) -R "$release_only"
+  local gpu_log=$build_dir/gpu-tests.log gpu_pid=""
   if [ -d "$build_dir/tests/gpu" ]; then
-    ctest --test-dir "$build_dir/tests/gpu" --output-on-failure --parallel $((jobs * 2))
+    ctest --test-dir "$build_dir/tests/gpu" --output-on-failure --parallel "$jobs" >"$gpu_log" 2>&1 &
+    gpu_pid=$!
   fi
+  local status=0
+  ctest --test-dir "$build_dir" --output-on-failure --parallel $((jobs * 2)) -R "$release_only" || status=1
+  if [ -n "$gpu_pid" ]; then
+    wait "$gpu_pid" || status=1
+    cat "$gpu_log"
+  fi
+  return "$status"
 }
 stage "Release tests" release_tests
 
