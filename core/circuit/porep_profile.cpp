@@ -343,7 +343,7 @@ void PorepProfile::evaluate(const Row& row, Fr* z, Fr* a, Fr* b, Fr* c) const {
     Fr sums[3] = {Fr::zero(), Fr::zero(), Fr::zero()};
     const RowTerms terms = row.terms();
     for (uint32_t k = 0; k < terms.count; ++k)
-        sums[static_cast<int>(terms.terms[k].matrix)] += terms.terms[k].coefficient * z[terms.terms[k].variable];
+        add_term(sums[static_cast<int>(terms.terms[k].matrix)], terms.terms[k].coefficient, z[terms.terms[k].variable]);
     a[row.index] = sums[0];
     b[row.index] = sums[1];
     c[row.index] = sums[2];

@@ -100,7 +100,7 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
             // C's only term is the variable the row defines (a product row): its value is
             // the product of the row's A and B sums, complete by the time C is visited.
             if (matrix == Matrix::c) z[variable] = sums[0] * sums[1];
-            sums[static_cast<int>(matrix)] += coefficient * z[variable];
+            add_term(sums[static_cast<int>(matrix)], coefficient, z[variable]);
         });
         a[row] = sums[0];
         b[row] = sums[1];

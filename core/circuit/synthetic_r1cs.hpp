@@ -68,6 +68,14 @@ struct R1csShape {
 // Which matrix a term belongs to.
 enum class Matrix : uint8_t { a = 0, b = 1, c = 2 };
 
+// sum += coefficient * value, in synthesis: most values are bits, and a term of 0 or 1
+// needs no Montgomery product (half of a PoRep partition's synthesis time went to them)
+// and a 0 not even the addition.
+inline void add_term(ff::Fr& sum, const ff::Fr& coefficient, const ff::Fr& value) {
+    if (value.is_zero()) return;
+    sum += value == ff::Fr::one() ? coefficient : coefficient * value;
+}
+
 // The terms of one row, for a profile that lists them rather than visiting them.
 struct RowTerms {
     struct Term {
