@@ -67,6 +67,45 @@ T get_choice(plugin::PluginOptions& options, const char* key,
                         plugin::concat("option '", key, "' = '", value, "' is not a choice: use ", help));
 }
 
+// The MSMs' chunk sizes to try, largest first: whole, else ever smaller chunks (powers of
+// two) while the prove report has room for their intervals; msm_chunk_log (0: none)
+// fixes the size, and is refused where its chunks make too many intervals.
+std::vector<uint64_t> msm_chunk_choices(const groth16::ProvingKey& shape, uint64_t b_points, uint32_t msm_chunk_log) {
+    const uint64_t largest = largest_query(shape);
+    std::vector<uint64_t> choices;
+    if (msm_chunk_log != 0) {
+        choices.push_back(uint64_t{1} << msm_chunk_log);
+    } else {
+        choices.push_back(largest);
+        for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
+            if (ProofMsms::chunk_intervals(shape, b_points, chunk) > ProofMsms::kMaxChunkIntervals) break;
+            choices.push_back(chunk);
+        }
+    }
+    const uint64_t intervals = ProofMsms::chunk_intervals(shape, b_points, choices.front());
+    if (intervals > ProofMsms::kMaxChunkIntervals) {
+        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
+                            plugin::concat("option 'msm_chunk_log' = ", msm_chunk_log, " cuts the witness's ",
+                                           shape.num_variables, " points into chunks that make ", intervals,
+                                           " MSM intervals, more than the ", ProofMsms::kMaxChunkIntervals,
+                                           " a prove report has phases for: raise it, or leave it out"));
+    }
+    return choices;
+}
+
+// The key's placements option key_placement allows, fewest queries streamed first.
+std::vector<KeyPlacement> allowed_placements(KeyPlacementChoice choice) {
+    const size_t all = std::size(kStreamOrder);
+    std::vector<KeyPlacement> placements;
+    for (size_t streamed = 0; streamed <= all; ++streamed) {
+        if ((choice == KeyPlacementChoice::device && streamed > 0) ||
+            (choice == KeyPlacementChoice::host && streamed < all))
+            continue;
+        placements.push_back(KeyPlacement::streaming_first(streamed));
+    }
+    return placements;
+}
+
 std::optional<Stream> stream_if(bool wanted) {
     std::optional<Stream> stream;
     if (wanted) stream.emplace();
@@ -228,36 +267,8 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
         return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
     };
 
-    // The MSMs whole, else in ever smaller chunks (powers of two) while the prove report
-    // has room for their intervals; msm_chunk_log fixes the size.
-    const uint64_t largest = largest_query(shape);
-    std::vector<uint64_t> chunk_choices;
-    if (config_.msm_chunk_log != 0) {
-        chunk_choices.push_back(uint64_t{1} << config_.msm_chunk_log);
-    } else {
-        chunk_choices.push_back(largest);
-        for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
-            if (ProofMsms::chunk_intervals(shape, b_points, chunk) > ProofMsms::kMaxChunkIntervals) break;
-            chunk_choices.push_back(chunk);
-        }
-    }
-    if (ProofMsms::chunk_intervals(shape, b_points, chunk_choices.front()) > ProofMsms::kMaxChunkIntervals) {
-        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
-                            plugin::concat("option 'msm_chunk_log' = ", config_.msm_chunk_log, " cuts the witness's ",
-                                           shape.num_variables, " points into chunks that make ",
-                                           ProofMsms::chunk_intervals(shape, b_points, chunk_choices.front()),
-                                           " MSM intervals, more than the ", ProofMsms::kMaxChunkIntervals,
-                                           " a prove report has phases for: raise it, or leave it out"));
-    }
-    // The placements key_placement allows, fewest queries streamed first.
-    std::vector<KeyPlacement> placements;
-    const size_t all = std::size(kStreamOrder);
-    for (size_t streamed = 0; streamed <= all; ++streamed) {
-        if ((config_.key_placement == KeyPlacementChoice::device && streamed > 0) ||
-            (config_.key_placement == KeyPlacementChoice::host && streamed < all))
-            continue;
-        placements.push_back(KeyPlacement::streaming_first(streamed));
-    }
+    const std::vector<uint64_t> chunk_choices = msm_chunk_choices(shape, b_points, config_.msm_chunk_log);
+    const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement);
     for (const KeyPlacement& placement : placements) {
         for (uint64_t chunk : chunk_choices) {
             const KeyMemoryPlan plan{chunk, placement};
@@ -283,9 +294,9 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
                        ") and ", config_.prove_workers, " prove worker(s) (",
                        format_gib(workers_bytes(last) / config_.prove_workers),
                        " each: a, b, c, the witness and the MSMs' buckets",
-                       last.chunk_points < largest ? plugin::concat(", the MSMs in chunks of ", last.chunk_points,
-                                                                    " points")
-                                                   : "",
+                       last.chunk_points < largest_query(shape)
+                           ? plugin::concat(", the MSMs in chunks of ", last.chunk_points, " points")
+                           : "",
                        ") need ", format_gib(needed_bytes(last)), " of device memory, but ", describe_memory(memory),
                        "; lower pipeline.prove_workers or the circuit's size",
                        config_.key_placement == KeyPlacementChoice::device ? ", or let option key_placement stream "
