@@ -13,10 +13,10 @@
 namespace zkbatch::cuda {
 
 // The order in which queries leave the device: H first, whose MSM of full-size scalars
-// takes longer than its copy (12.9 GB at 2^27: about 0.25 s over PCIe 5, under an MSM of
-// about 0.8 s), so the copy hides under the MSM before it; then B2 (twice the bytes a
-// point, but the slowest MSM a point), L, A and B1, whose scalars are mostly bits in a
-// PoRep partition, so that their copies outlast their MSMs.
+// takes longer than its copy, so the copies hide under it (at 2^27 on an H100 its 12.9
+// GB went up within the 872 ms of its MSM); then B2 (twice the bytes a point, but the
+// slowest MSM a point), L, A and B1, whose scalars are mostly bits in a PoRep partition,
+// so that their copies outlast their MSMs (docs/performance.md#the-porep-profile).
 inline constexpr groth16::ProofMsm kStreamOrder[] = {groth16::ProofMsm::h, groth16::ProofMsm::b_g2,
                                                      groth16::ProofMsm::l, groth16::ProofMsm::a,
                                                      groth16::ProofMsm::b_g1};
