@@ -110,12 +110,14 @@ stage "Release build" release_build release_stage
 # those whose time goes to programs ASan does not instrument (snarkjs and circom in
 # Node.js, Chromium, Slurm's daemons) or that repeat, run after run, code other tests
 # run under ASan: the README's blocks (commands other suites run), the SIGKILL loop
-# (its recovery paths run in the other reliability and resume tests), and the suites'
-# longest orchestration tests (whole runs compared for digests, arms and the gate).
+# (its recovery paths run in the other reliability and resume tests), the suites'
+# longest orchestration tests (whole runs compared for digests, arms and the gate), and
+# the two largest circom fixtures' proofs (the small ones run the same code under ASan).
 # Those run here, with the GPU suite, which only this tree builds. They mostly wait (on
 # child processes, sleeps of the fault plugin, fsync): twice as many as there are cores
 # keep the cores busy.
 release_only='^(Readme\.|Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_'
+release_only+='|Fixtures/CircomCircuits\.EveryWitnessProvesAndVerifies/(chain_4000|merkle_poseidon)'
 release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
 release_only+='|CliCompareTest\.(GatePassesOnHonestBaseline|KnownFinalizeShift))'
 # The GPU suite (its CPU emulation of the kernels is most of its time) runs beside them,
