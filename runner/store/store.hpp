@@ -166,7 +166,7 @@ struct RunSummary {
     uint64_t partitions_failed = 0;
     // Per device index, the union of the on-device intervals the run's pipeline saw, in
     // ms; empty without a GPU. finish_run turns it into the busy fractions (over wall_ms).
-    // After --resume both describe the resumed session alone.
+    // After --resume both describe the resumed attempt alone.
     std::map<int32_t, double> device_busy_ms;
     uint64_t peak_rss_bytes = 0;
     std::string error;  // why a run failed or stopped, if it did

@@ -378,8 +378,9 @@ TEST_F(ReliabilityTest, BackendFaultBesideSlowPartitionIsRecordedAndResumable) {
     EXPECT_EQ(count("SELECT count(*) FROM partition WHERE partition_index = 5"), 1);
     EXPECT_EQ(read_file(report), "0\n");
     expect_consistent("after resuming a fault");
-    // Busy describes the resumed session, as wall_ms does, and its one partition failed
-    // before any device work: not the first session's device time over the second's wall.
+    // Busy describes the resumed part of the run, as wall_ms does, and its one partition
+    // failed before any device work: not the first attempt's busy time over the resumed
+    // attempt's wall time.
     EXPECT_EQ(query("SELECT busy_fraction IS NULL FROM run_device"), (std::vector<std::vector<std::string>>{{"1"}}));
     EXPECT_EQ(scalar("SELECT gpu_busy_fraction IS NULL FROM run"), "1");
 }
