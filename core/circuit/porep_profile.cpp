@@ -27,7 +27,6 @@ constexpr size_t kChallengeSegments = 2 * 30 + 2 * 14 + 1 + 2 * 11 + 1;
 // apart must still touch disjoint variables (core/groth16/setup.cpp).
 constexpr uint64_t kLookbackMarginBlocks = 1;
 
-
 // round(share * count) for a share in [0, 1): exact, since share * 2^64 keeps every bit
 // of the double; halves round up.
 uint64_t rounded_share(double share, uint64_t count) {

@@ -328,7 +328,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
             // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
             const std::vector<uint32_t> b_variables = sparse_b_variables(
                 shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
-            key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables), key_generation_scratch_bytes());
+            key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
             header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
             key_ = std::make_unique<DeviceProvingKey>(
                 generate_proving_key(header, scalars, b_variables, host_threads, key_plan_.placement));
@@ -341,7 +341,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
             sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
                 return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
             });
-        key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables), 0);
+        key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
         key_ = std::make_unique<DeviceProvingKey>(
             upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement));
         plugin::copy_text(report->how, "uploaded");
@@ -352,9 +352,8 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     policy_->add_witness(key_->header.num_variables);
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;
-    plugin::copy_text(report->where, key_plan_.placement.any_streamed()
-                                         ? plugin::concat("device", config_.device, "+host")
-                                         : plugin::concat("device", config_.device));
+    plugin::copy_text(report->where,
+                      plugin::concat("device", config_.device, key_plan_.placement.any_streamed() ? "+host" : ""));
 }
 
 CudaBackend::DeviceMemory CudaBackend::device_memory() const {

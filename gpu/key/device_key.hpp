@@ -125,9 +125,10 @@ inline constexpr double kSparseB = 0.75;
 // whether variable i's B points are not both at infinity (of m variables).
 std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std::function<bool(uint64_t)>& in_b);
 
-// The points in each of B's queries of a key of `shape` whose sparse_b_variables are these.
-inline uint64_t b_points_of(const groth16::ProvingKey& shape, const std::vector<uint32_t>& b_variables) {
-    return b_variables.empty() ? shape.num_variables : b_variables.size();
+// The points in each of B's queries of a key of `shape` whose sparse_b_variables list
+// `listed` variables (0: B is dense).
+inline uint64_t b_points_of(const groth16::ProvingKey& shape, uint64_t listed) {
+    return listed != 0 ? listed : shape.num_variables;
 }
 
 // One query's points: in device memory, or, where the key's placement streams it, in
@@ -156,7 +157,7 @@ struct DeviceProvingKey {
     DeviceBuffer<uint32_t> b_variables;
 
     // The points in each of B's queries.
-    uint64_t b_points() const { return b_variables.size() != 0 ? b_variables.size() : header.num_variables; }
+    uint64_t b_points() const { return b_points_of(header, b_variables.size()); }
     KeyPlacement placement() const;
     // The resident queries' bytes and B's variables (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {

@@ -541,17 +541,18 @@ private:
     const bool groth16_ = manifest_.proof.system == ProofSystem::groth16;
     const uint32_t log_n_;
     const uint64_t n_;
-    // The check is O(n) field work on the CPU: seconds at 2^27 on one core, more than the
-    // GPU spends proving, so it uses every core once partitions are large.
-    const unsigned verify_threads_ = n_ >= (uint64_t{1} << 16) ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+    // Threads for one partition's O(n) CPU work, a `sharers`-th of the cores each: from
+    // 2^16 elements, below which starting threads would cost more than they save.
+    unsigned partition_threads(unsigned sharers) const {
+        return n_ >= (uint64_t{1} << 16) ? std::max(1u, std::thread::hardware_concurrency() / sharers) : 1;
+    }
+    // The check: seconds at 2^27 on one core, more than the GPU spends proving, so every
+    // core once partitions are large.
+    const unsigned verify_threads_ = partition_threads(1);
     // Each synthesis worker fills its partition on its share of the cores: a GPU proves a
-    // PoRep-profile partition in less time than one core synthesizes it, so one
-    // partition's rows go to several threads (the same bits on any number of them).
-    // Small partitions stay on one thread, where starting threads would cost more.
-    const unsigned synthesis_threads_ =
-        n_ >= (uint64_t{1} << 16)
-            ? std::max(1u, std::thread::hardware_concurrency() / manifest_.pipeline.synthesis_workers)
-            : 1;
+    // PoRep-profile partition in less time than one core synthesizes it (the same bits on
+    // any number of threads).
+    const unsigned synthesis_threads_ = partition_threads(manifest_.pipeline.synthesis_workers);
 
     BoundedQueue<WorkItem> prove_queue_;
     BoundedQueue<WorkItem> finalize_queue_;

@@ -203,7 +203,7 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
                     groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4, placement);
                 expect_same_key(device, host);
                 EXPECT_EQ(device.placement(), placement);
-                const cuda::KeyBytes bytes = cuda::key_bytes(host, cuda::b_points_of(host, b_variables), placement);
+                const cuda::KeyBytes bytes = cuda::key_bytes(host, cuda::b_points_of(host, b_variables.size()), placement);
                 EXPECT_EQ(device.device_bytes(), bytes.device);
                 EXPECT_EQ(device.host_bytes(), bytes.host);
                 EXPECT_EQ(cuda::device_key_points_digest(device), digest);
