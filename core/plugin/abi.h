@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 6 (ZKB_ABI_VERSION below).
+/* zkbatch plugin ABI, version 7 (ZKB_ABI_VERSION below).
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -58,11 +58,13 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 6u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+#define ZKB_ABI_VERSION 7u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
                               4: h_to_host, the backend's h digest; 5: Groth16 proofs (load_key,
                               the witness buffer, workload and blinding in the request, the
                               proof in the report); 6: seeded keys made by the backend
-                              (ZKB_KEY_FORMAT_SEEDED, the key report's points digest) */
+                              (ZKB_KEY_FORMAT_SEEDED, the key report's points digest); 7: 64
+                              phases a report (a 2^27 partition's MSMs in chunks that fit a
+                              16 GB card) */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -70,7 +72,7 @@ extern "C" {
 #define ZKB_FACT_KEY_BYTES 48
 #define ZKB_FACT_VALUE_BYTES 208
 #define ZKB_MAX_FACTS 48
-#define ZKB_MAX_PHASES 32
+#define ZKB_MAX_PHASES 64
 
 #define ZKB_PROOF_BYTES 192   /* compressed A (48) || B (96) || C (48), Zcash encodings */
 #define ZKB_SCALAR_BYTES 32   /* an Fr element, canonical little-endian */
@@ -279,7 +281,7 @@ typedef struct zkb_plugin_api {
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 
-/* The layout of every struct above, pinned for ZKB_ABI_VERSION 6 on the 64-bit targets
+/* The layout of every struct above, pinned for ZKB_ABI_VERSION 7 on the 64-bit targets
  * zkbatch supports. A change that moves one of these sizes is an ABI change: bump
  * ZKB_ABI_VERSION, say what changed beside it, and update the size here. */
 #ifdef __cplusplus
@@ -289,7 +291,7 @@ typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 #endif
 #define ZKB_ABI_SIZE(type, bytes) \
     ZKB_ABI_ASSERT(sizeof(type) == (bytes), #type " changed size: a new ZKB_ABI_VERSION is due")
-ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 6u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
+ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 7u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
 ZKB_ABI_ASSERT(sizeof(void*) == 8, "the zkbatch plugin ABI is defined for 64-bit targets");
 ZKB_ABI_SIZE(zkb_error, 1024);
 ZKB_ABI_SIZE(zkb_fact, 256);
@@ -299,7 +301,7 @@ ZKB_ABI_SIZE(zkb_key_source, 32);
 ZKB_ABI_SIZE(zkb_key_report, 200);
 ZKB_ABI_SIZE(zkb_phase, 160);
 ZKB_ABI_SIZE(zkb_prove_request, 96);
-ZKB_ABI_SIZE(zkb_prove_report, 5344);
+ZKB_ABI_SIZE(zkb_prove_report, 10464);
 ZKB_ABI_SIZE(zkb_plugin_api, 120);
 #undef ZKB_ABI_SIZE
 #undef ZKB_ABI_ASSERT

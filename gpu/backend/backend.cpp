@@ -417,6 +417,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
         msms_ = std::make_unique<ProofMsms>(key->header, key->b_points(), backend.msm_chunk_points(),
                                             backend.msm_memory(), vectors_.data());
+        z_chunk_up_.resize(msms_->z_chunks(key->header));
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
     }
 }
@@ -569,10 +570,10 @@ const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition) {
     const DeviceProvingKey& key = *partition.key;
     upload(partition, PhaseLog::Section::z_upload, "z", z_.data(), partition.buffers.z,
            key.header.num_variables * sizeof(ff::Fr), z_upload_, msms_->chunk_points() * sizeof(ff::Fr),
-           z_chunk_up_);
+           z_chunk_up_.data());
     const NvtxRange range(partition.nvtx_prefix + "msms of z");
     return msms_->run_z(key, z_.data(), compute_stream_,
-                        std::span<const Event>(z_chunk_up_, msms_->z_chunks(key.header)));
+                        std::span<const Event>(z_chunk_up_));
 }
 
 void CudaWorker::make_quotient_on_host(const Partition& partition, zkb_prove_report* report) {

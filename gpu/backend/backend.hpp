@@ -225,7 +225,7 @@ private:
     // The timed steps' events, made once and recorded again by every prove.
     Event anchor_;
     TimedSpan z_upload_;
-    Event z_chunk_up_[ProofMsms::kMaxZChunks];  // each of z's chunks up
+    std::vector<Event> z_chunk_up_;  // each of z's chunks up (ProofMsms::z_chunks)
     struct QuotientInput {
         TimedSpan upload, transform;  // the input's copy up, and quotient_input_steps
     };

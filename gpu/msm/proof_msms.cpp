@@ -18,6 +18,7 @@ uint64_t chunks(uint64_t points, uint64_t chunk_points) {
 
 struct ChunkCounts {
     uint64_t z, b, l, h;  // chunks of A's MSM (z's), of B's two, of L's, of H's
+    bool sparse_b;        // B's chunks follow A's, which then make one interval
     uint64_t g1_sums() const { return z + b + l + h; }
     // Where a G1 MSM's chunk sums start among g1_sums(): A's, B1's, L's, then H's.
     uint64_t first_g1_sum(groth16::ProofMsm msm) const {
@@ -30,7 +31,7 @@ struct ChunkCounts {
         }
         throw std::logic_error("ChunkCounts: B2's sums are G2 points");
     }
-    uint64_t intervals() const { return z + 2 * b + 2; }  // ProofMsms::kMaxChunkIntervals
+    uint64_t intervals() const { return (sparse_b ? 1 : z) + 2 * b + 2; }  // ProofMsms::kMaxChunkIntervals
 };
 
 // 0 (no chunks) as the largest MSM.
@@ -43,8 +44,10 @@ uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_point
 // sizes for a dense B's, the most there can be.
 ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points,
                          std::optional<uint64_t> b_points = std::nullopt) {
-    return {chunks(header.num_variables, chunk_points), chunks(b_points.value_or(header.num_variables), chunk_points),
-            chunks(header.private_variables(), chunk_points), chunks(header.h_points(), chunk_points)};
+    const uint64_t b = b_points.value_or(header.num_variables);
+    return {chunks(header.num_variables, chunk_points), chunks(b, chunk_points),
+            chunks(header.private_variables(), chunk_points), chunks(header.h_points(), chunk_points),
+            b < header.num_variables};
 }
 
 // For at most `points` points of MSMs of which some run over `tables` and some over
@@ -226,18 +229,23 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
     ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
     ec::G2* const b_g2_sums = g2_sums_.data();
+    // A dense B's A, B1 and B2 take turns a chunk at a time, each chunk an interval. A
+    // sparse B's A runs its chunks back to back, one interval for them all (as L's and
+    // H's), which then counts the waits for z's later pieces too.
+    const Event* a_start = nullptr;
     for (uint64_t chunk = 0; chunk < counts.z; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, m - first);
         stream.wait(z_ready[chunk]);
-        const Event& start = mark(stream);
+        if (!sparse_b || chunk == 0) a_start = &mark(stream);
         // A streamed chunk's copy is enqueued before the preparation blocks the host, so
         // that it runs under the MSM before it.
         const ec::G1Affine* a_bases = stager_.chunk(key.a_query, first, count, stream);
         prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
         accumulate(g1_, plan_, tables.a.get(), a_bases, a_sums + chunk, stream);
         stager_.release(stream);
+        if (sparse_b && chunk + 1 < counts.z) continue;
         const Event& a_done = mark(stream);
-        intervals_.push_back({groth16::ProofMsm::a, &start, &a_done});
+        intervals_.push_back({groth16::ProofMsm::a, a_start, &a_done});
         if (!sparse_b) {  // over A's plan
             const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
             run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sums + chunk, a_done, stream);

@@ -68,13 +68,13 @@ public:
     // none (too few entries to fill the slots, or no scratch planned).
     static uint32_t g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
                                       const MsmMemoryPlan& memory);
-    // The MSMs' intervals in a proof: each of z's chunks for A and each of B's for B1 and
-    // B2, one for all of L's and one for all of H's; 5 unchunked. Each is a
-    // phase of the prove report, whose ZKB_MAX_PHASES (32) also holds up to 14 others
-    // (copies, the key's among them, quotient, digest, combine): z in 5 chunks at most
-    // where B is dense, 13 where B is in one.
-    static constexpr uint64_t kMaxChunkIntervals = 17;
-    static constexpr uint64_t kMaxZChunks = kMaxChunkIntervals - 4;
+    // The MSMs' intervals in a proof: each of B's chunks for B1 and B2, one for all of
+    // L's and one for all of H's, and for A each of z's chunks where B is dense (A, B1 and
+    // B2 take turns), one for all of them where B is sparse; 5 unchunked. Each is a phase
+    // of the prove report, whose ZKB_MAX_PHASES (64) also holds up to 14 others (copies,
+    // the key's among them, the quotient's kernels, digest, combine): z in 16 chunks at
+    // most where B is dense, B in 23 where it is sparse.
+    static constexpr uint64_t kMaxChunkIntervals = ZKB_MAX_PHASES - 14;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points);
     // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
     // of `header`'s sizes.

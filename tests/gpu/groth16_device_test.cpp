@@ -297,17 +297,32 @@ TEST(CudaGroth16, KeysMadeOnTheDeviceAreTheSetupsKeys) {
     }
 }
 
+// The points of B's queries a key's device copy holds (DeviceProvingKey::b_points): those
+// of the variables in B where B is sparse, else all of them.
+uint64_t device_b_points(const groth16::ProvingKey& key) {
+    uint64_t listed = 0;
+    for (uint64_t i = 0; i < key.num_variables; ++i)
+        listed += !key.b_g1_query[i].is_infinity() || !key.b_g2_query[i].is_infinity();
+    return listed > cuda::kSparseB * static_cast<double>(key.num_variables) ? key.num_variables : listed;
+}
+
 // MSMs in chunks (backend option msm_chunk_log; what a 2^27 key needs on a 141 GB GPU):
-// the chunks' sums added on the host give cpu-ref's proof, and each of z's chunks is
-// its own interval of A's, B1's and B2's phases (L's and H's chunks run back to back:
-// one interval each). Four chunks and two of each MSM: z's cut evenly, L's and H's last
-// chunk a few points short.
+// the chunks' sums added on the host give cpu-ref's proof. Where B is dense, each of z's
+// chunks is its own interval of A's, B1's and B2's phases; where it is sparse (the PoRep
+// profile), A's chunks run back to back, one interval, and each of B's own chunks is an
+// interval of B1's and B2's; L's and H's chunks one interval each. Four chunks of z and
+// two of each MSM: z's cut evenly, L's and H's last chunk a few points short.
 TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");
-    for (const auto& [log_n, chunk_log] : {std::pair{12u, 10u}, std::pair{14u, 13u}}) {
+    const std::pair<circuit::R1csShape, uint32_t> cases[] = {
+        {{12, 3, 2, 0.9, 52}, 10},
+        {{14, 3, 2, 0.0, 54}, 13},
+        {{13, 0, 3, circuit::kPorepBitShare, 55, circuit::R1csProfile::porep}, 10}};
+    for (const auto& [shape, chunk_log] : cases) {
+        const uint32_t log_n = shape.log_n;
         SCOPED_TRACE(testing::Message() << "log_n " << log_n << ", chunks of 2^" << chunk_log);
-        const auto made = seeded_key({log_n, 3, 2, log_n == 12 ? 0.9 : 0.0, 40 + log_n}, 50, folder.path());
+        const auto made = seeded_key(shape, 50, folder.path());
         const std::string options = "msm_chunk_log=" + std::to_string(chunk_log) + "\n";
         const uint64_t job_seed = 60 + log_n;
         expect_gpu_proofs_equal_cpu_ref(
@@ -318,8 +333,14 @@ TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
         prove_with(loaded, log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0), &report);
         std::map<std::string, int> intervals;
         for (uint32_t i = 0; i < report.phase_count; ++i) ++intervals[report.phases[i].name];
-        const int chunks = 1 << (log_n - chunk_log);
-        for (const char* msm : {"msm.a", "msm.b_g1", "msm.b_g2"}) EXPECT_EQ(intervals[msm], chunks) << msm;
+        const uint64_t b_points = device_b_points(made->key);
+        const bool sparse_b = b_points < made->key.num_variables;
+        const uint64_t chunk = uint64_t{1} << chunk_log;
+        const int z_chunks = static_cast<int>((made->key.num_variables + chunk - 1) / chunk);
+        const int b_chunks = static_cast<int>((b_points + chunk - 1) / chunk);
+        EXPECT_EQ(sparse_b, shape.profile == circuit::R1csProfile::porep);
+        EXPECT_EQ(intervals["msm.a"], sparse_b ? 1 : z_chunks);
+        for (const char* msm : {"msm.b_g1", "msm.b_g2"}) EXPECT_EQ(intervals[msm], b_chunks) << msm;
         for (const char* msm : {"msm.l", "msm.h"}) EXPECT_EQ(intervals[msm], 1) << msm;
     }
 }
@@ -356,10 +377,7 @@ TEST(CudaGroth16, ProofsOverAStreamedKeyAreTheSame) {
             bytes += report.phases[i].bytes;
         }
         const groth16::ProvingKey& key = made->key;
-        uint64_t b_points = 0;
-        for (uint64_t i = 0; i < key.num_variables; ++i)
-            b_points += !key.b_g1_query[i].is_infinity() || !key.b_g2_query[i].is_infinity();
-        if (b_points > cuda::kSparseB * static_cast<double>(key.num_variables)) b_points = key.num_variables;
+        const uint64_t b_points = device_b_points(key);
         EXPECT_EQ(intervals, 1u);
         EXPECT_EQ(bytes, 96 * (key.num_variables + b_points + key.private_variables() + key.h_points()) + 192 * b_points);
     }
