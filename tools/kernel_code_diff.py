@@ -14,8 +14,8 @@ encoding. Identical code means identical speed; anything else is for a GPU
 host (tools/gpu-bench.sh OUT variants).
 
 --check-fused DIT_COUNT DIF_COUNT compiles one tree (REV, or the working tree) and fails
-unless the DIT pass kernel (PassKind 0) has exactly DIT_COUNT IMAD.WIDE and the DIF pass
-kernel (PassKind 1) DIF_COUNT: the guard against a product whose reduction compiles split
+unless the DIT pass kernel over expanded power tables (PassKind 0, false) has exactly
+DIT_COUNT IMAD.WIDE and the DIF pass kernel (PassKind 1, false) DIF_COUNT: the guard against a product whose reduction compiles split
 into IMAD.X + IMAD.HI pairs (48 fewer), which costs the kernel about 10% without changing
 a bit of the output (docs/ntt.md#keeping-the-products-fused). A change to the
 kernels' products changes the counts on purpose; the ctest that runs this names them.
@@ -66,7 +66,7 @@ def readable(mangled):
     name = subprocess.run(["c++filt", mangled], check=True, capture_output=True, text=True).stdout.strip()
     name = re.sub(r"^void |zkbatch::cuda::ntt::|\(anonymous namespace\)::", "", name)
     name = re.sub(r"\([^()]*\)$", "", name)  # the parameters
-    return re.sub(r"<\(PassKind\)(\d)>", r"<PassKind \1>", name)
+    return re.sub(r"\(PassKind\)(\d)", r"PassKind \1", name)
 
 
 def wide_multiplies(code):
@@ -80,7 +80,9 @@ def tree_kernels(revision, scratch):
     if revision is not None:
         tree = os.path.join(scratch, revision.replace("/", "_"))
         os.mkdir(tree)
-        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, "core"], check=True, capture_output=True)
+        paths = [p for p in ("core", "gpu") if subprocess.run(["git", "-C", ROOT, "cat-file", "-e", f"{revision}:{p}"],
+                                                              capture_output=True).returncode == 0]
+        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, *paths], check=True, capture_output=True)
         subprocess.run(["tar", "x", "-C", tree], input=archive.stdout, check=True)
     cubin = os.path.join(tree if revision is not None else scratch, "kernels.cubin")
     compile_cubin(tree, cubin)
@@ -106,7 +108,8 @@ def check_fused(expected, revision):
 
 def main():
     if len(sys.argv) > 3 and sys.argv[1] == "--check-fused":
-        expected = {"ntt_pass_kernel<PassKind 0>": int(sys.argv[2]), "ntt_pass_kernel<PassKind 1>": int(sys.argv[3])}
+        expected = {"ntt_pass_kernel<PassKind 0, false>": int(sys.argv[2]),
+                    "ntt_pass_kernel<PassKind 1, false>": int(sys.argv[3])}
         return check_fused(expected, sys.argv[4] if len(sys.argv) > 4 else None)
     revision = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
     with tempfile.TemporaryDirectory() as scratch:

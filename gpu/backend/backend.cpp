@@ -40,11 +40,30 @@ uint64_t steady_now_ns() {
 
 uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
 
-// A worker's block for a, b and c, which holds B2's rounds' scratch too where the plan
-// shares it (`lent_bytes`, ProofMsms::lent_bytes): the larger of the two.
-uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes) {
-    return std::max(3 * vector_bytes(max_log_n), lent_bytes);
+uint64_t quotient_vectors(QuotientMemory quotient) { return quotient == QuotientMemory::full ? 3 : 2; }
+
+uint64_t domain_tables_bytes(uint32_t log_n, QuotientMemory quotient) {
+    return ntt::DeviceDomainTables::device_bytes(log_n, power_tables_of(quotient));
 }
+
+// A worker's block for a, b and c (a and b where the quotient is lean), which holds B2's
+// rounds' scratch too where the plan shares it (`lent_bytes`, ProofMsms::lent_bytes): the
+// larger of the two.
+uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes, QuotientMemory quotient) {
+    return std::max(quotient_vectors(quotient) * vector_bytes(max_log_n), lent_bytes);
+}
+
+// The quotient's memory plans option quotient_memory allows, the faster first.
+std::vector<QuotientMemory> allowed_quotient_memory(QuotientMemoryChoice choice) {
+    switch (choice) {
+        case QuotientMemoryChoice::full: return {QuotientMemory::full};
+        case QuotientMemoryChoice::lean: return {QuotientMemory::lean};
+        case QuotientMemoryChoice::automatic: break;
+    }
+    return {QuotientMemory::full, QuotientMemory::lean};
+}
+
+const char* quotient_memory_name(QuotientMemory quotient) { return quotient == QuotientMemory::full ? "full" : "lean"; }
 
 // Device memory left for what is allocated later without being counted (kernels' local
 // memory, CUB's and the driver's own): a key that filled the device to the byte would
@@ -157,6 +176,12 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
          {"host", KeyPlacementChoice::host}},
         "'auto' (the default: the key on the device, its queries that do not fit streamed from pinned host memory as "
         "the MSMs run), 'device' (every query on the device), or 'host' (every query streamed)");
+    config.quotient_memory = get_choice<QuotientMemoryChoice>(
+        options, "quotient_memory",
+        {{"auto", QuotientMemoryChoice::automatic}, {"full", QuotientMemoryChoice::full},
+         {"lean", QuotientMemoryChoice::lean}},
+        "'auto' (the default: 'full' where the plan fits, else 'lean'), 'full' (a, b and c on the device, the "
+        "domain's power tables expanded) or 'lean' (a and b, the power tables made from their seeds)");
     return config;
 }
 
@@ -172,18 +197,29 @@ CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_
         download_stream_.emplace();
     }
 
-    // Refuse now, not at the n-th create_worker: every worker holds a, b and c.
+    // Refuse now, not at the n-th create_worker: every worker holds a, b and c (a and b
+    // where the quotient is lean). A quotient run keeps the first plan that fits; a
+    // Groth16 run's load_key plans again with the key.
     const DeviceMemory memory = device_memory();
-    const uint64_t needed_bytes = uint64_t{config.prove_workers} * 3 * vector_bytes(config.max_log_n) +
-                                  ntt::DeviceDomainTables::device_bytes(config.max_log_n);
-    if (needed_bytes > memory.free_bytes) {
+    const auto needed_bytes = [&](QuotientMemory quotient) {
+        return config.prove_workers * quotient_vectors(quotient) * vector_bytes(config.max_log_n) +
+               domain_tables_bytes(config.max_log_n, quotient);
+    };
+    const std::vector<QuotientMemory> quotients = allowed_quotient_memory(config.quotient_memory);
+    const auto fits = std::find_if(quotients.begin(), quotients.end(),
+                                   [&](QuotientMemory quotient) { return needed_bytes(quotient) <= memory.free_bytes; });
+    if (fits == quotients.end()) {
+        const QuotientMemory last = quotients.back();
         throw plugin::Error(
             ZKB_ERR_OUT_OF_MEMORY,
             plugin::concat(config.prove_workers, " prove worker(s) at 2^", config.max_log_n, " need ",
-                           format_gib(needed_bytes), " of device memory (a, b and c each, plus the domain's "
-                           "power tables, 3 x 32 bytes x n) but ", describe_memory(memory),
-                           "; lower pipeline.prove_workers or circuit.log_n"));
+                           format_gib(needed_bytes(last)), " of device memory (", quotient_vectors(last),
+                           " vectors of 2^", config.max_log_n, " elements each, plus the domain's tables",
+                           last == QuotientMemory::full ? ", 3 x 32 bytes x n" : "", ") but ",
+                           describe_memory(memory), "; lower pipeline.prove_workers or circuit.log_n",
+                           last == QuotientMemory::full ? ", or let option quotient_memory be 'auto'" : ""));
     }
+    quotient_memory_ = *fits;
     policy_ = make_policy();
 }
 
@@ -194,6 +230,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     policy_->add_facts(facts);
     plugin::add_fact(facts, "cuda.ntt_max_stages_per_pass", ntt::kMaxStagesPerPass);
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
+    plugin::add_fact(facts, "cuda.quotient_memory", quotient_memory_name(quotient_memory_));
     if (config_.device_memory_bytes != 0) plugin::add_fact(facts, "cuda.device_memory_cap_bytes", config_.device_memory_bytes);
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
     if (key_) plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
@@ -207,7 +244,10 @@ void CudaBackend::describe(zkb_facts* facts) const {
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
     }
-    if (key_) plugin::add_fact(facts, "cuda.msm_worker_bytes", worker_bytes(key_->header, key_plan_.chunk_points, msm_memory_));
+    if (key_) {
+        plugin::add_fact(facts, "cuda.msm_worker_bytes",
+                         worker_bytes(key_->header, key_plan_.chunk_points, quotient_memory_, msm_memory_));
+    }
     if (key_ && !key_->tables.empty()) {
         plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
         plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
@@ -238,27 +278,27 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
-uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points, QuotientMemory quotient,
                                    const MsmMemoryPlan& memory) const {
-    return vectors_block_bytes(config_.max_log_n, ProofMsms::lent_bytes(shape, chunk_points, memory)) +
+    return vectors_block_bytes(config_.max_log_n, ProofMsms::lent_bytes(shape, chunk_points, memory), quotient) +
            shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
 }
 
 CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points,
                                                         uint64_t scratch_bytes) const {
-    // The key's resident part and, per worker, a, b, c, z and the MSMs' buffers (the
-    // workers are created after load_key); the scratch for making the key is freed
-    // before the workers exist. The streamed part goes in pinned host memory.
+    // The domain's tables, the key's resident part and, per worker, a, b (c), z and the
+    // MSMs' buffers (the workers are created after load_key); the scratch for making the
+    // key is freed before the workers exist. The streamed part goes in pinned host memory.
     const DeviceMemory memory = device_memory();
     const uint64_t host_available = read_host_memory_info().available_bytes;
     const auto workers_bytes = [&](const KeyMemoryPlan& plan) {
         MsmMemoryPlan streamed;
         streamed.key = plan.placement;
-        return uint64_t{config_.prove_workers} * worker_bytes(shape, plan.chunk_points, streamed);
+        return uint64_t{config_.prove_workers} * worker_bytes(shape, plan.chunk_points, plan.quotient, streamed);
     };
     const auto needed_bytes = [&](const KeyMemoryPlan& plan) {
-        return key_bytes(shape, b_points, plan.placement).device + std::max(scratch_bytes, workers_bytes(plan)) +
-               kReserveBytes;
+        return domain_tables_bytes(config_.max_log_n, plan.quotient) + key_bytes(shape, b_points, plan.placement).device +
+               std::max(scratch_bytes, workers_bytes(plan)) + kReserveBytes;
     };
     // Host memory left beside a streamed key for the rest of the process (the pinned pools
     // of a, b, c and z are allocated already, or come with add_witness).
@@ -267,15 +307,20 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
         return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
     };
 
+    // The fewest queries streamed first; for each, the full quotient before the lean one,
+    // then the largest chunks.
     const std::vector<uint64_t> chunk_choices = msm_chunk_choices(shape, b_points, config_.msm_chunk_log);
     const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement);
+    const std::vector<QuotientMemory> quotients = allowed_quotient_memory(config_.quotient_memory);
     for (const KeyPlacement& placement : placements) {
-        for (uint64_t chunk : chunk_choices) {
-            const KeyMemoryPlan plan{chunk, placement};
-            if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
+        for (QuotientMemory quotient : quotients) {
+            for (uint64_t chunk : chunk_choices) {
+                const KeyMemoryPlan plan{chunk, placement, quotient};
+                if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
+            }
         }
     }
-    const KeyMemoryPlan last{chunk_choices.back(), placements.back()};
+    const KeyMemoryPlan last{chunk_choices.back(), placements.back(), quotients.back()};
     const KeyBytes key = key_bytes(shape, b_points, last.placement);
     const bool streaming = last.placement.any_streamed();
     if (streaming && !host_fits(last) && needed_bytes(last) <= memory.free_bytes) {
@@ -291,9 +336,11 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
         plugin::concat("the proving key (", format_gib(key.device), " of points on the device",
                        streaming ? plugin::concat(", ", last.placement.names(), " streamed from host memory") : "",
                        scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
+                       ", the domain's tables ", format_gib(domain_tables_bytes(config_.max_log_n, last.quotient)),
                        ") and ", config_.prove_workers, " prove worker(s) (",
-                       format_gib(workers_bytes(last) / config_.prove_workers),
-                       " each: a, b, c, the witness and the MSMs' buckets",
+                       format_gib(workers_bytes(last) / config_.prove_workers), " each: ",
+                       last.quotient == QuotientMemory::full ? "a, b, c" : "a, b",
+                       ", the witness and the MSMs' buckets",
                        last.chunk_points < largest_query(shape)
                            ? plugin::concat(", the MSMs in chunks of ", last.chunk_points, " points")
                            : "",
@@ -301,16 +348,16 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
                        "; lower pipeline.prove_workers or the circuit's size",
                        config_.key_placement == KeyPlacementChoice::device ? ", or let option key_placement stream "
                                                                              "the key ('auto')"
-                                                                           : ""));
+                                                                           : "",
+                       config_.quotient_memory == QuotientMemoryChoice::full ? ", or let option quotient_memory be "
+                                                                               "'auto'"
+                                                                             : ""));
 }
 
 void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
     *report = zkb_key_report{};
     report->start_ns = steady_now_ns();
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
-    // The largest domain's tables (13 GB at 2^27) now, as the first worker would: the
-    // free memory the key and the workers' buffers are planned in is then what is left.
-    (void)tables(config_.max_log_n);
     const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
     if (source.format == ZKB_KEY_FORMAT_SEEDED) {
         // Made here: the scalars on the host, the points on the device (no file to read:
@@ -329,6 +376,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
             const std::vector<uint32_t> b_variables = sparse_b_variables(
                 shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
             key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
+            build_largest_tables();
             header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
             key_ = std::make_unique<DeviceProvingKey>(
                 generate_proving_key(header, scalars, b_variables, host_threads, key_plan_.placement));
@@ -342,6 +390,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
                 return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
             });
         key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
+        build_largest_tables();
         key_ = std::make_unique<DeviceProvingKey>(
             upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement));
         plugin::copy_text(report->how, "uploaded");
@@ -354,6 +403,13 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where,
                       plugin::concat("device", config_.device, key_plan_.placement.any_streamed() ? "+host" : ""));
+}
+
+void CudaBackend::build_largest_tables() {
+    // Before the key, as the plan counted them: the free memory the key and the workers'
+    // buffers were planned in is then what is left.
+    quotient_memory_ = key_plan_.quotient;
+    (void)tables(config_.max_log_n);
 }
 
 CudaBackend::DeviceMemory CudaBackend::device_memory() const {
@@ -382,7 +438,7 @@ void CudaBackend::spend_free_memory() {
                                   config_.msm_tables && whole,
                                   config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
                                       return config_.prove_workers * worker_bytes(key_->header, key_plan_.chunk_points,
-                                                                                  memory);
+                                                                                  quotient_memory_, memory);
                                   },
                                   config_.msm_table_stride);
     build_key_tables(*key_, msm_memory_);
@@ -409,10 +465,11 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     const DeviceProvingKey* key = backend.key();
     const uint64_t lent_bytes =
         key ? ProofMsms::lent_bytes(key->header, backend.msm_chunk_points(), backend.msm_memory()) : 0;
-    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes));
+    const QuotientMemory quotient = backend.quotient_memory();
+    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient));
     a_ = reinterpret_cast<ff::Fr*>(vectors_.data());
     b_ = a_ + (size_t{1} << max_log_n);
-    c_ = b_ + (size_t{1} << max_log_n);
+    c_ = quotient == QuotientMemory::full ? b_ + (size_t{1} << max_log_n) : nullptr;
     if (key) {
         z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
         msms_ = std::make_unique<ProofMsms>(key->header, key->b_points(), backend.msm_chunk_points(),
@@ -528,7 +585,8 @@ void CudaWorker::synchronize_streams() const noexcept {
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
     // The quotient workload's kernel groups are its "compute" (the name ABI versions before
     // 5 used for both); a Groth16 proof's are its "quotient".
-    make_quotient_on_device(partition, "compute");
+    start_quotient_on_device(partition, "compute");
+    finish_quotient_on_device(partition, "compute");
     // The block sums count as the quotient workload's compute, as they always have.
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "compute");
     bring_h_back(partition);
@@ -540,9 +598,13 @@ groth16::MsmSums CudaWorker::run_groth16_schedule(const Partition& partition) {
     // z's MSMs are done: under L, and the quotient follows L.
     const bool vectors_after_l = backend_.msm_memory().g2_scratch_in_vectors;
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
-    make_quotient_on_device(partition, "quotient");
+    start_quotient_on_device(partition, "quotient");
+    // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
+    const bool l_under_c = !vectors_after_l && c_ == nullptr;
+    if (l_under_c) run_l(partition);
+    finish_quotient_on_device(partition, "quotient");
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
-    if (!vectors_after_l) run_l(partition);
+    if (!vectors_after_l && !l_under_c) run_l(partition);
     // h is made in b on the compute stream, after a's upload: the event H waits for.
     run_h(partition, quotient_inputs_[0].upload.end);
     bring_h_back(partition);  // under H's MSM
@@ -594,32 +656,57 @@ void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const Ev
     z_msms_done.synchronize();  // done already, unless L had no points to count
 }
 
-void CudaWorker::make_quotient_on_device(const Partition& partition, const char* kernel_phase) {
-    const struct {
-        ff::Fr* device;
-        const void* host;
-        const char* name;
-    } inputs[] = {{a_, partition.buffers.a, "a"}, {b_, partition.buffers.b, "b"}, {c_, partition.buffers.c, "c"}};
-    static_assert(std::extent_v<decltype(inputs)> == std::extent_v<decltype(quotient_inputs_)>);
+void CudaWorker::start_quotient_on_device(const Partition& partition, const char* kernel_phase) {
+    const zkb_host_buffers& buffers = partition.buffers;
     // Enqueued in this order so that each upload is followed at once by the work that
     // waits for it: from pageable memory cudaMemcpyAsync returns only when its data is
     // staged, and a's NTTs must already be queued by then.
-    for (size_t i = 0; i < std::size(inputs); ++i) {
-        const QuotientInput& events = quotient_inputs_[i];
-        upload(partition, PhaseLog::Section::quotient_uploads, inputs[i].name, inputs[i].device, inputs[i].host,
-               partition.bytes, events.upload);
-        const NvtxRange range(partition.nvtx_prefix + "ntt " + inputs[i].name);
-        compute_stream_.wait(events.upload.end);
-        events.transform.start.record(compute_stream_);
-        ntt::enqueue(ntt::quotient_input_steps(partition.tables, inputs[i].device), compute_stream_);
-        events.transform.end.record(compute_stream_);
-        phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, events.transform);
+    transform_quotient_input(partition, kernel_phase, 0, a_, buffers.a, "a");
+    transform_quotient_input(partition, kernel_phase, 1, b_, buffers.b, "b");
+    if (c_ != nullptr) {
+        transform_quotient_input(partition, kernel_phase, 2, c_, buffers.c, "c");
+        return;
+    }
+    const NvtxRange range(partition.nvtx_prefix + "a * b");
+    enqueue_kernels(ntt::pointwise_product_steps(partition.tables, a_, b_), kernel_phase, product_);
+}
+
+void CudaWorker::finish_quotient_on_device(const Partition& partition, const char* kernel_phase) {
+    // Lean: c goes up into b, free once a holds A*B. A shared copy stream is not made to
+    // wait on the device for that (every other worker's uploads would wait behind it):
+    // the host waits, which the MSM prepared in between has done already.
+    const bool lean = c_ == nullptr;
+    if (lean) {
+        if (own_copy_stream_) {
+            upload_stream_.wait(product_.end);
+        } else {
+            product_.end.synchronize();
+        }
+        transform_quotient_input(partition, kernel_phase, 2, b_, partition.buffers.c, "c");
+        const NvtxRange range(partition.nvtx_prefix + "a * b - c");
+        enqueue_kernels(ntt::pointwise_difference_steps(partition.tables, a_, b_), kernel_phase, difference_);
     }
     const NvtxRange range(partition.nvtx_prefix + "quotient and inverse ntt");
-    quotient_output_.start.record(compute_stream_);
-    ntt::enqueue(ntt::quotient_output_steps(partition.tables, a_, b_, c_), compute_stream_);
-    quotient_output_.end.record(compute_stream_);
-    phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, quotient_output_);
+    // h into b: lean, from a alone (A*B - C already).
+    enqueue_kernels(lean ? ntt::quotient_output_steps(partition.tables, a_, nullptr, nullptr, b_)
+                         : ntt::quotient_output_steps(partition.tables, a_, b_, c_, b_),
+                    kernel_phase, quotient_output_);
+}
+
+void CudaWorker::enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span) {
+    span.start.record(compute_stream_);
+    ntt::enqueue(steps, compute_stream_);
+    span.end.record(compute_stream_);
+    phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, span);
+}
+
+void CudaWorker::transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
+                                          ff::Fr* device, const void* host, const char* name) {
+    const QuotientInput& events = quotient_inputs_[index];
+    upload(partition, PhaseLog::Section::quotient_uploads, name, device, host, partition.bytes, events.upload);
+    const NvtxRange range(partition.nvtx_prefix + "ntt " + name);
+    compute_stream_.wait(events.upload.end);
+    enqueue_kernels(ntt::quotient_input_steps(partition.tables, device), kernel_phase, events.transform);
 }
 
 void CudaWorker::upload_h(const Partition& partition) {

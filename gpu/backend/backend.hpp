@@ -8,6 +8,7 @@
 #include "gpu/util/device_info.hpp"
 #include "gpu/key/device_key.hpp"
 #include "gpu/ntt/domain_tables.hpp"
+#include "gpu/ntt/ntt_steps.hpp"
 #include "gpu/util/event.hpp"
 #include "gpu/util/host_memory.hpp"
 #include "gpu/msm/proof_msms.hpp"
@@ -27,8 +28,14 @@
 namespace zkbatch::cuda {
 
 // The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
-// "msm_table_stride", "msm_affine_rounds"); a policy reads its own from the same object.
+// "msm_table_stride", "msm_affine_rounds", "device_memory", "key_placement",
+// "quotient_memory"); a policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
+
+// The domain tables a quotient of that memory plan reads.
+inline ntt::PowerTables power_tables_of(QuotientMemory quotient) {
+    return quotient == QuotientMemory::full ? ntt::PowerTables::expanded : ntt::PowerTables::seeded;
+}
 
 // zkbatch's version, which is the CUDA backends' version.
 const char* backend_version();
@@ -72,7 +79,11 @@ public:
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
     void check_log_n(uint32_t log_n) const;
-    const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n); }
+    // The domain's tables, expanded or seeded as the quotient's memory plan says.
+    const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n, power_tables_of(quotient_memory_)); }
+    // How the workers make the quotient: with a, b and c on the device or with a and b
+    // (ntt_steps.hpp), planned by the constructor and again by load_key.
+    QuotientMemory quotient_memory() const { return quotient_memory_; }
     // The device's shared copy streams (CopyStreams::device); empty otherwise.
     const std::optional<Stream>& upload_stream() const { return upload_stream_; }
     const std::optional<Stream>& download_stream() const { return download_stream_; }
@@ -87,19 +98,25 @@ private:
     struct KeyMemoryPlan {
         uint64_t chunk_points = 0;
         KeyPlacement placement;
+        QuotientMemory quotient = QuotientMemory::full;
     };
-    // The plan with which a key of `shape`'s sizes and `b_points` points in each of B's
-    // queries (key_bytes), the `scratch_bytes` that making it takes, and every worker's
-    // buffers fit in free device memory, and its streamed queries in available host
-    // memory: the fewest queries streamed (in kStreamOrder, as option key_placement
-    // allows), then the MSMs whole if they fit, else in the largest power of two that
-    // does. Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
+    // The plan with which the domain's tables, a key of `shape`'s sizes and `b_points`
+    // points in each of B's queries (key_bytes), the `scratch_bytes` that making it takes,
+    // and every worker's buffers fit in free device memory, and its streamed queries in
+    // available host memory: the fewest queries streamed (in kStreamOrder, as option
+    // key_placement allows), then the full quotient before the lean one (as option
+    // quotient_memory allows), then the MSMs whole if they fit, else in the largest power
+    // of two that does. Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when
+    // none does.
     KeyMemoryPlan plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
-    // One worker's device buffers for a key of `shape`'s sizes: a, b, c, z and ProofMsms
+    // Adopts key_plan_'s quotient and builds the largest domain's tables.
+    void build_largest_tables();
+    // One worker's device buffers for a key of `shape`'s sizes: a, b (c), z and ProofMsms
     // (with `memory`'s placement, tables and rounds; plan_key_memory sizes workers
     // without tables or rounds).
-    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points,
+    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points, QuotientMemory quotient,
                           const MsmMemoryPlan& memory = {}) const;
+
     // Plans what the free memory the workers (created after load_key) will leave buys
     // (plan_msm_memory: the key's tables under msm_tables = auto when the MSMs run whole,
     // B2's rounds under msm_affine_rounds = auto, in chunks too), then builds the tables.
@@ -124,6 +141,7 @@ private:
     std::unique_ptr<HostMemoryPolicy> policy_;
     std::unique_ptr<DeviceProvingKey> key_;
     KeyMemoryPlan key_plan_;
+    QuotientMemory quotient_memory_ = QuotientMemory::full;
     MsmMemoryPlan msm_memory_;
     uint64_t msm_memory_budget_bytes_ = 0;  // the free memory spend_free_memory planned in
     uint64_t table_build_ms_ = 0;
@@ -181,7 +199,15 @@ private:
     const Event& upload_z_and_run_its_msms(const Partition& partition);
     void make_quotient_on_host(const Partition& partition, zkb_prove_report* report);
     void run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done);
-    void make_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    // a, b and c up and to the coset (lean: a and b, then a *= b), then c (lean: up into
+    // b and to the coset) and h's transform, into b. Their kernels are `kernel_phase`.
+    void start_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    void finish_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    // Input `index` (a, b, c) from `host` up into `device` and through quotient_input_steps.
+    void transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
+                                  ff::Fr* device, const void* host, const char* name);
+    // `steps` on the compute stream between `span`'s events, logged as `kernel_phase`.
+    void enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span);
     void upload_h(const Partition& partition);
     void enqueue_digest_block_sums(const Partition& partition, const char* phase);
     void run_l(const Partition& partition);
@@ -211,7 +237,8 @@ private:
     const Stream& upload_stream_;
     const Stream& download_stream_;
     // a, b and c, one after the other in one block, which also holds B2's rounds' scratch
-    // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors).
+    // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors). c_ is null where
+    // the quotient is lean (QuotientMemory): c goes up into b.
     DeviceBuffer<uint8_t> vectors_;
     ff::Fr* a_ = nullptr;
     ff::Fr* b_ = nullptr;
@@ -230,6 +257,7 @@ private:
         TimedSpan upload, transform;  // the input's copy up, and quotient_input_steps
     };
     QuotientInput quotient_inputs_[3];  // a, b, c
+    TimedSpan product_, difference_;    // a lean quotient's a *= b and a -= c
     TimedSpan quotient_output_;         // quotient_output_steps: h in b
     TimedSpan h_upload_;                // h made on the host
     TimedSpan digest_blocks_;           // h's digest block sums, into a

@@ -71,10 +71,10 @@ public:
     // The MSMs' intervals in a proof: each of B's chunks for B1 and B2, one for all of
     // L's and one for all of H's, and for A each of z's chunks where B is dense (A, B1 and
     // B2 take turns), one for all of them where B is sparse; 5 unchunked. Each is a phase
-    // of the prove report, whose ZKB_MAX_PHASES (64) also holds up to 14 others (copies,
-    // the key's among them, the quotient's kernels, digest, combine): z in 16 chunks at
-    // most where B is dense, B in 23 where it is sparse.
-    static constexpr uint64_t kMaxChunkIntervals = ZKB_MAX_PHASES - 14;
+    // of the prove report, whose ZKB_MAX_PHASES (64) also holds up to 16 others (copies,
+    // the key's among them, the quotient's kernels, digest, combine): z in 15 chunks at
+    // most where B is dense, B in 22 where it is sparse.
+    static constexpr uint64_t kMaxChunkIntervals = ZKB_MAX_PHASES - 16;
     static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points);
     // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
     // of `header`'s sizes.

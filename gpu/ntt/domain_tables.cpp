@@ -61,7 +61,7 @@ void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& 
 DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     const uint32_t log_n = plan.log_n;
     roots_log = plan.max_stage_count;
-    lo_bits = (log_n + 1) / 2;
+    lo_bits = PowerTableView::lo_bits(log_n);  // the seeds' split a seeded view assumes
     const size_t roots_size = size_t{1} << (roots_log - 1);
     const size_t lo_size = size_t{1} << lo_bits;
     const size_t hi_size = size_t{1} << (log_n - lo_bits);
@@ -71,7 +71,7 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     offset += roots_size;
     roots_inverse = offset;
     offset += roots_size;
-    for (int table = 0; table < kPowerTables; ++table) {
+    for (int table = 0; table < kPowerTables; ++table) {  // hi right after lo: a seeded view's layout
         seeds_lo[table] = offset;
         offset += lo_size;
         seeds_hi[table] = offset;
@@ -113,15 +113,23 @@ DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) 
     view.roots_forward = seeds_base + roots_forward;
     view.roots_inverse = seeds_base + roots_inverse;
     const uint32_t log_n = plan.log_n;
-    const Fr* omega_powers = powers_base;
-    view.twist_forward = PowerTableView{omega_powers, log_n, false};
-    view.twist_inverse = PowerTableView{omega_powers, log_n, true};
-    view.coset_scale = PowerTableView{powers_base + table_size(), log_n, false};
-    view.quotient_unscale = PowerTableView{powers_base + 2 * table_size(), log_n, false};
+    const auto table = [&](int index, bool negate) {
+        const bool seeded = powers_base == nullptr;
+        const Fr* entries = seeded ? seeds_base + seeds_lo[index] : powers_base + index * table_size();
+        return PowerTableView{entries, log_n, negate, seeded};
+    };
+    view.twist_forward = table(0, false);
+    view.twist_inverse = table(0, true);
+    view.coset_scale = table(1, false);
+    view.quotient_unscale = table(2, false);
     return view;
 }
 
-HostDomainTables::HostDomainTables(const NttPlan& plan) : seeds_(plan) {
+HostDomainTables::HostDomainTables(const NttPlan& plan, PowerTables power_tables) : seeds_(plan) {
+    if (power_tables == PowerTables::seeded) {
+        view_ = seeds_.view(seeds_.storage.data(), nullptr);
+        return;
+    }
     const size_t n = seeds_.table_size();
     powers_.resize(DomainSeeds::kPowerTables * n);
     for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
@@ -134,11 +142,15 @@ HostDomainTables::HostDomainTables(const NttPlan& plan) : seeds_(plan) {
     view_ = seeds_.view(seeds_.storage.data(), powers_.data());
 }
 
-DeviceDomainTables::DeviceDomainTables(const NttPlan& plan) {
+DeviceDomainTables::DeviceDomainTables(const NttPlan& plan, PowerTables power_tables) {
     const DomainSeeds seeds(plan);
-    const size_t n = seeds.table_size();
     seeds_ = DeviceBuffer<Fr>(seeds.storage.size());
     seeds_.copy_from_host(seeds.storage.data(), seeds.storage.size());
+    if (power_tables == PowerTables::seeded) {
+        view_ = seeds.view(seeds_.data(), nullptr);
+        return;
+    }
+    const size_t n = seeds.table_size();
     powers_ = DeviceBuffer<Fr>(DomainSeeds::kPowerTables * n);
     for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
         expand_power_table(seeds_.data() + seeds.seeds_lo[table], seeds_.data() + seeds.seeds_hi[table], seeds.lo_bits,
@@ -148,17 +160,19 @@ DeviceDomainTables::DeviceDomainTables(const NttPlan& plan) {
     view_ = seeds.view(seeds_.data(), powers_.data());
 }
 
-uint64_t DeviceDomainTables::device_bytes(uint32_t log_n) {
+uint64_t DeviceDomainTables::device_bytes(uint32_t log_n, PowerTables power_tables) {
     const DomainSeeds seeds(NttPlan::for_log_n(log_n));
-    return (seeds.storage.size() + DomainSeeds::kPowerTables * seeds.table_size()) * sizeof(Fr);
+    const uint64_t powers = power_tables == PowerTables::expanded ? DomainSeeds::kPowerTables * seeds.table_size() : 0;
+    return (seeds.storage.size() + powers) * sizeof(Fr);
 }
 
-const DomainTablesView& DomainTablesCache::get(uint32_t log_n) {
+const DomainTablesView& DomainTablesCache::get(uint32_t log_n, PowerTables power_tables) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    auto found = tables_.find(log_n);
+    const std::pair key{log_n, power_tables};
+    auto found = tables_.find(key);
     if (found == tables_.end()) {
         ZKB_CUDA_CHECK(cudaSetDevice(device_));
-        found = tables_.emplace(log_n, std::make_unique<DeviceDomainTables>(log_n)).first;
+        found = tables_.emplace(key, std::make_unique<DeviceDomainTables>(log_n, power_tables)).first;
     }
     return found->second->view();
 }

@@ -1,9 +1,10 @@
 // DomainTables: the precomputed constants of all NTTs of one size n = 2^log_n — the
 // pass plan, the in-pass roots, the twist and coset power tables and (g^n - 1)^-1.
-// Built once per (device, log_n) and cached (DomainTablesCache). The power tables hold
-// one entry per exponent (omega^e, g^e/n, g^-e/n: 3 x 32 bytes x n, 1.5 GiB at 2^24,
-// 12 GiB at 2^27) so the passes look powers up instead of multiplying two seeds; the
-// device expands them from seed tables of 2 x sqrt(n) entries in a kernel.
+// Built once per (device, log_n) and cached (DomainTablesCache). Expanded, the power
+// tables hold one entry per exponent (omega^e, g^e/n, g^-e/n: 3 x 32 bytes x n, 1.5 GiB
+// at 2^24, 12 GiB at 2^27) so the passes look powers up instead of multiplying two
+// seeds; the device expands them from seed tables of 2 x sqrt(n) entries in a kernel.
+// Seeded, the passes make each power from the seeds (ntt_pass.hpp: PowerTableView).
 #pragma once
 
 #include "gpu/util/device_buffer.hpp"
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace zkbatch::cuda::ntt {
@@ -40,6 +42,10 @@ struct NttPlan {
 
 enum class Direction { forward, inverse };
 
+// How the passes get the power tables' entries (PowerTableView): looked up in tables of
+// n entries, or made from the seeds, a product each, where the tables do not fit.
+enum class PowerTables { expanded, seeded };
+
 // Pointers into one table allocation (host or device) plus the plan: all a launch needs.
 struct DomainTablesView {
     NttPlan plan;
@@ -56,6 +62,7 @@ struct DomainTablesView {
     PowerTableView quotient_unscale;
 
     uint32_t log_n() const { return plan.log_n; }
+    bool seeded_powers() const { return twist_forward.seeded; }  // PowerTables::seeded
     const Fr* roots(Direction direction) const {
         return direction == Direction::forward ? roots_forward : roots_inverse;
     }
@@ -78,17 +85,17 @@ struct DomainSeeds {
 
     explicit DomainSeeds(const NttPlan& plan);
     // The view of tables laid out as: storage's contents at `seeds_base`, and the three
-    // power tables of n entries each at `powers_base`.
+    // power tables of n entries each at `powers_base`, or none (null: seeded views).
     DomainTablesView view(const Fr* seeds_base, const Fr* powers_base) const;
     size_t table_size() const { return size_t{1} << plan.log_n; }
 };
 
-// The tables in host memory, power tables filled from the seeds on the host: what the
-// host emulation of the kernels (tests) runs with.
+// The tables in host memory, power tables filled from the seeds on the host (or left
+// seeded): what the host emulation of the kernels (tests) runs with.
 class HostDomainTables {
 public:
     explicit HostDomainTables(uint32_t log_n) : HostDomainTables(NttPlan::for_log_n(log_n)) {}
-    explicit HostDomainTables(const NttPlan& plan);
+    explicit HostDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
     const DomainTablesView& view() const { return view_; }
 
 private:
@@ -98,14 +105,16 @@ private:
 };
 
 // The tables in device memory of the current device: the seeds are uploaded and the
-// power tables expanded from them on the device (ntt_kernels.hpp: expand_power_table).
+// power tables expanded from them on the device (ntt_kernels.hpp: expand_power_table),
+// unless seeded.
 class DeviceDomainTables {
 public:
-    explicit DeviceDomainTables(uint32_t log_n) : DeviceDomainTables(NttPlan::for_log_n(log_n)) {}
-    explicit DeviceDomainTables(const NttPlan& plan);
+    explicit DeviceDomainTables(uint32_t log_n, PowerTables power_tables = PowerTables::expanded)
+        : DeviceDomainTables(NttPlan::for_log_n(log_n), power_tables) {}
+    explicit DeviceDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
     const DomainTablesView& view() const { return view_; }
     // Device memory the tables of a domain of 2^log_n take.
-    static uint64_t device_bytes(uint32_t log_n);
+    static uint64_t device_bytes(uint32_t log_n, PowerTables power_tables = PowerTables::expanded);
 
 private:
     DeviceBuffer<Fr> seeds_;
@@ -113,17 +122,17 @@ private:
     DomainTablesView view_;
 };
 
-// One per backend (one device): tables built on first use of each log_n, then reused by
-// every worker. Thread-safe.
+// One per backend (one device): tables built on first use of each log_n and kind, then
+// reused by every worker. Thread-safe.
 class DomainTablesCache {
 public:
     explicit DomainTablesCache(int device) : device_(device) {}
-    const DomainTablesView& get(uint32_t log_n);
+    const DomainTablesView& get(uint32_t log_n, PowerTables power_tables);
 
 private:
     int device_;
     std::mutex mutex_;
-    std::map<uint32_t, std::unique_ptr<DeviceDomainTables>> tables_;
+    std::map<std::pair<uint32_t, PowerTables>, std::unique_ptr<DeviceDomainTables>> tables_;
 };
 
 }  // namespace zkbatch::cuda::ntt

@@ -9,11 +9,11 @@ namespace {
 
 // One block = one tile of 2^tile_log elements: the steps of run_pass (ntt_pass.hpp), with
 // a barrier where a step asks for one.
-template <PassKind kKind>
+template <PassKind kKind, bool kSeeded>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
     extern __shared__ uint64_t shared_words[];
     const Tile tile{shared_words, 1u << params.tile_log()};
-    run_pass<kKind>(params, blockIdx.x, tile, [](auto&& step, bool barrier) {
+    run_pass<kKind, kSeeded>(params, blockIdx.x, tile, [](auto&& step, bool barrier) {
         step(threadIdx.x, blockDim.x);
         if (barrier) __syncthreads();
     });
@@ -24,13 +24,43 @@ __global__ void bit_reverse_kernel(const PassParams params) {
     if (index < (1u << params.log_n)) bit_reverse(params, index);
 }
 
+__global__ void pointwise_product_kernel(const PassParams params) {
+    const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < (1u << params.log_n)) pointwise_product(params, index);
+}
+
+__global__ void pointwise_difference_kernel(const PassParams params) {
+    const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < (1u << params.log_n)) pointwise_difference(params, index);
+}
+
 __global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
     const uint32_t exponent = blockIdx.x * blockDim.x + threadIdx.x;
     if (exponent < size) store_element(out + exponent, power_from_seeds(lo, hi, lo_bits, exponent));
 }
 
-constexpr uint32_t kBitReverseThreads = 256;
+constexpr uint32_t kElementwiseThreads = 256;  // bit reversal, products, table expansion
 constexpr uint32_t kMaxSharedBytes = (1u << kTileLog) * sizeof(Fr);
+
+uint32_t elementwise_blocks(const PassParams& params) {
+    return ((1u << params.log_n) + kElementwiseThreads - 1) / kElementwiseThreads;
+}
+
+template <PassKind kKind, bool kSeeded>
+void launch_pass(const PassParams& params, const Stream& stream) {
+    ntt_pass_kernel<kKind, kSeeded>
+        <<<params.block_count(), params.threads_per_block(), params.shared_bytes(), stream.handle()>>>(params);
+    ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel");
+}
+
+template <PassKind kKind>
+void launch_pass(const PassParams& params, const Stream& stream) {
+    if (params.twist.seeded) {
+        launch_pass<kKind, true>(params, stream);
+    } else {
+        launch_pass<kKind, false>(params, stream);
+    }
+}
 
 }  // namespace
 
@@ -39,29 +69,32 @@ void enqueue(const LaunchSequence& sequence, const Stream& stream) {
         const PassParams& params = launch.pass;
         switch (launch.kind) {
             case Launch::Kind::dit_pass:
-                ntt_pass_kernel<PassKind::dit><<<params.block_count(), params.threads_per_block(),
-                                                 params.shared_bytes(), stream.handle()>>>(params);
-                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dit>");
+                launch_pass<PassKind::dit>(params, stream);
                 break;
             case Launch::Kind::dif_pass:
-                ntt_pass_kernel<PassKind::dif><<<params.block_count(), params.threads_per_block(),
-                                                 params.shared_bytes(), stream.handle()>>>(params);
-                ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel<dif>");
+                launch_pass<PassKind::dif>(params, stream);
                 break;
-            case Launch::Kind::bit_reverse: {
-                const uint32_t n = 1u << params.log_n;
-                const uint32_t blocks = (n + kBitReverseThreads - 1) / kBitReverseThreads;
-                bit_reverse_kernel<<<blocks, kBitReverseThreads, 0, stream.handle()>>>(params);
+            case Launch::Kind::bit_reverse:
+                bit_reverse_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0, stream.handle()>>>(params);
                 ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
                 break;
-            }
+            case Launch::Kind::pointwise_product:
+                pointwise_product_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0, stream.handle()>>>(
+                    params);
+                ZKB_CUDA_CHECK_LAUNCH("pointwise_product_kernel");
+                break;
+            case Launch::Kind::pointwise_difference:
+                pointwise_difference_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0,
+                                              stream.handle()>>>(params);
+                ZKB_CUDA_CHECK_LAUNCH("pointwise_difference_kernel");
+                break;
         }
     }
 }
 
 void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t log_size) {
     const uint32_t size = 1u << log_size;
-    expand_power_table_kernel<<<(size + kBitReverseThreads - 1) / kBitReverseThreads, kBitReverseThreads>>>(
+    expand_power_table_kernel<<<(size + kElementwiseThreads - 1) / kElementwiseThreads, kElementwiseThreads>>>(
         lo, hi, lo_bits, out, size);
     ZKB_CUDA_CHECK_LAUNCH("expand_power_table_kernel");
 }
@@ -69,10 +102,12 @@ void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, u
 void prepare_device(int device) {
     ZKB_CUDA_CHECK(cudaSetDevice(device));
     // The attribute is per kernel and per device; setting it again is harmless.
-    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dit>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
-    ZKB_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<PassKind::dif>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+    for (const void* kernel : {reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, false>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, true>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, false>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, true>)}) {
+        ZKB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+    }
 }
 
 }  // namespace zkbatch::cuda::ntt

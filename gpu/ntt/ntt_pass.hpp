@@ -81,27 +81,44 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_element(Fr* element, const Fr& value)
 #endif
 }
 
-// scale * base^e for every exponent e < 2^log_size, one table entry each: a lookup, not a
-// multiplication, in the passes (the tables live once per domain and device).
+// scale * base^e from two small seed tables, lo[i] = base^i (i < 2^lo_bits) and
+// hi[j] = scale * base^(j * 2^lo_bits): one Montgomery product, fully reduced.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr power_from_seeds(const Fr* lo, const Fr* hi, uint32_t lo_bits, uint32_t exponent) {
+    return load_element(lo + (exponent & ((1u << lo_bits) - 1))) * load_element(hi + (exponent >> lo_bits));
+}
+
+// scale * base^e for every exponent e < 2^log_size. Expanded, one table entry each (3 x 32
+// bytes x n for a domain's three tables, 12 GiB at 2^27): a lookup, not a multiplication,
+// in the passes. Seeded, `entries` holds the seeds instead, lo (2^lo_bits entries,
+// lo_bits = ceil(log_size / 2)) then hi, and each power is made as it is needed
+// (power_from_seeds: a product, and two loads from tables that stay in L2): the same
+// values in a few MB, for cards the expanded tables would not leave room on
+// (domain_tables.hpp: PowerTables). 16 bytes either way: a larger view made the passes
+// spill registers.
 // `negate` reads base^-e as base^((2^log_size - e) mod 2^log_size), which is right only
 // when base is a root of unity of order 2^log_size: the forward and inverse twists
 // share one table that way.
 struct PowerTableView {
-    const Fr* powers = nullptr;
+    const Fr* entries = nullptr;
     uint32_t log_size = 0;
     bool negate = false;
+    bool seeded = false;
 
+    ZKB_HOST_DEVICE static constexpr uint32_t lo_bits(uint32_t log_size) { return (log_size + 1) / 2; }
+
+    // kSeeded must be `seeded`: the kernels are made for each, so that the expanded
+    // tables' passes carry no seeded code.
+    template <bool kSeeded>
     ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr at(uint32_t exponent) const {
-        const uint32_t mask = (1u << log_size) - 1;
-        return load_element(powers + ((negate ? 0u - exponent : exponent) & mask));
+        const uint32_t e = (negate ? 0u - exponent : exponent) & ((1u << log_size) - 1);
+        if constexpr (kSeeded) {
+            const uint32_t lo = lo_bits(log_size);
+            return power_from_seeds(entries, entries + (size_t{1} << lo), lo, e);
+        } else {
+            return load_element(entries + e);
+        }
     }
 };
-
-// scale * base^e from two small seed tables, lo[i] = base^i (i < 2^lo_bits) and
-// hi[j] = scale * base^(j * 2^lo_bits): how a PowerTableView's entries are made.
-ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr power_from_seeds(const Fr* lo, const Fr* hi, uint32_t lo_bits, uint32_t exponent) {
-    return load_element(lo + (exponent & ((1u << lo_bits) - 1))) * load_element(hi + (exponent >> lo_bits));
-}
 
 enum class PassKind : uint32_t { dit, dif };
 
@@ -116,7 +133,8 @@ struct PassParams {
     // root (its inverse for inverse transforms); stage_roots_log >= stage_count.
     const Fr* stage_roots = nullptr;
     uint32_t stage_roots_log = 0;
-    PowerTableView twist;  // omega^e (omega^-e for inverse transforms), e < n
+    PowerTableView twist;  // omega^e (omega^-e for inverse transforms), e < n; its `seeded`
+                           // is output_scale's too
     // The twist multiplied into every element as it is loaded: that of the pass with
     // these first_stage and stage_count (none when twist_first_stage is 0). A DIT pass's
     // own; for a DIF pass, the one the pass before it owes (its twist comes after its
@@ -132,7 +150,8 @@ struct PassParams {
     bool reduce_output = true;
     PowerTableView output_scale;
     // Fused into the first DIF pass of the quotient's final transform: the loaded value
-    // x becomes x * quotient_b - quotient_c, element-wise.
+    // x becomes x * quotient_b - quotient_c, element-wise. On an element-wise launch
+    // (ntt_steps.hpp): the second operand.
     const Fr* quotient_b = nullptr;
     const Fr* quotient_c = nullptr;
     // Set on a DIF pass with first_stage 0 (the last one): the element that ends at
@@ -223,51 +242,54 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t element_index(const PassParams& p, uint
 // The twist of a pass with first stage s0 and k stages for the element at `element`,
 // element t of the group with offset b: omega^(b * bitrev_k(t) * 2^(log_n - s0 - k)), i.e.
 // w_(2^(s0+k))^(b * bitrev_k(t)), with b = element mod 2^s0 and t its k bits above.
+template <bool kSeeded>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams& p, uint32_t element) {
     const uint32_t s0 = p.twist_first_stage;
     const uint32_t k = p.twist_stage_count;
     const uint32_t b = element & ((1u << s0) - 1);
     const uint32_t t = (element >> s0) & ((1u << k) - 1);
-    return p.twist.at((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
+    return p.twist.at<kSeeded>((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
 }
 
 // What enters a pass at `element`: the loaded value, with the quotient fusion (DIF only)
 // and the twist.
-template <PassKind kKind>
+template <PassKind kKind, bool kSeeded>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_input(const PassParams& p, uint32_t element) {
     Fr value = load_element(p.data + element);
     if (kKind == PassKind::dif && p.quotient_b != nullptr) {
         value = value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element);
     }
-    if (p.twist_first_stage != 0) value = partial::mul(twist_factor(p, element), value);
+    if (p.twist_first_stage != 0) value = partial::mul(twist_factor<kSeeded>(p, element), value);
     return value;
 }
 
 // What leaves a pass at `element`: scaled, reduced and permuted as the pass asks.
+template <bool kSeeded>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_output(const PassParams& p, uint32_t element, Fr value) {
     const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
-    if (p.scale_output) value = partial::mul(p.output_scale.at(coefficient), value);
+    if (p.scale_output) value = partial::mul(p.output_scale.at<kSeeded>(coefficient), value);
     if (p.reduce_output) value = partial::reduce(value);
     store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
 }
 
 // Global memory -> tile. Thread `thread` of `threads` handles slots thread, thread +
 // threads, ...; slot q = t * 2^group_log + g, so consecutive threads read consecutive b.
-template <PassKind kKind>
+template <PassKind kKind, bool kSeeded>
 ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
                                       const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     for (uint32_t slot = thread; slot < tile.size; slot += threads) {
-        tile.set(slot, load_input<kKind>(p, element_index(p, block, slot & group_mask, slot >> p.group_log)));
+        tile.set(slot, load_input<kKind, kSeeded>(p, element_index(p, block, slot & group_mask, slot >> p.group_log)));
     }
 }
 
 // Tile -> global memory, slots as in pass_load.
+template <bool kSeeded>
 ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
                                        const Tile& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     for (uint32_t slot = thread; slot < tile.size; slot += threads) {
-        store_output(p, element_index(p, block, slot & group_mask, slot >> p.group_log), tile.get(slot));
+        store_output<kSeeded>(p, element_index(p, block, slot & group_mask, slot >> p.group_log), tile.get(slot));
     }
 }
 
@@ -353,7 +375,7 @@ ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread
 // thread, then __syncthreads; the host emulation: a loop over the threads). DIT: load
 // with stages 0 and 1, stages 2..k-1, store; DIF: load, stages k-1..2, stages 1 and 0,
 // store. A pass of one stage: load, stage 0, store.
-template <PassKind kKind, class RunStep>
+template <PassKind kKind, bool kSeeded, class RunStep>
 ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const Tile& tile, RunStep&& run_step) {
     const uint32_t group_log = p.group_log;
     const auto tile_read = [&tile, group_log](uint32_t g, uint32_t t) { return tile.get((t << group_log) | g); };
@@ -361,7 +383,7 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
         tile.set((t << group_log) | g, value);
     };
     const auto global_read = [&p, block](uint32_t g, uint32_t t) {
-        return load_input<kKind>(p, element_index(p, block, g, t));
+        return load_input<kKind, kSeeded>(p, element_index(p, block, g, t));
     };
     const auto stage = [&p, &tile](uint32_t s) {
         return [&p, &tile, s](uint32_t thread, uint32_t threads) {
@@ -369,7 +391,7 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
         };
     };
     const uint32_t quads = tile.size >> 2;
-    const auto load = [&](uint32_t thread, uint32_t threads) { pass_load<kKind>(p, block, thread, threads, tile); };
+    const auto load = [&](uint32_t thread, uint32_t threads) { pass_load<kKind, kSeeded>(p, block, thread, threads, tile); };
     const auto stage_0 = [&](uint32_t thread, uint32_t threads) {
         pass_stage<kKind, false>(p, 0, thread, threads, tile);
     };
@@ -395,7 +417,7 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
         for (uint32_t s = p.stage_count - 1; s >= 2; --s) run_step(stage(s), true);
         run_step(low_stages_in_tile, true);
     }
-    run_step([&](uint32_t thread, uint32_t threads) { pass_store(p, block, thread, threads, tile); }, false);
+    run_step([&](uint32_t thread, uint32_t threads) { pass_store<kSeeded>(p, block, thread, threads, tile); }, false);
 }
 
 // A bit-reversal launch's work for one index: out[i] = data[bitrev(i)] with out =
@@ -410,6 +432,15 @@ ZKB_HOST_DEVICE inline void bit_reverse(const PassParams& p, uint32_t index) {
         store_element(p.data + index, load_element(p.data + partner));
         store_element(p.data + partner, value);
     }
+}
+
+// The element-wise launches' work for one index, on a transform's outputs (< r), fully
+// reduced: data[i] = data[i] * quotient_b[i], or data[i] - quotient_b[i].
+ZKB_HOST_DEVICE inline void pointwise_product(const PassParams& p, uint32_t index) {
+    store_element(p.data + index, load_element(p.data + index) * load_element(p.quotient_b + index));
+}
+ZKB_HOST_DEVICE inline void pointwise_difference(const PassParams& p, uint32_t index) {
+    store_element(p.data + index, load_element(p.data + index) - load_element(p.quotient_b + index));
 }
 
 }  // namespace zkbatch::cuda::ntt

@@ -79,18 +79,45 @@ LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector) 
     return sequence;
 }
 
-LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, Fr* b, const Fr* c) {
+namespace {
+
+LaunchSequence pointwise_steps(Launch::Kind kind, const DomainTablesView& tables, Fr* a, const Fr* b) {
+    LaunchSequence sequence;
+    Launch launch;
+    launch.kind = kind;
+    launch.pass.data = a;
+    launch.pass.log_n = tables.log_n();
+    launch.pass.quotient_b = b;
+    sequence.push(launch);
+    return sequence;
+}
+
+}  // namespace
+
+LaunchSequence pointwise_product_steps(const DomainTablesView& tables, Fr* a, const Fr* b) {
+    return pointwise_steps(Launch::Kind::pointwise_product, tables, a, b);
+}
+
+LaunchSequence pointwise_difference_steps(const DomainTablesView& tables, Fr* a, const Fr* b) {
+    return pointwise_steps(Launch::Kind::pointwise_difference, tables, a, b);
+}
+
+LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c, Fr* h) {
+    if (h == a || (b == nullptr) != (c == nullptr)) {
+        throw std::logic_error("quotient_output_steps: h over a, or one of b and c without the other");
+    }
     LaunchSequence sequence;
     DifFusion fusion;
     fusion.output_scale = &tables.quotient_unscale;  // also leaves h canonical
     fusion.quotient_b = b;
     fusion.quotient_c = c;
-    // The last pass writes h permuted into b, which only the first pass reads; a
-    // one-pass transform reads b in that very pass, so it permutes with a separate copy.
+    // The last pass writes h permuted into its buffer, which only the first pass reads (as
+    // b or c, if at all); a one-pass transform reads them in that very pass, so it
+    // permutes with a separate copy.
     const bool fuse_permutation = tables.plan.pass_count > 1;
-    if (fuse_permutation) fusion.permuted_output = b;
+    if (fuse_permutation) fusion.permuted_output = h;
     append_dif(sequence, tables, a, Direction::inverse, fusion);
-    if (!fuse_permutation) append_bit_reverse(sequence, a, tables.log_n(), b);
+    if (!fuse_permutation) append_bit_reverse(sequence, a, tables.log_n(), h);
     return sequence;
 }
 

@@ -11,8 +11,12 @@
 //   quotient_output: A*B - C fused into the first pass of an inverse DIF; into its last
 //                    pass g^-i/(n (g^n - 1)), from a table that also leaves h in
 //                    canonical form (the plugin ABI's), and the bit-reversal
-//                    permutation to natural-order coefficients, written into the B
-//                    buffer.
+//                    permutation to natural-order coefficients, written into h's buffer.
+// With three vectors on the device: a, b and c each through quotient_input, then
+// quotient_output(a, b, c) with h into b. With two (a card the third would not fit):
+// a and b through quotient_input, a *= b (pointwise_product), then c uploaded into b and
+// through quotient_input, a -= c (pointwise_difference), then quotient_output of a alone,
+// h into b again.
 #pragma once
 
 #include "gpu/ntt/domain_tables.hpp"
@@ -23,9 +27,11 @@
 namespace zkbatch::cuda::ntt {
 
 struct Launch {
-    enum class Kind { dit_pass, dif_pass, bit_reverse };
+    enum class Kind { dit_pass, dif_pass, bit_reverse, pointwise_product, pointwise_difference };
     Kind kind = Kind::dit_pass;
-    PassParams pass;  // for bit_reverse only data, log_n and permuted_output are used
+    // bit_reverse uses only data, log_n and permuted_output; the pointwise kinds data,
+    // log_n and quotient_b (the second operand).
+    PassParams pass;
 };
 
 struct LaunchSequence {
@@ -56,9 +62,13 @@ void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* da
 // In place, or into `destination` (not overlapping data) when one is given.
 void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, Fr* destination = nullptr);
 
-// The two halves of the quotient computation (header comment).
+// The steps of the quotient computation (header comment).
 LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector);
-// h is written over `b`, in natural order and canonical form; `a` is overwritten, c read.
-LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, Fr* b, const Fr* c);
+// a[i] *= b[i], or a[i] -= b[i], for the domain's n elements.
+LaunchSequence pointwise_product_steps(const DomainTablesView& tables, Fr* a, const Fr* b);
+LaunchSequence pointwise_difference_steps(const DomainTablesView& tables, Fr* a, const Fr* b);
+// h is written into `h` (not `a`; it may be `b` or `c`), in natural order and canonical
+// form; `a` is overwritten, b and c read. With b and c null, a holds A*B - C already.
+LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c, Fr* h);
 
 }  // namespace zkbatch::cuda::ntt

@@ -34,6 +34,17 @@ enum class KeyPlacementChoice {
     host,       // every query streamed (tests and measurements)
 };
 
+// The device memory the quotient takes (option `quotient_memory`; ntt_steps.hpp).
+enum class QuotientMemory {
+    full,  // a, b and c on the device per worker, the domain's power tables expanded (3 x n entries)
+    lean,  // a and b per worker, c up into b once a holds A*B, the power tables seeded
+};
+enum class QuotientMemoryChoice {
+    automatic,  // full where the plan fits, else lean
+    full,
+    lean,
+};
+
 struct BackendConfig {
     int device = 0;
     uint32_t max_log_n = 0;
@@ -45,6 +56,7 @@ struct BackendConfig {
     G2Rounds msm_affine_rounds = G2Rounds::automatic;  // scratch for B2's rounds in the memory left
     uint64_t device_memory_bytes = 0;  // the card size to plan for (option device_memory); 0: the device's
     KeyPlacementChoice key_placement = KeyPlacementChoice::automatic;
+    QuotientMemoryChoice quotient_memory = QuotientMemoryChoice::automatic;
 };
 
 class HostMemoryPolicy {

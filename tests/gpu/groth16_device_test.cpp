@@ -383,6 +383,36 @@ TEST(CudaGroth16, ProofsOverAStreamedKeyAreTheSame) {
     }
 }
 
+// The lean quotient (backend option quotient_memory = lean; what auto picks where a, b and
+// c and the domain's expanded tables do not fit): a and b on the device, c up into b once
+// a holds A*B, the power tables made from their seeds. The proofs are cpu-ref's, for a
+// uniform key and for a PoRep key streamed in chunks of 2^10 (z in 8, A's chunks one
+// interval); the report has the quotient's six kernel groups and four uploads.
+TEST(CudaGroth16, ProofsWithALeanQuotientAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const std::pair<circuit::R1csShape, const char*> cases[] = {
+        {{12, 3, 2, 0.9, 81}, "quotient_memory=lean\n"},
+        {{13, 0, 3, circuit::kPorepBitShare, 82, circuit::R1csProfile::porep},
+         "quotient_memory=lean\nkey_placement=host\nmsm_chunk_log=10\n"}};
+    for (const auto& [shape, options] : cases) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", " << options);
+        const auto made = seeded_key(shape, 100 + shape.log_n, folder.path());
+        const uint64_t job_seed = 110 + shape.log_n;
+        expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
+                                        made->synthesized(job_seed), job_seed, options);
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
+        zkb_prove_report report{};
+        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
+                   &report);
+        std::map<std::string, int> intervals;
+        for (uint32_t i = 0; i < report.phase_count; ++i) ++intervals[report.phases[i].name];
+        EXPECT_EQ(intervals["quotient"], 6) << "a, b and c to the coset, A*B, A*B - C, h";
+        EXPECT_EQ(intervals["h2d"], 4);
+        EXPECT_EQ(intervals["msm.a"], 1);
+    }
+}
+
 // Base tables of the key's queries (backend option msm_tables = auto): at these sizes
 // all five fit, every MSM runs over its table, and the proofs are cpu-ref's, for keys
 // from a file and made on the device, full-density, PoRep-like and all-boolean.

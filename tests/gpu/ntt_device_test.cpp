@@ -1,5 +1,6 @@
 // The NTT kernels on the device against the CPU NTTs (core/ntt/ntt.hpp), in every
 // order the CUDA backends use, with the backends' plan and with small-pass plans.
+#include "quotient_schedules.hpp"
 #include "test_support.hpp"
 
 #include "gpu/util/cuda_check.hpp"
@@ -25,6 +26,7 @@ using cuda::ntt::Direction;
 using cuda::ntt::DeviceDomainTables;
 using cuda::ntt::LaunchSequence;
 using cuda::ntt::NttPlan;
+using cuda::ntt::PowerTables;
 using ff::Fr;
 
 unsigned cpu_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -138,7 +140,7 @@ TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithSmallPassPlans) {
 }
 
 // The whole quotient on the device at sizes above the plugin test's 2^20, where the
-// plan has three passes.
+// plan has three passes, by the full and the lean schedule.
 TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
     for (uint32_t log_n : {21u, 22u}) {
       for (uint64_t seed : {1u, 2u, 3u}) {
@@ -151,20 +153,26 @@ TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
         std::vector<Fr> expected(n), scratch(2 * n);
         prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(), cpu_threads());
 
-        const DeviceDomainTables tables(log_n);
-        DeviceBuffer<Fr> da(n), db(n), dc(n);
-        da.copy_from_host(a.data(), n);
-        db.copy_from_host(b.data(), n);
-        dc.copy_from_host(c.data(), n);
-        const cuda::Stream stream;
-        for (Fr* vector : {da.data(), db.data(), dc.data()}) {
-            cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(tables.view(), vector), stream);
+        for (bool lean : {false, true}) {
+            const DeviceDomainTables tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded);
+            DeviceBuffer<Fr> da(n), db(n), dc(n);
+            da.copy_from_host(a.data(), n);
+            db.copy_from_host(b.data(), n);
+            dc.copy_from_host(c.data(), n);
+            const cuda::Stream stream;
+            test::run_quotient(
+                tables.view(), lean, da.data(), db.data(), dc.data(),
+                [&](const LaunchSequence& steps) { cuda::ntt::enqueue(steps, stream); },
+                [&] {
+                    stream.synchronize();
+                    db.copy_from_host(c.data(), n);
+                });
+            stream.synchronize();
+            std::vector<Fr> h(n);
+            db.copy_to_host(h.data(), n);  // both schedules leave h in b
+            EXPECT_EQ(h, test::canonical_form(expected))
+                << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full");
         }
-        cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(tables.view(), da.data(), db.data(), dc.data()), stream);
-        stream.synchronize();
-        std::vector<Fr> h(n);
-        db.copy_to_host(h.data(), n);  // quotient_output_steps leaves h in b
-        EXPECT_EQ(h, test::canonical_form(expected)) << "log_n " << log_n << ", seed " << seed;
       }
     }
 }

@@ -3,6 +3,7 @@
 // twists, the fusions and the launch sequences; the device tests then check that the
 // device runs the same code to the same bits.
 #include "kernel_emulation.hpp"
+#include "quotient_schedules.hpp"
 #include "test_support.hpp"
 
 #include "gpu/ntt/domain_tables.hpp"
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
 namespace zkbatch {
@@ -22,6 +24,7 @@ using cuda::ntt::Direction;
 using cuda::ntt::HostDomainTables;
 using cuda::ntt::LaunchSequence;
 using cuda::ntt::NttPlan;
+using cuda::ntt::PowerTables;
 using ff::Fr;
 
 std::vector<Fr> bit_reversed(const std::vector<Fr>& values, uint32_t log_n) {
@@ -157,17 +160,20 @@ std::vector<Fr> cpu_quotient(uint32_t log_n, const std::vector<Fr>& a, const std
     return h;
 }
 
-std::vector<Fr> emulated_quotient(const HostDomainTables& tables, std::vector<Fr> a, std::vector<Fr> b,
+// h by the backend's full schedule over expanded tables, or its lean one over seeded
+// tables (quotient_schedules.hpp).
+std::vector<Fr> emulated_quotient(const NttPlan& plan, bool lean, std::vector<Fr> a, std::vector<Fr> b,
                                   std::vector<Fr> c) {
-    for (std::vector<Fr>* vector : {&a, &b, &c}) {
-        test::emulate_on_host(cuda::ntt::quotient_input_steps(tables.view(), vector->data()));
-    }
-    test::emulate_on_host(cuda::ntt::quotient_output_steps(tables.view(), a.data(), b.data(), c.data()));
+    const HostDomainTables tables(plan, lean ? PowerTables::seeded : PowerTables::expanded);
+    test::run_quotient(
+        tables.view(), lean, a.data(), b.data(), c.data(), [](const LaunchSequence& steps) { test::emulate_on_host(steps); },
+        [&] { b = c; });
     return b;  // h
 }
 
 // The full launch sequence of the quotient, bit for bit, for satisfied (c = a*b) and
-// unsatisfied inputs, with the backend's plan and with small-pass plans.
+// unsatisfied inputs, with the backend's plan and with small-pass plans, by the full
+// and the lean schedule.
 TEST(NttEmulation, QuotientIsBitIdenticalToTheCpuReference) {
     for (uint32_t log_n = 1; log_n <= 12; ++log_n) {
         for (uint64_t seed : {1u, 2u, 3u}) {
@@ -187,8 +193,30 @@ TEST(NttEmulation, QuotientIsBitIdenticalToTheCpuReference) {
             const std::vector<NttPlan> plans =
                 seed == 1 ? plans_for(log_n) : std::vector<NttPlan>{NttPlan::for_log_n(log_n)};
             for (const NttPlan& plan : plans) {
-                EXPECT_EQ(emulated_quotient(HostDomainTables(plan), a, b, c), expected)
-                    << describe(plan) << ", seed " << seed;
+                for (bool lean : {false, true}) {
+                    EXPECT_EQ(emulated_quotient(plan, lean, a, b, c), expected)
+                        << describe(plan) << ", seed " << seed << (lean ? ", lean" : ", full");
+                }
+            }
+        }
+    }
+}
+
+// Seeded tables make every power the expanded ones hold, forward and negated.
+TEST(NttEmulation, SeededPowersAreTheExpandedTables) {
+    for (uint32_t log_n : {1u, 2u, 7u, 12u}) {
+        const HostDomainTables expanded(NttPlan::for_log_n(log_n));
+        const HostDomainTables seeded(NttPlan::for_log_n(log_n), PowerTables::seeded);
+        ASSERT_TRUE(seeded.view().seeded_powers());
+        const auto tables = [](const cuda::ntt::DomainTablesView& view) {
+            return std::array{view.twist_forward, view.twist_inverse, view.coset_scale, view.quotient_unscale};
+        };
+        const auto expanded_tables = tables(expanded.view());
+        const auto seeded_tables = tables(seeded.view());
+        for (size_t table = 0; table < expanded_tables.size(); ++table) {
+            for (uint32_t e = 0; e < (1u << log_n); ++e) {
+                ASSERT_EQ(seeded_tables[table].at<true>(e), expanded_tables[table].at<false>(e))
+                    << "log_n " << log_n << ", table " << table << ", exponent " << e;
             }
         }
     }

@@ -97,6 +97,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(rounds.find("'msm_affine_rounds' = 'on' is not a choice: use 'auto'"), std::string::npos) << rounds;
     const std::string placement = create_error("cuda-pageable", "key_placement=disk", 10);
     EXPECT_NE(placement.find("'key_placement' = 'disk' is not a choice: use 'auto'"), std::string::npos) << placement;
+    const std::string quotient = create_error("cuda-pinned", "quotient_memory=small", 10);
+    EXPECT_NE(quotient.find("'quotient_memory' = 'small' is not a choice: use 'auto'"), std::string::npos) << quotient;
     const std::string cap = create_error("cuda-pageable", "device_memory=16GB", 10);
     EXPECT_NE(cap.find("'device_memory' = '16GB' is not a size"), std::string::npos) << cap;
     const std::string tiny = create_error("cuda-pinned", "device_memory=512MiB", 10);
@@ -234,17 +236,35 @@ TEST(CudaPlugins, ReportDeviceAndPoolFacts) {
 }
 
 // Option device_memory: the backend plans as if the card had that much memory. Twelve
-// workers' a, b and c at 2^20 (1.1 GiB) fit the device, not a 1 GiB cap.
+// workers at 2^22 need 4.9 GiB with the full quotient (a, b and c of 128 MiB each, and
+// the domain's expanded tables), 3 GiB with the lean one (a and b, seeded tables): under
+// a 4 GiB cap `auto` plans the lean one and `full` is refused; sixteen lean workers (4
+// GiB) are refused too.
 TEST(CudaPlugins, PlanWithinTheDeviceMemoryCap) {
     ZKB_REQUIRE_GPU();
-    for (const char* name : kBackends) {
-        EXPECT_NO_THROW(Backend(load(name), "", 20, 12)) << name;
-        try {
-            Backend capped(load(name), "device_memory=1GiB", 20, 12);
-            ADD_FAILURE() << name << " planned 1.1 GiB of workers under a 1 GiB cap";
-        } catch (const PluginError& e) {
-            EXPECT_NE(std::string(e.what()).find("(option device_memory caps it)"), std::string::npos) << e.what();
+    const auto quotient_memory = [](const Backend& backend) {
+        for (const auto& [key, value] : backend.facts()) {
+            if (key == "cuda.quotient_memory") return value;
         }
+        return std::string("(no fact)");
+    };
+    const auto refusal = [](const char* name, const std::string& options, uint32_t workers) {
+        try {
+            Backend capped(load(name), options, 22, workers);
+            ADD_FAILURE() << name << " planned " << workers << " workers with " << options;
+        } catch (const PluginError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const char* name : kBackends) {
+        EXPECT_EQ(quotient_memory(Backend(load(name), "", 22, 12)), "full") << name;
+        EXPECT_EQ(quotient_memory(Backend(load(name), "device_memory=4GiB", 22, 12)), "lean") << name;
+        const std::string full = refusal(name, "device_memory=4GiB\nquotient_memory=full", 12);
+        EXPECT_NE(full.find("(option device_memory caps it)"), std::string::npos) << full;
+        EXPECT_NE(full.find("let option quotient_memory be 'auto'"), std::string::npos) << full;
+        const std::string lean = refusal(name, "device_memory=4GiB", 16);
+        EXPECT_NE(lean.find("2 vectors of 2^22 elements each"), std::string::npos) << lean;
         const Backend roomy(load(name), "device_memory=8GiB", 20, 1);
         std::map<std::string, std::string> facts;
         for (const auto& [key, value] : roomy.facts()) facts[key] = value;

@@ -1,0 +1,31 @@
+// The CUDA workers' two quotient schedules (ntt_steps.hpp) as launch sequences, for the
+// host emulation and the device tests to run the same composition the backend does.
+#pragma once
+
+#include "gpu/ntt/ntt_steps.hpp"
+
+namespace zkbatch::test {
+
+// a, b and c hold the inputs (n elements each); h is left in b. Full: the three
+// transformed, then A*B - C fused into h's transform. Lean: a and b transformed, a *= b,
+// then `copy_c_into_b()` (the upload of c into b), c transformed there, a -= c, and h's
+// transform of a; c is not read. `run(sequence)` runs each step on the device or host.
+template <class Run, class CopyCIntoB>
+void run_quotient(const cuda::ntt::DomainTablesView& tables, bool lean, ff::Fr* a, ff::Fr* b, ff::Fr* c, Run&& run,
+                  CopyCIntoB&& copy_c_into_b) {
+    namespace ntt = cuda::ntt;
+    run(ntt::quotient_input_steps(tables, a));
+    run(ntt::quotient_input_steps(tables, b));
+    if (!lean) {
+        run(ntt::quotient_input_steps(tables, c));
+        run(ntt::quotient_output_steps(tables, a, b, c, b));
+        return;
+    }
+    run(ntt::pointwise_product_steps(tables, a, b));
+    copy_c_into_b();
+    run(ntt::quotient_input_steps(tables, b));
+    run(ntt::pointwise_difference_steps(tables, a, b));
+    run(ntt::quotient_output_steps(tables, a, nullptr, nullptr, b));
+}
+
+}  // namespace zkbatch::test
