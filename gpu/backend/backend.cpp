@@ -69,6 +69,11 @@ const char* quotient_memory_name(QuotientMemory quotient) { return quotient == Q
 // memory, CUB's and the driver's own): a key that filled the device to the byte would
 // fail at the first worker's allocation instead of being refused with the numbers.
 constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
+// The MSMs' chunks load_key tries to keep, streaming more of the key for them: the
+// largest MSM in 16 chunks. Smaller chunks cost more than the copies: at 2^27 on an H100,
+// A (mostly bits, on the device) took 332 ms in chunks of 2^21 against 76 in chunks of
+// 2^24, and H (streamed) 1,229 against 872 (docs/performance.md#the-porep-profile).
+constexpr uint64_t kFewestChunks = 16;
 // Host memory a streamed key leaves available: the process's own allocations after
 // load_key (the witness's buffers, the runner's queues) and the system's.
 constexpr uint64_t kHostReserveBytes = uint64_t{8} << 30;
@@ -307,16 +312,21 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
         return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
     };
 
-    // The fewest queries streamed first; for each, the full quotient before the lean one,
-    // then the largest chunks.
+    // Chunks of at least kFewestChunks' size first, whatever must stream for them, then
+    // any. Within each: the fewest queries streamed, the full quotient before the lean
+    // one, the largest chunks.
     const std::vector<uint64_t> chunk_choices = msm_chunk_choices(shape, b_points, config_.msm_chunk_log);
     const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement);
     const std::vector<QuotientMemory> quotients = allowed_quotient_memory(config_.quotient_memory);
-    for (const KeyPlacement& placement : placements) {
-        for (QuotientMemory quotient : quotients) {
-            for (uint64_t chunk : chunk_choices) {
-                const KeyMemoryPlan plan{chunk, placement, quotient};
-                if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
+    const uint64_t large_chunk = largest_query(shape) / kFewestChunks;
+    for (const bool large : {true, false}) {
+        for (const KeyPlacement& placement : placements) {
+            for (QuotientMemory quotient : quotients) {
+                for (uint64_t chunk : chunk_choices) {
+                    if ((chunk >= large_chunk) != large) continue;
+                    const KeyMemoryPlan plan{chunk, placement, quotient};
+                    if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
+                }
             }
         }
     }
