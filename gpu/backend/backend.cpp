@@ -70,10 +70,12 @@ const char* quotient_memory_name(QuotientMemory quotient) { return quotient == Q
 // fail at the first worker's allocation instead of being refused with the numbers.
 constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
 // The MSMs' chunks load_key tries to keep, streaming more of the key for them: the
-// largest MSM in 16 chunks. Smaller chunks cost more than the copies: at 2^27 on an H100,
-// A (mostly bits, on the device) took 332 ms in chunks of 2^21 against 76 in chunks of
-// 2^24, and H (streamed) 1,229 against 872 (docs/performance.md#the-porep-profile).
-constexpr uint64_t kFewestChunks = 16;
+// largest MSM in 8 chunks. Smaller chunks cost more than the copies: at 2^27 on an H100
+// (PoRep profile), a proof took 1.80 s with the key on the device in chunks of 2^23 and
+// 1.48 s with H streamed in chunks of 2^24 (H's MSM 962 ms against 872), and A, mostly
+// bits, on the device took 332 ms in chunks of 2^21 against 76 in chunks of 2^24
+// (docs/performance.md#the-porep-profile).
+constexpr uint64_t kFewestChunks = 8;
 // Host memory a streamed key leaves available: the process's own allocations after
 // load_key (the witness's buffers, the runner's queues) and the system's.
 constexpr uint64_t kHostReserveBytes = uint64_t{8} << 30;

@@ -103,7 +103,7 @@ private:
     // The plan with which the domain's tables, a key of `shape`'s sizes and `b_points`
     // points in each of B's queries (key_bytes), the `scratch_bytes` that making it takes,
     // and every worker's buffers fit in free device memory, and its streamed queries in
-    // available host memory. MSMs in at most 16 chunks first (kFewestChunks), then in
+    // available host memory. MSMs in at most 8 chunks first (kFewestChunks), then in
     // any; within each, the fewest queries streamed (in kStreamOrder, as option
     // key_placement allows), then the full quotient before the lean one (as option
     // quotient_memory allows), then the MSMs whole if they fit, else in the largest power
