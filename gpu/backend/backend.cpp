@@ -72,9 +72,9 @@ constexpr uint64_t kReserveBytes = uint64_t{1} << 30;
 // The MSMs' chunks load_key tries to keep, streaming more of the key for them: the
 // largest MSM in 8 chunks. Smaller chunks cost more than the copies: at 2^27 on an H100
 // (PoRep profile), a proof took 1.80 s with the key on the device in chunks of 2^23 and
-// 1.48 s with H streamed in chunks of 2^24 (H's MSM 962 ms against 872), and A, mostly
-// bits, on the device took 332 ms in chunks of 2^21 against 76 in chunks of 2^24
-// (docs/performance.md#the-porep-profile).
+// 1.48 s with H streamed in chunks of 2^24 (H's MSM 962 ms against 872); under a 48 GiB
+// cap 2.87 s with H streamed in chunks of 2^21 and 1.83 s with B2, L and H streamed in
+// chunks of 2^24 (docs/performance.md#the-porep-profile).
 constexpr uint64_t kFewestChunks = 8;
 // Host memory a streamed key leaves available: the process's own allocations after
 // load_key (the witness's buffers, the runner's queues) and the system's.
@@ -314,23 +314,30 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
         return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
     };
 
-    // Chunks of at least kFewestChunks' size first, whatever must stream for them, then
-    // any. Within each: the fewest queries streamed, the full quotient before the lean
-    // one, the largest chunks.
+    // MSMs in at most kFewestChunks chunks first: the fewest queries streamed, the full
+    // quotient before the lean one, the largest chunks. Then the largest chunks that fit,
+    // with the fewest queries streamed for them.
     const std::vector<uint64_t> chunk_choices = msm_chunk_choices(shape, b_points, config_.msm_chunk_log);
     const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement);
     const std::vector<QuotientMemory> quotients = allowed_quotient_memory(config_.quotient_memory);
     const uint64_t large_chunk = largest_query(shape) / kFewestChunks;
-    for (const bool large : {true, false}) {
-        for (const KeyPlacement& placement : placements) {
-            for (QuotientMemory quotient : quotients) {
-                for (uint64_t chunk : chunk_choices) {
-                    if ((chunk >= large_chunk) != large) continue;
-                    const KeyMemoryPlan plan{chunk, placement, quotient};
-                    if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
-                }
+    std::vector<KeyMemoryPlan> candidates;
+    for (const KeyPlacement& placement : placements) {
+        for (QuotientMemory quotient : quotients) {
+            for (uint64_t chunk : chunk_choices) {
+                if (chunk >= large_chunk) candidates.push_back({chunk, placement, quotient});
             }
         }
+    }
+    for (uint64_t chunk : chunk_choices) {
+        for (const KeyPlacement& placement : placements) {
+            for (QuotientMemory quotient : quotients) {
+                if (chunk < large_chunk) candidates.push_back({chunk, placement, quotient});
+            }
+        }
+    }
+    for (const KeyMemoryPlan& plan : candidates) {
+        if (needed_bytes(plan) <= memory.free_bytes && host_fits(plan)) return plan;
     }
     const KeyMemoryPlan last{chunk_choices.back(), placements.back(), quotients.back()};
     const KeyBytes key = key_bytes(shape, b_points, last.placement);

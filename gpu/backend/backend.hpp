@@ -103,12 +103,12 @@ private:
     // The plan with which the domain's tables, a key of `shape`'s sizes and `b_points`
     // points in each of B's queries (key_bytes), the `scratch_bytes` that making it takes,
     // and every worker's buffers fit in free device memory, and its streamed queries in
-    // available host memory. MSMs in at most 8 chunks first (kFewestChunks), then in
-    // any; within each, the fewest queries streamed (in kStreamOrder, as option
-    // key_placement allows), then the full quotient before the lean one (as option
-    // quotient_memory allows), then the MSMs whole if they fit, else in the largest power
-    // of two that does. Throws plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when
-    // none does.
+    // available host memory. With the MSMs in at most 8 chunks (kFewestChunks): the
+    // fewest queries streamed (in kStreamOrder, as option key_placement allows), then the
+    // full quotient before the lean one (as option quotient_memory allows), then the
+    // largest chunks (whole MSMs first). Else the largest chunks that fit, with the fewest
+    // queries streamed and the full quotient where they can. Throws
+    // plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
     KeyMemoryPlan plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
     // Adopts key_plan_'s quotient and builds the largest domain's tables.
     void build_largest_tables();
