@@ -115,12 +115,23 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         old = tree_kernels(revision, scratch)
         new = tree_kernels(None, scratch)
+    # A kernel that gained template arguments (ntt_pass_kernel<PassKind 0> became
+    # <PassKind 0, false> and <PassKind 0, true>) is compared with the one of its
+    # instances whose code is its old code, if any.
+    renamed = {}
+    for name in set(old) - set(new):
+        for candidate in sorted(set(new) - set(old)):
+            if candidate.startswith(name[:-1] + ", ") and new[candidate] == old[name]:
+                renamed[candidate] = name
     print(f"| kernel | instructions {revision} / here | IMAD.WIDE {revision} / here | code |")
     print("|---|---|---|---|")
-    for name in sorted(set(old) | set(new)):
-        counts = [(len(code[name]) // 16, wide_multiplies(code[name])) if name in code else ("-", "-")
-                  for code in (old, new)]
-        verdict = "identical" if old.get(name) == new.get(name) else "differs"
+    for name in sorted((set(old) - set(renamed.values())) | set(new)):
+        was = renamed.get(name, name)
+        counts = [(len(code[key]) // 16, wide_multiplies(code[key])) if key in code else ("-", "-")
+                  for code, key in ((old, was), (new, name))]
+        verdict = "identical" if old.get(was) == new.get(name) else "differs"
+        if was != name:
+            verdict += f" (was {was})"
         print(f"| {name} | {counts[0][0]} / {counts[1][0]} | {counts[0][1]} / {counts[1][1]} | {verdict} |")
     return 0
 
