@@ -693,7 +693,8 @@ void CudaWorker::start_quotient_on_device(const Partition& partition, const char
 void CudaWorker::finish_quotient_on_device(const Partition& partition, const char* kernel_phase) {
     // Lean: c goes up into b, free once a holds A*B. A shared copy stream is not made to
     // wait on the device for that (every other worker's uploads would wait behind it):
-    // the host waits, which the MSM prepared in between has done already.
+    // the host waits, as the preparation of the MSM enqueued in between (L, in a proof)
+    // has already.
     const bool lean = c_ == nullptr;
     if (lean) {
         if (own_copy_stream_) {
