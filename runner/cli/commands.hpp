@@ -39,6 +39,7 @@ Subcommand add_show_command(CLI::App& app);
 // proof_commands.cpp: a Groth16 job's proving keys, and its recorded proofs as snarkjs files.
 Subcommand add_setup_command(CLI::App& app);
 Subcommand add_proofs_command(CLI::App& app);
+Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals);  // prove ZKEY WTNS PROOF PUBLIC
 // report_commands.cpp: a run's timeline as Perfetto JSON, runs as one HTML page.
 Subcommand add_trace_command(CLI::App& app);
 Subcommand add_report_command(CLI::App& app);

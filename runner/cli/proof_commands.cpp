@@ -1,5 +1,5 @@
-// `zkbatch setup` and `zkbatch proofs`: a Groth16 job's proving keys, and its recorded
-// proofs in snarkjs's files.
+// `zkbatch setup`, `zkbatch proofs` and `zkbatch prove`: a Groth16 job's proving keys,
+// its recorded proofs in snarkjs's files, and one witness proved into them.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "util/output_onto_input.hpp"
@@ -8,6 +8,7 @@
 #include "cluster/shard.hpp"
 #include "proof/job_proof.hpp"
 #include "proof/snarkjs_files.hpp"
+#include "run/run_executor.hpp"
 #include "run/run_plan.hpp"
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
@@ -18,6 +19,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <cstring>
+#include <cstdlib>
+#include <cerrno>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -172,7 +177,118 @@ int command_proofs(const ProofsOptions& options) {
     return exit_code::ok;
 }
 
+// `zkbatch prove ZKEY WTNS PROOF PUBLIC`: rapidsnark's command line. One witness proved
+// with a snarkjs proving key by a one-partition `circuit.kind = "zkey"` run (the key's
+// and the witness's checks, the proof checked by the pairing equation in the run),
+// written as snarkjs's proof.json and public.json. The run is recorded like any other,
+// into --db or the manifest default's database; --no-record proves into a scratch
+// database removed afterwards.
+struct ProveOptions {
+    std::string zkey, wtns, proof_path, public_path;
+    std::optional<std::string> db_path;
+    std::string backend = "auto";
+    bool no_record = false;
+    std::string plugin_path;
+};
+
+// A folder of its own under the system's temporary folder, removed with everything in it.
+class ScratchFolder {
+public:
+    ScratchFolder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "zkbatch-prove-XXXXXX").string();
+        if (mkdtemp(pattern.data()) == nullptr)
+            throw StoreError(fmt::format("cannot make a scratch folder for --no-record's database in {}: {}. Set "
+                                         "TMPDIR to a folder you can write, or leave --no-record out.",
+                                         std::filesystem::temp_directory_path().string(), std::strerror(errno)));
+        path_ = pattern;
+    }
+    ~ScratchFolder() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+int command_prove(const ProveOptions& options) {
+    const std::vector<std::filesystem::path> inputs{options.zkey, options.wtns};
+    refuse_output_onto_input(options.proof_path, inputs, "PROOF");
+    refuse_output_onto_input(options.public_path, inputs, "PUBLIC");
+    if (std::filesystem::path(options.proof_path).lexically_normal() ==
+        std::filesystem::path(options.public_path).lexically_normal())
+        throw UsageError(fmt::format("PROOF and PUBLIC are the same file, {}: give two names (rapidsnark's order: "
+                                     "zkbatch prove ZKEY WTNS PROOF.json PUBLIC.json)",
+                                     options.proof_path));
+    std::optional<ScratchFolder> scratch;
+    if (options.no_record) scratch.emplace();
+    RunOptions run;
+    run.manifest_path = "(zkbatch prove)";
+    run.manifest_text = fmt::format("[job]\nname = \"prove\"\n[circuit]\nkind = \"zkey\"\nzkey = {}\nwitnesses = [{}]\n",
+                                    toml_quoted(options.zkey), toml_quoted(options.wtns));
+    run.backend_name = options.backend;
+    if (scratch) {
+        run.db_path = (scratch->path() / "prove.db").string();
+    } else if (options.db_path) {
+        run.db_path = *options.db_path;
+    }
+    run.plugin_path = options.plugin_path;
+    const RunPlan plan = plan_run(run, process_environment());
+    const RunOutcome outcome = execute_run(plan, ExecutionOptions{});
+    const ArmOutcome& arm = outcome.arms.front();
+    const Store store = Store::open_existing(plan.db_path);
+    const std::vector<PartitionProof> proofs = store.partition_proofs(arm.run_id);
+    if (arm.summary.status != RunStatus::ok || proofs.size() != 1 || proofs.front().status != "ok") {
+        fmt::print(stderr, "zkbatch prove: no proof{}{}\n", arm.summary.error.empty() ? "" : ": ",
+                   arm.summary.error);
+        if (!scratch) fmt::print(stderr, "details: zkbatch show {} --db {}\n", arm.run_id, plan.db_path.string());
+        return arm.summary.status == RunStatus::cancelled ? exit_code::cancelled : exit_code::partition_failed;
+    }
+    try {
+        write_snarkjs_proof_files(options.proof_path, options.public_path, proofs.front().proof,
+                                  proofs.front().public_inputs);
+    } catch (const std::runtime_error& e) {
+        throw StoreError(fmt::format("{}. Give PROOF and PUBLIC paths you can write.", e.what()));
+    }
+    std::string backend;
+    for (const RunListRow& row : store.list_runs())
+        if (row.run_id == arm.run_id) backend = row.backend_name;
+    fmt::print(stderr, "zkbatch prove: {} and {} in {:.2f} s on {}{}\n", options.proof_path, options.public_path,
+               arm.summary.wall_ms / 1e3, backend,
+               scratch ? "" : fmt::format("; run {} in {}", arm.run_id, plan.db_path.string()));
+    return exit_code::ok;
+}
+
 }  // namespace
+
+Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals) {
+    auto options = std::make_shared<ProveOptions>();
+    auto* command = app.add_subcommand(
+        "prove", "Prove one witness with a snarkjs .zkey and write snarkjs's proof.json and public.json "
+                 "(rapidsnark's arguments); recorded as a run like any other");
+    command->add_option("zkey", options->zkey, "snarkjs Groth16 proving key (.zkey)")->required()->check(non_empty_path());
+    command->add_option("wtns", options->wtns, "Witness (.wtns)")->required()->check(non_empty_path());
+    command->add_option("proof", options->proof_path, "Proof to write (snarkjs's proof.json)")
+        ->required()
+        ->check(non_empty_path());
+    command->add_option("public", options->public_path, "Public signals to write (snarkjs's public.json)")
+        ->required()
+        ->check(non_empty_path());
+    auto* db = command->add_option("--db", options->db_path, "Database to record the run into (default: "
+                                                             "results/zkbatch.db)")
+                   ->check(non_empty_path());
+    command->add_flag("--no-record", options->no_record, "Record nothing: prove into a scratch database")
+        ->excludes(db);
+    command->add_option("--backend", options->backend, "Backend (default: auto, a GPU backend where one is usable)")
+        ->capture_default_str();
+    return {command, [options, &globals] {
+                options->plugin_path = globals.plugin_path;
+                return command_prove(*options);
+            }};
+}
 
 Subcommand add_setup_command(CLI::App& app) {
     auto arguments = std::make_shared<ManifestArguments>();

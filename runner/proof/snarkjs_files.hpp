@@ -12,9 +12,13 @@
 
 namespace zkbatch {
 
-// Writes DIR/STEM.proof.json and DIR/STEM.public.json from a proof's 192 bytes and its
-// public inputs (32 canonical little-endian bytes each). Throws std::runtime_error
-// naming the file (and for bytes that are not a valid proof).
+// Writes PROOF_PATH and PUBLIC_PATH (snarkjs's proof.json and public.json) from a
+// proof's 192 bytes and its public inputs (32 canonical little-endian bytes each), each
+// file whole or not at all. Throws std::runtime_error naming the file (and for bytes
+// that are not a valid proof).
+void write_snarkjs_proof_files(const std::filesystem::path& proof_path, const std::filesystem::path& public_path,
+                               std::span<const uint8_t> proof, std::span<const uint8_t> public_inputs);
+// The same as DIR/STEM.proof.json and DIR/STEM.public.json.
 void write_snarkjs_proof(const std::filesystem::path& dir, const std::string& stem, std::span<const uint8_t> proof,
                          std::span<const uint8_t> public_inputs);
 

@@ -116,7 +116,8 @@ RunPlan plan_run(const RunOptions& options, const EnvLookup& env) {
     std::vector<std::string> overrides = options.overrides;
     if (options.backend_name) overrides.push_back("backend.name=" + toml_quoted(*options.backend_name));
     if (options.db_path) overrides.push_back("output.db=" + toml_quoted(*options.db_path));
-    plan.manifest = load_manifest(options.manifest_path, overrides);
+    plan.manifest = options.manifest_text ? parse_manifest(*options.manifest_text, options.manifest_path, overrides)
+                                          : load_manifest(options.manifest_path, overrides);
     resolve_zkey_job(plan.manifest, nullptr);
     const Manifest& m = plan.manifest;
 

@@ -22,6 +22,9 @@ namespace zkbatch {
 // `zkbatch run`'s command line.
 struct RunOptions {
     std::string manifest_path;
+    // The manifest as TOML text instead of a file (`zkbatch prove` writes one); then
+    // manifest_path is only the name messages and the run's record show.
+    std::optional<std::string> manifest_text;
     std::optional<std::string> db_path;       // --db, else output.db of the manifest
     std::optional<std::string> backend_name;  // --backend, else backend.name
     std::vector<std::string> overrides;       // --set KEY=VALUE

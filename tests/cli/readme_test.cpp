@@ -93,12 +93,15 @@ TEST_F(Readme, Groth16ProofsAreAcceptedBySnarkjsAsWritten) {
 }
 
 TEST_F(Readme, ProveYourOwnCircomCircuitAsWritten) {
-    const auto results = run_block(2, 4);
+    const auto results = run_block(2, 6);
     expect_snarkjs_accepted(lines_, results);
-    EXPECT_EQ(zkbatch::test::scalar(db(), "SELECT workload || ' ' || circuit_kind FROM run"), "groth16 zkey");
-    // One partition per witness the fixture tool computed (three inputs of chain-4).
+    EXPECT_EQ(zkbatch::test::scalar(db(), "SELECT group_concat(workload || ' ' || circuit_kind || ' ' || "
+                                          "partitions, ', ') FROM run"),
+              "groth16 zkey 3, groth16 zkey 1");
+    // One partition per witness the fixture tool computed (three inputs of chain-4), then
+    // `zkbatch prove`'s one.
     EXPECT_EQ(zkbatch::test::scalar(db(), "SELECT count(*) FROM partition WHERE proof IS NOT NULL AND status = 'ok'"),
-              "3");
+              "4");
 }
 
 }  // namespace

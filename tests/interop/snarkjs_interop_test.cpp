@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -134,6 +135,73 @@ TEST_F(ProofsAgainstSnarkjs, QuotientRunsHaveNoProofsToExport) {
     EXPECT_EQ(proofs.exit_code, 2);
     EXPECT_NE(proofs.err.find("proved the quotient alone"), std::string::npos) << proofs.err;
     EXPECT_FALSE(fs::exists(dir_ / "none"));
+}
+
+// rapidsnark's command line: `zkbatch prove ZKEY WTNS PROOF PUBLIC` writes snarkjs's two
+// files for one witness of a circom fixture. snarkjs and the noble verifier accept the
+// proof and refuse it with A and C swapped; the public signals are the ones `snarkjs
+// groth16 prove` writes for the same files; the run is recorded in --db, and with
+// --no-record nowhere. Inputs that cannot be proved are refused with exit 2, and no file.
+TEST_F(ProofsAgainstSnarkjs, ProveCommandWritesWhatSnarkjsProveWrites) {
+    const char* root = std::getenv("ZKBATCH_CIRCOM_DIR");
+    ASSERT_NE(root, nullptr) << "ZKBATCH_CIRCOM_DIR is not set: run this suite through ctest";
+    const json fixture = read_json(fs::path(root) / "chain-4" / "fixture.json");
+    const std::string zkey = fixture["zkey"].get<std::string>();
+    const std::string wtns = fixture["witnesses"][0]["wtns"].get<std::string>();
+    const fs::path proof = dir_ / "proof.json", public_json = dir_ / "public.json";
+    const auto proved = zkbatch({"--log-level", "warn", "prove", zkey, wtns, proof.string(), public_json.string(),
+                                 "--backend", "cpu-ref", "--db", db_});
+    ASSERT_EQ(proved.exit_code, 0) << proved.out << proved.err;
+    EXPECT_NE(proved.err.find("zkbatch prove: " + proof.string() + " and " + public_json.string()), std::string::npos)
+        << proved.err;
+    EXPECT_EQ(test::scalar(db_, "SELECT count(*) FROM partition WHERE status = 'ok' AND verified = 1"), "1");
+    EXPECT_EQ(test::scalar(db_, "SELECT witness FROM partition"), wtns);
+
+    const auto theirs = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "prove", zkey, wtns,
+                                           (dir_ / "snarkjs-proof.json").string(),
+                                           (dir_ / "snarkjs-public.json").string()},
+                                          dir_, 300s);
+    ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
+    EXPECT_EQ(read_json(public_json), read_json(dir_ / "snarkjs-public.json"));
+    json swapped = read_json(proof);
+    std::swap(swapped["pi_a"], swapped["pi_c"]);
+    write_json(dir_ / "swapped.json", swapped);
+    const std::vector<Claim> claims{{proof, public_json, true, "zkbatch prove's proof"},
+                                    {dir_ / "swapped.json", public_json, false, "A and C swapped"}};
+    const fs::path vk = fixture["verificationKey"].get<std::string>();
+    expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
+    expect_verifier_agrees(kNobleVerifier, vk, claims);
+
+    // --no-record, run in a folder where the default database would be results/zkbatch.db.
+    const auto unrecorded = test::run_shell(
+        "cd " + test::shell_quoted(dir_.string()) + " && " + test::shell_quoted(test::zkbatch_exe()) +
+            " --log-level warn prove " + test::shell_quoted(zkey) + " " + test::shell_quoted(wtns) +
+            " again.json again-public.json --backend cpu-ref --no-record",
+        dir_, 300s);
+    ASSERT_EQ(unrecorded.exit_code, 0) << unrecorded.out << unrecorded.err;
+    EXPECT_EQ(read_json(dir_ / "again-public.json"), read_json(public_json));
+    EXPECT_FALSE(fs::exists(dir_ / "results")) << "--no-record made a database";
+
+    // A truncated witness; the proof written over the key; the two outputs one file.
+    {
+        std::ifstream in(wtns, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(dir_ / "short.wtns", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    }
+    const fs::path bad = dir_ / "bad.json", same = dir_ / "same.json";
+    const auto truncated = zkbatch({"prove", zkey, (dir_ / "short.wtns").string(), bad.string(),
+                                    (dir_ / "bad-public.json").string(), "--backend", "cpu-ref", "--no-record"});
+    EXPECT_EQ(truncated.exit_code, 2) << truncated.out << truncated.err;
+    EXPECT_NE(truncated.err.find("short.wtns"), std::string::npos) << truncated.err;
+    EXPECT_FALSE(fs::exists(bad));
+    const auto over_key = zkbatch({"prove", zkey, wtns, zkey, (dir_ / "p.json").string(), "--backend", "cpu-ref",
+                                   "--no-record"});
+    EXPECT_EQ(over_key.exit_code, 2) << over_key.out << over_key.err;
+    EXPECT_NE(over_key.err.find("which this command reads"), std::string::npos) << over_key.err;
+    const auto one_file = zkbatch({"prove", zkey, wtns, same.string(), (dir_ / "." / "same.json").string(),
+                                   "--backend", "cpu-ref", "--no-record"});
+    EXPECT_EQ(one_file.exit_code, 2) << one_file.out << one_file.err;
+    EXPECT_FALSE(fs::exists(same));
 }
 
 class CircomProofs : public ProofsAgainstSnarkjs, public ::testing::WithParamInterface<std::string> {};
