@@ -40,6 +40,7 @@ Subcommand add_show_command(CLI::App& app);
 Subcommand add_setup_command(CLI::App& app);
 Subcommand add_proofs_command(CLI::App& app);
 Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals);  // prove ZKEY WTNS PROOF PUBLIC
+Subcommand add_verify_command(CLI::App& app);  // verify VK PUBLIC PROOF
 // report_commands.cpp: a run's timeline as Perfetto JSON, runs as one HTML page.
 Subcommand add_trace_command(CLI::App& app);
 Subcommand add_report_command(CLI::App& app);

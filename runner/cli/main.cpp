@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
 
     // The order of --help.
     const std::vector<Subcommand> subcommands = {
-        add_run_command(app, globals),      add_prove_command(app, globals), add_validate_command(app),
-        add_setup_command(app),
+        add_run_command(app, globals),      add_prove_command(app, globals), add_verify_command(app),
+        add_validate_command(app),          add_setup_command(app),
         add_backends_command(app, globals), add_runs_command(app),     add_show_command(app),
         add_trace_command(app),             add_report_command(app),   add_compare_command(app),
         add_history_command(app),           add_export_command(app),   add_proofs_command(app),

@@ -1,5 +1,6 @@
-// `zkbatch setup`, `zkbatch proofs` and `zkbatch prove`: a Groth16 job's proving keys,
-// its recorded proofs in snarkjs's files, and one witness proved into them.
+// `zkbatch setup`, `zkbatch proofs`, `zkbatch prove` and `zkbatch verify`: a Groth16 job's
+// proving keys, its recorded proofs in snarkjs's files, one witness proved into them, and
+// such files checked.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "util/output_onto_input.hpp"
@@ -8,12 +9,14 @@
 #include "cluster/shard.hpp"
 #include "proof/job_proof.hpp"
 #include "proof/snarkjs_files.hpp"
+#include "proof/snarkjs_reader.hpp"
 #include "run/run_executor.hpp"
 #include "run/run_plan.hpp"
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 
 #include "core/groth16/keys.hpp"
+#include "core/groth16/verifier.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -262,6 +265,31 @@ int command_prove(const ProveOptions& options) {
     return exit_code::ok;
 }
 
+// `zkbatch verify VK PUBLIC PROOF`: `snarkjs groth16 verify`'s command line. The pairing
+// equation over snarkjs's three files, each read and checked first (snarkjs_reader.hpp).
+// Exit 0 for a proof that verifies, 5 for one that does not.
+struct VerifyOptions {
+    std::string vk, public_path, proof;
+};
+
+int command_verify(const VerifyOptions& options) {
+    const groth16::VerifyingKey key = read_snarkjs_verification_key(options.vk);
+    const std::vector<ff::Fr> inputs = read_snarkjs_public(options.public_path);
+    const groth16::Proof proof = read_snarkjs_proof(options.proof);
+    if (inputs.size() != key.num_public())
+        throw UsageError(fmt::format("{}: {} public signals, but the verifying key {} takes {}; give the public.json "
+                                     "of this proof and key",
+                                     options.public_path, inputs.size(), options.vk, key.num_public()));
+    const groth16::VerifyResult result = groth16::verify(key, proof, inputs.data(), inputs.size());
+    if (result.ok) {
+        fmt::print("OK: {} verifies\n", options.proof);
+        return exit_code::ok;
+    }
+    fmt::print("INVALID: {} does not verify against {} and {}{}{}\n", options.proof, options.vk, options.public_path,
+               result.detail.empty() ? "" : ": ", result.detail);
+    return exit_code::partition_failed;
+}
+
 }  // namespace
 
 Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals) {
@@ -288,6 +316,18 @@ Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals) {
                 options->plugin_path = globals.plugin_path;
                 return command_prove(*options);
             }};
+}
+
+Subcommand add_verify_command(CLI::App& app) {
+    auto options = std::make_shared<VerifyOptions>();
+    auto* command = app.add_subcommand("verify", "Check a Groth16 proof in snarkjs's files (snarkjs groth16 "
+                                                 "verify's arguments): exit 0 when it verifies, 5 when not");
+    command->add_option("vk", options->vk, "Verifying key (snarkjs's verification_key.json)")
+        ->required()
+        ->check(non_empty_path());
+    command->add_option("public", options->public_path, "Public signals (public.json)")->required()->check(non_empty_path());
+    command->add_option("proof", options->proof, "Proof (proof.json)")->required()->check(non_empty_path());
+    return {command, [options] { return command_verify(*options); }};
 }
 
 Subcommand add_setup_command(CLI::App& app) {

@@ -248,9 +248,9 @@ TEST_F(CliTest, EverySubcommandHasHelp) {
         std::string name;
         if (line.starts_with("  ") && words >> name) listed.push_back(name);
     }
-    EXPECT_EQ(listed, (std::vector<std::string>{"run", "prove", "validate", "setup", "backends", "runs", "show",
-                                                "trace", "report", "compare", "history", "export", "proofs", "merge",
-                                                "slurm"}))
+    EXPECT_EQ(listed, (std::vector<std::string>{"run", "prove", "verify", "validate", "setup", "backends", "runs",
+                                                "show", "trace", "report", "compare", "history", "export", "proofs",
+                                                "merge", "slurm"}))
         << top.out;
     for (const std::string& sub : listed) {
         const auto result = zkbatch(sub + " --help");

@@ -142,7 +142,9 @@ TEST_F(ProofsAgainstSnarkjs, QuotientRunsHaveNoProofsToExport) {
 // proof and refuse it with A and C swapped; the public signals are the ones `snarkjs
 // groth16 prove` writes for the same files; the run is recorded in --db, and with
 // --no-record nowhere. Inputs that cannot be proved are refused with exit 2, and no file.
-TEST_F(ProofsAgainstSnarkjs, ProveCommandWritesWhatSnarkjsProveWrites) {
+// `zkbatch verify VK PUBLIC PROOF` (snarkjs's order) says what snarkjs says of the same
+// claims, snarkjs's own proof among them, and refuses files that are not snarkjs's.
+TEST_F(ProofsAgainstSnarkjs, ProveAndVerifyCommandsAgreeWithSnarkjs) {
     const char* root = std::getenv("ZKBATCH_CIRCOM_DIR");
     ASSERT_NE(root, nullptr) << "ZKBATCH_CIRCOM_DIR is not set: run this suite through ctest";
     const json fixture = read_json(fs::path(root) / "chain-4" / "fixture.json");
@@ -171,6 +173,41 @@ TEST_F(ProofsAgainstSnarkjs, ProveCommandWritesWhatSnarkjsProveWrites) {
     const fs::path vk = fixture["verificationKey"].get<std::string>();
     expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
     expect_verifier_agrees(kNobleVerifier, vk, claims);
+
+    json changed = read_json(public_json);
+    changed[0] = changed[0].get<std::string>() == "0" ? "1" : "0";
+    write_json(dir_ / "changed.json", changed);
+    const auto verify = [&](const fs::path& key, const fs::path& inputs, const fs::path& claimed) {
+        return zkbatch({"verify", key.string(), inputs.string(), claimed.string()});
+    };
+    const auto ours = verify(vk, public_json, proof);
+    EXPECT_EQ(ours.exit_code, 0) << ours.out << ours.err;
+    EXPECT_EQ(ours.out, "OK: " + proof.string() + " verifies\n");
+    EXPECT_EQ(verify(vk, dir_ / "snarkjs-public.json", dir_ / "snarkjs-proof.json").exit_code, 0);
+    for (const auto& [inputs, claimed] : {std::pair{public_json, dir_ / "swapped.json"},
+                                          std::pair{dir_ / "changed.json", proof}}) {
+        const auto refused = verify(vk, inputs, claimed);
+        EXPECT_EQ(refused.exit_code, 5) << refused.out << refused.err;
+        EXPECT_TRUE(refused.out.starts_with("INVALID: " + claimed.string())) << refused.out;
+    }
+    json off_curve = read_json(proof), bn254 = read_json(proof);
+    off_curve["pi_a"][0] = "1";
+    bn254["curve"] = "bn128";
+    write_json(dir_ / "off-curve.json", off_curve);
+    write_json(dir_ / "bn254.json", bn254);
+    std::ofstream(dir_ / "cut.json") << "{\"pi_a\": [";
+    write_json(dir_ / "two-signals.json", json::array({"1", "2"}));
+    const std::pair<std::vector<fs::path>, std::string> bad_inputs[] = {
+        {{vk, public_json, dir_ / "off-curve.json"}, "off-curve.json: pi_a: not a point of the curve"},
+        {{vk, public_json, dir_ / "bn254.json"}, "bn254.json: curve: \"bn128\""},
+        {{vk, public_json, dir_ / "cut.json"}, "cut.json: not JSON"},
+        {{vk, dir_ / "two-signals.json", proof}, "two-signals.json: 2 public signals"},
+        {{proof, public_json, proof}, "vk_alpha_1: missing"}};
+    for (const auto& [files, message] : bad_inputs) {
+        const auto refused = verify(files[0], files[1], files[2]);
+        EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+        EXPECT_NE(refused.err.find(message), std::string::npos) << refused.err;
+    }
 
     // --no-record, run in a folder where the default database would be results/zkbatch.db.
     const auto unrecorded = test::run_shell(
