@@ -190,7 +190,8 @@ fuzz_build() {
   sanitizer_tree "$build_dir-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DZKBATCH_FUZZ=ON \
     -DZKBATCH_FUZZ_SECONDS="${ZKBATCH_FUZZ_SECONDS:-5}"
   cmake --build "$build_dir-fuzz" --parallel "$jobs" \
-    --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector fuzz_zkey fuzz_wtns fuzz_key_file
+    --target fuzz_manifest fuzz_set_override fuzz_plugin_options fuzz_run_selector fuzz_zkey fuzz_wtns fuzz_key_file \
+             fuzz_snarkjs_json
 }
 stage "fuzz build" fuzz_build
 stage "fuzz runs" ctest --test-dir "$build_dir-fuzz/tests/fuzz" --output-on-failure --parallel "$jobs"

@@ -53,6 +53,25 @@ int open_input_file(const std::filesystem::path& path, std::string& error) {
     return fd;
 }
 
+bool read_and_close(int fd, size_t max_bytes, std::string& bytes, std::string& error) {
+    bytes.assign(max_bytes + 1, '\0');
+    size_t got = 0;
+    while (got < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            error = std::strerror(errno);
+            ::close(fd);
+            return false;
+        }
+        if (n == 0) break;
+        got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    bytes.resize(got);
+    return true;
+}
+
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
     struct stat first {}, second {};
     return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&

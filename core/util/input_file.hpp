@@ -21,6 +21,12 @@ std::optional<std::string> not_a_regular_file(const std::filesystem::path& path)
 // regular file", "No such file or directory").
 int open_input_file(const std::filesystem::path& path, std::string& error);
 
+// Reads the open descriptor `fd` to its end into `bytes`, at most `max_bytes` + 1 bytes (a
+// result longer than max_bytes says the file is larger, and a huge file is never read
+// whole), then closes it. Returns false with `error` set to the system's words when a
+// read fails.
+bool read_and_close(int fd, size_t max_bytes, std::string& bytes, std::string& error);
+
 // Whether `a` and `b` name the same file (device and inode), however they are spelled
 // and through whatever links. False when either does not exist.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);

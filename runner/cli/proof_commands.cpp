@@ -273,9 +273,9 @@ struct VerifyOptions {
 };
 
 int command_verify(const VerifyOptions& options) {
-    const groth16::VerifyingKey key = read_snarkjs_verification_key(options.vk);
-    const std::vector<ff::Fr> inputs = read_snarkjs_public(options.public_path);
-    const groth16::Proof proof = read_snarkjs_proof(options.proof);
+    const groth16::VerifyingKey key = parse_snarkjs_verification_key(read_snarkjs_file(options.vk), options.vk);
+    const std::vector<ff::Fr> inputs = parse_snarkjs_public(read_snarkjs_file(options.public_path), options.public_path);
+    const groth16::Proof proof = parse_snarkjs_proof(read_snarkjs_file(options.proof), options.proof);
     if (inputs.size() != key.num_public())
         throw UsageError(fmt::format("{}: {} public signals, but the verifying key {} takes {}; give the public.json "
                                      "of this proof and key",

@@ -11,12 +11,9 @@
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <utility>
 
 namespace zkbatch {
@@ -194,21 +191,9 @@ Manifest load_manifest(const std::filesystem::path& path, const std::vector<std:
                                         "examples)",
                                         why));
     // One byte past the cap is enough to refuse; a huge file is never read whole.
-    std::string bytes(kMaxManifestBytes + 1, '\0');
-    size_t got = 0;
-    while (got < bytes.size()) {
-        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", std::strerror(error)));
-        }
-        if (n == 0) break;
-        got += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    bytes.resize(got);
+    std::string bytes;
+    if (!util::read_and_close(fd, kMaxManifestBytes, bytes, why))
+        throw ManifestError(shown, 0, 0, "", fmt::format("cannot read the manifest: {}", why));
     return parse_manifest(bytes, shown, overrides);
 }
 

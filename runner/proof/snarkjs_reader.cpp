@@ -10,9 +10,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -37,29 +34,32 @@ struct Place {
     }
 };
 
-json read_json(const std::filesystem::path& path) {
-    const Place place{path.string(), ""};
-    std::string why;
-    const int fd = util::open_input_file(path, why);
-    if (fd < 0) place.refuse("cannot open it: " + why);
-    std::string bytes(kMaxJsonBytes + 1, '\0');
-    size_t got = 0;
-    while (got < bytes.size()) {
-        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            place.refuse(fmt::format("cannot read it: {}", std::strerror(error)));
+// snarkjs's files nest three deep (a G2 point's coordinates in a list of points); the
+// parser's own depth is then never what a hostile file tests.
+constexpr int kMaxJsonDepth = 8;
+
+json parse_json(std::string_view text, const Place& place) {
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if ((c == '[' || c == '{') && ++depth > kMaxJsonDepth) {
+            place.refuse(fmt::format("nested deeper than {} levels", kMaxJsonDepth));
+        } else if (c == ']' || c == '}') {
+            --depth;
         }
-        if (n == 0) break;
-        got += static_cast<size_t>(n);
     }
-    ::close(fd);
-    if (got > kMaxJsonBytes) place.refuse(fmt::format("larger than {} MiB", kMaxJsonBytes >> 20));
-    bytes.resize(got);
     try {
-        return json::parse(bytes);
+        return json::parse(text);
     } catch (const json::exception& e) {
         place.refuse(fmt::format("not JSON ({})", e.what()));
     }
@@ -153,9 +153,9 @@ void check_kind(const json& root, const Place& place) {
 
 }  // namespace
 
-groth16::VerifyingKey read_snarkjs_verification_key(const std::filesystem::path& path) {
-    const json root = read_json(path);
-    const Place place{path.string(), ""};
+groth16::VerifyingKey parse_snarkjs_verification_key(std::string_view text, const std::string& name) {
+    const Place place{name, ""};
+    const json root = parse_json(text, place);
     check_kind(root, place);
     groth16::VerifyingKey key;
     key.alpha_g1 = g1_point(member(root, place, "vk_alpha_1"), place.at("vk_alpha_1"));
@@ -171,22 +171,33 @@ groth16::VerifyingKey read_snarkjs_verification_key(const std::filesystem::path&
     return key;
 }
 
-groth16::Proof read_snarkjs_proof(const std::filesystem::path& path) {
-    const json root = read_json(path);
-    const Place place{path.string(), ""};
+groth16::Proof parse_snarkjs_proof(std::string_view text, const std::string& name) {
+    const Place place{name, ""};
+    const json root = parse_json(text, place);
     check_kind(root, place);
     return groth16::Proof{g1_point(member(root, place, "pi_a"), place.at("pi_a")),
                           g2_point(member(root, place, "pi_b"), place.at("pi_b")),
                           g1_point(member(root, place, "pi_c"), place.at("pi_c"))};
 }
 
-std::vector<ff::Fr> read_snarkjs_public(const std::filesystem::path& path) {
-    const json root = read_json(path);
-    const Place place{path.string(), ""};
+std::vector<ff::Fr> parse_snarkjs_public(std::string_view text, const std::string& name) {
+    const Place place{name, ""};
+    const json root = parse_json(text, place);
     if (!root.is_array()) place.refuse("not a list of public signals");
     std::vector<ff::Fr> inputs;
     for (size_t i = 0; i < root.size(); ++i) inputs.push_back(scalar_field(root[i], place.at(i)));
     return inputs;
+}
+
+std::string read_snarkjs_file(const std::filesystem::path& path) {
+    const Place place{path.string(), ""};
+    std::string why;
+    const int fd = util::open_input_file(path, why);
+    if (fd < 0) place.refuse("cannot open it: " + why);
+    std::string bytes;
+    if (!util::read_and_close(fd, kMaxJsonBytes, bytes, why)) place.refuse("cannot read it: " + why);
+    if (bytes.size() > kMaxJsonBytes) place.refuse(fmt::format("larger than {} MiB", kMaxJsonBytes >> 20));
+    return bytes;
 }
 
 }  // namespace zkbatch

@@ -10,15 +10,22 @@
 #include "core/groth16/proof.hpp"
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace zkbatch {
 
-// Each throws UsageError ("FILE: FIELD: what is wrong") for a file that cannot be read,
-// is not JSON, or holds what is described above not.
-groth16::VerifyingKey read_snarkjs_verification_key(const std::filesystem::path& path);
-groth16::Proof read_snarkjs_proof(const std::filesystem::path& path);
+// Each throws UsageError ("NAME: FIELD: what is wrong") for text that is not JSON, nests
+// deeper than snarkjs's files do, or holds what is described above not. NAME is the file's
+// name in messages.
+groth16::VerifyingKey parse_snarkjs_verification_key(std::string_view text, const std::string& name);
+groth16::Proof parse_snarkjs_proof(std::string_view text, const std::string& name);
 // In Montgomery form, as groth16::verify takes them.
-std::vector<ff::Fr> read_snarkjs_public(const std::filesystem::path& path);
+std::vector<ff::Fr> parse_snarkjs_public(std::string_view text, const std::string& name);
+
+// The text of one of those files, at most 64 MiB; UsageError naming it when it cannot be
+// read (or is not a regular file).
+std::string read_snarkjs_file(const std::filesystem::path& path);
 
 }  // namespace zkbatch

@@ -196,11 +196,13 @@ TEST_F(ProofsAgainstSnarkjs, ProveAndVerifyCommandsAgreeWithSnarkjs) {
     write_json(dir_ / "off-curve.json", off_curve);
     write_json(dir_ / "bn254.json", bn254);
     std::ofstream(dir_ / "cut.json") << "{\"pi_a\": [";
+    std::ofstream(dir_ / "deep.json") << "{\"pi_a\": " << std::string(20, '[') << std::string(20, ']') << "}";
     write_json(dir_ / "two-signals.json", json::array({"1", "2"}));
     const std::pair<std::vector<fs::path>, std::string> bad_inputs[] = {
         {{vk, public_json, dir_ / "off-curve.json"}, "off-curve.json: pi_a: not a point of the curve"},
         {{vk, public_json, dir_ / "bn254.json"}, "bn254.json: curve: \"bn128\""},
         {{vk, public_json, dir_ / "cut.json"}, "cut.json: not JSON"},
+        {{vk, public_json, dir_ / "deep.json"}, "deep.json: nested deeper than 8 levels"},
         {{vk, dir_ / "two-signals.json", proof}, "two-signals.json: 2 public signals"},
         {{proof, public_json, proof}, "vk_alpha_1: missing"}};
     for (const auto& [files, message] : bad_inputs) {
