@@ -22,12 +22,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <optional>
-#include <cstring>
-#include <cstdlib>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
