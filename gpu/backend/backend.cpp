@@ -8,15 +8,18 @@
 #include "core/groth16/cpu_partition.hpp"
 #include "core/groth16/proof.hpp"
 #include "core/groth16/setup.hpp"
+#include "core/msm/pippenger.hpp"
 #include "core/plugin/error.hpp"
 #include "core/plugin/facts.hpp"
 #include "core/plugin/groth16_request.hpp"
+#include "core/util/parallel.hpp"
 #include "core/util/xxh3_split.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
+#include <future>
 #include <initializer_list>
 #include <iterator>
 #include <optional>
@@ -119,17 +122,27 @@ std::vector<uint64_t> msm_chunk_choices(const groth16::ProvingKey& shape, uint64
     return choices;
 }
 
-// The key's placements option key_placement allows, fewest queries streamed first.
-std::vector<KeyPlacement> allowed_placements(KeyPlacementChoice choice) {
-    const size_t all = std::size(kStreamOrder);
+// The key's placements option key_placement allows, fewest queries streamed first; B's
+// G2 query stays in host memory throughout where B2 runs on the host (option b2_msm).
+std::vector<KeyPlacement> allowed_placements(KeyPlacementChoice choice, B2Msm b2_msm) {
+    const bool b2_on_host = b2_msm == B2Msm::host;
+    const size_t all = std::size(kStreamOrder) - (b2_on_host ? 1 : 0);
     std::vector<KeyPlacement> placements;
     for (size_t streamed = 0; streamed <= all; ++streamed) {
         if ((choice == KeyPlacementChoice::device && streamed > 0) ||
             (choice == KeyPlacementChoice::host && streamed < all))
             continue;
-        placements.push_back(KeyPlacement::streaming_first(streamed));
+        placements.push_back(KeyPlacement::streaming_first(streamed, b2_on_host));
     }
     return placements;
+}
+
+// Where the key's placement puts the queries it keeps in host memory, for messages:
+// "b_g2,h streamed" or "h streamed, B2's points for the host's MSM".
+std::string host_queries(const KeyPlacement& placement) {
+    const std::string streamed = placement.any_streamed() ? placement.names() + " streamed" : "";
+    if (!placement.b2_on_host()) return streamed;
+    return streamed + (streamed.empty() ? "" : ", ") + "B2's points for the host's MSM";
 }
 
 std::optional<Stream> stream_if(bool wanted) {
@@ -189,6 +202,9 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
          {"lean", QuotientMemoryChoice::lean}},
         "'auto' (the default: 'full' where the plan fits, else 'lean'), 'full' (a, b and c on the device, the "
         "domain's power tables expanded) or 'lean' (a and b, the power tables made from their seeds)");
+    config.b2_msm = get_choice<B2Msm>(options, "b2_msm", {{"device", B2Msm::device}, {"host", B2Msm::host}},
+                                      "'device' (the default: the G2 MSM on the GPU) or 'host' (on the host's "
+                                      "cores while the GPU runs the rest of the proof)");
     return config;
 }
 
@@ -241,6 +257,7 @@ void CudaBackend::describe(zkb_facts* facts) const {
     if (config_.device_memory_bytes != 0) plugin::add_fact(facts, "cuda.device_memory_cap_bytes", config_.device_memory_bytes);
     if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
     if (key_) plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
+    if (key_) plugin::add_fact(facts, "cuda.b2_msm", key_plan_.placement.b2_on_host() ? "host" : "device");
     if (key_ && key_->host_bytes() != 0) plugin::add_fact(facts, "cuda.key_host_bytes", key_->host_bytes());
     if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
     if (key_) {
@@ -308,9 +325,16 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
                std::max(scratch_bytes, workers_bytes(plan)) + kReserveBytes;
     };
     // Host memory left beside a streamed key for the rest of the process (the pinned pools
-    // of a, b, c and z are allocated already, or come with add_witness).
+    // of a, b, c and z are allocated already, or come with add_witness). B2 on the host
+    // takes B's scalars in canonical form per worker too.
+    const uint64_t b2_scalar_bytes = config_.b2_msm == B2Msm::host
+                                         ? uint64_t{config_.prove_workers} * b_points * sizeof(zkbatch::msm::Scalar)
+                                         : 0;
+    const auto host_bytes = [&](const KeyMemoryPlan& plan) {
+        return key_bytes(shape, b_points, plan.placement).host + b2_scalar_bytes;
+    };
     const auto host_fits = [&](const KeyMemoryPlan& plan) {
-        const uint64_t host = key_bytes(shape, b_points, plan.placement).host;
+        const uint64_t host = host_bytes(plan);
         return host == 0 || host_available == 0 || host + kHostReserveBytes <= host_available;
     };
 
@@ -318,7 +342,7 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
     // quotient before the lean one, the largest chunks. Then the largest chunks that fit,
     // with the fewest queries streamed for them.
     const std::vector<uint64_t> chunk_choices = msm_chunk_choices(shape, b_points, config_.msm_chunk_log);
-    const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement);
+    const std::vector<KeyPlacement> placements = allowed_placements(config_.key_placement, config_.b2_msm);
     const std::vector<QuotientMemory> quotients = allowed_quotient_memory(config_.quotient_memory);
     const uint64_t large_chunk = largest_query(shape) / kFewestChunks;
     std::vector<KeyMemoryPlan> candidates;
@@ -341,19 +365,20 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
     }
     const KeyMemoryPlan last{chunk_choices.back(), placements.back(), quotients.back()};
     const KeyBytes key = key_bytes(shape, b_points, last.placement);
-    const bool streaming = last.placement.any_streamed();
-    if (streaming && !host_fits(last) && needed_bytes(last) <= memory.free_bytes) {
+    const bool in_host = last.placement.any_in_host_memory();
+    if (in_host && !host_fits(last) && needed_bytes(last) <= memory.free_bytes) {
         throw plugin::Error(
             ZKB_ERR_OUT_OF_MEMORY,
-            plugin::concat("the proving key's streamed queries (", last.placement.names(), ": ", format_gib(key.host),
-                           ") need pinned host memory, but the host has ", format_gib(host_available),
-                           " available and keeps ", format_gib(kHostReserveBytes),
-                           " for the rest; free host memory, or use a GPU with more memory"));
+            plugin::concat("the proving key's queries in host memory (", host_queries(last.placement), ": ",
+                           format_gib(host_bytes(last)), ") need pinned host memory, but the host has ",
+                           format_gib(host_available), " available and keeps ", format_gib(kHostReserveBytes),
+                           " for the rest; free host memory, or use a GPU with more memory",
+                           last.placement.b2_on_host() ? ", or let option b2_msm be 'device'" : ""));
     }
     throw plugin::Error(
         ZKB_ERR_OUT_OF_MEMORY,
         plugin::concat("the proving key (", format_gib(key.device), " of points on the device",
-                       streaming ? plugin::concat(", ", last.placement.names(), " streamed from host memory") : "",
+                       in_host ? plugin::concat(", ", host_queries(last.placement), " in host memory") : "",
                        scratch_bytes > 0 ? plugin::concat(", ", format_gib(scratch_bytes), " to make it") : "",
                        ", the domain's tables ", format_gib(domain_tables_bytes(config_.max_log_n, last.quotient)),
                        ") and ", config_.prove_workers, " prove worker(s) (",
@@ -421,7 +446,8 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
     report->end_ns = steady_now_ns();
     report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where,
-                      plugin::concat("device", config_.device, key_plan_.placement.any_streamed() ? "+host" : ""));
+                      plugin::concat("device", config_.device,
+                                     key_plan_.placement.any_in_host_memory() ? "+host" : ""));
 }
 
 void CudaBackend::build_largest_tables() {
@@ -495,6 +521,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
                                             backend.msm_memory(), vectors_.data());
         z_chunk_up_.resize(msms_->z_chunks(key->header));
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
+        if (key->placement.b2_on_host()) b2_scalars_.resize(key->b_points());
     }
 }
 
@@ -524,13 +551,24 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     const uint64_t anchor_ns = record_anchor();
     phases_.clear();
     std::optional<groth16::MsmSums> sums;
+    // B2 on the host's cores runs beside the whole schedule on the GPU.
+    std::future<ec::G2> host_b2;
+    if (partition.key != nullptr && partition.key->placement.b2_on_host()) {
+        host_b2 = std::async(std::launch::async, [&] { return sum_b2_on_host(partition); });
+    }
     try {
         sums = run_schedule(partition, report);
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
+        if (host_b2.valid()) {
+            sums->b_g2 = host_b2.get();
+            phases_.add_host(PhaseLog::Section::msms, groth16::phase_name(groth16::ProofMsm::b_g2), host_lane_,
+                             b2_start_ns_, b2_end_ns_);
+        }
     } catch (...) {
-        // Never return while queued work may still read or write this partition's host
-        // buffers: the runner reuses them as soon as prove returns.
+        // Never return while queued work (or B2 on the host) may still read or write this
+        // partition's host buffers: the runner reuses them as soon as prove returns.
         synchronize_streams();
+        if (host_b2.valid()) host_b2.wait();
         throw;
     }
     if (sums) combine_proof(partition, *sums, report);
@@ -668,6 +706,23 @@ void CudaWorker::make_quotient_on_host(const Partition& partition, zkb_prove_rep
                              [&](const char* step, int64_t start_ns, int64_t end_ns) {
                                  plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
                              });
+}
+
+ec::G2 CudaWorker::sum_b2_on_host(const Partition& partition) {
+    const NvtxRange range(partition.nvtx_prefix + "msm b_g2 on the host");
+    b2_start_ns_ = steady_now_ns();
+    const DeviceProvingKey& key = *partition.key;
+    const auto* z = static_cast<const ff::Fr*>(partition.buffers.z);
+    const std::vector<uint32_t>& variables = key.host_b_variables;  // empty: every variable
+    util::parallel_for(0, b2_scalars_.size(), host_threads_, [&](size_t first, size_t last) {
+        for (size_t j = first; j < last; ++j) {
+            b2_scalars_[j] = zkbatch::msm::to_scalar(z[variables.empty() ? j : variables[j]]);
+        }
+    });
+    const ec::G2 sum = zkbatch::msm::pippenger<ec::G2Params>(key.b_g2_query.host_points(), b2_scalars_.data(),
+                                                             b2_scalars_.size(), host_threads_);
+    b2_end_ns_ = steady_now_ns();
+    return sum;
 }
 
 void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done) {

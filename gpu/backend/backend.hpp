@@ -14,6 +14,7 @@
 #include "gpu/msm/proof_msms.hpp"
 #include "gpu/util/stream.hpp"
 #include "core/ff/fr.hpp"
+#include "core/msm/pippenger.hpp"
 #include "core/plugin/abi.h"
 #include "core/plugin/options.hpp"
 
@@ -29,7 +30,7 @@ namespace zkbatch::cuda {
 
 // The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
 // "msm_table_stride", "msm_affine_rounds", "device_memory", "key_placement",
-// "quotient_memory"); a policy reads its own from the same object.
+// "quotient_memory", "b2_msm"); a policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // The domain tables a quotient of that memory plan reads.
@@ -169,7 +170,8 @@ public:
     // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
     // as cpu-ref). A key of snarkjs's H convention has its odd-coset quotient made on the
     // host (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device
-    // has no odd-coset transform yet.
+    // has no odd-coset transform yet. Under option b2_msm = host, B2 runs on the host's
+    // cores from the start, beside all of that.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
     // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
@@ -198,6 +200,10 @@ private:
 
     // The steps, in the order the schedules take them.
     const Event& upload_z_and_run_its_msms(const Partition& partition);
+    // B2 = sum z_i [v_i]2 on the host's cores (KeyPlacement::b2_on_host), over z in the
+    // partition's host buffers and B's points in pinned host memory: prove runs it on a
+    // thread of its own beside the GPU's schedule, and logs its interval.
+    ec::G2 sum_b2_on_host(const Partition& partition);
     void make_quotient_on_host(const Partition& partition, zkb_prove_report* report);
     void run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done);
     // a, b and c up and to the coset (lean: a and b, then a *= b), then c (lean: up into
@@ -249,6 +255,9 @@ private:
     std::unique_ptr<ProofMsms> msms_;
     std::vector<ff::Fr> host_scratch_;
     unsigned host_threads_ = 1;
+    // B2 on the host: its scalars (B's of z, canonical), and its last interval.
+    std::vector<zkbatch::msm::Scalar> b2_scalars_;
+    uint64_t b2_start_ns_ = 0, b2_end_ns_ = 0;
 
     // The timed steps' events, made once and recorded again by every prove.
     Event anchor_;

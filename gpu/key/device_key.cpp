@@ -34,12 +34,12 @@ DeviceBuffer<Point> upload(std::span<const Point> points) {
     return buffer;
 }
 
-// A query of `points` (host memory): on the device, or, streamed, copied into pinned
+// A query of `points` (host memory): on the device, or, `in_host`, copied into pinned
 // host memory on the host's threads.
 template <class Point>
-KeyQuery<Point> place(std::span<const Point> points, bool streamed, unsigned threads) {
+KeyQuery<Point> place(std::span<const Point> points, bool in_host, unsigned threads) {
     KeyQuery<Point> query;
-    if (!streamed) {
+    if (!in_host) {
         query.device = upload(points);
         return query;
     }
@@ -52,15 +52,15 @@ KeyQuery<Point> place(std::span<const Point> points, bool streamed, unsigned thr
 }
 
 // out[i] = [scalars[i]] generator for the whole vector, a chunk at a time: into device
-// memory, or, streamed, through `points_chunk` (device, kScalarChunk points) into pinned
+// memory, or, `in_host`, through `points_chunk` (device, kScalarChunk points) into pinned
 // host memory.
 template <class C>
 KeyQuery<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const std::vector<ff::Fr>& scalars,
-                                 bool streamed, DeviceBuffer<ff::Fr>& chunk, DeviceBuffer<uint8_t>& points_chunk,
+                                 bool in_host, DeviceBuffer<ff::Fr>& chunk, DeviceBuffer<uint8_t>& points_chunk,
                                  const Stream& stream) {
     using Point = ec::Affine<C>;
     KeyQuery<Point> query;
-    if (streamed) {
+    if (in_host) {
         query.host = PinnedBuffer(scalars.size() * sizeof(Point));
     } else {
         query.device = DeviceBuffer<Point>(scalars.size());
@@ -71,9 +71,9 @@ KeyQuery<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const s
         // until they end.
         stream.synchronize();
         stream.copy_to_device(chunk.data(), scalars.data() + first, count * sizeof(ff::Fr));
-        Point* out = streamed ? reinterpret_cast<Point*>(points_chunk.data()) : query.device.data() + first;
+        Point* out = in_host ? reinterpret_cast<Point*>(points_chunk.data()) : query.device.data() + first;
         generator.multiply(chunk.data(), count, out, stream);
-        if (streamed) stream.copy_to_host(static_cast<Point*>(query.host.data()) + first, out, count * sizeof(Point));
+        if (in_host) stream.copy_to_host(static_cast<Point*>(query.host.data()) + first, out, count * sizeof(Point));
     }
     stream.synchronize();
     return query;
@@ -107,11 +107,11 @@ std::vector<T> gathered(std::span<const T> items, const std::vector<uint32_t>& i
 
 // A B query (host memory) placed: the points of `b_variables`, or all where empty.
 template <class Point>
-KeyQuery<Point> place_b(std::span<const Point> points, const std::vector<uint32_t>& b_variables, bool streamed,
+KeyQuery<Point> place_b(std::span<const Point> points, const std::vector<uint32_t>& b_variables, bool in_host,
                         unsigned threads) {
-    if (b_variables.empty()) return place(points, streamed, threads);
+    if (b_variables.empty()) return place(points, in_host, threads);
     const std::vector<Point> compact = gathered(points, b_variables, threads);
-    return place(std::span<const Point>(compact), streamed, threads);
+    return place(std::span<const Point>(compact), in_host, threads);
 }
 
 groth16::ProvingKey without_queries(groth16::ProvingKey key) {
@@ -159,7 +159,7 @@ KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyP
     KeyBytes bytes;
     bytes.device = b_points < key.num_variables ? b_points * sizeof(uint32_t) : 0;  // B's variables
     const auto add = [&](ProofMsm query, uint64_t query_bytes) {
-        (placement.streamed(query) ? bytes.host : bytes.device) += query_bytes;
+        (placement.in_host_memory(query) ? bytes.host : bytes.device) += query_bytes;
     };
     add(ProofMsm::a, key.num_variables * sizeof(ec::G1Affine));
     add(ProofMsm::b_g1, b_points * sizeof(ec::G1Affine));
@@ -167,17 +167,6 @@ KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyP
     add(ProofMsm::l, key.private_variables() * sizeof(ec::G1Affine));
     add(ProofMsm::h, key.h_points() * sizeof(ec::G1Affine));
     return bytes;
-}
-
-KeyPlacement DeviceProvingKey::placement() const {
-    using groth16::ProofMsm;
-    KeyPlacement placement;
-    if (a_query.streamed()) placement.stream(ProofMsm::a);
-    if (b_g1_query.streamed()) placement.stream(ProofMsm::b_g1);
-    if (b_g2_query.streamed()) placement.stream(ProofMsm::b_g2);
-    if (l_query.streamed()) placement.stream(ProofMsm::l);
-    if (h_query.streamed()) placement.stream(ProofMsm::h);
-    return placement;
 }
 
 uint64_t KeyTables::device_bytes() const {
@@ -354,10 +343,10 @@ MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_point
                               uint64_t free_bytes, bool tables, G2Rounds g2_rounds, const WorkersBytes& workers_bytes,
                               uint32_t g1_table_stride) {
     MemoryPlanner planner(free_bytes, workers_bytes, placement);
-    tables = tables && !placement.any_streamed();
+    tables = tables && !placement.any_in_host_memory();
     const msm::TableShape whole{key_table_window_bits(shape), 1};
     if (tables) plan_z_tables(planner, shape, b_points, whole);
-    plan_g2_rounds(planner, g2_rounds);
+    plan_g2_rounds(planner, placement.b2_on_host() ? G2Rounds::off : g2_rounds);
     if (!tables) return planner.plan();
     return plan_h_and_l_tables(planner, shape, whole, g1_table_stride);
 }
@@ -367,7 +356,7 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     // The table of a resident `query`, which is then freed (its points are the table's
     // multiple 0).
     const auto table_of = [&]<class C>(KeyQuery<ec::Affine<C>>& query, msm::TableShape shape) {
-        if (query.streamed()) throw std::logic_error("build_key_tables: a table of a streamed query");
+        if (query.in_host_memory()) throw std::logic_error("build_key_tables: a table of a query in host memory");
         auto table = std::make_unique<msm::BaseTable<C>>(query.device.size(), shape);
         table->build(query.device.data(), query.device.size(), stream);
         stream.synchronize();
@@ -388,12 +377,14 @@ DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::v
                                     unsigned host_threads, const KeyPlacement& placement) {
     using groth16::ProofMsm;
     DeviceProvingKey device;
+    device.placement = placement;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
-    device.a_query = place(key.a_query, placement.streamed(ProofMsm::a), host_threads);
-    device.b_g1_query = place_b(key.b_g1_query, b_variables, placement.streamed(ProofMsm::b_g1), host_threads);
-    device.b_g2_query = place_b(key.b_g2_query, b_variables, placement.streamed(ProofMsm::b_g2), host_threads);
-    device.l_query = place(key.l_query, placement.streamed(ProofMsm::l), host_threads);
-    device.h_query = place(key.h_query, placement.streamed(ProofMsm::h), host_threads);
+    if (placement.b2_on_host()) device.host_b_variables = b_variables;
+    device.a_query = place(key.a_query, placement.in_host_memory(ProofMsm::a), host_threads);
+    device.b_g1_query = place_b(key.b_g1_query, b_variables, placement.in_host_memory(ProofMsm::b_g1), host_threads);
+    device.b_g2_query = place_b(key.b_g2_query, b_variables, placement.in_host_memory(ProofMsm::b_g2), host_threads);
+    device.l_query = place(key.l_query, placement.in_host_memory(ProofMsm::l), host_threads);
+    device.h_query = place(key.h_query, placement.in_host_memory(ProofMsm::h), host_threads);
     device.header = without_queries(key);
     return device;
 }
@@ -409,12 +400,14 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
     using groth16::ProofMsm;
     const Stream stream;
     DeviceBuffer<ff::Fr> chunk(kScalarChunk);
-    DeviceBuffer<uint8_t> points_chunk(placement.any_streamed() ? kScalarChunk * sizeof(ec::G2Affine) : 0);
+    DeviceBuffer<uint8_t> points_chunk(placement.any_in_host_memory() ? kScalarChunk * sizeof(ec::G2Affine) : 0);
     const auto made = [&](const auto& generator, const std::vector<ff::Fr>& query_scalars, ProofMsm query) {
-        return multiply(generator, query_scalars, placement.streamed(query), chunk, points_chunk, stream);
+        return multiply(generator, query_scalars, placement.in_host_memory(query), chunk, points_chunk, stream);
     };
     DeviceProvingKey device;
+    device.placement = placement;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
+    if (placement.b2_on_host()) device.host_b_variables = b_variables;
     std::vector<ff::Fr> compact_b;
     if (!b_variables.empty()) compact_b = gathered(std::span<const ff::Fr>(scalars.b), b_variables, host_threads);
     const std::vector<ff::Fr>& b_scalars = b_variables.empty() ? scalars.b : compact_b;
@@ -454,10 +447,10 @@ void add_device_points(groth16::KeyPointsDigest& digest, Section section, const 
     }
 }
 
-// A query's points in host memory: its pinned copy where streamed, else downloaded.
+// A query's points in host memory: its pinned copy where it has one, else downloaded.
 template <class Point>
 std::span<const Point> host_view(const KeyQuery<Point>& query, std::vector<Point>& downloaded) {
-    if (query.streamed()) return {query.host_points(), query.host.bytes() / sizeof(Point)};
+    if (query.in_host_memory()) return {query.host_points(), query.host.bytes() / sizeof(Point)};
     downloaded.resize(query.device.size());
     query.device.copy_to_host(downloaded.data(), downloaded.size());
     return downloaded;
@@ -493,7 +486,7 @@ std::string device_key_points_digest(const DeviceProvingKey& key) {
     PinnedBuffer staging(2 * kDigestChunkBytes);
     const Event downloaded[2];
     const auto add = [&](Section section, const auto& query) {
-        if (query.streamed()) {
+        if (query.in_host_memory()) {
             digest.add(section, query.host.data(), query.host.bytes());
         } else {
             add_device_points(digest, section, query.device.data(), query.device.bytes(), stream, staging, downloaded);

@@ -131,14 +131,14 @@ inline uint64_t b_points_of(const groth16::ProvingKey& shape, uint64_t listed) {
     return listed != 0 ? listed : shape.num_variables;
 }
 
-// One query's points: in device memory, or, where the key's placement streams it, in
-// pinned host memory.
+// One query's points: in device memory, or, where the key's placement streams it (or runs
+// B2 on the host), in pinned host memory.
 template <class Point>
 struct KeyQuery {
     DeviceBuffer<Point> device;  // resident (empty once a table holds its points)
-    PinnedBuffer host;           // streamed
+    PinnedBuffer host;           // streamed, or B2's on the host
 
-    bool streamed() const { return host.bytes() != 0; }
+    bool in_host_memory() const { return host.bytes() != 0; }
     const Point* host_points() const { return static_cast<const Point*>(host.data()); }
 };
 
@@ -155,10 +155,14 @@ struct DeviceProvingKey {
     // ascending, the gather of B's plans of z (ScalarPlan::prepare). Empty where B is dense:
     // B's queries hold every variable's points and B's MSMs share A's plan of z.
     DeviceBuffer<uint32_t> b_variables;
+    // The same list in host memory, where B2's MSM runs on the host (gathering its scalars
+    // from the host's z); empty otherwise.
+    std::vector<uint32_t> host_b_variables;
+    // Which queries are in pinned host memory, and whether B2's MSM runs on the host.
+    KeyPlacement placement;
 
     // The points in each of B's queries.
     uint64_t b_points() const { return b_points_of(header, b_variables.size()); }
-    KeyPlacement placement() const;
     // The resident queries' bytes and B's variables (the tables' are tables.device_bytes()).
     uint64_t device_bytes() const {
         return a_query.device.bytes() + b_g1_query.device.bytes() + l_query.device.bytes() +
@@ -183,7 +187,8 @@ struct KeyBytes {
 KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyPlacement& placement = {});
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
-// current device, or, where `placement` streams them, into pinned host memory,
+// current device, or, where `placement` keeps them in host memory (streamed, or B2 on the
+// host), into pinned host memory,
 // synchronously; B's of `b_variables` alone (sparse_b_variables; every variable's when
 // empty); the header keeps everything else. Throws CudaError.
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
@@ -192,8 +197,8 @@ DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::v
 // The seeded key made on the current device: `header` from groth16::key_header, each
 // query's points its scalars (groth16::key_scalars) times a generator, by
 // FixedBaseGenerator, the scalars copied up in chunks; B's of `b_variables` alone, as in
-// upload_proving_key. A streamed query is made a chunk at a time and copied down into
-// pinned host memory. The same points as groth16::generate_key. Synchronous; throws
+// upload_proving_key. A query the placement keeps in host memory is made a chunk at a
+// time and copied down into pinned host memory. The same points as groth16::generate_key. Synchronous; throws
 // CudaError.
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
                                       const std::vector<uint32_t>& b_variables, unsigned host_threads,

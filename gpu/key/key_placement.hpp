@@ -2,6 +2,8 @@
 // copied to the device a chunk at a time as their MSMs run (a key larger than the card,
 // as cuzk holds its parameters), the others resident in device memory. load_key streams
 // the fewest queries that let the key and the workers fit (backend option key_placement).
+// B2's points may also stay in host memory for its MSM to run on the host's cores
+// (option b2_msm), as cuzk runs it.
 #pragma once
 
 #include "core/groth16/prover.hpp"
@@ -37,13 +39,23 @@ class KeyPlacement {
 public:
     // Every query resident.
     KeyPlacement() = default;
-    // The first `count` queries of kStreamOrder streamed (5: all of them).
-    static KeyPlacement streaming_first(size_t count) {
+    // The first `count` queries of kStreamOrder streamed (5: all of them); with
+    // `b2_on_host`, B2's MSM on the host's cores and the first `count` of the others
+    // streamed (4: all of them).
+    static KeyPlacement streaming_first(size_t count, bool b2_on_host = false) {
         KeyPlacement placement;
-        for (size_t k = 0; k < count && k < std::size(kStreamOrder); ++k) placement.stream(kStreamOrder[k]);
+        placement.b2_on_host_ = b2_on_host;
+        size_t streamed = 0;
+        for (groth16::ProofMsm query : kStreamOrder) {
+            if (streamed == count) break;
+            if (b2_on_host && query == groth16::ProofMsm::b_g2) continue;
+            placement.stream(query);
+            ++streamed;
+        }
         return placement;
     }
 
+    // Whether a query's chunks are copied up from pinned host memory as its MSM runs.
     void stream(groth16::ProofMsm query) { streamed_[index(query)] = true; }
     bool streamed(groth16::ProofMsm query) const { return streamed_[index(query)]; }
     bool any_streamed() const {
@@ -52,6 +64,14 @@ public:
         }
         return false;
     }
+    // Whether B2's MSM runs on the host's cores (backend option b2_msm = host): its points
+    // then stay in pinned host memory and never go to the device.
+    bool b2_on_host() const { return b2_on_host_; }
+    // Whether a query's points are in pinned host memory: streamed, or B2's on the host.
+    bool in_host_memory(groth16::ProofMsm query) const {
+        return streamed(query) || (query == groth16::ProofMsm::b_g2 && b2_on_host_);
+    }
+    bool any_in_host_memory() const { return any_streamed() || b2_on_host_; }
     // The streamed queries as the fact cuda.key_streamed lists them, in kProofMsms' order
     // ("b_g2,h"), or "none".
     std::string names() const {
@@ -66,6 +86,7 @@ public:
 private:
     static size_t index(groth16::ProofMsm query) { return static_cast<size_t>(query); }
     std::array<bool, 5> streamed_{};
+    bool b2_on_host_ = false;
 };
 
 }  // namespace zkbatch::cuda

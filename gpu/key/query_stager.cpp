@@ -34,7 +34,7 @@ void QueryStager::begin() {
 
 template <class Point>
 const Point* QueryStager::chunk(const KeyQuery<Point>& query, uint64_t first, uint64_t count, const Stream& compute) {
-    if (!query.streamed()) return query.device.data() + first;
+    if (!query.in_host_memory()) return query.device.data() + first;
     const uint64_t bytes = count * sizeof(Point);
     if (bytes > slot_bytes_) {
         throw std::logic_error("QueryStager: a chunk larger than its slots");

@@ -95,6 +95,7 @@ void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& p
 // the MSMs each serves (the plan and the G1 accumulator: all but B2's, the G2
 // accumulator: z's), in the layouts `memory`'s tables leave them, and G2's rounds'
 // scratch for the longest segment its most entries can use of memory.g2_affine_segment.
+// Where B2 runs on the host there is no G2 accumulator (its capacity is unused).
 struct Capacities {
     msm::MsmCapacity plan, g1, g2;
 };
@@ -105,7 +106,7 @@ Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const M
     Capacities sized{capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
                      capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
                      capacity_for(z, {memory.z}, !memory.z)};
-    if (memory.g2_affine_segment != 0) {
+    if (memory.g2_affine_segment != 0 && !memory.key.b2_on_host()) {
         sized.g2.affine_segment =
             msm::choose_affine_segment(sized.g2.max_entries(),
                                        msm::BucketAccumulator<ec::G2Params>::device_affine_slots(),
@@ -131,8 +132,13 @@ uint64_t lent_of(const Capacities& sized, const MsmMemoryPlan& memory) {
     return memory.g2_scratch_in_vectors ? msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(sized.g2) : 0;
 }
 
-uint64_t sums_bytes(const ChunkCounts& counts) {
-    return counts.g1_sums() * sizeof(ec::G1) + counts.b * sizeof(ec::G2);
+// B2's chunk sums: one per chunk of B, none where B2 runs on the host.
+uint64_t g2_sums(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
+    return memory.key.b2_on_host() ? 0 : counts.b;
+}
+
+uint64_t sums_bytes(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
+    return counts.g1_sums() * sizeof(ec::G1) + g2_sums(counts, memory) * sizeof(ec::G2);
 }
 
 }  // namespace
@@ -158,11 +164,11 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint6
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
-      g2_(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent)),
       stager_(chunk_points_, memory.key),
       g1_sums_(chunk_counts(header, chunk_points_, b_points).g1_sums()),
-      g2_sums_(chunk_counts(header, chunk_points_, b_points).b),
-      host_sums_(sums_bytes(chunk_counts(header, chunk_points_, b_points))) {
+      g2_sums_(g2_sums(chunk_counts(header, chunk_points_, b_points), memory)),
+      host_sums_(sums_bytes(chunk_counts(header, chunk_points_, b_points), memory)) {
+    if (!memory.key.b2_on_host()) g2_.emplace(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent));
     const uint64_t intervals = chunk_counts(header, chunk_points_, b_points).intervals();
     if (intervals > kMaxChunkIntervals) {
         throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_query(header), " points in chunks of ",
@@ -180,10 +186,12 @@ uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t
                                      const MsmMemoryPlan& memory) {
     const uint64_t chunk = effective_chunk(header, chunk_points);
     const Capacities sized = capacities(header, chunk, memory);
+    const uint64_t g2_bytes =
+        memory.key.b2_on_host() ? 0 : msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2);
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
-           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) +
-           msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2) + sums_bytes(chunk_counts(header, chunk)) +
-           QueryStager::device_bytes_for(chunk, memory.key) - lent_of(sized, memory);
+           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) + g2_bytes +
+           sums_bytes(chunk_counts(header, chunk), memory) + QueryStager::device_bytes_for(chunk, memory.key) -
+           lent_of(sized, memory);
 }
 
 uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
@@ -228,7 +236,8 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     const bool sparse_b = key.b_variables.size() != 0;
     ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
     ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
-    ec::G2* const b_g2_sums = g2_sums_.data();
+    // B2's chunk sums (none where it runs on the host).
+    const auto b_g2_sum = [&](uint64_t chunk) { return g2_ ? g2_sums_.data() + chunk : nullptr; };
     // A dense B's A, B1 and B2 take turns a chunk at a time, each chunk an interval. A
     // sparse B's A runs its chunks back to back, one interval for them all (as L's and
     // H's), which then counts the waits for z's later pieces too.
@@ -248,7 +257,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         intervals_.push_back({groth16::ProofMsm::a, a_start, &a_done});
         if (!sparse_b) {  // over A's plan
             const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
-            run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sums + chunk, a_done, stream);
+            run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), a_done, stream);
         }
     }
     // A sparse B: a plan of z at B's variables alone, over B's points of them.
@@ -257,7 +266,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         const Event& start = mark(stream);
         const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
         prepare(plan_, memory_.z, z, msm::ScalarForm::montgomery, count, stream, key.b_variables.data() + first);
-        run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sums + chunk, start, stream);
+        run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), start, stream);
     }
     return *intervals_.back().end;
 }
@@ -269,8 +278,9 @@ void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_
     stager_.release(stream);
     const Event& b_g1_done = mark(stream);
     intervals_.push_back({groth16::ProofMsm::b_g1, &start, &b_g1_done});
+    if (!g2_) return;  // B2 on the host
     const ec::G2Affine* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
-    accumulate(g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
+    accumulate(*g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
     stager_.release(stream);
     intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
 }
@@ -312,7 +322,7 @@ void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream
     auto* host = static_cast<unsigned char*>(host_sums_.data());
     const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
-    stream.copy_to_host(host + g1_bytes, g2_sums_.data(), counts.b * sizeof(ec::G2));
+    if (g2_sums_.size() != 0) stream.copy_to_host(host + g1_bytes, g2_sums_.data(), g2_sums_.bytes());
 }
 
 groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stream) {
@@ -342,7 +352,7 @@ groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stre
     result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.b);
     result.l = g1_total(groth16::ProofMsm::l, counts.l);
     result.h = g1_total(groth16::ProofMsm::h, counts.h);
-    result.b_g2 = total(ec::G2{}, g1_bytes, counts.b);
+    result.b_g2 = g2_ ? total(ec::G2{}, g1_bytes, counts.b) : ec::G2::infinity();
     return result;
 }
 

@@ -11,7 +11,9 @@
 // that read the one before. B2 on a second stream beside the G1 MSMs is slower than one
 // after the other: the two curves' gathers slow each other (docs/msm.md#a-proofs-five-msms).
 // Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
-// the proof. One per prove worker, allocated once for the key's sizes.
+// the proof. Where the key's placement runs B2 on the host (KeyPlacement::b2_on_host),
+// the four G1 MSMs run here and the caller computes B2; sums() then leaves it at
+// infinity. One per prove worker, allocated once for the key's sizes.
 //
 // The plan and accumulators are sized for `chunk_points` points: an MSM over more runs
 // in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
@@ -36,6 +38,7 @@
 #include "core/groth16/prover.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -96,7 +99,7 @@ public:
     //   run_h  H, once `h_ready` has completed, over the key's h_points() scalars of h
     //          (device, canonical), and the sums' copies to the host.
     //   sums   waits for all five sums on `stream` and returns them (the caller may do
-    //          host work under H first).
+    //          host work under H first); B2's at infinity where it runs on the host.
     // run_l, run_h or sums out of this order throws std::logic_error; run_z always starts
     // anew.
     const Event& run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
@@ -139,10 +142,10 @@ private:
     MsmMemoryPlan memory_;
     msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
     msm::BucketAccumulator<ec::G1Params> g1_;
-    msm::BucketAccumulator<ec::G2Params> g2_;
+    std::optional<msm::BucketAccumulator<ec::G2Params>> g2_;  // none where B2 runs on the host
     QueryStager stager_;  // the streamed queries' chunks (memory.key)
     DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
-    DeviceBuffer<ec::G2> g2_sums_;  // each of B's chunks' sum of B2
+    DeviceBuffer<ec::G2> g2_sums_;  // each of B's chunks' sum of B2 (none where B2 runs on the host)
     PinnedBuffer host_sums_;
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;

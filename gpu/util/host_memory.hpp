@@ -45,6 +45,12 @@ enum class QuotientMemoryChoice {
     lean,
 };
 
+// Where a proof's G2 MSM (B2) runs (option `b2_msm`).
+enum class B2Msm {
+    device,  // on the GPU, after B1
+    host,    // on the host's cores, under the GPU's work of the same proof; B2's points in host memory
+};
+
 struct BackendConfig {
     int device = 0;
     uint32_t max_log_n = 0;
@@ -57,6 +63,7 @@ struct BackendConfig {
     uint64_t device_memory_bytes = 0;  // the card size to plan for (option device_memory); 0: the device's
     KeyPlacementChoice key_placement = KeyPlacementChoice::automatic;
     QuotientMemoryChoice quotient_memory = QuotientMemoryChoice::automatic;
+    B2Msm b2_msm = B2Msm::device;
 };
 
 class HostMemoryPolicy {

@@ -688,6 +688,72 @@ TEST_F(MsmMemory, AStreamedKeyPutsItsBytesOnTheHostAndGetsNoTables) {
     EXPECT_NE(plan.g2_affine_segment, 0u);  // the rounds still get their scratch
 }
 
+// B2 on the host's cores (backend option b2_msm = host): B's G2 points stay in host
+// memory, the other queries leave the device in kStreamOrder as before, and the plan
+// gives B2 no table and no rounds' scratch on the device.
+TEST_F(MsmMemory, B2OnTheHostKeepsItsPointsThereWithNoTableOrRounds) {
+    using groth16::ProofMsm;
+    const cuda::KeyPlacement b2_alone = cuda::KeyPlacement::streaming_first(0, true);
+    EXPECT_TRUE(b2_alone.b2_on_host());
+    EXPECT_FALSE(b2_alone.any_streamed());
+    EXPECT_TRUE(b2_alone.in_host_memory(ProofMsm::b_g2));
+    EXPECT_FALSE(b2_alone.in_host_memory(ProofMsm::h));
+    EXPECT_EQ(b2_alone.names(), "none");
+    EXPECT_EQ(cuda::KeyPlacement::streaming_first(2, true).names(), "l,h");
+    EXPECT_EQ(cuda::KeyPlacement::streaming_first(4, true).names(), "a,b_g1,l,h");
+    EXPECT_FALSE(cuda::KeyPlacement::streaming_first(4, true).streamed(ProofMsm::b_g2));
+    const uint64_t b_points = shape.num_variables / 4;
+    const uint64_t a = 96 * shape.num_variables, b1 = 96 * b_points, b2 = 192 * b_points;
+    const uint64_t b_variables = 4 * b_points;
+    const cuda::KeyBytes bytes = cuda::key_bytes(shape, b_points, b2_alone);
+    EXPECT_EQ(bytes.device, a + b1 + ql + qh + b_variables);
+    EXPECT_EQ(bytes.host, b2);
+
+    const auto workers = [](const cuda::MsmMemoryPlan&) { return uint64_t{0}; };
+    const cuda::MsmMemoryPlan plan = cuda::plan_msm_memory(shape, b_points, b2_alone, UINT64_MAX, true,
+                                                           cuda::G2Rounds::automatic, workers);
+    EXPECT_FALSE(plan.any_table());
+    EXPECT_EQ(plan.g2_affine_segment, 0u);
+    EXPECT_FALSE(plan.g2_scratch_in_vectors);
+}
+
+// B2 on the host's cores (backend option b2_msm = host), beside the GPU's four G1 MSMs
+// and quotient: the proofs are cpu-ref's, for a uniform key and for a PoRep key (B
+// sparse, B's scalars gathered on the host) with every other query streamed in chunks,
+// from a file and made on the device. B2 is one interval of the worker's host lane, and
+// no B2 runs on the device.
+TEST(CudaGroth16, ProofsWithB2OnTheHostAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const std::pair<circuit::R1csShape, const char*> cases[] = {
+        {{12, 3, 2, 0.9, 91}, "b2_msm=host\n"},
+        {{13, 0, 3, circuit::kPorepBitShare, 92, circuit::R1csProfile::porep},
+         "b2_msm=host\nkey_placement=host\nmsm_chunk_log=11\n"}};
+    for (const auto& [shape, options] : cases) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", " << options);
+        const auto made = seeded_key(shape, 120 + shape.log_n, folder.path());
+        const uint64_t job_seed = 130 + shape.log_n;
+        for (const zkb_key_source& source : {made->source(), made->seeded_source()}) {
+            expect_gpu_proofs_equal_cpu_ref(shape.log_n, source, made->key.vk, made->circuit.variables(), 2,
+                                            made->synthesized(job_seed), job_seed, options);
+        }
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
+        EXPECT_EQ(loaded.load.where, "device0+host");
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
+        EXPECT_EQ(facts["cuda.b2_msm"], "host");
+        zkb_prove_report report{};
+        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
+                   &report);
+        std::vector<std::string> b2_lanes;
+        for (uint32_t i = 0; i < report.phase_count; ++i) {
+            if (std::string(report.phases[i].name) == "msm.b_g2") b2_lanes.emplace_back(report.phases[i].lane);
+        }
+        ASSERT_EQ(b2_lanes.size(), 1u);
+        EXPECT_TRUE(b2_lanes[0].ends_with(".host")) << b2_lanes[0];
+    }
+}
+
 // A key that cannot fit beside the workers is refused at load_key with the numbers,
 // before anything is uploaded. At 2^10, 4096 workers' a, b and c (384 MiB) pass the
 // backend's own check, but their MSM scratch (the level-0 spill buffers alone are

@@ -139,7 +139,7 @@ void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::Provin
     const auto expect_query = [](const auto& query, auto span, const char* name) {
         using Point = std::remove_const_t<typename decltype(span)::element_type>;
         std::vector<Point> got;
-        if (query.streamed()) {
+        if (query.in_host_memory()) {
             ASSERT_EQ(query.host.bytes(), span.size_bytes()) << name;
             got.assign(query.host_points(), query.host_points() + span.size());
         } else {
@@ -202,14 +202,14 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
                 const cuda::DeviceProvingKey device = cuda::generate_proving_key(
                     groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4, placement);
                 expect_same_key(device, host);
-                EXPECT_EQ(device.placement(), placement);
+                EXPECT_EQ(device.placement, placement);
                 const cuda::KeyBytes bytes = cuda::key_bytes(host, cuda::b_points_of(host, b_variables.size()), placement);
                 EXPECT_EQ(device.device_bytes(), bytes.device);
                 EXPECT_EQ(device.host_bytes(), bytes.host);
                 EXPECT_EQ(cuda::device_key_points_digest(device), digest);
                 const cuda::DeviceProvingKey uploaded = cuda::upload_proving_key(host, b_variables, 2, placement);
                 expect_same_key(uploaded, host);
-                EXPECT_EQ(uploaded.placement(), placement);
+                EXPECT_EQ(uploaded.placement, placement);
                 EXPECT_EQ(cuda::device_key_points_digest(uploaded), digest);
             }
         }

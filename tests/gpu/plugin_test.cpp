@@ -99,6 +99,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(placement.find("'key_placement' = 'disk' is not a choice: use 'auto'"), std::string::npos) << placement;
     const std::string quotient = create_error("cuda-pinned", "quotient_memory=small", 10);
     EXPECT_NE(quotient.find("'quotient_memory' = 'small' is not a choice: use 'auto'"), std::string::npos) << quotient;
+    const std::string b2 = create_error("cuda-pageable", "b2_msm=cpu", 10);
+    EXPECT_NE(b2.find("'b2_msm' = 'cpu' is not a choice: use 'device'"), std::string::npos) << b2;
     const std::string cap = create_error("cuda-pageable", "device_memory=16GB", 10);
     EXPECT_NE(cap.find("'device_memory' = '16GB' is not a size"), std::string::npos) << cap;
     const std::string tiny = create_error("cuda-pinned", "device_memory=512MiB", 10);
