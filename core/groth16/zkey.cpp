@@ -266,9 +266,15 @@ void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned th
 }
 
 Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points) {
+    return read_zkey(path, threads, [&](std::span<const uint8_t>) { return check_points; });
+}
+
+Zkey read_zkey(const std::filesystem::path& path, unsigned threads,
+               const std::function<bool(std::span<const uint8_t> file)>& check_points) {
     auto mapped = std::make_shared<MappedFile>(path, "proving key");
     const std::span<const uint8_t> bytes = mapped->bytes();
-    return parse_zkey(bytes, path.string(), threads, std::move(mapped), check_points);
+    const bool check = check_points(bytes);
+    return parse_zkey(bytes, path.string(), threads, std::move(mapped), check);
 }
 
 namespace {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -74,6 +75,10 @@ ZkeyHeader read_zkey_header(const std::filesystem::path& path);
 // told the file was checked already) every point on its curve and in its subgroup, on
 // `threads` threads. Throws ZkeyError.
 Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points = true);
+// The same, asking `check_points` with the file's bytes whether to check its points (a
+// caller that keeps a record of the files it checked before).
+Zkey read_zkey(const std::filesystem::path& path, unsigned threads,
+               const std::function<bool(std::span<const uint8_t> file)>& check_points);
 // The same from bytes in memory; `name` is what messages call them, and `storage`
 // keeps the bytes alive as long as the key's spans point into them.
 Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,

@@ -308,7 +308,9 @@ Subcommand add_prove_command(CLI::App& app, const GlobalOptions& globals) {
     auto* db = command->add_option("--db", options->db_path, "Database to record the run into (default: "
                                                              "results/zkbatch.db)")
                    ->check(non_empty_path());
-    command->add_flag("--no-record", options->no_record, "Record nothing: prove into a scratch database")
+    command->add_flag("--no-record", options->no_record,
+                      "Record no run: prove into a scratch database (a .zkey whose points were checked is still "
+                      "noted in cache/keys/checked-zkeys)")
         ->excludes(db);
     command->add_option("--backend", options->backend, "Backend (default: auto, a GPU backend where one is usable)")
         ->capture_default_str();

@@ -1,8 +1,8 @@
 #include "cluster/shard.hpp"
 
-#include "pipeline/environment.hpp"
 #include "store/store.hpp"
 #include "util/parse_number.hpp"
+#include "util/sha256.hpp"
 
 #include <fmt/format.h>
 

@@ -2,14 +2,12 @@
 
 #include "pipeline/build_info.hpp"
 
-#include <openssl/evp.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <array>
 #include <fstream>
-#include <stdexcept>
 #include <thread>
 
 namespace zkbatch {
@@ -54,20 +52,6 @@ uint64_t peak_rss_bytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
-
-std::string sha256_hex(const std::string& bytes) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 failed (OpenSSL EVP_Digest)");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex;
-    for (unsigned i = 0; i < length; ++i) {
-        hex += kHex[digest[i] >> 4];
-        hex += kHex[digest[i] & 15];
-    }
-    return hex;
 }
 
 }  // namespace zkbatch

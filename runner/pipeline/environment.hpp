@@ -19,6 +19,4 @@ HostEnvironment capture_host_environment();
 
 uint64_t peak_rss_bytes();  // of this process so far
 
-std::string sha256_hex(const std::string& bytes);
-
 }  // namespace zkbatch

@@ -1,7 +1,12 @@
 #include "job_circuit.hpp"
 
+#include "util/sha256.hpp"
+
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 namespace zkbatch {
 
@@ -28,8 +33,12 @@ private:
 
 class ZkeyJobCircuit final : public JobCircuit {
 public:
-    ZkeyJobCircuit(std::filesystem::path path, groth16::Zkey zkey, std::vector<std::filesystem::path> witnesses)
-        : path_(std::move(path)), zkey_(std::move(zkey)), witnesses_(std::move(witnesses)) {
+    ZkeyJobCircuit(std::filesystem::path path, groth16::Zkey zkey, bool checked_before,
+                   std::vector<std::filesystem::path> witnesses)
+        : path_(std::move(path)),
+          zkey_(std::move(zkey)),
+          checked_before_(checked_before),
+          witnesses_(std::move(witnesses)) {
         for (const auto& witness : witnesses_) witness_digests_.push_back(groth16::check_wtns(witness, variables()));
     }
     uint32_t log_n() const override { return zkey_.circuit.log_n; }
@@ -55,11 +64,13 @@ public:
     }
     const groth16::Zkey* zkey() const override { return &zkey_; }
     std::filesystem::path zkey_path() const override { return path_; }
+    bool zkey_checked_before() const override { return checked_before_; }
     std::vector<std::string> witness_digests() const override { return witness_digests_; }
 
 private:
     std::filesystem::path path_;
     groth16::Zkey zkey_;
+    bool checked_before_;
     std::vector<std::filesystem::path> witnesses_;
     std::vector<std::string> witness_digests_;
 };
@@ -71,9 +82,22 @@ std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shap
 }
 
 std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
-                                             std::vector<std::filesystem::path> witnesses, unsigned threads) {
+                                             std::vector<std::filesystem::path> witnesses, unsigned threads,
+                                             const CheckedZkeys& checked) {
     if (witnesses.empty()) throw std::invalid_argument("circuit.witnesses matches no .wtns file");
-    return std::make_unique<ZkeyJobCircuit>(zkey, groth16::read_zkey(zkey, threads), std::move(witnesses));
+    std::string sha256;
+    bool checked_before = false;
+    groth16::Zkey key = groth16::read_zkey(zkey, threads, [&](std::span<const uint8_t> bytes) {
+        sha256 = sha256_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        checked_before = checked.contains(sha256);
+        return !checked_before;
+    });
+    std::string why;
+    if (!checked_before && !checked.add(sha256, key.file_bytes, why)) {
+        spdlog::warn("{}: its points were checked, but {} cannot record that ({}): the next run checks them again",
+                     zkey.string(), checked.file().string(), why);
+    }
+    return std::make_unique<ZkeyJobCircuit>(zkey, std::move(key), checked_before, std::move(witnesses));
 }
 
 }  // namespace zkbatch

@@ -4,6 +4,8 @@
 // Synthesis of a partition writes z, a, b, c straight into the backend's buffers.
 #pragma once
 
+#include "proof/checked_zkeys.hpp"
+
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "core/ff/fr.hpp"
 #include "core/groth16/keys.hpp"
@@ -38,6 +40,9 @@ public:
     // A circuit that comes with its key (a .zkey from a ceremony); else null.
     virtual const groth16::Zkey* zkey() const { return nullptr; }
     virtual std::filesystem::path zkey_path() const { return {}; }
+    // Whether the .zkey's points went unchecked because a run had checked a file of the
+    // same bytes before (CheckedZkeys).
+    virtual bool zkey_checked_before() const { return false; }
     // Each witness file's digest (groth16::bytes_digest) as checked when the circuit was
     // made, in partition order; empty for a synthetic circuit. Synthesis refuses a file
     // that no longer has it, so what the run records is what it proved.
@@ -53,10 +58,12 @@ public:
 std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shape, uint64_t job_seed);
 
 // circuit.kind = "zkey": the .zkey (read and checked here, every point on its curve and
-// in its subgroup, on `threads` threads) and the witness files in partition order, each
-// checked (groth16::check_wtns). Throws groth16::ZkeyError for a bad .zkey or witness
-// file and std::invalid_argument for no witnesses.
+// in its subgroup, on `threads` threads, unless `checked` has its bytes; a file checked
+// here is added to it) and the witness files in partition order, each checked
+// (groth16::check_wtns). Throws groth16::ZkeyError for a bad .zkey or witness file and
+// std::invalid_argument for no witnesses.
 std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
-                                             std::vector<std::filesystem::path> witnesses, unsigned threads);
+                                             std::vector<std::filesystem::path> witnesses, unsigned threads,
+                                             const CheckedZkeys& checked);
 
 }  // namespace zkbatch

@@ -30,10 +30,15 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
     const int64_t start_ns = steady_now_ns();
     if (m.circuit.kind == CircuitKind::zkey) {
         const std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
-        prepared.circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads);
-        spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; key and {} witness files checked in {:.1f} ms",
+        const CheckedZkeys checked(m.setup.cache_dir);
+        prepared.circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads, checked);
+        const bool before = prepared.circuit->zkey_checked_before();
+        spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; the key{} and {} witness file(s) checked in "
+                     "{:.1f} ms{}",
                      m.circuit.zkey, prepared.circuit->log_n(), prepared.circuit->variables(),
-                     prepared.circuit->public_inputs(), witnesses.size(), ns_to_ms(steady_now_ns() - start_ns));
+                     prepared.circuit->public_inputs(), before ? "" : "'s points", witnesses.size(),
+                     ns_to_ms(steady_now_ns() - start_ns),
+                     before ? " (its points were checked before: " + checked.file().string() + ")" : "");
     } else {
         const circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
                                        m.circuit.boolean_share, m.circuit.seed,

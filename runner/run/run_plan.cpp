@@ -1,8 +1,8 @@
 // Planning a run (run_plan.hpp).
 #include "run/run_plan.hpp"
 
-#include "pipeline/environment.hpp"
 #include "pipeline/pipeline.hpp"
+#include "util/sha256.hpp"
 
 #include "core/groth16/zkey.hpp"
 
