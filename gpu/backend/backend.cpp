@@ -651,9 +651,10 @@ void CudaWorker::run_quotient_schedule(const Partition& partition) {
 
 groth16::MsmSums CudaWorker::run_groth16_schedule(const Partition& partition) {
     const Event& z_msms_done = upload_z_and_run_its_msms(partition);
-    // Where a, b and c share their block with B2's rounds' scratch, they go up only once
-    // z's MSMs are done: under L, and the quotient follows L.
-    const bool vectors_after_l = backend_.msm_memory().g2_scratch_in_vectors;
+    // Where B2's rounds wrote their scratch in a, b and c's block, a, b and c go up only
+    // once z's MSMs are done: under L, and the quotient follows L. Where they did not run
+    // (too few full-size values), the block is free at once.
+    const bool vectors_after_l = msms_->lent_scratch_written();
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
     start_quotient_on_device(partition, "quotient");
     // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
@@ -672,8 +673,9 @@ groth16::MsmSums CudaWorker::run_host_quotient_groth16_schedule(const Partition&
                                                                  zkb_prove_report* report) {
     const Event& z_msms_done = upload_z_and_run_its_msms(partition);
     make_quotient_on_host(partition, report);  // under the MSMs of z
-    // As in run_groth16_schedule: h goes up into a, b and c's block only after z's MSMs.
-    const bool vectors_after_l = backend_.msm_memory().g2_scratch_in_vectors;
+    // As in run_groth16_schedule: h goes up into a, b and c's block only after z's MSMs
+    // where B2's rounds wrote there.
+    const bool vectors_after_l = msms_->lent_scratch_written();
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
     upload_h(partition);
     if (!vectors_after_l) run_l(partition);
@@ -735,29 +737,36 @@ void CudaWorker::start_quotient_on_device(const Partition& partition, const char
     // Enqueued in this order so that each upload is followed at once by the work that
     // waits for it: from pageable memory cudaMemcpyAsync returns only when its data is
     // staged, and a's NTTs must already be queued by then.
-    transform_quotient_input(partition, kernel_phase, 0, a_, buffers.a, "a");
-    transform_quotient_input(partition, kernel_phase, 1, b_, buffers.b, "b");
+    const auto up_and_transform = [&](size_t index, ff::Fr* device, const void* host, const char* name) {
+        upload_quotient_input(partition, index, device, host, name);
+        transform_quotient_input(partition, kernel_phase, index, device, name);
+    };
+    up_and_transform(0, a_, buffers.a, "a");
+    up_and_transform(1, b_, buffers.b, "b");
     if (c_ != nullptr) {
-        transform_quotient_input(partition, kernel_phase, 2, c_, buffers.c, "c");
+        up_and_transform(2, c_, buffers.c, "c");
         return;
     }
-    const NvtxRange range(partition.nvtx_prefix + "a * b");
-    enqueue_kernels(ntt::pointwise_product_steps(partition.tables, a_, b_), kernel_phase, product_);
+    {
+        const NvtxRange range(partition.nvtx_prefix + "a * b");
+        enqueue_kernels(ntt::pointwise_product_steps(partition.tables, a_, b_), kernel_phase, product_);
+    }
+    // c goes up into b, free once a holds A*B, enqueued now so that it runs under what the
+    // caller enqueues next (L, in a proof). A copy stream this worker has alone (its own,
+    // or the device's with one prove worker) waits for A*B on the device; a shared one is
+    // not made to (every other worker's uploads would wait behind it): the host waits.
+    if (own_copy_stream_ || backend_.config().prove_workers == 1) {
+        upload_stream_.wait(product_.end);
+    } else {
+        product_.end.synchronize();
+    }
+    upload_quotient_input(partition, 2, b_, partition.buffers.c, "c");
 }
 
 void CudaWorker::finish_quotient_on_device(const Partition& partition, const char* kernel_phase) {
-    // Lean: c goes up into b, free once a holds A*B. A shared copy stream is not made to
-    // wait on the device for that (every other worker's uploads would wait behind it):
-    // the host waits, as the preparation of the MSM enqueued in between (L, in a proof)
-    // has already.
     const bool lean = c_ == nullptr;
-    if (lean) {
-        if (own_copy_stream_) {
-            upload_stream_.wait(product_.end);
-        } else {
-            product_.end.synchronize();
-        }
-        transform_quotient_input(partition, kernel_phase, 2, b_, partition.buffers.c, "c");
+    if (lean) {  // c, up in b since start_quotient_on_device
+        transform_quotient_input(partition, kernel_phase, 2, b_, "c");
         const NvtxRange range(partition.nvtx_prefix + "a * b - c");
         enqueue_kernels(ntt::pointwise_difference_steps(partition.tables, a_, b_), kernel_phase, difference_);
     }
@@ -775,10 +784,15 @@ void CudaWorker::enqueue_kernels(const ntt::LaunchSequence& steps, const char* k
     phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, span);
 }
 
+void CudaWorker::upload_quotient_input(const Partition& partition, size_t index, ff::Fr* device, const void* host,
+                                       const char* name) {
+    upload(partition, PhaseLog::Section::quotient_uploads, name, device, host, partition.bytes,
+           quotient_inputs_[index].upload);
+}
+
 void CudaWorker::transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
-                                          ff::Fr* device, const void* host, const char* name) {
+                                          ff::Fr* device, const char* name) {
     const QuotientInput& events = quotient_inputs_[index];
-    upload(partition, PhaseLog::Section::quotient_uploads, name, device, host, partition.bytes, events.upload);
     const NvtxRange range(partition.nvtx_prefix + "ntt " + name);
     compute_stream_.wait(events.upload.end);
     enqueue_kernels(ntt::quotient_input_steps(partition.tables, device), kernel_phase, events.transform);

@@ -164,8 +164,8 @@ public:
     // stream transforms what has arrived, then h's digest and, when the request asks
     // for it (or h is too short to digest in blocks), h back to the host. A Groth16
     // partition uploads z first and starts the MSMs of z (A, B1, B2) before any of that,
-    // so the quotient's uploads go up under them (or, where B2's rounds' scratch shares
-    // a, b and c's block, under L, which then comes before the quotient); then L, and H
+    // so the quotient's uploads go up under them (or, where B2's rounds wrote their
+    // scratch in a, b and c's block, under L, which then comes before the quotient); then L, and H
     // over the h still on the device, under which the digest and h come back. Only the
     // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
     // as cpu-ref). A key of snarkjs's H convention has its odd-coset quotient made on the
@@ -206,13 +206,17 @@ private:
     ec::G2 sum_b2_on_host(const Partition& partition);
     void make_quotient_on_host(const Partition& partition, zkb_prove_report* report);
     void run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done);
-    // a, b and c up and to the coset (lean: a and b, then a *= b), then c (lean: up into
-    // b and to the coset) and h's transform, into b. Their kernels are `kernel_phase`.
+    // a, b and c up and to the coset (lean: a and b, then a *= b, and c's upload into b
+    // enqueued), then c (lean: to the coset) and h's transform, into b. Their kernels are
+    // `kernel_phase`.
     void start_quotient_on_device(const Partition& partition, const char* kernel_phase);
     void finish_quotient_on_device(const Partition& partition, const char* kernel_phase);
-    // Input `index` (a, b, c) from `host` up into `device` and through quotient_input_steps.
+    // Input `index` (a, b, c) from `host` up into `device`; then, once it is up, through
+    // quotient_input_steps.
+    void upload_quotient_input(const Partition& partition, size_t index, ff::Fr* device, const void* host,
+                               const char* name);
     void transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
-                                  ff::Fr* device, const void* host, const char* name);
+                                  ff::Fr* device, const char* name);
     // `steps` on the compute stream between `span`'s events, logged as `kernel_phase`.
     void enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span);
     void upload_h(const Partition& partition);

@@ -30,12 +30,10 @@ uint64_t QueryStager::device_bytes_for(uint64_t chunk_points, const KeyPlacement
 void QueryStager::begin() {
     bytes_ = 0;
     last_slot_ = -1;
+    prefetched_ = nullptr;
 }
 
-template <class Point>
-const Point* QueryStager::chunk(const KeyQuery<Point>& query, uint64_t first, uint64_t count, const Stream& compute) {
-    if (!query.in_host_memory()) return query.device.data() + first;
-    const uint64_t bytes = count * sizeof(Point);
+uint32_t QueryStager::copy_into_next_slot(const void* host, uint64_t bytes) {
     if (bytes > slot_bytes_) {
         throw std::logic_error("QueryStager: a chunk larger than its slots");
     }
@@ -43,13 +41,40 @@ const Point* QueryStager::chunk(const KeyQuery<Point>& query, uint64_t first, ui
     next_slot_ ^= 1;
     copies_->wait(free_[slot]);  // the MSM that read this slot before (none yet: at once)
     if (bytes_ == 0) start_.record(*copies_);
-    copies_->copy_to_device(slots_[slot].data(), query.host_points() + first, bytes);
+    copies_->copy_to_device(slots_[slot].data(), host, bytes);
     copied_[slot].record(*copies_);
     end_.record(*copies_);
     bytes_ += bytes;
+    return slot;
+}
+
+template <class Point>
+const Point* QueryStager::chunk(const KeyQuery<Point>& query, uint64_t first, uint64_t count, const Stream& compute) {
+    if (!query.in_host_memory()) return query.device.data() + first;
+    const void* host = query.host_points() + first;
+    const uint64_t bytes = count * sizeof(Point);
+    uint32_t slot;
+    if (prefetched_ != nullptr) {
+        if (prefetched_ != host || prefetched_bytes_ != bytes) {
+            throw std::logic_error("QueryStager: a chunk other than the one prefetched");
+        }
+        slot = prefetched_slot_;
+        prefetched_ = nullptr;
+    } else {
+        slot = copy_into_next_slot(host, bytes);
+    }
     compute.wait(copied_[slot]);
     last_slot_ = static_cast<int>(slot);
     return reinterpret_cast<const Point*>(slots_[slot].data());
+}
+
+template <class Point>
+void QueryStager::prefetch(const KeyQuery<Point>& query, uint64_t first, uint64_t count) {
+    if (!query.in_host_memory()) return;
+    if (prefetched_ != nullptr) throw std::logic_error("QueryStager: a second chunk prefetched");
+    prefetched_ = query.host_points() + first;
+    prefetched_bytes_ = count * sizeof(Point);
+    prefetched_slot_ = copy_into_next_slot(prefetched_, prefetched_bytes_);
 }
 
 void QueryStager::release(const Stream& compute) {
@@ -60,5 +85,7 @@ void QueryStager::release(const Stream& compute) {
 
 template const ec::G1Affine* QueryStager::chunk(const KeyQuery<ec::G1Affine>&, uint64_t, uint64_t, const Stream&);
 template const ec::G2Affine* QueryStager::chunk(const KeyQuery<ec::G2Affine>&, uint64_t, uint64_t, const Stream&);
+template void QueryStager::prefetch(const KeyQuery<ec::G1Affine>&, uint64_t, uint64_t);
+template void QueryStager::prefetch(const KeyQuery<ec::G2Affine>&, uint64_t, uint64_t);
 
 }  // namespace zkbatch::cuda

@@ -3,7 +3,9 @@
 // into one of two device slots on the stager's own stream, each copy after the MSM that
 // read its slot before. The copy of a chunk thus runs under the MSM of the chunk before
 // it: ProofMsms enqueues the copy before the next preparation blocks the host
-// (ScalarPlan::prepare waits for the stream to reach its counts).
+// (ScalarPlan::prepare waits for the stream to reach its counts), and of an MSM's next
+// chunk (prefetch) before this chunk's preparation, so that the copies follow one another
+// without waiting for the host.
 #pragma once
 
 #include "gpu/key/device_key.hpp"
@@ -33,6 +35,11 @@ public:
     const Point* chunk(const KeyQuery<Point>& query, uint64_t first, uint64_t count, const Stream& compute);
     // The last chunk's slot is free once `compute` has done what is enqueued on it so far.
     void release(const Stream& compute);
+    // Enqueues now the copy of the chunk the next chunk() will ask for (the same query,
+    // first and count; chunk() refuses another), into the slot the chunk before the last
+    // one read: one chunk ahead at most. Nothing for a resident query.
+    template <class Point>
+    void prefetch(const KeyQuery<Point>& query, uint64_t first, uint64_t count);
 
     // Since begin: the bytes copied, and the events before the first copy and after the
     // last (on the stager's stream; meaningful only with bytes() > 0).
@@ -45,9 +52,16 @@ private:
     DeviceBuffer<uint8_t> slots_[2];
     std::optional<Stream> copies_;
     Event copied_[2], free_[2], start_, end_;
+    // Enqueues the copy of `bytes` from `host` into the next slot; returns that slot.
+    uint32_t copy_into_next_slot(const void* host, uint64_t bytes);
+
     uint32_t next_slot_ = 0;
     int last_slot_ = -1;  // the slot of the last chunk() not yet released, or -1
     uint64_t bytes_ = 0;
+    // The prefetched chunk's host source and size (null: none), and its slot.
+    const void* prefetched_ = nullptr;
+    uint64_t prefetched_bytes_ = 0;
+    uint32_t prefetched_slot_ = 0;
 };
 
 }  // namespace zkbatch::cuda

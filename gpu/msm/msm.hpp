@@ -196,6 +196,9 @@ public:
     void set_affine_min_pairs(uint32_t min_pairs);
     uint32_t affine_min_pairs() const { return affine_min_pairs_; }
     uint32_t affine_slots() const { return affine_slots_; }
+    // Whether the last run's level 0 ran in batched affine rounds, writing their scratch
+    // (lent memory included); decided on the host as the run was enqueued.
+    bool ran_rounds() const { return ran_rounds_; }
     // The slots an accumulator with affine_rounds gets on the current device (the rounds'
     // kernel's resident threads): what choose_affine_segment divides the entries among.
     static uint32_t device_affine_slots();
@@ -222,6 +225,7 @@ private:
     DeviceBuffer<ec::Xyzz<C>> partials_, tree_sums_;  // the bucket chunks' sums and the tree passes'
     DeviceBuffer<ec::Xyzz<C>> window_sums_;
     uint32_t affine_slots_ = 0, affine_min_pairs_ = 0;  // AffineScratch
+    bool ran_rounds_ = false;
     DeviceBuffer<uint8_t> own_rounds_scratch_;           // empty when lent
     uint32_t* affine_keys_[2] = {nullptr, nullptr};      // in the own or the lent scratch
     ec::Affine<C>* affine_points_[2] = {nullptr, nullptr};

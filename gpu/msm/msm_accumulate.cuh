@@ -294,6 +294,7 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
             ? choose_affine_segment(entries, affine_slots_, capacity_.affine_segment)
             : 0;
     const bool rounds = affine_min_pairs_ != 0 && (first_segment != 0 || affine_segment != 0);
+    ran_rounds_ = rounds;
     AffineScratch<C> affine;
     if (rounds) {
         for (int b = 0; b < 2; ++b) {

@@ -229,6 +229,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
                                                    " chunks"));
     }
     done_ = Step::z;  // a new proof: one that failed part way is abandoned
+    lent_written_ = false;
     events_used_ = 0;
     intervals_.clear();
     stager_.begin();
@@ -247,8 +248,16 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         stream.wait(z_ready[chunk]);
         if (!sparse_b || chunk == 0) a_start = &mark(stream);
         // A streamed chunk's copy is enqueued before the preparation blocks the host, so
-        // that it runs under the MSM before it.
+        // that it runs under the MSM before it, and so is the next chunk's: B1's of this
+        // chunk of z where B is dense, else A's next, or B1's first after A's last.
         const ec::G1Affine* a_bases = stager_.chunk(key.a_query, first, count, stream);
+        if (!sparse_b) {
+            stager_.prefetch(key.b_g1_query, first, count);
+        } else if (chunk + 1 < counts.z) {
+            stager_.prefetch(key.a_query, first + count, std::min(chunk_points_, m - first - count));
+        } else if (counts.b > 0) {
+            stager_.prefetch(key.b_g1_query, 0, std::min(chunk_points_, key.b_points()));
+        }
         prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
         accumulate(g1_, plan_, tables.a.get(), a_bases, a_sums + chunk, stream);
         stager_.release(stream);
@@ -265,6 +274,11 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, key.b_points() - first);
         const Event& start = mark(stream);
         const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
+        if (g2_) {
+            stager_.prefetch(key.b_g2_query, first, count);
+        } else if (chunk + 1 < counts.b) {  // B2 on the host: B1's next chunk
+            stager_.prefetch(key.b_g1_query, first + count, std::min(chunk_points_, key.b_points() - first - count));
+        }
         prepare(plan_, memory_.z, z, msm::ScalarForm::montgomery, count, stream, key.b_variables.data() + first);
         run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), start, stream);
     }
@@ -281,6 +295,7 @@ void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_
     if (!g2_) return;  // B2 on the host
     const ec::G2Affine* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
     accumulate(*g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
+    lent_written_ = lent_written_ || (memory_.g2_scratch_in_vectors && g2_->ran_rounds());
     stager_.release(stream);
     intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
 }
@@ -295,6 +310,9 @@ void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::S
     for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
         const uint64_t count = std::min(chunk_points_, points - first);
         const ec::G1Affine* bases = stager_.chunk(query, first, count, stream);
+        if (first + count < points) {
+            stager_.prefetch(query, first + count, std::min(chunk_points_, points - first - count));
+        }
         prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form,
                 count, stream);
         accumulate(g1_, plan_, table, bases, sums + chunk, stream);

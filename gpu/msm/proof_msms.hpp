@@ -104,6 +104,11 @@ public:
     // anew.
     const Event& run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
                        std::span<const Event> z_ready);
+    // After run_z: whether B2's rounds wrote their scratch in the lent memory, which is
+    // then the caller's again only once run_z's event completes. A witness of few
+    // full-size values (a PoRep partition's) gives B2 too few entries for the rounds, and
+    // leaves the lent memory alone.
+    bool lent_scratch_written() const { return lent_written_; }
     void run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream);
     void run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
     groth16::MsmSums sums(const DeviceProvingKey& key, const Stream& stream);
@@ -151,6 +156,7 @@ private:
     size_t events_used_ = 0;
     std::vector<Interval> intervals_;
     Step done_ = Step::none;  // which of run_z, run_l and run_h ran last (none once sums has)
+    bool lent_written_ = false;  // lent_scratch_written
 };
 
 }  // namespace zkbatch::cuda

@@ -470,10 +470,11 @@ TEST(CudaGroth16, ProofsOverStridedTablesAreTheSame) {
 }
 
 // msm_affine_rounds = shared: B2's rounds' scratch in one block with a, b and c, which go
-// up only once z's MSMs are done, and L before the quotient. These sizes are too small for
-// the rounds to take scratch (too few entries for the slots), so what this checks is the
-// order; the shared block itself is MsmDevice.AffineRoundsMatchTheCpu's lent cases, and a
-// 2^27 proof's (tools/gpu-bench.sh OUT proofs; docs/performance.md).
+// up only once z's MSMs are done (L before the quotient) where the rounds ran. These
+// sizes give the rounds too few entries to run, so what this checks is that a, b and c
+// go up at once into the block the rounds left alone; the shared block itself is
+// MsmDevice.AffineRoundsMatchTheCpu's lent cases, and a 2^27 full-density proof's
+// (tools/gpu-bench.sh OUT proofs; docs/performance.md).
 TEST(CudaGroth16, ProofsWithTheRoundsScratchInTheVectorsAreTheSame) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");
