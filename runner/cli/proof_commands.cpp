@@ -17,14 +17,13 @@
 
 #include "core/groth16/keys.hpp"
 #include "core/groth16/verifier.hpp"
+#include "core/util/scratch_folder.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -32,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -194,29 +194,6 @@ struct ProveOptions {
     std::string plugin_path;
 };
 
-// A folder of its own under the system's temporary folder, removed with everything in it.
-class ScratchFolder {
-public:
-    ScratchFolder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "zkbatch-prove-XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr)
-            throw StoreError(fmt::format("cannot make a scratch folder for --no-record's database in {}: {}. Set "
-                                         "TMPDIR to a folder you can write, or leave --no-record out.",
-                                         std::filesystem::temp_directory_path().string(), std::strerror(errno)));
-        path_ = pattern;
-    }
-    ~ScratchFolder() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ScratchFolder& operator=(const ScratchFolder&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 int command_prove(const ProveOptions& options) {
     const std::vector<std::filesystem::path> inputs{options.zkey, options.wtns};
     refuse_output_onto_input(options.proof_path, inputs, "PROOF");
@@ -226,8 +203,16 @@ int command_prove(const ProveOptions& options) {
         throw UsageError(fmt::format("PROOF and PUBLIC are the same file, {}: give two names (rapidsnark's order: "
                                      "zkbatch prove ZKEY WTNS PROOF.json PUBLIC.json)",
                                      options.proof_path));
-    std::optional<ScratchFolder> scratch;
-    if (options.no_record) scratch.emplace();
+    std::optional<util::ScratchFolder> scratch;
+    if (options.no_record) {
+        try {
+            scratch.emplace("zkbatch-prove");
+        } catch (const std::system_error& e) {
+            throw StoreError(fmt::format("{} (for --no-record's database). Set TMPDIR to a folder you can write, "
+                                         "or leave --no-record out.",
+                                         e.what()));
+        }
+    }
     RunOptions run;
     run.manifest_path = "(zkbatch prove)";
     run.manifest_text = fmt::format("[job]\nname = \"prove\"\n[circuit]\nkind = \"zkey\"\nzkey = {}\nwitnesses = [{}]\n",
@@ -256,11 +241,8 @@ int command_prove(const ProveOptions& options) {
     } catch (const std::runtime_error& e) {
         throw StoreError(fmt::format("{}. Give PROOF and PUBLIC paths you can write.", e.what()));
     }
-    std::string backend;
-    for (const RunListRow& row : store.list_runs())
-        if (row.run_id == arm.run_id) backend = row.backend_name;
     fmt::print(stderr, "zkbatch prove: {} and {} in {:.2f} s on {}{}\n", options.proof_path, options.public_path,
-               arm.summary.wall_ms / 1e3, backend,
+               arm.summary.wall_ms / 1e3, arm.backend_name,
                scratch ? "" : fmt::format("; run {} in {}", arm.run_id, plan.db_path.string()));
     return exit_code::ok;
 }

@@ -329,8 +329,9 @@ public:
             }
             prove(store, blocks, signals);
             for (ArmRun& arm : arms_) {
-                ArmOutcome done{arm.run_id, arm.plan->label, final_summary(arm, plan_.partitions.size()),
-                                plan_.partitions.size(), 0, std::nullopt};
+                ArmOutcome done{arm.run_id, arm.plan->label, arm.backend_name,
+                                final_summary(arm, plan_.partitions.size()), plan_.partitions.size(), 0,
+                                std::nullopt};
                 for (const auto& block : blocks) done.proved_now += block.size();
                 ends.record(arm, done.summary);
                 done.gpu_busy_fraction = store.run_overview(arm.run_id).gpu_busy_fraction;

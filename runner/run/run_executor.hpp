@@ -30,6 +30,7 @@ namespace zkbatch {
 struct ArmOutcome {
     int64_t run_id = 0;
     std::string label;             // the arm, empty for a plain job
+    std::string backend_name;      // backend.name, "auto" resolved
     RunSummary summary;            // as recorded: status, totals over the whole run
     uint64_t partitions = 0;       // the run's: the job's or the shard's
     uint64_t proved_now = 0;       // partitions this process set out to prove (resume: the missing ones)
