@@ -69,6 +69,28 @@ void BM_FpMul(benchmark::State& state) {
 }
 BENCHMARK(BM_FpMul);
 
+// Independent squares: the doubling formulas' main cost (dbl-2009-l: 2M + 5S).
+void BM_FpSqr(benchmark::State& state) {
+    auto a = random_fp(1024, 1);
+    for (auto _ : state) {
+        for (size_t i = 0; i < a.size(); ++i) a[i] = a[i].sqr();
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * a.size()));
+}
+BENCHMARK(BM_FpSqr);
+
+// Doublings of a G1 point, one after another: a subgroup check's 126.
+void BM_G1Double(benchmark::State& state) {
+    ec::G1 p = ec::G1::from_affine(ec::g1_generator());
+    for (auto _ : state) {
+        for (int i = 0; i < 128; ++i) p = ec::dbl(p);
+        benchmark::DoNotOptimize(p);
+    }
+    state.SetItemsProcessed(state.iterations() * 128);
+}
+BENCHMARK(BM_G1Double);
+
 // A dependent chain of products (latency).
 void BM_FpMulLatency(benchmark::State& state) {
     Fp x = random_fp(1, 3)[0];
