@@ -188,9 +188,9 @@ KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyP
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
 // current device, or, where `placement` keeps them in host memory (streamed, or B2 on the
-// host), into pinned host memory,
-// synchronously; B's of `b_variables` alone (sparse_b_variables; every variable's when
-// empty); the header keeps everything else. Throws CudaError.
+// host), into pinned host memory, synchronously; B's of `b_variables` alone
+// (sparse_b_variables; every variable's when empty); the header keeps everything else.
+// Throws CudaError.
 DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
                                     unsigned host_threads, const KeyPlacement& placement = {});
 
@@ -198,8 +198,8 @@ DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::v
 // query's points its scalars (groth16::key_scalars) times a generator, by
 // FixedBaseGenerator, the scalars copied up in chunks; B's of `b_variables` alone, as in
 // upload_proving_key. A query the placement keeps in host memory is made a chunk at a
-// time and copied down into pinned host memory. The same points as groth16::generate_key. Synchronous; throws
-// CudaError.
+// time and copied down into pinned host memory. The same points as
+// groth16::generate_key. Synchronous; throws CudaError.
 DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
                                       const std::vector<uint32_t>& b_variables, unsigned host_threads,
                                       const KeyPlacement& placement = {});
