@@ -154,6 +154,15 @@ std::unique_ptr<SeededKey> seeded_key(const circuit::R1csShape& shape, uint64_t 
     return made;
 }
 
+// The report of `loaded`'s proof of partition 0 of `made`'s circuit, witness of job seed
+// `job_seed`, derived randomness: the phases a test reads.
+zkb_prove_report first_partition_report(const LoadedBackend& loaded, const SeededKey& made, uint64_t job_seed) {
+    zkb_prove_report report{};
+    prove_with(loaded, made.circuit.shape().log_n, 0, made.synthesized(job_seed)(0),
+               groth16::derived_randomness(job_seed, 0), &report);
+    return report;
+}
+
 TEST(CudaGroth16, ProofsAreByteEqualToCpuRefForEveryLogNUpTo20) {
     ZKB_REQUIRE_GPU();
     test::TempDir folder("zkbatch-gpu-groth16");
@@ -329,8 +338,7 @@ TEST(CudaGroth16, ProofsWithMsmsInChunksAreTheSame) {
             log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
             made->synthesized(job_seed), job_seed, options);
         const LoadedBackend loaded = load_backend("cuda-pinned", log_n, made->source(), options);
-        zkb_prove_report report{};
-        prove_with(loaded, log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0), &report);
+        const zkb_prove_report report = first_partition_report(loaded, *made, job_seed);
         std::map<std::string, int> intervals;
         for (uint32_t i = 0; i < report.phase_count; ++i) ++intervals[report.phases[i].name];
         const uint64_t b_points = device_b_points(made->key);
@@ -367,9 +375,7 @@ TEST(CudaGroth16, ProofsOverAStreamedKeyAreTheSame) {
         }
         const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
         EXPECT_EQ(loaded.load.where, "device0+host");
-        zkb_prove_report report{};
-        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
-                   &report);
+        const zkb_prove_report report = first_partition_report(loaded, *made, job_seed);
         uint64_t intervals = 0, bytes = 0;
         for (uint32_t i = 0; i < report.phase_count; ++i) {
             if (std::string(report.phases[i].name) != "key_h2d") continue;
@@ -402,9 +408,7 @@ TEST(CudaGroth16, ProofsWithALeanQuotientAreTheSame) {
         expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, made->circuit.variables(), 2,
                                         made->synthesized(job_seed), job_seed, options);
         const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), options);
-        zkb_prove_report report{};
-        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
-                   &report);
+        const zkb_prove_report report = first_partition_report(loaded, *made, job_seed);
         std::map<std::string, int> intervals;
         for (uint32_t i = 0; i < report.phase_count; ++i) ++intervals[report.phases[i].name];
         EXPECT_EQ(intervals["quotient"], 6) << "a, b and c to the coset, A*B, A*B - C, h";
@@ -743,9 +747,7 @@ TEST(CudaGroth16, ProofsWithB2OnTheHostAreTheSame) {
         std::map<std::string, std::string> facts;
         for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
         EXPECT_EQ(facts["cuda.b2_msm"], "host");
-        zkb_prove_report report{};
-        prove_with(loaded, shape.log_n, 0, made->synthesized(job_seed)(0), groth16::derived_randomness(job_seed, 0),
-                   &report);
+        const zkb_prove_report report = first_partition_report(loaded, *made, job_seed);
         std::vector<std::string> b2_lanes;
         for (uint32_t i = 0; i < report.phase_count; ++i) {
             if (std::string(report.phases[i].name) == "msm.b_g2") b2_lanes.emplace_back(report.phases[i].lane);
