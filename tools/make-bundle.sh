@@ -51,6 +51,16 @@ elif grep -q '^ZKBATCH_CUDA_OUTLINE:BOOL=ON$' "$build/CMakeCache.txt"; then
     "reconfigure it with -DZKBATCH_CUDA_OUTLINE=OFF, or leave BUNDLE_BUILD_DIR unset" >&2
   exit 1
 fi
+# An object whose dependency record is empty (its compile was interrupted, say) would not
+# be rebuilt when the headers it includes change: a kernel file kept from an older
+# revision beside newer code, whose classes then disagree on their layout. Such objects
+# are rebuilt.
+if [ -f "$build/.ninja_deps" ]; then
+  ninja -C "$build" -t deps | awk '/: #deps 0,/ {sub(/:$/, "", $1); print $1}' | while read -r object; do
+    echo "make-bundle: $object has no dependency record: rebuilding it" >&2
+    rm -f "$build/$object"
+  done
+fi
 ninja -C "$build" -j "$jobs" zkbatch zkbatch-cpu-ref zkbatch-cuda-pinned zkbatch-cuda-pageable gpu_tests math_tests \
   ntt_kernel_bench msm_kernel_bench copy_overlap_bench fp_product_bench
 
