@@ -4,9 +4,9 @@
 // and its measurements: docs/msm.md#the-algorithm.
 //
 // Two objects, both allocated once for the largest MSM they will see:
-// - ScalarPlan: the full scalars' sorted bucket entries (classification, signed digits,
-//   radix sort) and the ones' indices. What several MSMs over the same scalars share: a
-//   Groth16 proof multiplies its witness z with three queries (A, B in G1, B in G2).
+// - ScalarPlan: the scalars' sorted bucket entries (classification, signed digits,
+//   radix sort). What several MSMs over the same scalars share: a Groth16 proof
+//   multiplies its witness z with three queries (A, B in G1, B in G2).
 // - BucketAccumulator<C>: the bucket sums of one curve, their reduction and the window
 //   combination, for one plan and one set of bases at a time.
 // - BaseTable<C> (optional): the bases' multiples 2^(c w) P_i for every window w (or
@@ -103,15 +103,11 @@ public:
     uint64_t point_count() const { return point_count_; }
     uint64_t full_count() const { return full_count_; }
     uint64_t one_count() const { return one_count_; }
-    uint64_t entry_count() const { return entry_count_; }  // the full scalars' entries
-    // The layout of the full scalars' entries (one window where there are none).
+    uint64_t entry_count() const { return entry_count_; }
+    // Windows whose buckets hold anything: the layout's, or just window 0 for ones alone.
     const WindowLayout& layout() const { return layout_; }
     const uint32_t* keys() const { return keys_; }
     const uint32_t* values() const { return values_; }
-    // The ones' pass as the accumulator runs it: one_count() entries of key 0 (one_keys,
-    // zeros) whose values are the ones' point indices, ascending (msm_steps.hpp, step 4).
-    const uint32_t* one_keys() const { return one_keys_; }
-    const uint32_t* one_values() const { return one_indices_.data(); }
     // Recorded on prepare's stream once the entries are sorted: runs on other streams
     // wait for it.
     const Event& ready() const { return ready_; }
@@ -141,7 +137,6 @@ private:
     WindowLayout layout_;
     const uint32_t* keys_ = nullptr;
     const uint32_t* values_ = nullptr;
-    const uint32_t* one_keys_ = nullptr;  // in the key buffer the sort's result is not in
 };
 
 template <class C>
@@ -219,11 +214,6 @@ public:
 private:
     void accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
                     const Stream& stream, uint32_t first_segment, RunEvents* events);
-    // Step 4 for `entries` sorted (key, value) pairs: their levels into dest[key < key_limit].
-    void run_entries(const uint32_t* keys, const uint32_t* values, uint64_t entries, const ec::Affine<C>* points,
-                     ec::Xyzz<C>* dest, uint32_t key_limit, uint32_t first_segment, const Stream& stream);
-    // Step 5 for `layout`'s buckets: returns its window sums.
-    const ec::Xyzz<C>* reduce_buckets(const WindowLayout& layout, const Stream& stream);
 
     MsmCapacity capacity_;
     uint64_t resident_threads_ = 0;         // level 0's threads the current device holds at once
@@ -234,7 +224,6 @@ private:
     DeviceBuffer<uint32_t> level_flags_;  // LevelOutput::spilled of each level
     DeviceBuffer<ec::Xyzz<C>> partials_, tree_sums_;  // the bucket chunks' sums and the tree passes'
     DeviceBuffer<ec::Xyzz<C>> window_sums_;
-    DeviceBuffer<ec::Xyzz<C>> ones_sum_;  // the ones' pass's bucket
     uint32_t affine_slots_ = 0, affine_min_pairs_ = 0;  // AffineScratch
     bool ran_rounds_ = false;
     DeviceBuffer<uint8_t> own_rounds_scratch_;           // empty when lent

@@ -115,8 +115,13 @@ __global__ void __launch_bounds__(kTreeThreads) tree_sum_kernel(const ec::Xyzz<C
 
 template <class C>
 __global__ void combine_windows_kernel(const ec::Xyzz<C>* window_sums, const WindowLayout layout,
-                                       const ec::Xyzz<C>* ones, ec::Jacobian<C>* result) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) store_point(result, combine_windows<C>(window_sums, layout, ones));
+                                       ec::Jacobian<C>* result) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) store_point(result, combine_windows<C>(window_sums, layout));
+}
+
+template <class C>
+__global__ void infinity_kernel(ec::Jacobian<C>* result) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) store_point(result, ec::Jacobian<C>::infinity());
 }
 
 inline uint32_t point_blocks(uint64_t threads) {
@@ -173,7 +178,6 @@ BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity, void* lent_
     partials_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_reduce_threads(reduce_resident_threads_));
     tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(partials_.size() / 2 + 1);  // a tree pass's groups are 2 or more
     window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
-    ones_sum_ = DeviceBuffer<ec::Xyzz<C>>(1);
     if (capacity.affine_rounds) {
         affine_slots_ = detail::affine_slots<C>();
         const detail::AffineScratchLayout<C> scratch(affine_slots_, capacity.affine_segment);
@@ -202,12 +206,11 @@ uint32_t BucketAccumulator<C>::device_affine_slots() {
 template <class C>
 uint64_t BucketAccumulator<C>::device_bytes_for(const MsmCapacity& capacity) {
     // The constructor's buffers: buckets, the partials and the tree passes' half of them,
-    // the two spill levels' points and keys, the level flags, the window sums and the
-    // ones' sum.
+    // the two spill levels' points and keys, the level flags and the window sums.
     const uint64_t partials = capacity.max_reduce_threads(detail::resident_threads(detail::reduce_buckets_kernel<C>));
     const uint64_t spills = capacity.max_spills(0) + capacity.max_spills(1);
     const uint64_t points =
-        capacity.max_buckets() + partials + (partials / 2 + 1) + spills + WindowLayout::windows_for(1) + 1;
+        capacity.max_buckets() + partials + (partials / 2 + 1) + spills + WindowLayout::windows_for(1);
     return points * sizeof(ec::Xyzz<C>) + (spills + LevelPlan::kMaxLevels) * sizeof(uint32_t) +
            rounds_scratch_bytes(capacity);
 }
@@ -222,7 +225,7 @@ template <class C>
 uint64_t BucketAccumulator<C>::device_bytes() const {
     return buckets_.bytes() + spill_points_[0].bytes() + spill_points_[1].bytes() + spill_keys_[0].bytes() +
            spill_keys_[1].bytes() + level_flags_.bytes() + partials_.bytes() + tree_sums_.bytes() +
-           window_sums_.bytes() + ones_sum_.bytes() + own_rounds_scratch_.bytes();
+           window_sums_.bytes() + own_rounds_scratch_.bytes();
 }
 
 template <class C>
@@ -262,45 +265,27 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     stream.wait(plan.ready());
     if (events) events->start.record(stream);
     const WindowLayout layout = plan.layout().buckets();  // what steps 4-6 see: the windows with buckets
-    const bool fulls = plan.entry_count() > 0, ones = plan.one_count() > 0;
-    if (fulls && layout.bucket_count() > buckets_.size()) {
+    const uint64_t entries = plan.entry_count();
+    if (entries == 0) {  // every scalar zero (or no points): the sum is infinity
+        detail::infinity_kernel<C><<<1, 1, 0, handle>>>(result);
+        ZKB_CUDA_CHECK_LAUNCH("infinity_kernel");
+        if (events) {
+            events->accumulated.record(stream);
+            events->buckets_reduced.record(stream);
+            events->combined.record(stream);
+        }
+        return;
+    }
+    if (layout.bucket_count() > buckets_.size()) {
         throw std::logic_error(plugin::concat("BucketAccumulator: ", layout.bucket_count(),
                                               " buckets exceed the capacity of ", buckets_.size()));
     }
-    ran_rounds_ = false;
-    // Step 4: buckets start at infinity (ZZ = 0, what is_infinity reads), then the levels
-    // of the full scalars' entries, then the ones' pass into a bucket of its own.
-    if (fulls) {
-        ZKB_CUDA_CHECK(cudaMemsetAsync(buckets_.data(), 0, layout.bucket_count() * sizeof(ec::Xyzz<C>), handle));
-        run_entries(plan.keys(), plan.values(), plan.entry_count(), points, buckets_.data(), layout.bucket_count(),
-                    first_segment, stream);
-    }
-    if (ones) {
-        ZKB_CUDA_CHECK(cudaMemsetAsync(ones_sum_.data(), 0, sizeof(ec::Xyzz<C>), handle));
-        run_entries(plan.one_keys(), plan.one_values(), plan.one_count(), points, ones_sum_.data(), 1, first_segment,
-                    stream);
-    }
-    if (events) events->accumulated.record(stream);
-
-    // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.
-    const ec::Xyzz<C>* sums = nullptr;  // per window: chunks_per_window, then fewer
-    if (fulls) sums = reduce_buckets(layout, stream);
-    if (events) events->buckets_reduced.record(stream);
-
-    // Step 6 (infinity when every scalar is zero, or there are no points).
-    detail::combine_windows_kernel<C><<<1, 1, 0, handle>>>(sums, layout, ones ? ones_sum_.data() : nullptr, result);
-    ZKB_CUDA_CHECK_LAUNCH("combine_windows_kernel");
-    if (events) events->combined.record(stream);
-}
-
-template <class C>
-void BucketAccumulator<C>::run_entries(const uint32_t* keys, const uint32_t* values, uint64_t entries,
-                                       const ec::Affine<C>* points, ec::Xyzz<C>* dest, uint32_t key_limit,
-                                       uint32_t first_segment, const Stream& stream) {
-    const cudaStream_t handle = stream.handle();
     uint32_t* const spill_keys[2] = {spill_keys_[0].data(), spill_keys_[1].data()};
     ec::Xyzz<C>* const spill_points[2] = {spill_points_[0].data(), spill_points_[1].data()};
     const uint64_t capacity[2] = {spill_keys_[0].size(), spill_keys_[1].size()};
+
+    // Step 4: buckets start at infinity (ZZ = 0, what is_infinity reads), then the levels.
+    ZKB_CUDA_CHECK(cudaMemsetAsync(buckets_.data(), 0, layout.bucket_count() * sizeof(ec::Xyzz<C>), handle));
     ZKB_CUDA_CHECK(cudaMemsetAsync(level_flags_.data(), 0, level_flags_.bytes(), handle));
     // Level 0 in batched affine rounds when they are on and the entries fill the slots
     // (or the caller forces the segment: tests).
@@ -309,7 +294,7 @@ void BucketAccumulator<C>::run_entries(const uint32_t* keys, const uint32_t* val
             ? choose_affine_segment(entries, affine_slots_, capacity_.affine_segment)
             : 0;
     const bool rounds = affine_min_pairs_ != 0 && (first_segment != 0 || affine_segment != 0);
-    ran_rounds_ = ran_rounds_ || rounds;
+    ran_rounds_ = rounds;
     AffineScratch<C> affine;
     if (rounds) {
         for (int b = 0; b < 2; ++b) {
@@ -323,14 +308,12 @@ void BucketAccumulator<C>::run_entries(const uint32_t* keys, const uint32_t* val
     }
     const uint32_t segment = level0_segment(entries, first_segment, affine_segment, resident_threads_, capacity[0]);
     const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries), segment, kLaterSegment);
-    const GatherSource<C> gather{keys, values, points};
-    detail::run_levels<C>(levels, gather, rounds ? &affine : nullptr, dest, key_limit, spill_keys, spill_points,
-                          capacity, level_flags_.data(), handle);
-}
+    const GatherSource<C> gather{plan.keys(), plan.values(), points};
+    detail::run_levels<C>(levels, gather, rounds ? &affine : nullptr, buckets_.data(),
+                          layout.bucket_count(), spill_keys, spill_points, capacity, level_flags_.data(), handle);
+    if (events) events->accumulated.record(stream);
 
-template <class C>
-const ec::Xyzz<C>* BucketAccumulator<C>::reduce_buckets(const WindowLayout& layout, const Stream& stream) {
-    const cudaStream_t handle = stream.handle();
+    // Step 5: chunks of buckets, then the chunks' sums per window in tree passes.
     const BucketReduceParams reduce{layout, choose_chunk_log(layout, reduce_resident_threads_)};
     if (reduce.threads() > partials_.size()) {  // MsmCapacity::max_reduce_threads's bound: a logic error if it fails
         throw std::logic_error(plugin::concat("BucketAccumulator: ", reduce.threads(),
@@ -353,7 +336,12 @@ const ec::Xyzz<C>* BucketAccumulator<C>::reduce_buckets(const WindowLayout& layo
         ZKB_CUDA_CHECK_LAUNCH("tree_sum_kernel");
         sums = out;
     }
-    return sums;
+    if (events) events->buckets_reduced.record(stream);
+
+    // Step 6.
+    detail::combine_windows_kernel<C><<<1, 1, 0, handle>>>(sums, layout, result);
+    ZKB_CUDA_CHECK_LAUNCH("combine_windows_kernel");
+    if (events) events->combined.record(stream);
 }
 
 }  // namespace zkbatch::cuda::msm

@@ -57,14 +57,14 @@ std::vector<uint32_t> MsmCapacity::window_bits_in_use() const {
 }
 
 uint64_t MsmCapacity::max_entries() const {
-    // full * W(c(full)) with full <= n: largest at the last count of each width. At least
-    // n: the ones' pass runs as n entries at most, and its keys take the sort's other key
-    // buffer.
+    // full * W(c(full)) + ones with full + ones <= n, so at most full (W - 1) + n: largest
+    // at the last count of each width. (Bounding the ones by n on their own would add n
+    // entries: 1.07 GB of a plan of 2^26 points, 3 GB of B2's rounds' scratch at 2^26.)
     uint64_t most = 0;
     for (uint32_t bits = 1; plain && bits <= max_window_bits; ++bits) {
         const uint64_t count = last_count_with_bits_at_most(max_points, bits, max_window_bits);
         if (count > 0 && choose_window_bits(count, max_window_bits) == bits) {
-            most = std::max(most, count * WindowLayout::windows_for(bits));
+            most = std::max(most, count * (WindowLayout::windows_for(bits) - 1) + max_points);
         }
     }
     for (uint32_t bits : forced_window_bits) {
@@ -86,10 +86,14 @@ uint64_t MsmCapacity::max_buckets() const {
 
 uint64_t MsmCapacity::max_reduce_threads(uint64_t resident_threads) const {
     uint64_t most = 1;
-    // The reduction sees a layout's bucket windows (none run without full scalars).
+    // A plan's layout has all its windows, or one (ones alone); the reduction sees its
+    // bucket windows.
     for_each_layout(*this, [&](const WindowLayout& layout) {
-        const WindowLayout buckets = layout.buckets();
-        most = std::max<uint64_t>(most, BucketReduceParams{buckets, choose_chunk_log(buckets, resident_threads)}.threads());
+        for (uint32_t windows : {layout.windows, 1u}) {
+            const WindowLayout buckets = WindowLayout{layout.bits, windows, layout.table_stride}.buckets();
+            most = std::max<uint64_t>(
+                most, BucketReduceParams{buckets, choose_chunk_log(buckets, resident_threads)}.threads());
+        }
     });
     return most;
 }

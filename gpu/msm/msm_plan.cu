@@ -25,7 +25,7 @@ __global__ void classify_kernel(const ClassifyParams params) {
 
 __global__ void entries_kernel(const EntryParams params) {
     const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < params.full_count) write_entries(params, j);
+    if (j < params.full_count + params.one_count) write_entries(params, j);
 }
 
 // CUB's scratch for a selection of n flags and a sort of `entries` pairs.
@@ -161,7 +161,7 @@ void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n
 
     const uint32_t bits = window_bits != 0 ? window_bits : choose_window_bits(full_count_, capacity_.max_window_bits);
     layout_ = WindowLayout{bits, full_count_ > 0 ? WindowLayout::windows_for(bits) : 1u, table_stride};
-    entry_count_ = full_count_ * layout_.windows;
+    entry_count_ = full_count_ * layout_.windows + one_count_;
     if (entry_count_ > max_entries_) {  // the capacity's bound is a logic error if it fails
         throw std::logic_error(plugin::concat("ScalarPlan: ", entry_count_, " entries exceed the capacity of ",
                                               max_entries_));
@@ -169,10 +169,10 @@ void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n
     keys_ = key_buffers_[0].data();
     values_ = value_buffers_[0].data();
     if (entry_count_ > 0) {
-        const EntryParams entries{canonical_.data(),     full_indices_.data(),   static_cast<uint32_t>(full_count_),
-                                  layout_,               static_cast<uint32_t>(n), key_buffers_[0].data(),
-                                  value_buffers_[0].data()};
-        entries_kernel<<<blocks_for(full_count_), kThreads, 0, handle>>>(entries);
+        const EntryParams entries{canonical_.data(), full_indices_.data(), one_indices_.data(),
+                                  static_cast<uint32_t>(full_count_), static_cast<uint32_t>(one_count_), layout_,
+                                  static_cast<uint32_t>(n), key_buffers_[0].data(), value_buffers_[0].data()};
+        entries_kernel<<<blocks_for(full_count_ + one_count_), kThreads, 0, handle>>>(entries);
         ZKB_CUDA_CHECK_LAUNCH("entries_kernel");
         if (events) events->entries_written.record(stream);
         cub::DoubleBuffer<uint32_t> keys(key_buffers_[0].data(), key_buffers_[1].data());
@@ -187,11 +187,6 @@ void ScalarPlan::prepare_layout(const void* scalars, ScalarForm form, uint64_t n
         events->entries_written.record(stream);
     }
     if (events) events->sorted.record(stream);
-    // The ones' keys, all 0, in the key buffer the sorted keys are not in (at least
-    // max_points long: MsmCapacity::max_entries).
-    uint32_t* const one_keys = keys_ == key_buffers_[0].data() ? key_buffers_[1].data() : key_buffers_[0].data();
-    if (one_count_ > 0) ZKB_CUDA_CHECK(cudaMemsetAsync(one_keys, 0, one_count_ * sizeof(uint32_t), handle));
-    one_keys_ = one_keys;
     ready_.record(stream);
 }
 

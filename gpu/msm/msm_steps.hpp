@@ -4,17 +4,16 @@
 //
 // The algorithm (msm.hpp has the API, docs/msm.md#the-algorithm the counts):
 //  1. Scalars (canonical, or Fr in Montgomery form, converted here) are classified: zero
-//     (skipped), one, or full, and the full scalars' and the ones' indices selected in
-//     ascending order. One device-to-host read of the two counts follows; it picks the
-//     window width c from the number of full scalars.
+//     (skipped), one, or full. One device-to-host read of the two counts follows; it
+//     picks the window width c from the number of full scalars.
 //  2. Entries: a full scalar's W = ceil(256 / c) signed c-bit digits become entries
 //     (key = window * 2^(c-1) + |digit| - 1, value = point index with the digit's sign in
-//     bit 31); a zero digit gets the skip key (sorted to the end, never added). Over a
-//     table of the bases' window multiples (a shared layout of stride s), key = (w mod s)
-//     2^(c-1) + |digit| - 1 and the value names the table's point 2^(c s floor(w / s))
-//     P_i: s sets of buckets (one when the table holds every window's multiple), and
-//     steps 5 and 6 for s windows. The ones make no entries: they are added, not
-//     multiplied (step 4's ones' pass).
+//     bit 31); a zero digit gets the skip key (sorted to the end, never added). A one is
+//     a single entry, window 0 and bucket 0: it is added, not multiplied. Over a table of
+//     the bases' window multiples (a shared layout of stride s), key = (w mod s) 2^(c-1) +
+//     |digit| - 1 and the value names the table's point 2^(c s floor(w / s)) P_i: s sets
+//     of buckets (one when the table holds every window's multiple), and steps 5 and 6
+//     for s windows.
 //  3. The entries are sorted by key (CUB radix sort), so each bucket's points are one run.
 //  4. Accumulation, balanced whatever the bucket sizes: thread t of a level takes the
 //     entries [t L, (t + 1) L) and adds each run of equal keys into an XYZZ sum (mixed
@@ -28,17 +27,12 @@
 //     witness of all ones) costs n / L additions per thread plus 8 per level, never n
 //     in one thread. Optionally (G2; AffineScratch) level 0 first halves its segment in
 //     batched affine rounds, one inversion per round.
-//     The ones' pass: the ones' indices as step 1 selected them are already one run,
-//     all of key 0, so they go through the same levels (and rounds) unsorted, into a
-//     bucket of their own that step 6 adds. A mostly boolean witness's MSM then sorts its
-//     full scalars' entries alone: at 2^27, a PoRep partition's A has about 64 M ones
-//     and 1.7 M full scalars.
 //  5. Bucket reduction, per window sum_k (k + 1) B_k: thread (w, t) takes the K buckets
 //     [t K, (t + 1) K) and forms R = sum B and S = sum (j + 1) B_(tK+j) by running sums,
 //     then S + (t K) R by double-and-add; blocks then sum each window's chunks in a tree
 //     (shared memory, depth log2 instead of the chunk count).
 //  6. The window sums are combined by Horner, c doublings per window, in one thread:
-//     sum_w 2^(c w) S_w, plus the ones' sum, in Jacobian coordinates, the result.
+//     sum_w 2^(c w) S_w, in Jacobian coordinates, the result.
 // Why any order of additions gives the CPU's bytes: the group law is exact and the
 // formulas handle P == Q and P == -Q, so the sum is the same group element, and its affine
 // form (what a proof encodes) is unique.
@@ -172,18 +166,28 @@ ZKB_HOST_DEVICE inline int32_t signed_digit(const Scalar& s, const WindowLayout&
 struct EntryParams {
     const Scalar* canonical = nullptr;
     const uint32_t* full_indices = nullptr;  // the full scalars' point indices, ascending
+    const uint32_t* one_indices = nullptr;   // the ones'
     uint32_t full_count = 0;
+    uint32_t one_count = 0;
     WindowLayout layout;
     uint32_t point_stride = 0;  // a shared layout's table: multiple k's points start at k point_stride
-    uint32_t* keys = nullptr;    // out: full_count * windows entries
+    uint32_t* keys = nullptr;    // out: full_count * windows + one_count entries
     uint32_t* values = nullptr;
-    ZKB_HOST_DEVICE uint64_t entry_count() const { return uint64_t{full_count} * layout.windows; }
+    ZKB_HOST_DEVICE uint64_t entry_count() const { return uint64_t{full_count} * layout.windows + one_count; }
 };
 
 // Thread j < full_count writes full scalar j's entry of window w at w full_count + j
 // (window by window, so a warp's stores are contiguous: at j W + w each store of a warp
-// would touch 32 sectors, several times slower: docs/msm.md#sorting-the-entries).
+// would touch 32 sectors, several times slower: docs/msm.md#sorting-the-entries); thread
+// full_count + k writes one k's entry after all of them.
 ZKB_HOST_DEVICE inline void write_entries(const EntryParams& p, uint32_t j) {
+    if (j >= p.full_count) {
+        const uint32_t k = j - p.full_count;
+        const uint64_t at = uint64_t{p.full_count} * p.layout.windows + k;
+        p.keys[at] = 0;  // window 0, |digit| = 1
+        p.values[at] = p.one_indices[k];
+        return;
+    }
     const uint32_t index = p.full_indices[j];
     const Scalar s = p.canonical[index];
     uint32_t carry = 0;
@@ -834,19 +838,16 @@ inline TreePasses plan_tree_passes(uint32_t per_window) {
 
 // ---- step 6: the windows ------------------------------------------------------------------
 
-// sum_w 2^(c w) S_w by Horner from the top window (none without window_sums: no full
-// scalars), plus the ones' sum where there are ones.
+// sum_w 2^(c w) S_w by Horner from the top window.
 template <class C>
-ZKB_HOST_DEVICE ec::Jacobian<C> combine_windows(const ec::Xyzz<C>* window_sums, const WindowLayout& layout,
-                                                const ec::Xyzz<C>* ones = nullptr) {
+ZKB_HOST_DEVICE ec::Jacobian<C> combine_windows(const ec::Xyzz<C>* window_sums, const WindowLayout& layout) {
     ec::Jacobian<C> total = ec::Jacobian<C>::infinity();
-    for (uint32_t w = window_sums != nullptr ? layout.windows : 0; w-- > 0;) {
+    for (uint32_t w = layout.windows; w-- > 0;) {
         if (w + 1 < layout.windows) {
             for (uint32_t i = 0; i < layout.bits; ++i) total = ec::dbl(total);
         }
         total = ec::add(total, load_point(window_sums + w).to_jacobian());
     }
-    if (ones != nullptr) total = ec::add(total, load_point(ones).to_jacobian());
     return total;
 }
 

@@ -142,7 +142,7 @@ inline constexpr uint64_t kEmulatedReduceThreads = 256;
 // What emulate_msm saw, for tests that check the choices it made.
 struct EmulationResult {
     uint64_t full = 0, ones = 0, entries = 0;
-    int levels = 0;          // in the plan (the worst case; the larger of the entries' and the ones')
+    int levels = 0;          // in the plan (the worst case)
     int working_levels = 0;  // that found something to do
     WindowLayout layout;
 };
@@ -185,14 +185,20 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
                           : table_stride != 0 ? choose_window_bits(n, kMaxWindowBits, table_stride)
                                               : choose_window_bits(full_indices.size());
     const WindowLayout layout{bits, full_indices.empty() ? 1u : WindowLayout::windows_for(bits), table_stride};
-    EntryParams entry_params{canonical.data(), full_indices.data(), static_cast<uint32_t>(full_indices.size()),
-                             layout,           n,                   nullptr,
+    EntryParams entry_params{canonical.data(),
+                             full_indices.data(),
+                             one_indices.data(),
+                             static_cast<uint32_t>(full_indices.size()),
+                             static_cast<uint32_t>(one_indices.size()),
+                             layout,
+                             n,
+                             nullptr,
                              nullptr};
     const uint64_t entry_count = entry_params.entry_count();
     std::vector<uint32_t> keys(entry_count, 0xdeadbeef), values(entry_count, 0xdeadbeef);
     entry_params.keys = keys.data();
     entry_params.values = values.data();
-    for (uint32_t j = 0; j < entry_params.full_count; ++j) write_entries(entry_params, j);
+    for (uint32_t j = 0; j < entry_params.full_count + entry_params.one_count; ++j) write_entries(entry_params, j);
     std::vector<uint32_t> order(entry_count);
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
@@ -203,47 +209,35 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
         EXPECT_LT(sorted_keys[i], uint64_t{1} << layout.key_bits()) << "a key the sort would truncate";
     }
     if (info) {
-        *info = EmulationResult{};
         info->full = full_indices.size();
         info->ones = one_indices.size();
         info->entries = entry_count;
         info->layout = layout;
     }
+    if (entry_count == 0) return ec::Jacobian<C>::infinity();
+
     const std::vector<ec::Affine<C>> points =
         table_stride != 0 ? emulate_table(bases, TableShape{bits, table_stride}) : bases;
-    // Step 4's levels over `count` entries into dest[key < key_limit], as
-    // BucketAccumulator::run_entries runs them.
-    const auto levels_of = [&](const uint32_t* level_keys, const uint32_t* level_values, uint64_t count,
-                               ec::Xyzz<C>* dest, uint32_t key_limit) {
-        const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(count, 0);
-        const LevelPlan levels = plan_levels(static_cast<uint32_t>(count), segment, kLaterSegment);
-        const GatherSource<C> gather{level_keys, level_values, points.data()};
-        const int working = emulate_levels<C>(levels, gather, dest, key_limit, affine);
-        if (info) {
-            info->levels = std::max(info->levels, levels.count);
-            info->working_levels = std::max(info->working_levels, working);
-        }
-    };
     const WindowLayout with_buckets = layout.buckets();  // as BucketAccumulator::run has it
-    std::vector<ec::Xyzz<C>> window_sums;
-    if (entry_count > 0) {
-        std::vector<ec::Xyzz<C>> buckets(with_buckets.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
-        levels_of(sorted_keys.data(), sorted_values.data(), entry_count, buckets.data(), with_buckets.bucket_count());
-        const BucketReduceParams reduce{with_buckets, choose_chunk_log(with_buckets, kEmulatedReduceThreads)};
-        std::vector<ec::Xyzz<C>> partials(reduce.threads());
-        for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
-            reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
-        }
-        window_sums = emulate_tree(partials, with_buckets.windows, reduce.chunks_per_window());
-        EXPECT_EQ(window_sums.size(), with_buckets.windows);
+    std::vector<ec::Xyzz<C>> buckets(with_buckets.bucket_count(), ec::Xyzz<C>{});  // zero bytes: infinity
+    const uint32_t segment = first_segment != 0 ? first_segment : choose_first_segment(entry_count, 0);
+    const LevelPlan levels = plan_levels(static_cast<uint32_t>(entry_count), segment, kLaterSegment);
+    const GatherSource<C> gather{sorted_keys.data(), sorted_values.data(), points.data()};
+    const int working = emulate_levels<C>(levels, gather, buckets.data(), with_buckets.bucket_count(), affine);
+    if (info) {
+        info->levels = levels.count;
+        info->working_levels = working;
     }
-    // The ones' pass: their indices as selected, unsorted, every key 0, into a bucket of
-    // their own.
-    ec::Xyzz<C> ones_sum{};
-    const std::vector<uint32_t> one_keys(one_indices.size(), 0);
-    if (!one_indices.empty()) levels_of(one_keys.data(), one_indices.data(), one_indices.size(), &ones_sum, 1);
-    return combine_windows<C>(entry_count > 0 ? window_sums.data() : nullptr, with_buckets,
-                              one_indices.empty() ? nullptr : &ones_sum);
+
+    const BucketReduceParams reduce{with_buckets, choose_chunk_log(with_buckets, kEmulatedReduceThreads)};
+    std::vector<ec::Xyzz<C>> partials(reduce.threads());
+    for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
+        reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
+    }
+    const std::vector<ec::Xyzz<C>> window_sums =
+        emulate_tree(partials, with_buckets.windows, reduce.chunks_per_window());
+    EXPECT_EQ(window_sums.size(), with_buckets.windows);
+    return combine_windows<C>(window_sums.data(), with_buckets);
 }
 
 template <class C>
@@ -320,17 +314,18 @@ TEST(MsmSteps, ClassificationAndEntries) {
     for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(std::memcmp(&canonical[i], &canonical_input[gather[i]], 32), 0) << i;
     for (uint32_t i = 0; i < 5; ++i) classify_scalar(p, i);
 
-    // c = 8: 2 = digit 2 in window 0 (bucket 1), zeros elsewhere (skip key). The one at
-    // index 1 makes no entry.
+    // c = 8: 2 = digit 2 in window 0 (bucket 1), zeros elsewhere (skip key); the one at
+    // index 1 is one entry with key 0.
     const WindowLayout layout{8, WindowLayout::windows_for(8)};
-    const uint32_t full_indices[] = {2};
-    std::vector<uint32_t> keys(layout.windows), values(layout.windows);
-    const EntryParams e{canonical.data(), full_indices, 1, layout, 0, keys.data(), values.data()};
-    EXPECT_EQ(e.entry_count(), layout.windows);
-    write_entries(e, 0);
+    const uint32_t full_indices[] = {2}, one_indices[] = {1};
+    std::vector<uint32_t> keys(layout.windows + 1), values(layout.windows + 1);
+    const EntryParams e{canonical.data(), full_indices, one_indices, 1, 1, layout, 0, keys.data(), values.data()};
+    for (uint32_t j = 0; j < 2; ++j) write_entries(e, j);
     EXPECT_EQ(keys[0], 1u);
     EXPECT_EQ(values[0], 2u);
     for (uint32_t w = 1; w < layout.windows; ++w) EXPECT_EQ(keys[w], layout.skip_key()) << w;
+    EXPECT_EQ(keys[layout.windows], 0u);
+    EXPECT_EQ(values[layout.windows], 1u);
     EXPECT_EQ(layout.skip_key(), 32u * 128u);
     EXPECT_EQ(layout.key_bits(), 13u);  // 4096 needs 13 bits
 
@@ -339,9 +334,10 @@ TEST(MsmSteps, ClassificationAndEntries) {
     // buckets.
     const WindowLayout shared{8, WindowLayout::windows_for(8), 1};
     const uint32_t shared_full[] = {2, 4};
-    std::vector<uint32_t> shared_keys(2 * shared.windows), shared_values(2 * shared.windows);
-    const EntryParams s{canonical.data(), shared_full, 2, shared, 5, shared_keys.data(), shared_values.data()};
-    for (uint32_t j = 0; j < 2; ++j) write_entries(s, j);
+    std::vector<uint32_t> shared_keys(2 * shared.windows + 1), shared_values(2 * shared.windows + 1);
+    const EntryParams s{canonical.data(), shared_full, one_indices, 2, 1, shared, 5, shared_keys.data(),
+                        shared_values.data()};
+    for (uint32_t j = 0; j < 3; ++j) write_entries(s, j);
     EXPECT_EQ(shared.skip_key(), 128u);
     EXPECT_EQ(shared.key_bits(), 8u);
     EXPECT_EQ(shared.buckets().bucket_count(), 128u);
@@ -359,13 +355,16 @@ TEST(MsmSteps, ClassificationAndEntries) {
             EXPECT_EQ(shared_keys[2 * w + 1], shared.skip_key()) << w;
         }
     }
+    EXPECT_EQ(shared_keys[2 * shared.windows], 0u);  // the one: bucket 0, the base itself
+    EXPECT_EQ(shared_values[2 * shared.windows], 1u);
 
     // Stride 3 (multiples 2^(24 k) P of 5 points): window 5 is bucket set 5 mod 3 = 2 and
     // multiple 1, so 2^40 at index 4 has key 2 * 128 and point 1 * 5 + 4; the skip key
     // is past three sets.
     const WindowLayout strided{8, WindowLayout::windows_for(8), 3};
-    const EntryParams t{canonical.data(), shared_full, 2, strided, 5, shared_keys.data(), shared_values.data()};
-    for (uint32_t j = 0; j < 2; ++j) write_entries(t, j);
+    const EntryParams t{canonical.data(), shared_full, one_indices, 2, 1, strided, 5, shared_keys.data(),
+                        shared_values.data()};
+    for (uint32_t j = 0; j < 3; ++j) write_entries(t, j);
     EXPECT_EQ(strided.skip_key(), 3u * 128u);
     EXPECT_EQ(strided.key_bits(), 9u);
     EXPECT_EQ(strided.buckets().windows, 3u);
@@ -375,9 +374,11 @@ TEST(MsmSteps, ClassificationAndEntries) {
     EXPECT_EQ(shared_keys[2 * 5 + 1], 2u * 128u);
     EXPECT_EQ(shared_values[2 * 5 + 1], 1u * 5u + 4u);
     EXPECT_EQ(shared_keys[2 * 4 + 1], strided.skip_key());
+    EXPECT_EQ(shared_keys[2 * strided.windows], 0u);  // the one, as over a whole table
+    EXPECT_EQ(shared_values[2 * strided.windows], 1u);
     // A stride past the windows has a set for each window, no more.
     EXPECT_EQ((WindowLayout{8, 32, 40}.bucket_windows()), 32u);
-    EXPECT_EQ((WindowLayout{8, 1, 3}.bucket_windows()), 1u);
+    EXPECT_EQ((WindowLayout{8, 1, 3}.bucket_windows()), 1u);  // ones alone: window 0
 }
 
 TEST(MsmSteps, LevelsShrinkToOneThreadWithinTheirBuffers) {
@@ -563,7 +564,7 @@ TEST(MsmCapacity, SpillsSizedForTheRoundsHoldEveryRun) {
 }
 
 // The capacity covers every count of full scalars and ones that prepare() may see, and
-// every level of every MSM up to it: the full scalars' entries' and the ones' pass's.
+// every level of every MSM up to it.
 TEST(MsmCapacity, BoundsEveryChoice) {
     for (uint64_t max_points : {uint64_t{1}, uint64_t{10}, uint64_t{1000}, uint64_t{1} << 16, uint64_t{1} << 20,
                                 (uint64_t{1} << 24) + 5}) {
@@ -572,26 +573,24 @@ TEST(MsmCapacity, BoundsEveryChoice) {
         const uint64_t entries_bound = capacity.max_entries();
         const uint64_t buckets_bound = capacity.max_buckets();
         for (uint64_t full = 0; full <= max_points; full = full * 3 / 2 + 1) {
-            const uint32_t bits = choose_window_bits(full);
-            const WindowLayout layout{bits, full > 0 ? WindowLayout::windows_for(bits) : 1u};
-            const uint64_t entries = full > 0 ? full * layout.windows : 0;
-            const uint64_t ones = max_points - std::min(full, max_points);  // the most there can be beside them
-            ASSERT_LE(entries, entries_bound) << max_points << ": " << full << " full";
-            ASSERT_LE(ones, entries_bound) << max_points << ": the ones' keys take a key buffer";
-            ASSERT_LE(layout.bucket_count(), buckets_bound) << max_points << ", " << full;
-            for (uint64_t resident : {uint64_t{0}, uint64_t{33792}, uint64_t{50688}}) {
-                for (uint64_t count : {entries, ones}) {
-                    if (count == 0 || count >= (uint64_t{1} << 32)) continue;
-                    const LevelPlan levels = plan_levels(static_cast<uint32_t>(count),
-                                                         choose_first_segment(count, resident), kLaterSegment);
-                    ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << count;
-                    ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << count;
+            for (uint64_t ones : {uint64_t{0}, max_points - std::min(full, max_points)}) {
+                if (full + ones > max_points) continue;
+                const uint32_t bits = choose_window_bits(full);
+                const WindowLayout layout{bits, full > 0 ? WindowLayout::windows_for(bits) : 1u};
+                const uint64_t entries = full * layout.windows + ones;
+                ASSERT_LE(entries, entries_bound) << max_points << ": " << full << " full, " << ones << " ones";
+                ASSERT_LE(layout.bucket_count(), buckets_bound) << max_points << ", " << full;
+                if (entries == 0 || entries >= (uint64_t{1} << 32)) continue;
+                for (uint64_t resident : {uint64_t{0}, uint64_t{33792}, uint64_t{50688}}) {
+                    const LevelPlan levels = plan_levels(static_cast<uint32_t>(entries),
+                                                         choose_first_segment(entries, resident), kLaterSegment);
+                    ASSERT_LE(levels.spill_capacity[0], capacity.max_spills(0)) << max_points << ", " << entries;
+                    ASSERT_LE(levels.spill_capacity[1], capacity.max_spills(1)) << max_points << ", " << entries;
+                    const WindowLayout buckets = layout.buckets();
+                    ASSERT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
+                              capacity.max_reduce_threads(resident))
+                        << max_points << ", " << full << " full, resident " << resident;
                 }
-                if (full == 0) continue;  // no buckets to reduce
-                const WindowLayout buckets = layout.buckets();
-                ASSERT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
-                          capacity.max_reduce_threads(resident))
-                    << max_points << ", " << full << " full, resident " << resident;
             }
         }
     }
@@ -612,8 +611,8 @@ TEST(MsmCapacity, BoundsEveryChoice) {
 
 // The reduction's partial sums are its chunks, not its buckets: at 2^26 points on a device
 // of 50,688 reduction threads, 212,992 (13 windows of 2^19 buckets in chunks of 32,
-// computed apart from the code) against 6.8 million buckets; over strided tables the
-// layout of every stride within the bound.
+// computed apart from the code) against 6.8 million buckets; over strided tables every
+// full or ones-only layout of every stride within the bound.
 TEST(MsmCapacity, PartialSumsAreTheReductionsChunks) {
     MsmCapacity capacity;
     capacity.max_points = uint64_t{1} << 26;
@@ -624,11 +623,12 @@ TEST(MsmCapacity, PartialSumsAreTheReductionsChunks) {
     EXPECT_EQ(capacity.max_reduce_threads(50688), 131072u);
     for (uint64_t resident : {uint64_t{0}, uint64_t{1}, uint64_t{33792}, uint64_t{50688}}) {
         for (const TableShape& shape : capacity.shared_tables) {
-            const WindowLayout buckets =
-                WindowLayout{shape.window_bits, WindowLayout::windows_for(shape.window_bits), shape.stride}.buckets();
-            EXPECT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
-                      capacity.max_reduce_threads(resident))
-                << shape.window_bits << "/" << shape.stride << ", " << resident;
+            for (uint32_t windows : {WindowLayout::windows_for(shape.window_bits), 1u}) {
+                const WindowLayout buckets = WindowLayout{shape.window_bits, windows, shape.stride}.buckets();
+                EXPECT_LE(BucketReduceParams(buckets, choose_chunk_log(buckets, resident)).threads(),
+                          capacity.max_reduce_threads(resident))
+                    << shape.window_bits << "/" << shape.stride << ", " << windows << " windows, " << resident;
+            }
         }
     }
 }
