@@ -238,7 +238,7 @@ int inversion_rates(const cuda::DeviceInfo& device, const Options& options) {
         std::mt19937_64 rng(2027);
         for (ff::Fp& x : host) {  // Montgomery forms below p: the top limb below p's
             for (uint64_t& limb : x.limbs) limb = rng();
-            x.limbs[5] %= ff::kFpModulus5;
+            x.limbs[5] %= ff::Fp::modulus_limb(5);
         }
         cuda::DeviceBuffer<ff::Fp> state(host.size());
         const cuda::Stream stream;

@@ -122,17 +122,17 @@ __global__ void make_scalars_kernel(msm::Scalar* out, uint64_t n, uint64_t seed,
     } else {
         for (uint64_t& limb : s.limbs) limb = random.next();
         s.limbs[3] >>= 1;
-        const uint64_t r[4] = {ff::kModulus0, ff::kModulus1, ff::kModulus2, ff::kModulus3};
+        const ff::Limbs<4> r = ff::Fr::modulus();
         bool at_least_r = true;
         for (int j = 3; j >= 0; --j) {
-            if (s.limbs[j] != r[j]) {
-                at_least_r = s.limbs[j] > r[j];
+            if (s.limbs[j] != r.limbs[j]) {
+                at_least_r = s.limbs[j] > r.limbs[j];
                 break;
             }
         }
         if (at_least_r) {
             uint64_t borrow = 0;
-            for (int j = 0; j < 4; ++j) s.limbs[j] = ff::detail::sub_borrow(s.limbs[j], r[j], borrow);
+            for (int j = 0; j < 4; ++j) s.limbs[j] = ff::detail::sub_borrow(s.limbs[j], r.limbs[j], borrow);
         }
     }
     out[i] = s;

@@ -36,7 +36,7 @@ void synthesize(const CircuitShape& shape, uint64_t job_seed, uint64_t partition
     if (shape.terms_per_row == 0) {
         throw std::invalid_argument("synthetic circuit: terms_per_row must be at least 1");
     }
-    if (shape.log_n > ff::kTwoAdicity) {
+    if (shape.log_n > Fr::kTwoAdicity) {
         throw std::invalid_argument("synthetic circuit: log_n = " + std::to_string(shape.log_n) +
                                     " exceeds the field's largest domain (log_n <= 32)");
     }

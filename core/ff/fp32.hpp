@@ -32,12 +32,12 @@ namespace zkbatch::ff::fp32 {
 
 inline constexpr int kLimbs = 12;
 
-// p in 32-bit limbs, little-endian (fp.hpp's kFpModulus0..5 split in halves; fp.hpp
-// static_asserts that they agree).
+// p in 32-bit limbs, little-endian (the halves of fp.hpp's; it static_asserts that they
+// agree).
 inline constexpr uint32_t kP0 = 0xffffaaabu, kP1 = 0xb9feffffu, kP2 = 0xb153ffffu, kP3 = 0x1eabfffeu,
                           kP4 = 0xf6b0f624u, kP5 = 0x6730d2a0u, kP6 = 0xf38512bfu, kP7 = 0x64774b84u,
                           kP8 = 0x434bacd7u, kP9 = 0x4b1ba7b6u, kP10 = 0x397fe69au, kP11 = 0x1a0111eau;
-// -p^-1 mod 2^32 (the low half of fp.hpp's kFpMontInv).
+// -p^-1 mod 2^32 (the low half of fp.hpp's Fp::kMontInv).
 inline constexpr uint32_t kMontInv = 0xfffcfffdu;
 static_assert(uint32_t(kP0 * kMontInv) == 0xffffffffu, "kMontInv must be -p^-1 mod 2^32");
 static_assert(kP11 < (1u << 29), "p < 2^381: sums of two reduced values need no thirteenth limb");
@@ -404,5 +404,76 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[kLimbs], uint64_t ou
     ZKB_UNROLL
     for (int i = 0; i < 6; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
 }
+
+// Fp's arithmetic on the device, which fp.hpp's description names: its 64-bit limbs
+// split into these and joined back (register moves). Beside add, sub and mont_mul, the
+// lazy products of montgomery_field.hpp: Karatsuba's sums left unreduced (below 2p,
+// which mont_mul takes), a reduction fewer each, and a b - c d with one reduction.
+struct DeviceArithmetic {
+#if defined(__CUDA_ARCH__)
+    __device__ static ZKB_FORCEINLINE void add(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
+        apply<fp32::add<PtxChain>>(x, y, out);
+    }
+    __device__ static ZKB_FORCEINLINE void sub(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
+        apply<fp32::sub<PtxChain>>(x, y, out);
+    }
+    __device__ static ZKB_FORCEINLINE void mont_mul(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
+        apply<fp32::mont_mul<PtxChain>>(x, y, out);
+    }
+    // (a0 + a1) b
+    __device__ static ZKB_FORCEINLINE void sum_times(const uint64_t a0[6], const uint64_t a1[6], const uint64_t b[6],
+                                                     uint64_t out[6]) {
+        uint32_t sum[kLimbs], factor[kLimbs];
+        unreduced_sum(a0, a1, sum);
+        split(b, factor);
+        product(sum, factor, out);
+    }
+    // (a0 + a1)(b0 + b1)
+    __device__ static ZKB_FORCEINLINE void sum_times_sum(const uint64_t a0[6], const uint64_t a1[6],
+                                                         const uint64_t b0[6], const uint64_t b1[6], uint64_t out[6]) {
+        uint32_t first[kLimbs], second[kLimbs];
+        unreduced_sum(a0, a1, first);
+        unreduced_sum(b0, b1, second);
+        product(first, second, out);
+    }
+    // a b - c d
+    __device__ static ZKB_FORCEINLINE void product_difference(const uint64_t a[6], const uint64_t b[6],
+                                                              const uint64_t c[6], const uint64_t d[6],
+                                                              uint64_t out[6]) {
+        uint32_t x[kLimbs], y[kLimbs], z[kLimbs], w[kLimbs];
+        split(a, x);
+        split(b, y);
+        split(c, z);
+        split(d, w);
+        fp32::product_difference<PtxChain>(x, y, z, w, x);
+        join(x, out);
+    }
+
+private:
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
+    __device__ static ZKB_FORCEINLINE void apply(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
+        uint32_t a[kLimbs], b[kLimbs], result[kLimbs];
+        split(x, a);
+        split(y, b);
+        kOp(a, b, result);
+        join(result, out);
+    }
+    // a0 + a1 in 32-bit limbs, unreduced (below 2p).
+    __device__ static ZKB_FORCEINLINE void unreduced_sum(const uint64_t a0[6], const uint64_t a1[6],
+                                                         uint32_t sum[kLimbs]) {
+        uint32_t a[kLimbs], b[kLimbs];
+        split(a0, a);
+        split(a1, b);
+        add_unreduced<PtxChain>(a, b, sum);
+    }
+    // x y / R mod p, reduced, for x, y < 2p.
+    __device__ static ZKB_FORCEINLINE void product(const uint32_t x[kLimbs], const uint32_t y[kLimbs],
+                                                   uint64_t out[6]) {
+        uint32_t result[kLimbs];
+        fp32::mont_mul<PtxChain>(x, y, result);
+        join(result, out);
+    }
+#endif
+};
 
 }  // namespace zkbatch::ff::fp32

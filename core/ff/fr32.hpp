@@ -23,7 +23,7 @@
 
 namespace zkbatch::ff::fr32 {
 
-// r in 32-bit limbs, little-endian (fr.hpp's kModulus0..3 split in halves).
+// r in 32-bit limbs, little-endian (the halves of fr.hpp's; it static_asserts that they agree).
 inline constexpr uint32_t kP0 = 0x00000001u, kP1 = 0xffffffffu, kP2 = 0xfffe5bfeu, kP3 = 0x53bda402u,
                           kP4 = 0x09a1d805u, kP5 = 0x3339d808u, kP6 = 0x299d7d48u, kP7 = 0x73eda753u;
 
@@ -249,5 +249,31 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[8], uint64_t out[4])
     ZKB_UNROLL
     for (int i = 0; i < 4; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
 }
+
+// Fr's arithmetic on the device, which fr.hpp's description names: its 64-bit limbs
+// split into these and joined back (register moves).
+struct DeviceArithmetic {
+#if defined(__CUDA_ARCH__)
+    __device__ static ZKB_FORCEINLINE void add(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
+        apply<fr32::add<PtxChain>>(x, y, out);
+    }
+    __device__ static ZKB_FORCEINLINE void sub(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
+        apply<fr32::sub<PtxChain>>(x, y, out);
+    }
+    __device__ static ZKB_FORCEINLINE void mont_mul(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
+        apply<fr32::mont_mul<PtxChain>>(x, y, out);
+    }
+
+private:
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
+    __device__ static ZKB_FORCEINLINE void apply(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
+        uint32_t a[8], b[8], result[8];
+        split(x, a);
+        split(y, b);
+        kOp(a, b, result);
+        join(result, out);
+    }
+#endif
+};
 
 }  // namespace zkbatch::ff::fr32

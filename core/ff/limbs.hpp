@@ -1,4 +1,4 @@
-// Word-level helpers shared by the prime fields (Fr over 4 limbs, Fp over 6): 64-bit
+// Word-level helpers of the prime fields (montgomery_field.hpp, over N limbs): 64-bit
 // multiply-accumulate and carry/borrow steps written so nvcc compiles them for the
 // device too, plus the host-only hex conversions of little-endian limb arrays.
 #pragma once
@@ -39,8 +39,9 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t mul_add(uint64_t acc, uint64_t x, uint6
     return lo;
 }
 
-// x + y + carry (carry is 0 or 1 in and out).
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t add_carry(uint64_t x, uint64_t y, uint64_t& carry) {
+// x + y + carry (carry is 0 or 1 in and out). constexpr for montgomery_field.hpp's
+// compile-time constants.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE constexpr uint64_t add_carry(uint64_t x, uint64_t y, uint64_t& carry) {
     const uint64_t sum = x + y;
     const uint64_t carry1 = sum < x;
     const uint64_t total = sum + carry;
@@ -50,7 +51,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t add_carry(uint64_t x, uint64_t y, uint6
 }
 
 // x - y - borrow (borrow is 0 or 1 in and out).
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t sub_borrow(uint64_t x, uint64_t y, uint64_t& borrow) {
+ZKB_HOST_DEVICE ZKB_FORCEINLINE constexpr uint64_t sub_borrow(uint64_t x, uint64_t y, uint64_t& borrow) {
     const uint64_t diff = x - y;
     const uint64_t borrow1 = x < y;
     const uint64_t total = diff - borrow;

@@ -17,7 +17,7 @@ Fr uniform_fr(Generator& generator) {
         uint64_t words[4];
         for (uint64_t& word : words) word = generator.next();
         words[3] &= 0x7fffffffffffffffULL;
-        if (is_canonical(words)) return Fr{{words[0], words[1], words[2], words[3]}};
+        if (Fr::is_canonical(words)) return Fr{{words[0], words[1], words[2], words[3]}};
     }
 }
 

@@ -29,7 +29,7 @@ constexpr char kSeededPrefix[] = "setup=seeded\nseed=";
 // into out, with one inversion for all the denominators (Montgomery's trick).
 void lagrange_range(uint32_t log_n, const Fr& tau, uint64_t first, uint64_t count, Fr* out) {
     if (count == 0) return;
-    const Fr omega = ff::root_of_unity(log_n);
+    const Fr omega = Fr::root_of_unity(log_n);
     const uint64_t n = uint64_t{1} << log_n;
     std::vector<Fr> powers(count), denominators(count), prefix(count);
     Fr power = omega.pow(first);

@@ -401,7 +401,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
         const uint32_t matrix = read_u32(entry), row = read_u32(entry + 4), signal = read_u32(entry + 8);
         Fr stored;
         std::memcpy(&stored, entry + 12, sizeof stored);
-        if (matrix > 1 || row >= domain_size || signal >= num_variables || !ff::is_canonical(stored.limbs))
+        if (matrix > 1 || row >= domain_size || signal >= num_variables || !Fr::is_canonical(stored.limbs))
             file.fail(4, "coefficient " + std::to_string(i) + " is out of range (matrix " + std::to_string(matrix) +
                              ", row " + std::to_string(row) + ", signal " + std::to_string(signal) + ")");
         // value * R^2 read as a Montgomery form is value * R; one Montgomery product

@@ -104,9 +104,9 @@ constexpr const char* kSnarkjsMaxRoot = "0x212d79e5b416b6f0fd56dc8d168d6c0c4024f
 
 // The primitive 2^log_n-th root of a family (log_n <= 32).
 Fr family_root(Roots roots, uint32_t log_n) {
-    if (roots == Roots::zkbatch) return ff::root_of_unity(log_n);
+    if (roots == Roots::zkbatch) return Fr::root_of_unity(log_n);
     Fr root = Fr::from_hex(kSnarkjsMaxRoot);
-    for (uint32_t i = log_n; i < ff::kTwoAdicity; ++i) root = root.sqr();
+    for (uint32_t i = log_n; i < Fr::kTwoAdicity; ++i) root = root.sqr();
     return root;
 }
 

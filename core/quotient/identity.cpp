@@ -29,7 +29,7 @@ template <typename HAt>
 IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
                           const HAt& h_at, uint64_t x_seed, unsigned threads) {
     using ff::Fr;
-    if (log_n > ff::kTwoAdicity) {
+    if (log_n > Fr::kTwoAdicity) {
         return {false, "log_n = " + std::to_string(log_n) + " exceeds the field's largest domain (log_n <= 32)"};
     }
     const size_t n = size_t{1} << log_n;
@@ -42,7 +42,7 @@ IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, cons
     Fr x = ff::uniform_fr(generator);
     while (x.pow(n) == Fr::one()) x = ff::uniform_fr(generator);  // x in H: redraw
     const Fr vanishing_at_x = x.pow(n) - Fr::one();
-    const Fr omega = ff::root_of_unity(log_n);
+    const Fr omega = Fr::root_of_unity(log_n);
 
     // The sums run over blocks of indices, each with its own batch inversion, so memory
     // stays at a few blocks and the blocks can run on several threads. Field addition is

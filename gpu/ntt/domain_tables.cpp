@@ -79,7 +79,7 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     }
     storage.assign(offset, Fr::zero());
 
-    const Fr omega = ff::root_of_unity(log_n);
+    const Fr omega = ff::Fr::root_of_unity(log_n);
     const Fr g = Fr::coset_shift();
     const Fr n_inverse = Fr::from_u64(uint64_t{1} << log_n).inverse();
 

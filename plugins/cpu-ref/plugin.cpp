@@ -110,12 +110,12 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t prove_workers,
         options.get_uint("device_count", 1, 1, kMaxDevices);  // read by device_count only
         options.check_all_used();
 
-        if (max_log_n < 1 || max_log_n > zkbatch::ff::kTwoAdicity) {
+        if (max_log_n < 1 || max_log_n > zkbatch::ff::Fr::kTwoAdicity) {
             throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
                                          zkbatch::plugin::concat("max_log_n = ", max_log_n, " is outside [1, ",
-                                                                 zkbatch::ff::kTwoAdicity,
+                                                                 zkbatch::ff::Fr::kTwoAdicity,
                                                                  "]: Fr has power-of-two domains up to 2^",
-                                                                 zkbatch::ff::kTwoAdicity));
+                                                                 zkbatch::ff::Fr::kTwoAdicity));
         }
         if (prove_workers < 1) {
             throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "prove_workers must be at least 1");

@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const auto witness = zkbatch::groth16::parse_wtns(std::span(data, size), "fuzz.wtns", variables);
             if (witness.size() != variables || witness[0] != zkbatch::ff::Fr::one()) std::abort();
             for (const auto& value : witness)
-                if (!zkbatch::ff::is_canonical(value.limbs)) std::abort();
+                if (!zkbatch::ff::Fr::is_canonical(value.limbs)) std::abort();
         } catch (const zkbatch::groth16::ZkeyError&) {
         }
     }

@@ -33,7 +33,7 @@ ZKB_HOST_DEVICE void field_ops(const Fr& x, const Fr& y, Fr* out) {
     out[4] = -x;
     out[5] = x.inverse();
     out[6] = x.pow(y.limbs[0]);
-    out[7] = ff::root_of_unity(static_cast<uint32_t>(y.limbs[1] % 33));
+    out[7] = Fr::root_of_unity(static_cast<uint32_t>(y.limbs[1] % 33));
 }
 
 __global__ void field_ops_kernel(const Fr* x, const Fr* y, Fr* out, uint32_t count) {

@@ -30,7 +30,7 @@ const ec::Affine<C>& curve_generator() {
 inline ff::Fr random_fr(std::mt19937_64& rng) {
     for (;;) {
         uint64_t limbs[4] = {rng(), rng(), rng(), rng() >> 1};
-        if (limbs[3] < ff::kModulus3 || (limbs[3] == ff::kModulus3 && limbs[2] < ff::kModulus2)) {
+        if (limbs[3] < ff::Fr::modulus_limb(3) || (limbs[3] == ff::Fr::modulus_limb(3) && limbs[2] < ff::Fr::modulus_limb(2))) {
             return ff::Fr::from_canonical(limbs);
         }
     }

@@ -17,7 +17,7 @@ using ff::Fr;
 Fr random_fr(std::mt19937_64& rng) {
     for (;;) {
         uint64_t limbs[4] = {rng(), rng(), rng(), rng() >> 1};
-        if (ff::is_canonical(limbs)) return Fr::from_canonical(limbs);
+        if (Fr::is_canonical(limbs)) return Fr::from_canonical(limbs);
     }
 }
 

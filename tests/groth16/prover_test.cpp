@@ -163,7 +163,7 @@ TEST(Groth16, QueriesAreTheColumnPolynomialsAtTau) {
     const ProvingKey key = groth16::generate_key(circuit, secrets, 1);
     const uint64_t n = circuit.rows();
     std::vector<Fr> domain(n);
-    const Fr omega = ff::root_of_unity(log_n);
+    const Fr omega = Fr::root_of_unity(log_n);
     Fr power = Fr::one();
     for (uint64_t j = 0; j < n; ++j, power *= omega) domain[j] = power;
     auto lagrange = [&](uint64_t j) {  // prod_{k != j} (tau - w_k) / (w_j - w_k)

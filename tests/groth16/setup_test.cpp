@@ -27,7 +27,7 @@ using groth16::KeyScalars;
 // The serial reference: L_j(tau) = (tau^n - 1) / n * omega^j / (tau - omega^j) row by row.
 KeyScalars serial_scalars(const SyntheticR1cs& circuit, const groth16::ToxicWaste& secrets) {
     const uint64_t n = circuit.rows(), m = circuit.variables(), l = circuit.public_inputs();
-    const Fr omega = ff::root_of_unity(circuit.shape().log_n);
+    const Fr omega = Fr::root_of_unity(circuit.shape().log_n);
     const Fr scale = (secrets.tau.pow(n) - Fr::one()) * Fr::from_u64(n).inverse();
     std::vector<Fr> u(m, Fr::zero()), v(m, Fr::zero()), w(m, Fr::zero());
     Fr power = Fr::one();

@@ -1,5 +1,5 @@
-// Test helpers for the BLS12-381 base field and what is built on it: Fp <-> GMP
-// integers (the independent oracle), random tower elements and points.
+// Test helpers for the BLS12-381 base field and what is built on it: random tower
+// elements and points (gmp_oracle.hpp has Fp <-> GMP integers).
 #pragma once
 
 #include "gmp_oracle.hpp"
@@ -21,49 +21,17 @@
 
 namespace zkbatch::ff {
 // GoogleTest prints field elements as canonical hex.
-inline void PrintTo(const Fp& x, std::ostream* os) { *os << x.to_hex(); }
 inline void PrintTo(const Fp2& x, std::ostream* os) { *os << "(" << x.c0.to_hex() << ", " << x.c1.to_hex() << ")"; }
 }  // namespace zkbatch::ff
 
 namespace zkbatch::test {
 
-inline const mpz_class& fp_modulus() {
-    static const mpz_class p(
-        "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
-    return p;
-}
-
-inline mpz_class from_limbs(const uint64_t* limbs, size_t count) {
-    mpz_class value;
-    mpz_import(value.get_mpz_t(), count, -1, sizeof(uint64_t), 0, 0, limbs);
-    return value;
-}
-
-// value must be < 2^(64 count).
-inline void to_limbs(const mpz_class& value, uint64_t* limbs, size_t count) {
-    for (size_t i = 0; i < count; ++i) limbs[i] = 0;
-    size_t written = 0;
-    mpz_export(limbs, &written, -1, sizeof(uint64_t), 0, 0, value.get_mpz_t());
-}
-
-inline mpz_class canonical_of(const ff::Fp& x) {
-    uint64_t limbs[6];
-    x.to_canonical(limbs);
-    return from_limbs(limbs, 6);
-}
+inline const mpz_class& fp_modulus() { return modulus_of<ff::Fp>(); }
 
 // value must be in [0, p).
-inline ff::Fp fp_of(const mpz_class& value) {
-    uint64_t limbs[6];
-    to_limbs(value, limbs, 6);
-    return ff::Fp::from_canonical(limbs);
-}
+inline ff::Fp fp_of(const mpz_class& value) { return element_of<ff::Fp>(value); }
 
-inline ff::Fp random_fp(std::mt19937_64& rng) {
-    uint64_t limbs[6];
-    for (uint64_t& limb : limbs) limb = rng();
-    return fp_of(from_limbs(limbs, 6) % fp_modulus());
-}
+inline ff::Fp random_fp(std::mt19937_64& rng) { return random_element<ff::Fp>(rng); }
 inline ff::Fp2 random_fp2(std::mt19937_64& rng) { return ff::Fp2{random_fp(rng), random_fp(rng)}; }
 inline ff::Fp6 random_fp6(std::mt19937_64& rng) {
     return ff::Fp6{random_fp2(rng), random_fp2(rng), random_fp2(rng)};
@@ -121,8 +89,8 @@ struct CurveNames {
 
 // The group order r as scalar limbs.
 inline const uint64_t* group_order_limbs() {
-    static const uint64_t r[4] = {ff::kModulus0, ff::kModulus1, ff::kModulus2, ff::kModulus3};
-    return r;
+    static constexpr ff::Limbs<4> kR = ff::Fr::modulus();
+    return kR.limbs;
 }
 
 }  // namespace zkbatch::test

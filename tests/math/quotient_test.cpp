@@ -20,7 +20,7 @@ using ff::Fr;
 // with values[i] at omega^i, as sum_i values[i] * prod_{j != i} (X - w_j) / (w_i - w_j).
 std::vector<Fr> interpolate(const std::vector<Fr>& values, uint32_t log_n) {
     const size_t n = values.size();
-    const Fr omega = ff::root_of_unity(log_n);
+    const Fr omega = Fr::root_of_unity(log_n);
     std::vector<Fr> points(n);
     for (size_t i = 0; i < n; ++i) points[i] = omega.pow(i);
     std::vector<Fr> result(n, Fr::zero());

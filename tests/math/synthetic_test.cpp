@@ -31,7 +31,7 @@ TEST(Synthetic, EveryConstraintIsSatisfied) {
             const Circuit circuit = synthesize(log_n, terms, 42, 3);
             for (size_t i = 0; i < circuit.a.size(); ++i) {
                 ASSERT_EQ(circuit.a[i] * circuit.b[i], circuit.c[i]) << "row " << i;
-                ASSERT_TRUE(ff::is_canonical(circuit.a[i].limbs));
+                ASSERT_TRUE(Fr::is_canonical(circuit.a[i].limbs));
             }
         }
     }
