@@ -2,12 +2,14 @@
 // the same code on the host (itself checked against GMP and the group laws in math_tests
 // and curve_tests): one implementation, two compilers, same bits. On the device Fr runs
 // on fr32.hpp and Fp on fp32.hpp (PTX carry chains), so these tests are also what shows
-// the PTX instructions do what the host model of them (HostChain) does.
+// the PTX instructions do what the host model of them (HostChain) does; BN254's fields
+// run the generic 64-bit code.
 #include "test_support.hpp"
 
 #include "gpu/util/cuda_check.hpp"
 #include "gpu/util/device_buffer.hpp"
 #include "core/ec/curve.hpp"
+#include "core/ff/bn254.hpp"
 #include "core/ff/fp2.hpp"
 #include "core/ff/fr.hpp"
 
@@ -25,7 +27,10 @@ using ff::Fr;
 
 constexpr int kResultsPerPair = 8;
 
-ZKB_HOST_DEVICE void field_ops(const Fr& x, const Fr& y, Fr* out) {
+// For Fr (on fr32.hpp's PTX) and BN254's Fq and Fr (the generic 64-bit code): the last
+// result is a domain's root of unity where the field has domains, half of x otherwise.
+template <class F>
+ZKB_HOST_DEVICE void field_ops(const F& x, const F& y, F* out) {
     out[0] = x + y;
     out[1] = x - y;
     out[2] = x * y;
@@ -33,39 +38,43 @@ ZKB_HOST_DEVICE void field_ops(const Fr& x, const Fr& y, Fr* out) {
     out[4] = -x;
     out[5] = x.inverse();
     out[6] = x.pow(y.limbs[0]);
-    out[7] = Fr::root_of_unity(static_cast<uint32_t>(y.limbs[1] % 33));
+    if constexpr (F::kHasDomains) {
+        out[7] = F::root_of_unity(static_cast<uint32_t>(y.limbs[1] % (F::kTwoAdicity + 1)));
+    } else {
+        out[7] = x.half();
+    }
 }
 
-__global__ void field_ops_kernel(const Fr* x, const Fr* y, Fr* out, uint32_t count) {
+template <class F>
+__global__ void field_ops_kernel(const F* x, const F* y, F* out, uint32_t count) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count) field_ops(x[i], y[i], out + kResultsPerPair * i);
 }
 
-TEST(DeviceField, OperationsMatchTheHostBitForBit) {
-    ZKB_REQUIRE_GPU();
-    std::vector<Fr> x = test::random_vector(4096, 11);
-    std::vector<Fr> y = test::random_vector(4096, 12);
-    // Edge values: 0, 1, r - 1, and pairs whose sum or difference wraps.
-    const Fr minus_one = -Fr::one();
-    const Fr edges[][2] = {{Fr::zero(), Fr::zero()}, {Fr::one(), Fr::zero()}, {minus_one, Fr::one()},
-                           {minus_one, minus_one},   {Fr::zero(), Fr::one()}, {Fr::one(), minus_one}};
+// x op y for every pair on the device, against the host's.
+template <class F>
+void expect_device_ops_match_the_host(std::vector<F> x, std::vector<F> y) {
+    // Edge values: 0, 1, m - 1, and pairs whose sum or difference wraps.
+    const F minus_one = -F::one();
+    const F edges[][2] = {{F::zero(), F::zero()}, {F::one(), F::zero()}, {minus_one, F::one()},
+                          {minus_one, minus_one}, {F::zero(), F::one()}, {F::one(), minus_one}};
     for (size_t i = 0; i < std::size(edges); ++i) {
         x[i] = edges[i][0];
         y[i] = edges[i][1];
     }
     const uint32_t count = static_cast<uint32_t>(x.size());
 
-    cuda::DeviceBuffer<Fr> device_x(count), device_y(count), device_out(size_t{count} * kResultsPerPair);
+    cuda::DeviceBuffer<F> device_x(count), device_y(count), device_out(size_t{count} * kResultsPerPair);
     device_x.copy_from_host(x.data(), count);
     device_y.copy_from_host(y.data(), count);
     field_ops_kernel<<<(count + 127) / 128, 128>>>(device_x.data(), device_y.data(), device_out.data(), count);
     ZKB_CUDA_CHECK_LAUNCH("field_ops_kernel");
     ZKB_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<Fr> out(device_out.size());
+    std::vector<F> out(device_out.size());
     device_out.copy_to_host(out.data(), out.size());
 
-    const char* const names[kResultsPerPair] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x^y0", "root"};
-    Fr expected[kResultsPerPair];
+    const char* const names[kResultsPerPair] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x^y0", "root or x/2"};
+    F expected[kResultsPerPair];
     int mismatches = 0;
     for (uint32_t i = 0; i < count && mismatches < 10; ++i) {
         field_ops(x[i], y[i], expected);
@@ -79,6 +88,30 @@ TEST(DeviceField, OperationsMatchTheHostBitForBit) {
     }
 }
 
+TEST(DeviceField, OperationsMatchTheHostBitForBit) {
+    ZKB_REQUIRE_GPU();
+    expect_device_ops_match_the_host(test::random_vector(4096, 11), test::random_vector(4096, 12));
+}
+
+// Uniform elements of F below its modulus (the top two bits cleared, values >= m redrawn).
+template <class F>
+std::vector<F> random_elements(size_t count, uint64_t seed) {
+    std::mt19937_64 generator(seed);
+    std::vector<F> values;
+    while (values.size() < count) {
+        uint64_t canonical[F::kLimbs];
+        for (uint64_t& limb : canonical) limb = generator();
+        canonical[F::kLimbs - 1] >>= 2;
+        if (F::is_canonical(canonical)) values.push_back(F::from_canonical(canonical));
+    }
+    return values;
+}
+
+TEST(DeviceField, Bn254OperationsMatchTheHostBitForBit) {
+    ZKB_REQUIRE_GPU();
+    expect_device_ops_match_the_host(random_elements<ff::bn254::Fq>(4096, 21), random_elements<ff::bn254::Fq>(4096, 22));
+    expect_device_ops_match_the_host(random_elements<ff::bn254::Fr>(4096, 23), random_elements<ff::bn254::Fr>(4096, 24));
+}
 
 // ---- Fp and Fp2 ----------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-// Every instance of core/ff/montgomery_field.hpp (BLS12-381's Fr and Fp) against GMP: the
-// derived constants, every operation on random and edge values, and the canonical limb,
-// byte and hex conversions with their failure paths.
+// Every instance of core/ff/montgomery_field.hpp (BLS12-381's Fr and Fp, BN254's Fq and
+// Fr) against GMP: the derived constants, every operation on random and edge values, and
+// the canonical limb, byte and hex conversions with their failure paths.
 #include "gmp_oracle.hpp"
 
 #include "core/ec/curve.hpp"
@@ -332,6 +332,18 @@ TEST(Bls12_381, ModuliFollowFromTheBlsParameter) {
     EXPECT_EQ(modulus_of<ff::bls12_381::Fr>(), r);
     EXPECT_EQ(modulus_of<ff::bls12_381::Fp>(), (x - 1) * (x - 1) * r / 3 + x);
     EXPECT_EQ(ec::kBlsXAbs, 0xd201000000010000ULL);
+}
+
+// BN254's moduli from its BN parameter x = 4965661367192848881 (ARCHITECTURE.md, and
+// Barreto-Naehrig's p(x) = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r(x) = p(x) - 6x^2).
+TEST(Bn254, ModuliFollowFromTheBnParameter) {
+    const mpz_class x("4965661367192848881");
+    EXPECT_EQ(x, mpz_class("44e992b44a6909f1", 16));
+    const mpz_class p = 36 * x * x * x * x + 36 * x * x * x + 24 * x * x + 6 * x + 1;
+    EXPECT_EQ(modulus_of<ff::bn254::Fq>(), p);
+    EXPECT_EQ(modulus_of<ff::bn254::Fr>(), p - 6 * x * x);
+    EXPECT_EQ(from_limbs(ff::bn254::Fq::modulus().limbs, 4), p);
+    EXPECT_EQ(from_limbs(ff::bn254::Fr::modulus().limbs, 4), p - 6 * x * x);
 }
 
 }  // namespace

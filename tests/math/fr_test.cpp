@@ -39,6 +39,18 @@ ScalarFieldFacts facts<ff::bls12_381::Fr>() {
             {{"2", 32}, {"3", 1}, {"11", 1}, {"19", 1}, {"10177", 1}, {"125527", 1}, {"859267", 1}, {"906349", 2},
              {"2508409", 1}, {"2529403", 1}, {"52437899", 1}, {"254760293", 2}}};
 }
+// ROOT is snarkjs's: ffjavascript 0.3.1's bn128 Fr.w[28] (tools/js/node_modules/ffjavascript:
+// src/f1field.js takes the smallest non-residue, 5, and src/fft.js w[s] = 5^t), also
+// arkworks' TWO_ADIC_ROOT_OF_UNITY; 5 is arkworks' and gnark's generator.
+template <>
+ScalarFieldFacts facts<ff::bn254::Fr>() {
+    return {5,
+            28,
+            "2a3c09f0a58a7e8500e0a7eb8ef62abc402d111e41112ed49bd61b6e725b19f0",
+            {{"2", 28}, {"3", 2}, {"13", 1}, {"29", 1}, {"983", 1}, {"11003", 1}, {"237073", 1}, {"405928799", 1},
+             {"1670836401704629", 1}, {"13818364434197438864469338081", 1}}};
+}
+
 template <class F>
 class ScalarField : public ::testing::Test {};
 TYPED_TEST_SUITE(ScalarField, test::ScalarFields, test::FieldNames);

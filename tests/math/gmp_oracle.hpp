@@ -2,6 +2,7 @@
 // oracle, for every instance of core/ff/montgomery_field.hpp.
 #pragma once
 
+#include "core/ff/bn254.hpp"
 #include "core/ff/fp.hpp"
 #include "core/ff/fr.hpp"
 
@@ -27,7 +28,7 @@ void PrintTo(const MontgomeryField<Description>& x, std::ostream* os) {
 namespace zkbatch::test {
 
 // Each field's modulus as its specification writes it, not as the code describes it:
-// BLS12-381's from the Zcash specification.
+// BLS12-381's from the Zcash specification, BN254's from EIP-196 (decimal).
 template <class F>
 const mpz_class& modulus_of();
 template <>
@@ -41,6 +42,17 @@ inline const mpz_class& modulus_of<ff::bls12_381::Fp>() {
         "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
     return p;
 }
+template <>
+inline const mpz_class& modulus_of<ff::bn254::Fq>() {
+    static const mpz_class p("21888242871839275222246405745257275088696311157297823662689037894645226208583");
+    return p;
+}
+template <>
+inline const mpz_class& modulus_of<ff::bn254::Fr>() {
+    static const mpz_class r("21888242871839275222246405745257275088548364400416034343698204186575808495617");
+    return r;
+}
+
 // BLS12-381's r, the group order of the curves the prover uses.
 inline const mpz_class& modulus() { return modulus_of<ff::Fr>(); }
 
@@ -90,20 +102,24 @@ inline mpz_class random_below(std::mt19937_64& rng, const mpz_class& bound) {
     return from_limbs(limbs) % bound;
 }
 
-// The fields, for typed tests, named Bls12_381Fr and Bls12_381Fp.
-using Fields = ::testing::Types<ff::bls12_381::Fr, ff::bls12_381::Fp>;
-using ScalarFields = ::testing::Types<ff::bls12_381::Fr>;        // with FFT domains
-using ThreeModFourFields = ::testing::Types<ff::bls12_381::Fp>;  // with sqrt
-using DivstepFields = ::testing::Types<ff::bls12_381::Fp>;       // inverse by divsteps
+// The four fields, for typed tests, named Bls12_381Fr, Bls12_381Fp, Bn254Fq, Bn254Fr.
+using Fields = ::testing::Types<ff::bls12_381::Fr, ff::bls12_381::Fp, ff::bn254::Fq, ff::bn254::Fr>;
+using ScalarFields = ::testing::Types<ff::bls12_381::Fr, ff::bn254::Fr>;       // with FFT domains
+using ThreeModFourFields = ::testing::Types<ff::bls12_381::Fp, ff::bn254::Fq>;  // with sqrt
+using DivstepFields = ::testing::Types<ff::bls12_381::Fp, ff::bn254::Fq, ff::bn254::Fr>;  // inverse by divsteps
 struct FieldNames {
     template <class F>
     static std::string GetName(int) {
-        return std::is_same_v<F, ff::bls12_381::Fr> ? "Bls12_381Fr" : "Bls12_381Fp";
+        if (std::is_same_v<F, ff::bls12_381::Fr>) return "Bls12_381Fr";
+        if (std::is_same_v<F, ff::bls12_381::Fp>) return "Bls12_381Fp";
+        return std::is_same_v<F, ff::bn254::Fq> ? "Bn254Fq" : "Bn254Fr";
     }
     // What its error messages call it.
     template <class F>
     static std::string description() {
-        return std::is_same_v<F, ff::bls12_381::Fr> ? "BLS12-381 scalar field Fr" : "BLS12-381 base field Fp";
+        if (std::is_same_v<F, ff::bls12_381::Fr>) return "BLS12-381 scalar field Fr";
+        if (std::is_same_v<F, ff::bls12_381::Fp>) return "BLS12-381 base field Fp";
+        return std::is_same_v<F, ff::bn254::Fq> ? "BN254 base field Fq" : "BN254 scalar field Fr";
     }
 };
 

@@ -1,5 +1,5 @@
 // The inverse by divsteps (core/ff/safegcd.hpp) in every field that uses it (BLS12-381's
-// Fp): against GMP on integers that stress it, against Fermat, and
+// Fp, BN254's Fq and Fr): against GMP on integers that stress it, against Fermat, and
 // batch by batch against the paper's divstep on GMP integers with the invariants the
 // inverse relies on.
 #include "gmp_oracle.hpp"
@@ -188,7 +188,8 @@ struct DivstepSizes {
 };
 template <class F>
 DivstepSizes sizes() {
-    return {13, 381, 1101, 37};  // BLS12-381's Fp
+    if (std::is_same_v<F, ff::bls12_381::Fp>) return {13, 381, 1101, 37};
+    return {9, 254, 735, 25};  // BN254's Fq and Fr
 }
 
 // Each batch against 30 plain divsteps, and the invariants inverse relies on: d x = f and
