@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The NTT pass kernels' machine code, here, without a GPU or cuobjdump:
 
-    tools/kernel_code_diff.py [REV]                (REV defaults to HEAD)
+    tools/kernel_code_diff.py [--jobs N] [--source FILE.cu ...] [REV]   (REV defaults to HEAD)
     tools/kernel_code_diff.py --check-fused DIT_COUNT DIF_COUNT [REV]
 
 compiles gpu/ntt/ntt_kernels.cu to an sm_90 cubin from git revision REV and from the
@@ -13,6 +13,10 @@ matched cuobjdump's counts on every build compared side by side, not a documente
 encoding. Identical code means identical speed; anything else is for a GPU
 host (tools/gpu-bench.sh OUT variants).
 
+--source FILE.cu (repeatable) compares the kernels of the files named instead, say every
+.cu under gpu/msm and gpu/key (the fully inlined G2 ones take minutes each), compiling up
+to --jobs of them at once (default 1).
+
 --check-fused DIT_COUNT DIF_COUNT compiles one tree (REV, or the working tree) and fails
 unless the DIT pass kernel over expanded power tables (PassKind 0, false) has exactly
 DIT_COUNT IMAD.WIDE and the DIF pass kernel (PassKind 1, false) DIF_COUNT: the guard against a product whose reduction compiles split
@@ -20,6 +24,7 @@ into IMAD.X + IMAD.HI pairs (48 fewer), which costs the kernel about 10% without
 a bit of the output (docs/ntt.md#keeping-the-products-fused). A change to the
 kernels' products changes the counts on purpose; the ctest that runs this names them.
 """
+import argparse
 import collections
 import os
 import re
@@ -27,6 +32,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The NTT kernels' source, and where its includes are found; trees before the layout of
@@ -36,12 +42,14 @@ INCLUDE_DIRS = (".", "core/cuda/include", "core/include")
 WIDE_MULTIPLY_OPCODES = {0x225, 0x825}
 
 
-def compile_cubin(tree, out):
+def compile_command(tree, source, out):
+    """nvcc's command for one source of `tree` (None: the NTT kernels, wherever the tree keeps them)."""
     nvcc = os.environ.get("CUDACXX", "/usr/local/cuda/bin/nvcc")
-    source = next(os.path.join(tree, s) for s in SOURCES if os.path.exists(os.path.join(tree, s)))
+    if source is None:
+        source = next(s for s in SOURCES if os.path.exists(os.path.join(tree, s)))
     includes = [flag for d in INCLUDE_DIRS for flag in ("-I", os.path.join(tree, d))]
-    subprocess.run([nvcc, "-O3", "-DNDEBUG", "-DZKBATCH_VERSION=\"0\"", "-std=c++20", "-cubin", "-arch=sm_90",
-                    *includes, source, "-o", out], check=True)
+    return [nvcc, "-O3", "-DNDEBUG", "-DZKBATCH_VERSION=\"0\"", "-std=c++20", "-cubin", "-arch=sm_90",
+            *includes, os.path.join(tree, source), "-o", out]
 
 
 def kernel_code(cubin):
@@ -65,6 +73,8 @@ def readable(mangled):
     depends on the file's path, so the two trees' names differ)."""
     name = subprocess.run(["c++filt", mangled], check=True, capture_output=True, text=True).stdout.strip()
     name = re.sub(r"^void |zkbatch::cuda::ntt::|\(anonymous namespace\)::", "", name)
+    # BLS12-381's fields by the names they had before they were instances of one template.
+    name = re.sub(r"zkbatch::ff::MontgomeryField<zkbatch::ff::bls12_381::(F[rp])Description>", r"zkbatch::ff::\1", name)
     name = re.sub(r"\([^()]*\)$", "", name)  # the parameters
     return re.sub(r"\(PassKind\)(\d)", r"PassKind \1", name)
 
@@ -74,19 +84,44 @@ def wide_multiplies(code):
     return sum(opcodes[opcode] for opcode in WIDE_MULTIPLY_OPCODES)
 
 
+def source_tree(revision, scratch):
+    """The folder holding git revision `revision`'s core/ and gpu/, or the working tree (None)."""
+    if revision is None:
+        return ROOT
+    tree = os.path.join(scratch, revision.replace("/", "_"))
+    os.mkdir(tree)
+    paths = [p for p in ("core", "gpu") if subprocess.run(["git", "-C", ROOT, "cat-file", "-e", f"{revision}:{p}"],
+                                                          capture_output=True).returncode == 0]
+    archive = subprocess.run(["git", "-C", ROOT, "archive", revision, *paths], check=True, capture_output=True)
+    subprocess.run(["tar", "x", "-C", tree], input=archive.stdout, check=True)
+    return tree
+
+
+def compiled_kernels(revisions, sources, scratch, jobs):
+    """{revision: {kernel name: machine code}} over every source, compiling up to `jobs` at once."""
+    work = []  # (revision, nvcc's command), the command's last argument its cubin
+    for index, revision in enumerate(revisions):
+        tree = source_tree(revision, scratch)
+        for number, source in enumerate(sources):
+            work.append((revision, compile_command(tree, source, os.path.join(scratch, f"{index}_{number}.cubin"))))
+    pending, running = [command for _, command in work], []
+    while pending or running:
+        while pending and len(running) < jobs:
+            running.append(subprocess.Popen(pending.pop(0)))
+        time.sleep(1)
+        for process in [p for p in running if p.poll() is not None]:
+            running.remove(process)
+            if process.returncode != 0:
+                raise subprocess.CalledProcessError(process.returncode, process.args)
+    kernels = {revision: {} for revision in revisions}
+    for revision, command in work:
+        kernels[revision].update(kernel_code(command[-1]))
+    return kernels
+
+
 def tree_kernels(revision, scratch):
-    """The kernels compiled from git revision `revision`, or from the working tree (None)."""
-    tree = ROOT
-    if revision is not None:
-        tree = os.path.join(scratch, revision.replace("/", "_"))
-        os.mkdir(tree)
-        paths = [p for p in ("core", "gpu") if subprocess.run(["git", "-C", ROOT, "cat-file", "-e", f"{revision}:{p}"],
-                                                              capture_output=True).returncode == 0]
-        archive = subprocess.run(["git", "-C", ROOT, "archive", revision, *paths], check=True, capture_output=True)
-        subprocess.run(["tar", "x", "-C", tree], input=archive.stdout, check=True)
-    cubin = os.path.join(tree if revision is not None else scratch, "kernels.cubin")
-    compile_cubin(tree, cubin)
-    return kernel_code(cubin)
+    """The NTT kernels compiled from git revision `revision`, or from the working tree (None)."""
+    return compiled_kernels([revision], [None], scratch, 1)[revision]
 
 
 def check_fused(expected, revision):
@@ -111,10 +146,15 @@ def main():
         expected = {"ntt_pass_kernel<PassKind 0, false>": int(sys.argv[2]),
                     "ntt_pass_kernel<PassKind 1, false>": int(sys.argv[3])}
         return check_fused(expected, sys.argv[4] if len(sys.argv) > 4 else None)
-    revision = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
+    parser = argparse.ArgumentParser(description="Compare kernels' machine code between REV and the working tree.")
+    parser.add_argument("--source", action="append", help="a .cu file to compare (default: the NTT kernels)")
+    parser.add_argument("--jobs", type=int, default=1, help="compilations at once")
+    parser.add_argument("revision", nargs="?", default="HEAD")
+    arguments = parser.parse_args()
+    revision = arguments.revision
     with tempfile.TemporaryDirectory() as scratch:
-        old = tree_kernels(revision, scratch)
-        new = tree_kernels(None, scratch)
+        kernels = compiled_kernels([revision, None], arguments.source or [None], scratch, max(1, arguments.jobs))
+        old, new = kernels[revision], kernels[None]
     # A kernel that gained template arguments (ntt_pass_kernel<PassKind 0> became
     # <PassKind 0, false> and <PassKind 0, true>) is compared with the one of its
     # instances whose code is its old code, if any.
