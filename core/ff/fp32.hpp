@@ -405,73 +405,81 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[kLimbs], uint64_t ou
     for (int i = 0; i < 6; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
 }
 
-// Fp's arithmetic on the device, which fp.hpp's description names: its 64-bit limbs
-// split into these and joined back (register moves). Beside add, sub and mont_mul, the
-// lazy products of montgomery_field.hpp: Karatsuba's sums left unreduced (below 2p,
+// Fp's arithmetic on the device, which fp.hpp's description names (F is Fp): its 64-bit
+// limbs split into these and joined back (register moves). Beside add, sub and mont_mul,
+// the lazy products of montgomery_field.hpp: Karatsuba's sums left unreduced (below 2p,
 // which mont_mul takes), a reduction fewer each, and a b - c d with one reduction.
 struct DeviceArithmetic {
 #if defined(__CUDA_ARCH__)
-    __device__ static ZKB_FORCEINLINE void add(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
-        apply<fp32::add<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F add(const F& x, const F& y) {
+        return apply<fp32::add<PtxChain>>(x, y);
     }
-    __device__ static ZKB_FORCEINLINE void sub(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
-        apply<fp32::sub<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F sub(const F& x, const F& y) {
+        return apply<fp32::sub<PtxChain>>(x, y);
     }
-    __device__ static ZKB_FORCEINLINE void mont_mul(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
-        apply<fp32::mont_mul<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F mont_mul(const F& x, const F& y) {
+        return apply<fp32::mont_mul<PtxChain>>(x, y);
     }
     // (a0 + a1) b
-    __device__ static ZKB_FORCEINLINE void sum_times(const uint64_t a0[6], const uint64_t a1[6], const uint64_t b[6],
-                                                     uint64_t out[6]) {
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F sum_times(const F& a0, const F& a1, const F& b) {
         uint32_t sum[kLimbs], factor[kLimbs];
         unreduced_sum(a0, a1, sum);
-        split(b, factor);
-        product(sum, factor, out);
+        split(b.limbs, factor);
+        return product<F>(sum, factor);
     }
     // (a0 + a1)(b0 + b1)
-    __device__ static ZKB_FORCEINLINE void sum_times_sum(const uint64_t a0[6], const uint64_t a1[6],
-                                                         const uint64_t b0[6], const uint64_t b1[6], uint64_t out[6]) {
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F sum_times_sum(const F& a0, const F& a1, const F& b0, const F& b1) {
         uint32_t first[kLimbs], second[kLimbs];
         unreduced_sum(a0, a1, first);
         unreduced_sum(b0, b1, second);
-        product(first, second, out);
+        return product<F>(first, second);
     }
     // a b - c d
-    __device__ static ZKB_FORCEINLINE void product_difference(const uint64_t a[6], const uint64_t b[6],
-                                                              const uint64_t c[6], const uint64_t d[6],
-                                                              uint64_t out[6]) {
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F product_difference(const F& a, const F& b, const F& c, const F& d) {
         uint32_t x[kLimbs], y[kLimbs], z[kLimbs], w[kLimbs];
-        split(a, x);
-        split(b, y);
-        split(c, z);
-        split(d, w);
+        split(a.limbs, x);
+        split(b.limbs, y);
+        split(c.limbs, z);
+        split(d.limbs, w);
         fp32::product_difference<PtxChain>(x, y, z, w, x);
-        join(x, out);
+        F result;
+        join(x, result.limbs);
+        return result;
     }
 
 private:
-    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
-    __device__ static ZKB_FORCEINLINE void apply(const uint64_t x[6], const uint64_t y[6], uint64_t out[6]) {
-        uint32_t a[kLimbs], b[kLimbs], result[kLimbs];
-        split(x, a);
-        split(y, b);
-        kOp(a, b, result);
-        join(result, out);
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*), class F>
+    __device__ static ZKB_FORCEINLINE F apply(const F& x, const F& y) {
+        uint32_t a[kLimbs], b[kLimbs], out[kLimbs];
+        split(x.limbs, a);
+        split(y.limbs, b);
+        kOp(a, b, out);
+        F result;
+        join(out, result.limbs);
+        return result;
     }
     // a0 + a1 in 32-bit limbs, unreduced (below 2p).
-    __device__ static ZKB_FORCEINLINE void unreduced_sum(const uint64_t a0[6], const uint64_t a1[6],
-                                                         uint32_t sum[kLimbs]) {
+    template <class F>
+    __device__ static ZKB_FORCEINLINE void unreduced_sum(const F& a0, const F& a1, uint32_t sum[kLimbs]) {
         uint32_t a[kLimbs], b[kLimbs];
-        split(a0, a);
-        split(a1, b);
+        split(a0.limbs, a);
+        split(a1.limbs, b);
         add_unreduced<PtxChain>(a, b, sum);
     }
     // x y / R mod p, reduced, for x, y < 2p.
-    __device__ static ZKB_FORCEINLINE void product(const uint32_t x[kLimbs], const uint32_t y[kLimbs],
-                                                   uint64_t out[6]) {
-        uint32_t result[kLimbs];
-        fp32::mont_mul<PtxChain>(x, y, result);
-        join(result, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F product(const uint32_t x[kLimbs], const uint32_t y[kLimbs]) {
+        uint32_t out[kLimbs];
+        fp32::mont_mul<PtxChain>(x, y, out);
+        F result;
+        join(out, result.limbs);
+        return result;
     }
 #endif
 };

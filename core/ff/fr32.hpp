@@ -250,28 +250,33 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void join(const uint32_t in[8], uint64_t out[4])
     for (int i = 0; i < 4; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
 }
 
-// Fr's arithmetic on the device, which fr.hpp's description names: its 64-bit limbs
-// split into these and joined back (register moves).
+// Fr's arithmetic on the device, which fr.hpp's description names (F is Fr): its 64-bit
+// limbs split into these and joined back (register moves).
 struct DeviceArithmetic {
 #if defined(__CUDA_ARCH__)
-    __device__ static ZKB_FORCEINLINE void add(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
-        apply<fr32::add<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F add(const F& x, const F& y) {
+        return apply<fr32::add<PtxChain>>(x, y);
     }
-    __device__ static ZKB_FORCEINLINE void sub(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
-        apply<fr32::sub<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F sub(const F& x, const F& y) {
+        return apply<fr32::sub<PtxChain>>(x, y);
     }
-    __device__ static ZKB_FORCEINLINE void mont_mul(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
-        apply<fr32::mont_mul<PtxChain>>(x, y, out);
+    template <class F>
+    __device__ static ZKB_FORCEINLINE F mont_mul(const F& x, const F& y) {
+        return apply<fr32::mont_mul<PtxChain>>(x, y);
     }
 
 private:
-    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
-    __device__ static ZKB_FORCEINLINE void apply(const uint64_t x[4], const uint64_t y[4], uint64_t out[4]) {
-        uint32_t a[8], b[8], result[8];
-        split(x, a);
-        split(y, b);
-        kOp(a, b, result);
-        join(result, out);
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*), class F>
+    __device__ static ZKB_FORCEINLINE F apply(const F& x, const F& y) {
+        uint32_t a[8], b[8], out[8];
+        split(x.limbs, a);
+        split(y.limbs, b);
+        kOp(a, b, out);
+        F result;
+        join(out, result.limbs);
+        return result;
     }
 #endif
 };
