@@ -48,7 +48,7 @@ G2Affine g2_endomorphism(const G2Affine& p) {
         ff::Fp2 x, y;
     };
     static const Coefficients coefficients = [] {
-        const auto& frobenius = ff::detail::frobenius_coefficients();
+        const auto& frobenius = ff::tower::frobenius_coefficients<ff::bls12_381::TowerDescription>();
         return Coefficients{frobenius.gamma_squared[1].inverse(),
                             (frobenius.gamma_squared[1] * frobenius.gamma[1]).inverse()};
     }();

@@ -1,5 +1,5 @@
 // Fp12 = Fp6[w]/(w^2 - v): the target field of the pairing (GT is its subgroup of
-// order r). Host only.
+// order r), over the tower description of fp2.hpp (ff::Fp12 is BLS12-381's). Host only.
 //
 // Coefficient order (the one every interop test and export uses): c0.c0, c0.c1, c0.c2,
 // c1.c0, c1.c1, c1.c2, each an Fp2 (c0, c1); over Fp2 that is the basis
@@ -12,7 +12,14 @@
 
 namespace zkbatch::ff {
 
+namespace tower {
+
+template <class Tower>
 struct Fp12 {
+    using Description = Tower;
+    using Fp2 = tower::Fp2<Tower>;
+    using Fp6 = tower::Fp6<Tower>;
+
     Fp6 c0, c1;  // c0 + c1 w
 
     static constexpr Fp12 zero() { return Fp12{Fp6::zero(), Fp6::zero()}; }
@@ -38,11 +45,21 @@ struct Fp12 {
     }
 
     // Times the sparse value o0 + o1 v + o4 v w, the shape of every line of the Miller
-    // loop on BLS12-381's M-type twist (coefficients 0, 1 and 4 of c0.c0 .. c1.c2).
+    // loop on an M-type twist (BLS12-381's; coefficients 0, 1 and 4 of c0.c0 .. c1.c2).
+    // 13 Fp2 products.
     Fp12 mul_by_014(const Fp2& o0, const Fp2& o1, const Fp2& o4) const {
         const Fp6 aa = c0.mul_by_01(o0, o1);
         const Fp6 bb = c1.mul_by_1(o4);
         return Fp12{bb.mul_by_nonresidue() + aa, (c0 + c1).mul_by_01(o0, o1 + o4) - aa - bb};
+    }
+    // Times the sparse value o0 + o3 w + o4 v w, the shape of every line on a D-type twist
+    // (BN254's; coefficients 0, 3 and 4): with L0 = o0 and L1 = o3 + o4 v,
+    // (c0 + c1 w)(L0 + L1 w) = c0 L0 + c1 L1 v + ((c0 + c1)(L0 + L1) - c0 L0 - c1 L1) w.
+    // 13 Fp2 products.
+    Fp12 mul_by_034(const Fp2& o0, const Fp2& o3, const Fp2& o4) const {
+        const Fp6 aa = c0.scale(o0);
+        const Fp6 bb = c1.mul_by_01(o3, o4);
+        return Fp12{bb.mul_by_nonresidue() + aa, (c0 + c1).mul_by_01(o0 + o3, o4) - aa - bb};
     }
 
     // x^(p^6), which is x^-1 on the cyclotomic subgroup (where GT lives).
@@ -56,7 +73,7 @@ struct Fp12 {
 
     // x^(p^power).
     Fp12 frobenius_map(unsigned power) const {
-        const Fp2& gamma = detail::frobenius_coefficients().gamma[power % 12];
+        const Fp2& gamma = frobenius_coefficients<Tower>().gamma[power % 12];
         return Fp12{c0.frobenius_map(power), c1.frobenius_map(power).scale(gamma)};
     }
 
@@ -79,5 +96,13 @@ struct Fp12 {
     bool operator==(const Fp12& o) const { return c0 == o.c0 && c1 == o.c1; }
     bool operator!=(const Fp12& o) const { return !(*this == o); }
 };
+
+}  // namespace tower
+
+namespace bls12_381 {
+using Fp12 = tower::Fp12<TowerDescription>;
+}  // namespace bls12_381
+
+using Fp12 = bls12_381::Fp12;
 
 }  // namespace zkbatch::ff

@@ -1,7 +1,22 @@
-// Fp2 = Fp[u]/(u^2 + 1), the field of G2's coordinates; host and device code.
+// Fp2 = Fp[u]/(u^2 + 1), the first floor of a pairing's tower Fp2 -> Fp6 -> Fp12 (fp6.hpp,
+// fp12.hpp), the field of G2's coordinates; host and device code.
 //
-// c0 + c1*u with c0 first in memory, the layout of snarkjs's G2 coordinates. The
-// tower above it (fp6.hpp, fp12.hpp) is built over the non-residue xi = 1 + u.
+// The tower is written once, over a description of the curve's tower:
+//
+//   struct TowerDescription {
+//       using BaseField = Fp;                   // a MontgomeryField with p = 3 mod 4 (u^2 = -1
+//                                               // has no root in Fp) and p = 1 mod 6
+//       static constexpr uint64_t kXiReal = 1;  // xi = kXiReal + u, neither a square nor a
+//                                               // cube in Fp2: Fp6 = Fp2[v]/(v^3 - xi)
+//       using DeviceFp2Product = void;          // or a type whose __device__ multiply(x, y)
+//                                               // replaces Fp2's lazy_product on the device
+//   };
+//
+// and everything else (the products by xi, the Frobenius coefficients, tower.cpp) follows
+// from xi and p. BLS12-381's tower (xi = 1 + u) is below: ff::Fp2, ff::Fp6, ff::Fp12.
+// BN254's (xi = 9 + u) is in bn254_tower.hpp: ff::bn254::Fq2, Fq6, Fq12.
+//
+// c0 + c1*u with c0 first in memory, the layout of snarkjs's G2 coordinates.
 #pragma once
 
 #include "core/ff/fp.hpp"
@@ -13,7 +28,15 @@
 
 namespace zkbatch::ff {
 
+namespace tower {
+
+template <class Tower>
 struct Fp2 {
+    using Description = Tower;
+    using Fp = typename Tower::BaseField;
+    static_assert((Fp::modulus().limbs[0] & 3) == 3, "u^2 + 1 is irreducible over Fp only for p = 3 mod 4");
+    static_assert(Tower::kXiReal >= 1, "xi = kXiReal + u");
+
     Fp c0, c1;
 
     ZKB_HOST_DEVICE static constexpr Fp2 zero() { return Fp2{Fp::zero(), Fp::zero()}; }
@@ -30,23 +53,18 @@ struct Fp2 {
         const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
         return Fp2{a - b, cross - a - b};
     }
-    // x * y with lazy reduction on the device: the three products are summed before two
-    // reductions (fp32::fp2_mul, 744 multiplies against 900); the same bits. It holds three
-    // 768-bit values at once, so it pays only where the caller has the registers: in the
-    // MSM's affine rounds it does, as operator* in the XYZZ loops it does not
-    // (docs/msm.md#fp2-products).
+    // x * y with lazy reduction on the device where the tower has it (BLS12-381's: the
+    // three products are summed before two reductions, fp32::fp2_mul, 744 multiplies
+    // against 900); the same bits. It holds three 768-bit values at once, so it pays only
+    // where the caller has the registers: in the MSM's affine rounds it does, as operator*
+    // in the XYZZ loops it does not (docs/msm.md#fp2-products).
     ZKB_HOST_DEVICE static Fp2 lazy_product(const Fp2& x, const Fp2& y) {
 #if defined(__CUDA_ARCH__)
-        uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
-        fp32::split(x.c0.limbs, a0);
-        fp32::split(x.c1.limbs, a1);
-        fp32::split(y.c0.limbs, b0);
-        fp32::split(y.c1.limbs, b1);
-        fp32::fp2_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
-        Fp2 product;
-        fp32::join(a0, product.c0.limbs);
-        fp32::join(a1, product.c1.limbs);
-        return product;
+        if constexpr (!std::is_void_v<typename Tower::DeviceFp2Product>) {
+            return Tower::DeviceFp2Product::multiply(x, y);
+        } else {
+            return x * y;
+        }
 #else
         return x * y;
 #endif
@@ -72,8 +90,9 @@ struct Fp2 {
     // Times an element of the base field.
     ZKB_HOST_DEVICE Fp2 scale(const Fp& factor) const { return Fp2{c0 * factor, c1 * factor}; }
 
-    // Times xi = 1 + u: (c0 - c1) + (c0 + c1) u.
-    ZKB_HOST_DEVICE Fp2 mul_by_nonresidue() const { return Fp2{c0 - c1, c0 + c1}; }
+    // Times xi = a + u (a = kXiReal): (a c0 - c1) + (c0 + a c1) u; for a = 1,
+    // (c0 - c1) + (c0 + c1) u.
+    ZKB_HOST_DEVICE Fp2 mul_by_nonresidue() const { return Fp2{times_xi_real(c0) - c1, c0 + times_xi_real(c1)}; }
 
     ZKB_HOST_DEVICE Fp2 conjugate() const { return Fp2{c0, -c1}; }
     // x^(p^power): the Frobenius of Fp2 is conjugation, so only the parity matters.
@@ -131,7 +150,64 @@ struct Fp2 {
     ZKB_HOST_DEVICE bool is_lexicographically_largest() const {
         return c1.is_zero() ? c0.is_lexicographically_largest() : c1.is_lexicographically_largest();
     }
+
+private:
+    static constexpr int kXiRealTopBit = [] {
+        int bit = 63;
+        while (((Tower::kXiReal >> bit) & 1) == 0) --bit;
+        return bit;
+    }();
+    // a * kXiReal by doublings and additions from its top bit: a itself for xi = 1 + u.
+    ZKB_HOST_DEVICE static Fp times_xi_real(const Fp& a) {
+        if constexpr (Tower::kXiReal == 1) {
+            return a;
+        } else {
+            Fp result = a;
+            for (int bit = kXiRealTopBit - 1; bit >= 0; --bit) {
+                result = result.dbl();
+                if ((Tower::kXiReal >> bit) & 1) result += a;
+            }
+            return result;
+        }
+    }
 };
+
+}  // namespace tower
+
+namespace bls12_381 {
+
+// Fp2's lazy product on the device: fp32::fp2_mul over 32-bit limbs.
+struct Fp2DeviceProduct {
+#if defined(__CUDA_ARCH__)
+    template <class Fp2>
+    __device__ static ZKB_FORCEINLINE Fp2 multiply(const Fp2& x, const Fp2& y) {
+        uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
+        fp32::split(x.c0.limbs, a0);
+        fp32::split(x.c1.limbs, a1);
+        fp32::split(y.c0.limbs, b0);
+        fp32::split(y.c1.limbs, b1);
+        fp32::fp2_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
+        Fp2 product;
+        fp32::join(a0, product.c0.limbs);
+        fp32::join(a1, product.c1.limbs);
+        return product;
+    }
+#endif
+};
+
+// The tower of the Zcash BLS12-381 specification (blst's, arkworks', noble's): xi = 1 + u.
+struct TowerDescription {
+    using BaseField = Fp;
+    static constexpr uint64_t kXiReal = 1;
+    using DeviceFp2Product = Fp2DeviceProduct;
+};
+
+using Fp2 = tower::Fp2<TowerDescription>;
+
+}  // namespace bls12_381
+
+// The curve is BLS12-381 throughout the prover: its Fp2 is ff::Fp2.
+using Fp2 = bls12_381::Fp2;
 
 static_assert(sizeof(Fp2) == 96, "Fp2 must be two Fp, c0 first");
 static_assert(std::is_trivially_copyable_v<Fp2>, "Fp2 must be trivially copyable");

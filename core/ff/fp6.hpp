@@ -1,25 +1,32 @@
-// Fp6 = Fp2[v]/(v^3 - xi), xi = 1 + u: the middle of the pairing's tower
-// Fp2 -> Fp6 -> Fp12 (the tower of the Zcash BLS12-381 specification, blst and arkworks).
-// Host only: the pairing runs on the CPU.
+// Fp6 = Fp2[v]/(v^3 - xi): the middle of a pairing's tower Fp2 -> Fp6 -> Fp12, over the
+// tower description of fp2.hpp (ff::Fp6 is BLS12-381's, xi = 1 + u: the tower of the
+// Zcash BLS12-381 specification, blst and arkworks). Host only: the pairing runs on the
+// CPU.
 #pragma once
 
 #include "core/ff/fp2.hpp"
 
 namespace zkbatch::ff {
 
-namespace detail {
+namespace tower {
+
 // gamma_k = xi^((p^k - 1) / 6) for k = 0..11 (p = 1 mod 6), from which every Frobenius
 // coefficient of the tower follows: v^(p^k) = gamma_k^2 v, w^(p^k) = gamma_k w.
-// Computed once, on first use, from the definition (core/ff/tower.cpp).
+// Computed once per tower, on first use, from the definition (core/ff/tower.cpp).
+template <class Tower>
 struct FrobeniusCoefficients {
-    Fp2 gamma[12];
-    Fp2 gamma_squared[6];  // for v's coefficient (periodic in k mod 6)
-    Fp2 gamma_fourth[6];   // for v^2's
+    Fp2<Tower> gamma[12];
+    Fp2<Tower> gamma_squared[6];  // for v's coefficient (periodic in k mod 6)
+    Fp2<Tower> gamma_fourth[6];   // for v^2's
 };
-const FrobeniusCoefficients& frobenius_coefficients();
-}  // namespace detail
+template <class Tower>
+const FrobeniusCoefficients<Tower>& frobenius_coefficients();
 
+template <class Tower>
 struct Fp6 {
+    using Description = Tower;
+    using Fp2 = tower::Fp2<Tower>;
+
     Fp2 c0, c1, c2;  // c0 + c1 v + c2 v^2
 
     static constexpr Fp6 zero() { return Fp6{Fp2::zero(), Fp2::zero(), Fp2::zero()}; }
@@ -78,7 +85,7 @@ struct Fp6 {
 
     // x^(p^power).
     Fp6 frobenius_map(unsigned power) const {
-        const auto& coefficients = detail::frobenius_coefficients();
+        const auto& coefficients = frobenius_coefficients<Tower>();
         const unsigned k = power % 6;
         return Fp6{c0.frobenius_map(k), c1.frobenius_map(k) * coefficients.gamma_squared[k],
                    c2.frobenius_map(k) * coefficients.gamma_fourth[k]};
@@ -89,5 +96,13 @@ struct Fp6 {
     bool operator==(const Fp6& o) const { return c0 == o.c0 && c1 == o.c1 && c2 == o.c2; }
     bool operator!=(const Fp6& o) const { return !(*this == o); }
 };
+
+}  // namespace tower
+
+namespace bls12_381 {
+using Fp6 = tower::Fp6<TowerDescription>;
+}  // namespace bls12_381
+
+using Fp6 = bls12_381::Fp6;
 
 }  // namespace zkbatch::ff

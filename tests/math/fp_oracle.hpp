@@ -1,10 +1,11 @@
-// Test helpers for the BLS12-381 base field and what is built on it: random tower
-// elements and points (gmp_oracle.hpp has Fp <-> GMP integers).
+// Test helpers for the base fields and what is built on them: random tower elements (of
+// either tower) and points (gmp_oracle.hpp has field elements <-> GMP integers).
 #pragma once
 
 #include "gmp_oracle.hpp"
 
 #include "core/ec/curve.hpp"
+#include "core/ff/bn254_tower.hpp"
 #include "core/ff/fp.hpp"
 #include "core/ff/fp12.hpp"
 #include "core/ff/fp2.hpp"
@@ -19,10 +20,13 @@
 #include <string>
 #include <type_traits>
 
-namespace zkbatch::ff {
+namespace zkbatch::ff::tower {
 // GoogleTest prints field elements as canonical hex.
-inline void PrintTo(const Fp2& x, std::ostream* os) { *os << "(" << x.c0.to_hex() << ", " << x.c1.to_hex() << ")"; }
-}  // namespace zkbatch::ff
+template <class Tower>
+void PrintTo(const Fp2<Tower>& x, std::ostream* os) {
+    *os << "(" << x.c0.to_hex() << ", " << x.c1.to_hex() << ")";
+}
+}  // namespace zkbatch::ff::tower
 
 namespace zkbatch::test {
 
@@ -31,12 +35,26 @@ inline const mpz_class& fp_modulus() { return modulus_of<ff::Fp>(); }
 // value must be in [0, p).
 inline ff::Fp fp_of(const mpz_class& value) { return element_of<ff::Fp>(value); }
 
-inline ff::Fp random_fp(std::mt19937_64& rng) { return random_element<ff::Fp>(rng); }
-inline ff::Fp2 random_fp2(std::mt19937_64& rng) { return ff::Fp2{random_fp(rng), random_fp(rng)}; }
-inline ff::Fp6 random_fp6(std::mt19937_64& rng) {
-    return ff::Fp6{random_fp2(rng), random_fp2(rng), random_fp2(rng)};
+// A random element of a prime field or of any floor of a tower, coefficient by
+// coefficient from c0 up.
+template <class F>
+F random_tower_element(std::mt19937_64& rng) {
+    if constexpr (requires { F::kLimbs; }) {
+        return random_element<F>(rng);
+    } else if constexpr (requires(F x) { x.c2; }) {
+        using Coefficient = decltype(F::c0);
+        return F{random_tower_element<Coefficient>(rng), random_tower_element<Coefficient>(rng),
+                 random_tower_element<Coefficient>(rng)};
+    } else {
+        using Coefficient = decltype(F::c0);
+        return F{random_tower_element<Coefficient>(rng), random_tower_element<Coefficient>(rng)};
+    }
 }
-inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return ff::Fp12{random_fp6(rng), random_fp6(rng)}; }
+
+inline ff::Fp random_fp(std::mt19937_64& rng) { return random_element<ff::Fp>(rng); }
+inline ff::Fp2 random_fp2(std::mt19937_64& rng) { return random_tower_element<ff::Fp2>(rng); }
+inline ff::Fp6 random_fp6(std::mt19937_64& rng) { return random_tower_element<ff::Fp6>(rng); }
+inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return random_tower_element<ff::Fp12>(rng); }
 
 // Uniform scalars below r.
 inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
