@@ -1,7 +1,6 @@
 // G1 and G2 beyond the group law: the standard generators, the endomorphisms, and the
 // subgroup checks built on them.
 #include "core/ec/curve.hpp"
-#include "core/ff/fp6.hpp"
 
 namespace zkbatch::ec {
 
@@ -42,19 +41,7 @@ G1Affine g1_endomorphism(const G1Affine& p) {
     return G1Affine{p.x * beta, p.y};
 }
 
-G2Affine g2_endomorphism(const G2Affine& p) {
-    // xi^((p-1)/3) = gamma_1^2 and xi^((p-1)/2) = gamma_1^3 (fp6.hpp).
-    struct Coefficients {
-        ff::Fp2 x, y;
-    };
-    static const Coefficients coefficients = [] {
-        const auto& frobenius = ff::tower::frobenius_coefficients<ff::bls12_381::TowerDescription>();
-        return Coefficients{frobenius.gamma_squared[1].inverse(),
-                            (frobenius.gamma_squared[1] * frobenius.gamma[1]).inverse()};
-    }();
-    if (p.is_infinity()) return p;
-    return G2Affine{p.x.conjugate() * coefficients.x, p.y.conjugate() * coefficients.y};
-}
+G2Affine g2_endomorphism(const G2Affine& p) { return twist_frobenius(p, 1); }
 
 bool is_in_subgroup(const G1Affine& p) {
     if (p.is_infinity()) return true;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/ec/point.hpp"
+#include "core/ec/twist.hpp"
 #include "core/ff/fp2.hpp"
 #include "core/ff/fr.hpp"
 
@@ -30,11 +31,14 @@ ZKB_HOST_DEVICE constexpr ff::Fp fp_four() {
 
 struct G1Params {
     using Field = ff::Fp;
+    using Scalar = ff::Fr;  // the group order's field
     ZKB_HOST_DEVICE static constexpr Field b() { return fp_four(); }
 };
 
 struct G2Params {
     using Field = ff::Fp2;
+    using Scalar = ff::Fr;
+    static constexpr Twist kTwist = Twist::multiplicative;
     ZKB_HOST_DEVICE static constexpr Field b() { return Field{fp_four(), fp_four()}; }  // 4(1 + u)
 };
 

@@ -1,11 +1,12 @@
 // Points of a short Weierstrass curve y^2 = x^3 + b (a = 0) over a field of the tower,
 // in three coordinate systems, and the group law on them; host and device code.
 //
-// C is a parameter struct (curve.hpp: G1Params over Fp, G2Params over Fp2) with
-// `using Field = ...` and `static constexpr Field b()`.
+// C is a parameter struct (curve.hpp: BLS12-381's G1Params over Fp, G2Params over Fp2;
+// bn254.hpp: BN254's over Fq, Fq2) with `using Field = ...`, `using Scalar = ...` (the
+// field of the group order) and `static constexpr Field b()`.
 //
 // - Affine<C>: (x, y), for storage and as the second operand of mixed additions. The
-//   point at infinity is (0, 0), which is on neither BLS12-381 curve (b != 0). This is
+//   point at infinity is (0, 0), which is on none of the curves (b != 0). This is
 //   the layout of snarkjs's .zkey points, so key sections load as arrays of it.
 // - Jacobian<C>: (X, Y, Z) meaning (X/Z^2, Y/Z^3); Z = 0 is infinity. For arithmetic.
 // - Xyzz<C>: (X, Y, ZZ, ZZZ) meaning (X/ZZ, Y/ZZZ) with ZZ^3 = ZZZ^2; ZZ = 0 is
@@ -107,8 +108,8 @@ struct Xyzz {
 
 // ---- Jacobian group law ------------------------------------------------------------
 
-// dbl-2009-l: 2M + 5S. Infinity stays infinity (Z3 = 2 Y Z = 0); neither curve has a
-// point of order 2, so Y = 0 never occurs on it.
+// dbl-2009-l: 2M + 5S. Infinity stays infinity (Z3 = 2 Y Z = 0); no curve here has a
+// point of order 2 (their groups' orders are odd), so Y = 0 never occurs on them.
 template <class C>
 ZKB_HOST_DEVICE ZKB_CALL_ON_DEVICE Jacobian<C> dbl(const Jacobian<C>& p) {
     using Field = typename C::Field;
@@ -273,9 +274,11 @@ ZKB_HOST_DEVICE Jacobian<C> scalar_mul(const Jacobian<C>& p, const uint64_t scal
     return result;
 }
 
-// [k]P for k in Fr (Montgomery, as Fr stores it).
-template <class C>
-ZKB_HOST_DEVICE Jacobian<C> scalar_mul(const Jacobian<C>& p, const ff::Fr& scalar) {
+// [k]P for k in a scalar field of four limbs (Montgomery, as the field stores it):
+// BLS12-381's Fr or BN254's.
+template <class C, class ScalarDescription>
+ZKB_HOST_DEVICE Jacobian<C> scalar_mul(const Jacobian<C>& p, const ff::MontgomeryField<ScalarDescription>& scalar) {
+    static_assert(ff::MontgomeryField<ScalarDescription>::kLimbs == 4, "scalars are 256-bit");
     uint64_t canonical[4];
     scalar.to_canonical(canonical);
     return scalar_mul(p, canonical);

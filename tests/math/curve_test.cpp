@@ -1,6 +1,7 @@
-// G1 and G2: the generators, the group law in every coordinate system against each
-// other (infinity, P = Q and P = -Q included), scalar multiplication against repeated
-// addition and linearity, batch conversion, fixed-base multiplication, the
+// G1 and G2 of BLS12-381 and of BN254 (typed suites over the four groups): the
+// generators, the group law in every coordinate system against each other (infinity,
+// P = Q and P = -Q included), scalar multiplication against repeated addition and
+// linearity, batch conversion, fixed-base multiplication (BLS12-381's), the
 // endomorphisms' eigenvalues, and the fast subgroup checks against [r]P = O on points
 // inside and outside the subgroup.
 #include "fp_oracle.hpp"
@@ -23,12 +24,16 @@ using ff::Fr;
 
 template <class C>
 Jacobian<C> times_r(const Jacobian<C>& p) {
-    return ec::scalar_mul(p, test::group_order_limbs());
+    return ec::scalar_mul(p, test::group_order_limbs<C>());
 }
 
 template <class C>
 class CurveTest : public ::testing::Test {};
-TYPED_TEST_SUITE(CurveTest, test::Curves, test::CurveNames);
+TYPED_TEST_SUITE(CurveTest, test::AllCurves, test::CurveNames);
+// BLS12-381's groups only (what only the prover's curve has: fixed-base multiplication).
+template <class C>
+class Bls12_381CurveTest : public ::testing::Test {};
+TYPED_TEST_SUITE(Bls12_381CurveTest, test::Curves, test::CurveNames);
 
 TEST(Curve, LayoutIsTheZkeyLayout) {
     static_assert(sizeof(ec::G1Affine) == 96 && sizeof(ec::G2Affine) == 192);
@@ -43,14 +48,14 @@ TEST(Curve, LayoutIsTheZkeyLayout) {
 
 TYPED_TEST(CurveTest, GeneratorIsOnTheCurveInTheSubgroupAndOfOrderR) {
     using C = TypeParam;
-    const Affine<C>& g = ec::generator<C>();
+    const Affine<C>& g = test::generator_of<C>();
     EXPECT_FALSE(g.is_infinity());
     EXPECT_TRUE(g.is_on_curve());
-    EXPECT_TRUE(ec::is_in_subgroup(g));
+    EXPECT_TRUE(is_in_subgroup(g));
     const Jacobian<C> gj = Jacobian<C>::from_affine(g);
     EXPECT_TRUE(times_r(gj).is_infinity()) << "[r]G = O";
     uint64_t r_minus_1[4];
-    std::memcpy(r_minus_1, test::group_order_limbs(), sizeof r_minus_1);
+    std::memcpy(r_minus_1, test::group_order_limbs<C>(), sizeof r_minus_1);
     r_minus_1[0] -= 1;
     EXPECT_EQ(ec::scalar_mul(gj, r_minus_1), -gj) << "[r - 1]G = -G";
     // (0, 0) solves y^2 = x^3 + b only if b = 0: infinity's encoding is no curve point.
@@ -143,31 +148,32 @@ TYPED_TEST(CurveTest, MixedAndXyzzAdditionsAgreeWithJacobian) {
 TYPED_TEST(CurveTest, ScalarMulMatchesRepeatedAdditionAndIsLinear) {
     using C = TypeParam;
     using J = Jacobian<C>;
+    using Scalar = typename C::Scalar;
     std::mt19937_64 rng(12);
     const J p = test::random_point<C>(rng);
     J repeated = J::infinity();
     for (uint64_t k = 0; k <= 40; ++k) {
         const uint64_t scalar[4] = {k, 0, 0, 0};
         ASSERT_EQ(ec::scalar_mul(p, scalar), repeated) << "k = " << k;
-        ASSERT_EQ(ec::scalar_mul(p, Fr::from_u64(k)), repeated) << "k = " << k;
+        ASSERT_EQ(ec::scalar_mul(p, Scalar::from_u64(k)), repeated) << "k = " << k;
         repeated = ec::add(repeated, p);
     }
     for (int i = 0; i < 4; ++i) {
-        const Fr a = test::random_scalar(rng);
-        const Fr b = test::random_scalar(rng);
+        const Scalar a = test::random_element<Scalar>(rng);
+        const Scalar b = test::random_element<Scalar>(rng);
         ASSERT_EQ(ec::add(ec::scalar_mul(p, a), ec::scalar_mul(p, b)), ec::scalar_mul(p, a + b));
         ASSERT_EQ(ec::scalar_mul(ec::scalar_mul(p, a), b), ec::scalar_mul(p, a * b));
         ASSERT_EQ(ec::scalar_mul(-p, a), -ec::scalar_mul(p, a));
     }
     // Any 256-bit value works, reduced or not: [r + 5]P = [5]P, [2^256 - 1]P by GMP's reduction.
     uint64_t r_plus_5[4];
-    std::memcpy(r_plus_5, test::group_order_limbs(), sizeof r_plus_5);
+    std::memcpy(r_plus_5, test::group_order_limbs<C>(), sizeof r_plus_5);
     r_plus_5[0] += 5;
     const uint64_t five[4] = {5, 0, 0, 0};
     EXPECT_EQ(ec::scalar_mul(p, r_plus_5), ec::scalar_mul(p, five));
     const uint64_t all_ones[4] = {~0ULL, ~0ULL, ~0ULL, ~0ULL};
     uint64_t reduced[4];
-    test::to_limbs(((mpz_class(1) << 256) - 1) % test::modulus(), reduced, 4);
+    test::to_limbs(((mpz_class(1) << 256) - 1) % test::modulus_of<Scalar>(), reduced, 4);
     EXPECT_EQ(ec::scalar_mul(p, all_ones), ec::scalar_mul(p, reduced));
     EXPECT_TRUE(ec::scalar_mul(J::infinity(), all_ones).is_infinity());
 }
@@ -182,19 +188,19 @@ TYPED_TEST(CurveTest, BatchToAffineMatchesToAffineWithInfinitiesMixedIn) {
     points.insert(points.begin() + 3, J::infinity());
     points.insert(points.begin() + 4, J::infinity());
     points.push_back(J::infinity());
-    std::vector<Affine<C>> out(points.size(), ec::generator<C>());
+    std::vector<Affine<C>> out(points.size(), test::generator_of<C>());
     ec::batch_to_affine(points.data(), out.data(), points.size());
     for (size_t i = 0; i < points.size(); ++i) ASSERT_EQ(out[i], points[i].to_affine()) << "i = " << i;
 
     const std::vector<J> all_infinity(3, J::infinity());
-    std::vector<Affine<C>> out2(3, ec::generator<C>());
+    std::vector<Affine<C>> out2(3, test::generator_of<C>());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 3);
     for (const auto& a : out2) EXPECT_TRUE(a.is_infinity());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 0);  // nothing to do, nothing touched
     EXPECT_TRUE(out2[0].is_infinity());
 }
 
-TYPED_TEST(CurveTest, FixedBaseMulMatchesScalarMulForEveryThreadCount) {
+TYPED_TEST(Bls12_381CurveTest, FixedBaseMulMatchesScalarMulForEveryThreadCount) {
     using C = TypeParam;
     std::mt19937_64 rng(14);
     const bool g1 = std::is_same_v<C, ec::G1Params>;
@@ -263,21 +269,24 @@ TYPED_TEST(CurveTest, SubgroupCheckAgreesWithMultiplicationByR) {
     int outside = 0;
     for (int i = 0; i < 12; ++i) {
         const Affine<C> inside = test::random_point<C>(rng).to_affine();
-        ASSERT_TRUE(ec::is_in_subgroup(inside));
+        ASSERT_TRUE(is_in_subgroup(inside));
         ASSERT_TRUE(times_r(J::from_affine(inside)).is_infinity());
 
         const Affine<C> candidate = test::random_curve_point<C>(rng);
         ASSERT_TRUE(candidate.is_on_curve());
         const bool order_r = times_r(J::from_affine(candidate)).is_infinity();
-        ASSERT_EQ(ec::is_in_subgroup(candidate), order_r);
-        ASSERT_EQ(ec::is_in_subgroup(-candidate), order_r);
+        ASSERT_EQ(is_in_subgroup(candidate), order_r);
+        ASSERT_EQ(is_in_subgroup(-candidate), order_r);
         outside += order_r ? 0 : 1;
         // A subgroup point plus a point outside it is outside.
         const Affine<C> mixed = ec::add_mixed(J::from_affine(inside), candidate).to_affine();
-        ASSERT_EQ(ec::is_in_subgroup(mixed), times_r(J::from_affine(mixed)).is_infinity());
+        ASSERT_EQ(is_in_subgroup(mixed), times_r(J::from_affine(mixed)).is_infinity());
     }
-    EXPECT_EQ(outside, 12) << "random curve points should essentially never be in the subgroup";
-    EXPECT_TRUE(ec::is_in_subgroup(Affine<C>::infinity()));
+    // BN254's E(Fq) has prime order r, so every point of its curve is in G1; on the other
+    // curves a random point is essentially never in the subgroup.
+    const int expected_outside = std::is_same_v<C, ec::bn254::G1Params> ? 0 : 12;
+    EXPECT_EQ(outside, expected_outside);
+    EXPECT_TRUE(is_in_subgroup(Affine<C>::infinity()));
 }
 
 TEST(Curve, G1SubgroupCheckAfterClearingTheCofactorAndOnSmallOrderPoints) {
@@ -298,6 +307,83 @@ TEST(Curve, G1SubgroupCheckAfterClearingTheCofactorAndOnSmallOrderPoints) {
     const uint64_t three[4] = {3, 0, 0, 0};
     EXPECT_TRUE(ec::scalar_mul(ec::G1::from_affine(order3), three).is_infinity());
     EXPECT_FALSE(ec::is_in_subgroup(order3));
+}
+
+// BN254's parameters as EIP-197 writes them, from the BN parameter x.
+struct Bn254Facts {
+    mpz_class x{"4965661367192848881"};
+    mpz_class p = 36 * x * x * x * x + 36 * x * x * x + 24 * x * x + 6 * x + 1;
+    mpz_class r = 36 * x * x * x * x + 36 * x * x * x + 18 * x * x + 6 * x + 1;
+    mpz_class t = 6 * x * x + 1;  // the trace of Frobenius of E(Fq): #E(Fq) = p + 1 - t = r
+    mpz_class g2_cofactor = 2 * p - r;  // #E'(Fq2) = r (2p - r)
+};
+
+TEST(Bn254Curve, ParametersAreThoseOfTheBnFamily) {
+    const Bn254Facts facts;
+    EXPECT_EQ(facts.p, test::modulus_of<ff::bn254::Fq>());
+    EXPECT_EQ(facts.r, test::modulus_of<ff::bn254::Fr>());
+    EXPECT_EQ(mpz_class(facts.p + 1 - facts.t), facts.r);
+    EXPECT_EQ(ec::bn254::kBnX, facts.x.get_ui());
+    // b = 3 and b' = 3 / xi.
+    using ff::bn254::Fq;
+    using ff::bn254::Fq2;
+    EXPECT_EQ(ec::bn254::G1Params::b(), Fq::from_u64(3));
+    const Fq2 xi{Fq::from_u64(9), Fq::one()};
+    EXPECT_EQ(ec::bn254::G2Params::b() * xi, Fq2({Fq::from_u64(3), Fq::zero()}));
+    EXPECT_EQ(ec::bn254::g1_generator(), ec::bn254::G1Affine({Fq::from_u64(1), Fq::from_u64(2)}));
+}
+
+// psi on E'(Fq2): the eigenvalue p (= 6x^2 mod r) on G2, and psi^2 - t psi + p = 0 on
+// every point of the curve, the premise of the subgroup check.
+TEST(Bn254Curve, EndomorphismActsAsPOnG2AndSatisfiesTheFrobeniusEquation) {
+    using ec::bn254::G2;
+    using ec::bn254::G2Affine;
+    const Bn254Facts facts;
+    uint64_t p_limbs[4], t_limbs[4], p_mod_r[4], p2_mod_r[4];
+    test::to_limbs(facts.p, p_limbs, 4);
+    test::to_limbs(facts.t, t_limbs, 4);
+    test::to_limbs(facts.p % facts.r, p_mod_r, 4);
+    test::to_limbs(facts.p * facts.p % facts.r, p2_mod_r, 4);
+    EXPECT_EQ(mpz_class(facts.p % facts.r), mpz_class(6 * facts.x * facts.x));
+    const G2 g = G2::from_affine(ec::bn254::g2_generator());
+    EXPECT_EQ(G2::from_affine(ec::bn254::g2_endomorphism(ec::bn254::g2_generator())), ec::scalar_mul(g, p_mod_r));
+    EXPECT_EQ(G2::from_affine(ec::twist_frobenius(ec::bn254::g2_generator(), 2)), ec::scalar_mul(g, p2_mod_r));
+    EXPECT_TRUE(ec::bn254::g2_endomorphism(G2Affine::infinity()).is_infinity());
+    std::mt19937_64 rng(17);
+    for (int i = 0; i < 4; ++i) {
+        const G2Affine q = test::random_curve_point<ec::bn254::G2Params>(rng);
+        const G2Affine psi_q = ec::bn254::g2_endomorphism(q);
+        ASSERT_TRUE(psi_q.is_on_curve());
+        ASSERT_EQ(ec::bn254::g2_endomorphism(psi_q), ec::twist_frobenius(q, 2)) << "psi o psi = psi^2";
+        const G2 psi2_q = G2::from_affine(ec::bn254::g2_endomorphism(psi_q));
+        const G2 sum = ec::add(ec::add(psi2_q, -ec::scalar_mul(G2::from_affine(psi_q), t_limbs)),
+                               ec::scalar_mul(G2::from_affine(q), p_limbs));
+        ASSERT_TRUE(sum.is_infinity()) << "psi^2 - t psi + p = 0";
+        // Outside G2, psi is not [p mod r].
+        ASSERT_NE(G2::from_affine(psi_q), ec::scalar_mul(G2::from_affine(q), p_mod_r));
+    }
+}
+
+// [2p - r] clears E'(Fq2)'s cofactor: the result passes the check and has order r, and
+// what is left after [r] (order dividing the cofactor) fails it.
+TEST(Bn254Curve, G2SubgroupCheckAfterClearingTheCofactor) {
+    using ec::bn254::G2;
+    const Bn254Facts facts;
+    uint64_t cofactor[4];
+    test::to_limbs(facts.g2_cofactor, cofactor, 4);
+    std::mt19937_64 rng(18);
+    for (int i = 0; i < 4; ++i) {
+        const G2 q = G2::from_affine(test::random_curve_point<ec::bn254::G2Params>(rng));
+        ASSERT_FALSE(ec::bn254::is_in_subgroup(q.to_affine()));
+        const G2 cleared = ec::scalar_mul(q, cofactor);
+        ASSERT_FALSE(cleared.is_infinity());
+        ASSERT_TRUE(ec::bn254::is_in_subgroup(cleared.to_affine()));
+        ASSERT_TRUE(times_r(cleared).is_infinity());
+        const G2 torsion = times_r(q);  // in the cofactor's part
+        ASSERT_FALSE(torsion.is_infinity());
+        ASSERT_FALSE(ec::bn254::is_in_subgroup(torsion.to_affine()));
+        ASSERT_TRUE(ec::scalar_mul(torsion, cofactor).is_infinity()) << "#E'(Fq2) = r (2p - r)";
+    }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "gmp_oracle.hpp"
 
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 #include "core/ff/bn254_tower.hpp"
 #include "core/ff/fp.hpp"
@@ -56,23 +57,33 @@ inline ff::Fp2 random_fp2(std::mt19937_64& rng) { return random_tower_element<ff
 inline ff::Fp6 random_fp6(std::mt19937_64& rng) { return random_tower_element<ff::Fp6>(rng); }
 inline ff::Fp12 random_fp12(std::mt19937_64& rng) { return random_tower_element<ff::Fp12>(rng); }
 
-// Uniform scalars below r.
+// Uniform scalars below BLS12-381's r.
 inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
+
+// Whether C is one of BN254's groups (else BLS12-381's).
+template <class C>
+constexpr bool kIsBn254 = std::is_same_v<C, ec::bn254::G1Params> || std::is_same_v<C, ec::bn254::G2Params>;
+
+// C's standard generator, whichever curve C is on.
+template <class C>
+const ec::Affine<C>& generator_of() {
+    if constexpr (kIsBn254<C>) {
+        return ec::bn254::generator<C>();
+    } else {
+        return ec::generator<C>();
+    }
+}
 
 // [k]G for a random k: a random subgroup point.
 template <class C>
 ec::Jacobian<C> random_point(std::mt19937_64& rng) {
-    return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), random_scalar(rng));
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(generator_of<C>()), random_element<typename C::Scalar>(rng));
 }
 
 // A random element of the field of C's coordinates.
 template <class C>
 typename C::Field random_coordinate(std::mt19937_64& rng) {
-    if constexpr (std::is_same_v<typename C::Field, ff::Fp>) {
-        return random_fp(rng);
-    } else {
-        return random_fp2(rng);
-    }
+    return random_tower_element<typename C::Field>(rng);
 }
 
 // A point of C's curve found from a random x, its cofactor not cleared: outside the
@@ -96,18 +107,26 @@ typename C::Field random_x_off_curve(std::mt19937_64& rng) {
     }
 }
 
-// Typed tests over both groups, named G1 and G2.
+// Typed tests over BLS12-381's two groups, named G1 and G2, or over those and BN254's,
+// named Bn254G1 and Bn254G2.
 using Curves = ::testing::Types<ec::G1Params, ec::G2Params>;
+using AllCurves = ::testing::Types<ec::G1Params, ec::G2Params, ec::bn254::G1Params, ec::bn254::G2Params>;
 struct CurveNames {
     template <class C>
     static std::string GetName(int) {
-        return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
+        const bool g1 = std::is_same_v<C, ec::G1Params> || std::is_same_v<C, ec::bn254::G1Params>;
+        return std::string(kIsBn254<C> ? "Bn254" : "") + (g1 ? "G1" : "G2");
     }
 };
 
-// The group order r as scalar limbs.
+// The group order r as scalar limbs: BLS12-381's, or that of C's curve.
 inline const uint64_t* group_order_limbs() {
     static constexpr ff::Limbs<4> kR = ff::Fr::modulus();
+    return kR.limbs;
+}
+template <class C>
+const uint64_t* group_order_limbs() {
+    static constexpr ff::Limbs<4> kR = C::Scalar::modulus();
     return kR.limbs;
 }
 
