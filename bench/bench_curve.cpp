@@ -1,12 +1,16 @@
-// Benchmarks of the BLS12-381 layers: Fp and Fp2 products, mixed additions, the
-// pairing, MSMs (full scalars and a 90%-boolean witness) and fixed-base multiplication.
+// Benchmarks of the BLS12-381 layers: Fp, Fp2 and Fp12 products, mixed additions, the
+// pairing, MSMs (full scalars and a 90%-boolean witness) and fixed-base multiplication;
+// and BN254's beside them (names BM_Bn254...): Fq12 products, mixed additions, the pairing.
 // Thread counts are an argument where the code is threaded, so single-core cost and
 // scaling are separate numbers; those report wall time and the CPU time of all threads.
 //   ./bench_curve --benchmark_out=curve.json --benchmark_out_format=json
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
+#include "core/ff/bn254_tower.hpp"
 #include "core/ff/fp12.hpp"
 #include "core/ff/random.hpp"
 #include "core/msm/pippenger.hpp"
+#include "core/pairing/bn254.hpp"
 #include "core/pairing/pairing.hpp"
 #include "core/util/splitmix64.hpp"
 
@@ -55,6 +59,34 @@ const std::vector<ec::Affine<C>>& random_bases() {
         return points;
     }();
     return bases;
+}
+
+// BN254's 4096 random points per group ([k]G for random k, one batch conversion).
+constexpr size_t kBn254Points = 4096;
+template <class C>
+const std::vector<ec::Affine<C>>& bn254_random_bases() {
+    static const std::vector<ec::Affine<C>> bases = [] {
+        util::SplitMix64 generator(7);
+        std::vector<ec::Jacobian<C>> points(kBn254Points);
+        for (auto& point : points) {
+            const auto k = ff::uniform_element<ff::bn254::Fr>(generator);
+            point = ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::bn254::generator<C>()), k);
+        }
+        std::vector<ec::Affine<C>> affine(kBn254Points);
+        ec::batch_to_affine(points.data(), affine.data(), kBn254Points);
+        return affine;
+    }();
+    return bases;
+}
+
+// The random bases of C's curve, whichever it is.
+template <class C>
+const std::vector<ec::Affine<C>>& bases_of() {
+    if constexpr (std::is_same_v<C, ec::bn254::G1Params> || std::is_same_v<C, ec::bn254::G2Params>) {
+        return bn254_random_bases<C>();
+    } else {
+        return random_bases<C>();
+    }
 }
 
 // Independent products (throughput, as in the curve formulas' independent terms).
@@ -128,11 +160,36 @@ void BM_Fp2Mul(benchmark::State& state) {
 }
 BENCHMARK(BM_Fp2Mul);
 
+// Independent Fp12 products (the Miller loop's and the final exponentiation's), of
+// Frobenius images of one random element.
+template <class Fp12>
+void BM_Fp12Mul(benchmark::State& state) {
+    Fp12 seed;
+    util::SplitMix64 generator(12);
+    for (auto* c6 : {&seed.c0, &seed.c1}) {
+        for (auto* c2 : {&c6->c0, &c6->c1, &c6->c2}) {
+            for (auto* c : {&c2->c0, &c2->c1}) c->limbs[0] = generator.next() >> 8;  // below p
+        }
+    }
+    std::vector<Fp12> a(64), b(64);
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = seed.frobenius_map(static_cast<unsigned>(i % 12));
+        b[i] = seed.frobenius_map(static_cast<unsigned>((i + 5) % 12)) + a[i];
+    }
+    for (auto _ : state) {
+        for (size_t i = 0; i < a.size(); ++i) a[i] *= b[i];
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * a.size()));
+}
+BENCHMARK(BM_Fp12Mul<ff::Fp12>)->Name("BM_Fp12Mul");
+BENCHMARK(BM_Fp12Mul<ff::bn254::Fq12>)->Name("BM_Bn254Fq12Mul");
+
 // A running sum of distinct affine points: Jacobian madd-2007-bl, or XYZZ madd-2008-s
 // (the MSM buckets' addition).
 template <class C, bool kXyzz>
 void BM_AddMixed(benchmark::State& state) {
-    const auto& bases = random_bases<C>();
+    const auto& bases = bases_of<C>();
     ec::Jacobian<C> jacobian = ec::Jacobian<C>::from_affine(bases[0]);
     ec::Xyzz<C> xyzz = ec::Xyzz<C>::from_affine(bases[0]);
     size_t i = 1;
@@ -152,23 +209,37 @@ BENCHMARK(BM_AddMixed<ec::G1Params, false>)->Name("BM_G1AddMixed");
 BENCHMARK(BM_AddMixed<ec::G2Params, false>)->Name("BM_G2AddMixed");
 BENCHMARK(BM_AddMixed<ec::G1Params, true>)->Name("BM_G1XyzzAddMixed");
 BENCHMARK(BM_AddMixed<ec::G2Params, true>)->Name("BM_G2XyzzAddMixed");
+BENCHMARK(BM_AddMixed<ec::bn254::G1Params, false>)->Name("BM_Bn254G1AddMixed");
+BENCHMARK(BM_AddMixed<ec::bn254::G2Params, false>)->Name("BM_Bn254G2AddMixed");
+BENCHMARK(BM_AddMixed<ec::bn254::G1Params, true>)->Name("BM_Bn254G1XyzzAddMixed");
+BENCHMARK(BM_AddMixed<ec::bn254::G2Params, true>)->Name("BM_Bn254G2XyzzAddMixed");
 
+template <class G1Params, class G2Params>
 void BM_Pairing(benchmark::State& state) {
-    const ec::G1Affine p = random_bases<ec::G1Params>()[1];
-    const ec::G2Affine q = random_bases<ec::G2Params>()[1];
+    const ec::Affine<G1Params> p = bases_of<G1Params>()[1];
+    const ec::Affine<G2Params> q = bases_of<G2Params>()[1];
     for (auto _ : state) benchmark::DoNotOptimize(pairing::pairing(p, q));
     state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Pairing)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pairing<ec::G1Params, ec::G2Params>)->Name("BM_Pairing")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pairing<ec::bn254::G1Params, ec::bn254::G2Params>)
+    ->Name("BM_Bn254Pairing")
+    ->Unit(benchmark::kMillisecond);
 
 // A Groth16 verification's pairing work: four Miller loops, one final exponentiation.
+template <class G1Params, class G2Params>
 void BM_PairingProductOf4(benchmark::State& state) {
-    const auto& g1 = random_bases<ec::G1Params>();
-    const auto& g2 = random_bases<ec::G2Params>();
+    const auto& g1 = bases_of<G1Params>();
+    const auto& g2 = bases_of<G2Params>();
     for (auto _ : state) benchmark::DoNotOptimize(pairing::pairing_product_is_one(g1.data(), g2.data(), 4));
     state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_PairingProductOf4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PairingProductOf4<ec::G1Params, ec::G2Params>)
+    ->Name("BM_PairingProductOf4")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PairingProductOf4<ec::bn254::G1Params, ec::bn254::G2Params>)
+    ->Name("BM_Bn254PairingProductOf4")
+    ->Unit(benchmark::kMillisecond);
 
 // args: log_n, threads, percent of the scalars that are 0 or 1 (the rest full-size).
 template <class C>
