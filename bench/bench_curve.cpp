@@ -70,7 +70,7 @@ const std::vector<ec::Affine<C>>& bn254_random_bases() {
         std::vector<ec::Jacobian<C>> points(kBn254Points);
         for (auto& point : points) {
             const auto k = ff::uniform_element<ff::bn254::Fr>(generator);
-            point = ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::bn254::generator<C>()), k);
+            point = ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), k);
         }
         std::vector<ec::Affine<C>> affine(kBn254Points);
         ec::batch_to_affine(points.data(), affine.data(), kBn254Points);

@@ -24,12 +24,12 @@ static_assert(kSixXSquared.limbs[1] == 0x6f4d8248eeb859fbULL && kSixXSquared.lim
 
 }  // namespace
 
-const G1Affine& g1_generator() {
+const G1Affine& G1Params::generator() {
     static const G1Affine generator{Fq::from_u64(1), Fq::from_u64(2)};
     return generator;
 }
 
-const G2Affine& g2_generator() {
+const G2Affine& G2Params::generator() {
     static const G2Affine generator{
         {fq("0x1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed"),
          fq("0x198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2")},

@@ -1,8 +1,9 @@
 // BN254's two groups (snarkjs's and circom's bn128, Ethereum's alt_bn128): G1 on
 // E(Fq): y^2 = x^3 + 3 and G2 on the D-type twist E'(Fq2): y^2 = x^3 + 3/xi, xi = 9 + u,
 // both of prime order r (bn254::Fr), with the generators of EIP-197 (noble's, arkworks',
-// snarkjs's): (1, 2) and the G2 point below. The group law, scalar multiplication and
-// batch conversion are point.hpp's, as for BLS12-381's curves (curve.hpp).
+// snarkjs's): (1, 2) and a G2 point (bn254.cpp; ec::generator<C>() names either). The group
+// law, scalar multiplication and batch conversion are point.hpp's, as for BLS12-381's
+// curves (curve.hpp).
 //
 // E(Fq) has prime order r: every point on the curve is in G1. E'(Fq2) has order r h with
 // h = 2p - r (254 bits), so a G2 point read from outside must be checked for the subgroup
@@ -32,6 +33,7 @@ struct G1Params {
         constexpr Field kB = montgomery_constant<Field>({{3}});
         return kB;
     }
+    static const Affine<G1Params>& generator();  // host only
 };
 
 struct G2Params {
@@ -47,6 +49,7 @@ struct G2Params {
                 {{0xe4a2bd0685c315d2ULL, 0xa74fa084e52d1852ULL, 0xcd2cafadeed8fdf4ULL, 0x009713b03af0fed4ULL}})};
         return kB;
     }
+    static const Affine<G2Params>& generator();
 };
 
 using G1Affine = Affine<G1Params>;
@@ -64,18 +67,6 @@ static_assert(std::is_trivially_copyable_v<G1Affine> && std::is_trivially_copyab
 inline constexpr uint64_t kBnX = 4965661367192848881ULL;  // 0x44e992b44a6909f1
 
 // ---- host only -----------------------------------------------------------------------
-
-const G1Affine& g1_generator();
-const G2Affine& g2_generator();
-template <class C>
-const Affine<C>& generator() {
-    if constexpr (std::is_same_v<C, G1Params>) {
-        return g1_generator();
-    } else {
-        static_assert(std::is_same_v<C, G2Params>, "BN254 has G1 and G2");
-        return g2_generator();
-    }
-}
 
 // psi = untwist^-1 o pi_p o untwist on E'(Fq2) (twist.hpp): on G2 multiplication by
 // p = 6x^2 mod r.

@@ -17,14 +17,14 @@ Jacobian<C> mul_by_x_abs(const Jacobian<C>& p) {
 
 }  // namespace
 
-const G1Affine& g1_generator() {
+const G1Affine& G1Params::generator() {
     static const G1Affine generator{
         fp("0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"),
         fp("0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1")};
     return generator;
 }
 
-const G2Affine& g2_generator() {
+const G2Affine& G2Params::generator() {
     static const G2Affine generator{
         {fp("0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"),
          fp("0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e")},

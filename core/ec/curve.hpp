@@ -33,6 +33,7 @@ struct G1Params {
     using Field = ff::Fp;
     using Scalar = ff::Fr;  // the group order's field
     ZKB_HOST_DEVICE static constexpr Field b() { return fp_four(); }
+    static const Affine<G1Params>& generator();  // host only
 };
 
 struct G2Params {
@@ -40,6 +41,7 @@ struct G2Params {
     using Scalar = ff::Fr;
     static constexpr Twist kTwist = Twist::multiplicative;
     ZKB_HOST_DEVICE static constexpr Field b() { return Field{fp_four(), fp_four()}; }  // 4(1 + u)
+    static const Affine<G2Params>& generator();
 };
 
 using G1Affine = Affine<G1Params>;
@@ -59,18 +61,9 @@ inline constexpr uint64_t kBlsXAbs = 0xd201000000010000ULL;
 
 // ---- host only -----------------------------------------------------------------------
 
-// The standard generators, by name or by group (generator<G1Params>()).
-const G1Affine& g1_generator();
-const G2Affine& g2_generator();
-template <class C>
-const Affine<C>& generator() {
-    if constexpr (std::is_same_v<C, G1Params>) {
-        return g1_generator();
-    } else {
-        static_assert(std::is_same_v<C, G2Params>, "BLS12-381 has G1 and G2");
-        return g2_generator();
-    }
-}
+// The standard generators, by name or by group (generator<G1Params>(), point.hpp).
+inline const G1Affine& g1_generator() { return G1Params::generator(); }
+inline const G2Affine& g2_generator() { return G2Params::generator(); }
 
 // G1's endomorphism phi(x, y) = (beta x, y), beta a primitive cube root of unity in Fp
 // (the one for which phi acts on G1 as multiplication by -x^2).

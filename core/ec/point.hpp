@@ -286,6 +286,12 @@ ZKB_HOST_DEVICE Jacobian<C> scalar_mul(const Jacobian<C>& p, const ff::Montgomer
 
 // ---- host only -----------------------------------------------------------------------
 
+// C's standard generator, whichever curve C is on: C::generator(), defined with the curve.
+template <class C>
+const Affine<C>& generator() {
+    return C::generator();
+}
+
 // out[i] = in[i].to_affine() for all i with one field inversion (ff::batch_inverse of
 // the Z's). Points at infinity (Z = 0) come out as (0, 0).
 template <class C>

@@ -100,7 +100,7 @@ std::vector<ec::bn254::G2Affine> bn254_g2_points(util::SplitMix64& generator) {
     std::vector<G2Affine> points;
     for (int i = 0; i < 3; ++i) {
         const Bn254Fr k = ff::uniform_element<Bn254Fr>(generator);
-        points.push_back(ec::scalar_mul(G2::from_affine(ec::bn254::g2_generator()), k).to_affine());
+        points.push_back(ec::scalar_mul(G2::from_affine(ec::generator<ec::bn254::G2Params>()), k).to_affine());
     }
     while (points.size() < 6) {
         G2Affine point{random_fq2(), Fq2::zero()};
@@ -231,7 +231,7 @@ json our_encodings(const ec::Affine<C>& p) {
 }
 
 template <class C>
-ec::Jacobian<C> times_generator(const Fr& k) {
+ec::Jacobian<C> times_generator(const typename C::Scalar& k) {
     return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), k);
 }
 
@@ -324,11 +324,6 @@ TEST(NobleInterop, PairingValuesCoefficientByCoefficient) {
 
 // ---- BN254 ---------------------------------------------------------------------------
 
-template <class C>
-ec::Jacobian<C> bn254_times_generator(const Bn254Fr& k) {
-    return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::bn254::generator<C>()), k);
-}
-
 TEST(NobleInterop, Bn254MultiplesAndSums) {
     ZKB_REQUIRE_NOBLE();
     const auto& in = inputs().bn254;
@@ -338,13 +333,13 @@ TEST(NobleInterop, Bn254MultiplesAndSums) {
         const json& multiples = answers[std::string(group)];
         ASSERT_EQ(multiples.size(), scalars.size());
         for (size_t i = 0; i < scalars.size(); ++i) {
-            EXPECT_EQ(coordinates(bn254_times_generator<C>(scalars[i]).to_affine()), multiples[i])
+            EXPECT_EQ(coordinates(times_generator<C>(scalars[i]).to_affine()), multiples[i])
                 << group << ", k = " << scalars[i].to_hex();
         }
         const json& sums = answers[std::string(group) + "_sums"];
         ASSERT_EQ(sums.size(), pairs.size());
         for (size_t i = 0; i < pairs.size(); ++i) {
-            const auto sum = ec::add(bn254_times_generator<C>(pairs[i].first), bn254_times_generator<C>(pairs[i].second));
+            const auto sum = ec::add(times_generator<C>(pairs[i].first), times_generator<C>(pairs[i].second));
             EXPECT_EQ(coordinates(sum.to_affine()), sums[i]) << group << " sum " << i;
         }
     };
@@ -376,8 +371,8 @@ TEST(NobleInterop, Bn254PairingValuesCoefficientByCoefficient) {
     ASSERT_EQ(answers.size(), pairs.size());
     for (size_t i = 0; i < pairs.size(); ++i) {
         const ff::bn254::Fq12 e =
-            pairing::pairing(bn254_times_generator<ec::bn254::G1Params>(pairs[i].first).to_affine(),
-                             bn254_times_generator<ec::bn254::G2Params>(pairs[i].second).to_affine());
+            pairing::pairing(times_generator<ec::bn254::G1Params>(pairs[i].first).to_affine(),
+                             times_generator<ec::bn254::G2Params>(pairs[i].second).to_affine());
         std::vector<std::string> ours;
         for (const ff::bn254::Fq6* c6 : {&e.c0, &e.c1}) {
             for (const ff::bn254::Fq2* c2 : {&c6->c0, &c6->c1, &c6->c2}) {

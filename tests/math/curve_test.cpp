@@ -48,7 +48,7 @@ TEST(Curve, LayoutIsTheZkeyLayout) {
 
 TYPED_TEST(CurveTest, GeneratorIsOnTheCurveInTheSubgroupAndOfOrderR) {
     using C = TypeParam;
-    const Affine<C>& g = test::generator_of<C>();
+    const Affine<C>& g = ec::generator<C>();
     EXPECT_FALSE(g.is_infinity());
     EXPECT_TRUE(g.is_on_curve());
     EXPECT_TRUE(is_in_subgroup(g));
@@ -188,12 +188,12 @@ TYPED_TEST(CurveTest, BatchToAffineMatchesToAffineWithInfinitiesMixedIn) {
     points.insert(points.begin() + 3, J::infinity());
     points.insert(points.begin() + 4, J::infinity());
     points.push_back(J::infinity());
-    std::vector<Affine<C>> out(points.size(), test::generator_of<C>());
+    std::vector<Affine<C>> out(points.size(), ec::generator<C>());
     ec::batch_to_affine(points.data(), out.data(), points.size());
     for (size_t i = 0; i < points.size(); ++i) ASSERT_EQ(out[i], points[i].to_affine()) << "i = " << i;
 
     const std::vector<J> all_infinity(3, J::infinity());
-    std::vector<Affine<C>> out2(3, test::generator_of<C>());
+    std::vector<Affine<C>> out2(3, ec::generator<C>());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 3);
     for (const auto& a : out2) EXPECT_TRUE(a.is_infinity());
     ec::batch_to_affine(all_infinity.data(), out2.data(), 0);  // nothing to do, nothing touched
@@ -330,7 +330,7 @@ TEST(Bn254Curve, ParametersAreThoseOfTheBnFamily) {
     EXPECT_EQ(ec::bn254::G1Params::b(), Fq::from_u64(3));
     const Fq2 xi{Fq::from_u64(9), Fq::one()};
     EXPECT_EQ(ec::bn254::G2Params::b() * xi, Fq2({Fq::from_u64(3), Fq::zero()}));
-    EXPECT_EQ(ec::bn254::g1_generator(), ec::bn254::G1Affine({Fq::from_u64(1), Fq::from_u64(2)}));
+    EXPECT_EQ(ec::generator<ec::bn254::G1Params>(), ec::bn254::G1Affine({Fq::from_u64(1), Fq::from_u64(2)}));
 }
 
 // psi on E'(Fq2): the eigenvalue p (= 6x^2 mod r) on G2, and psi^2 - t psi + p = 0 on
@@ -345,9 +345,9 @@ TEST(Bn254Curve, EndomorphismActsAsPOnG2AndSatisfiesTheFrobeniusEquation) {
     test::to_limbs(facts.p % facts.r, p_mod_r, 4);
     test::to_limbs(facts.p * facts.p % facts.r, p2_mod_r, 4);
     EXPECT_EQ(mpz_class(facts.p % facts.r), mpz_class(6 * facts.x * facts.x));
-    const G2 g = G2::from_affine(ec::bn254::g2_generator());
-    EXPECT_EQ(G2::from_affine(ec::bn254::g2_endomorphism(ec::bn254::g2_generator())), ec::scalar_mul(g, p_mod_r));
-    EXPECT_EQ(G2::from_affine(ec::twist_frobenius(ec::bn254::g2_generator(), 2)), ec::scalar_mul(g, p2_mod_r));
+    const G2 g = G2::from_affine(ec::generator<ec::bn254::G2Params>());
+    EXPECT_EQ(G2::from_affine(ec::bn254::g2_endomorphism(ec::generator<ec::bn254::G2Params>())), ec::scalar_mul(g, p_mod_r));
+    EXPECT_EQ(G2::from_affine(ec::twist_frobenius(ec::generator<ec::bn254::G2Params>(), 2)), ec::scalar_mul(g, p2_mod_r));
     EXPECT_TRUE(ec::bn254::g2_endomorphism(G2Affine::infinity()).is_infinity());
     std::mt19937_64 rng(17);
     for (int i = 0; i < 4; ++i) {

@@ -64,20 +64,10 @@ inline ff::Fr random_scalar(std::mt19937_64& rng) { return random_fr(rng); }
 template <class C>
 constexpr bool kIsBn254 = std::is_same_v<C, ec::bn254::G1Params> || std::is_same_v<C, ec::bn254::G2Params>;
 
-// C's standard generator, whichever curve C is on.
-template <class C>
-const ec::Affine<C>& generator_of() {
-    if constexpr (kIsBn254<C>) {
-        return ec::bn254::generator<C>();
-    } else {
-        return ec::generator<C>();
-    }
-}
-
 // [k]G for a random k: a random subgroup point.
 template <class C>
 ec::Jacobian<C> random_point(std::mt19937_64& rng) {
-    return ec::scalar_mul(ec::Jacobian<C>::from_affine(generator_of<C>()), random_element<typename C::Scalar>(rng));
+    return ec::scalar_mul(ec::Jacobian<C>::from_affine(ec::generator<C>()), random_element<typename C::Scalar>(rng));
 }
 
 // A random element of the field of C's coordinates.

@@ -49,8 +49,8 @@ struct PairingNames {
 template <class Curve>
 class PairingTest : public ::testing::Test {
 protected:
-    static typename Curve::G1Affine g1() { return test::generator_of<typename Curve::G1Params>(); }
-    static typename Curve::G2Affine g2() { return test::generator_of<typename Curve::G2Params>(); }
+    static typename Curve::G1Affine g1() { return ec::generator<typename Curve::G1Params>(); }
+    static typename Curve::G2Affine g2() { return ec::generator<typename Curve::G2Params>(); }
     static typename Curve::G1Affine g1_times(const typename Curve::Scalar& k) {
         return ec::scalar_mul(ec::Jacobian<typename Curve::G1Params>::from_affine(g1()), k).to_affine();
     }
