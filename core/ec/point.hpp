@@ -3,7 +3,8 @@
 //
 // C is a parameter struct (curve.hpp: BLS12-381's G1Params over Fp, G2Params over Fp2;
 // bn254.hpp: BN254's over Fq, Fq2) with `using Field = ...`, `using Scalar = ...` (the
-// field of the group order) and `static constexpr Field b()`.
+// field of the group order), `static constexpr Field b()` and, host only,
+// `static const Affine<C>& generator()`; a G2's also names its twist (twist.hpp).
 //
 // - Affine<C>: (x, y), for storage and as the second operand of mixed additions. The
 //   point at infinity is (0, 0), which is on none of the curves (b != 0). This is

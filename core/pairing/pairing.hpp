@@ -6,7 +6,8 @@
 // bls12_381, arkworks and noble compute (Hayashida-Hayasaka-Teruya's hard part), so
 // GT values interoperate with theirs coefficient by coefficient (fp12.hpp gives the
 // order). Inputs must be valid group elements (on the curve, in the subgroup: what
-// encoding.hpp's decoders check); pairs with a point at infinity contribute 1.
+// encoding.hpp's decoders check); pairs with a point at infinity contribute 1. The
+// pairing's code is optimal_ate.hpp's, shared with BN254's (bn254.hpp).
 #pragma once
 
 #include "core/ec/curve.hpp"
