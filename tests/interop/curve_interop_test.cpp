@@ -358,6 +358,7 @@ TEST(NobleInterop, Bn254G2OnCurveAndSubgroupChecks) {
         EXPECT_EQ(on_curve, answers[i]["on_curve"].get<bool>()) << "point " << i;
         const bool in_subgroup = on_curve && ec::bn254::is_in_subgroup(points[i]);
         EXPECT_EQ(in_subgroup, answers[i]["in_subgroup"].get<bool>()) << "point " << i;
+        EXPECT_EQ(in_subgroup, answers[i]["order_r"].get<bool>()) << "point " << i << ": noble's [r]P = O";
         (in_subgroup ? inside : outside) += 1;
     }
     EXPECT_EQ(inside, 6) << "three multiples of the generator and three cleared cofactors";

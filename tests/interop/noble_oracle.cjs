@@ -14,7 +14,8 @@
 // Under "bn254" the same from noble's bn254 (EIP-196/197's curve), whose points have no
 // standard encoding: affine coordinates [x, y] or [x.c0, x.c1, y.c0, y.c1] (hex, infinity
 // as zeros); and for each given G2 point whether it is on the twist and in G2
-// {"on_curve", "in_subgroup"} (noble's isTorsionFree).
+// {"on_curve", "in_subgroup", "order_r"}: noble's isTorsionFree (psi(P) = [6x^2]P, as
+// zkbatch's check), and [r - 1]P + P = O by noble's group law (independent of both).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -53,7 +54,10 @@ function bn254Answers(request) {
     const x = Fp2.fromBigTuple([big(x0), big(x1)]);
     const y = Fp2.fromBigTuple([big(y0), big(y1)]);
     const onCurve = Fp2.eql(Fp2.sqr(y), bn254.G2.weierstrassEquation(x));
-    return { on_curve: onCurve, in_subgroup: onCurve && B2.fromAffine({ x, y }).isTorsionFree() };
+    if (!onCurve) return { on_curve: false, in_subgroup: false, order_r: false };
+    const point = B2.fromAffine({ x, y });
+    const orderR = point.multiplyUnsafe(bn254.fields.Fr.ORDER - 1n).add(point).is0();
+    return { on_curve: true, in_subgroup: point.isTorsionFree(), order_r: orderR };
   };
   return {
     g1: request.g1.map((k) => g1Affine(times(B1, k))),
