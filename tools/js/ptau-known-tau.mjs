@@ -2,21 +2,24 @@
 // INSECURE: FOR TESTS AND BENCHMARKS ONLY. Whoever knows tau, alpha and beta can forge
 // proofs for every key made from the file this writes.
 //
-// Writes a PREPARED BLS12-381 powers-of-tau file, the one `snarkjs powersoftau new`, one
+// Writes a PREPARED powers-of-tau file (BLS12-381 or BN254, snarkjs's bls12381 and
+// bn128), the one `snarkjs powersoftau new`, one
 // contribution and `powersoftau prepare phase2` would make (sections 1-7 and 12-15),
 // straight from a known tau, alpha and beta. Every point is one fixed-base scalar
 // multiplication of a generator (at most 32 additions from a table), where prepare phase2
 // runs group FFTs whose every butterfly is a full scalar multiplication: on 2 busy cores
 // 10 s instead of 2 min at power 12, 3 min instead of about an hour at power 16.
 //
-//   node tools/js/ptau-known-tau.mjs --power K [--out FILE] [--force]
+//   node tools/js/ptau-known-tau.mjs --power K [--curve bls12381|bn128] [--out FILE] [--force]
 //        [--beacon HEX [--iterations-exp N]]        tau, alpha, beta as a snarkjs beacon draws them
 //        [--tau N --alpha N --beta N]               or given (decimal or 0x hex, 0 < N < r)
 //
-// Default: the public beacon of tools/make-circom-fixtures.sh, so at the same power the
-// file is byte for byte the committed ceremony (the check that this script is right).
-// Default FILE: tools/js/cache/ptau/known-tau-bls12381-pKK.ptau. FILE.json beside it
-// records the power, tau, alpha and beta; an existing FILE with the same record is kept
+// Default: the public beacon of tools/make-circom-fixtures.sh, so at the same curve and
+// power the file is byte for byte the committed ceremony (the check that this script is
+// right). The curve's sizes (n8 = 48 for BLS12-381's q, 32 for BN254's) come from snarkjs's
+// curve object; the code is the same for both. Default curve bls12381; default FILE:
+// tools/js/cache/ptau/known-tau-CURVE-pKK.ptau. FILE.json beside it records the curve,
+// the power, tau, alpha and beta; an existing FILE with the same record is kept
 // (written under a temporary name and renamed, so an existing FILE is complete).
 // Prints FILE on the last line of stdout; progress and warnings go to stderr.
 
@@ -39,18 +42,20 @@ const misc = await import(new URL("misc.js", snarkjsSrc));
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE_BEACON = createHash("sha256").update("zkbatch test ceremony").digest("hex");
 const FIXTURE_NAME = "zkbatch test fixture";
+// snarkjs's names, as `powersoftau new` and circom's -p take them.
+const CURVES = ["bls12381", "bn128"];
 const WARNING = "INSECURE: tau, alpha and beta of this file are known; for tests and benchmarks only";
 
 function usage(message) {
     process.stderr.write(`ptau-known-tau: ${message}\n` +
-        "usage: node tools/js/ptau-known-tau.mjs --power K [--out FILE] [--force]\n" +
+        "usage: node tools/js/ptau-known-tau.mjs --power K [--curve bls12381|bn128] [--out FILE] [--force]\n" +
         "       [--beacon HEX [--iterations-exp N]] | [--tau N --alpha N --beta N]\n");
     process.exit(2);
 }
 
 function parseArguments(argv) {
     const options = { force: false };
-    const valued = new Set(["--power", "--out", "--beacon", "--iterations-exp", "--tau", "--alpha", "--beta"]);
+    const valued = new Set(["--power", "--curve", "--out", "--beacon", "--iterations-exp", "--tau", "--alpha", "--beta"]);
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         if (arg === "--force") { options.force = true; continue; }
@@ -61,6 +66,8 @@ function parseArguments(argv) {
     const power = Number(options.power);
     // The powers `snarkjs powersoftau new` accepts.
     if (!Number.isInteger(power) || power < 1 || power > 28) usage("--power must be an integer 1..28");
+    const curve = options.curve ?? "bls12381";
+    if (!CURVES.includes(curve)) usage(`--curve must be ${CURVES.join(" or ")}, not '${curve}'`);
     const explicit = ["tau", "alpha", "beta"].filter((k) => options[k] !== undefined);
     if (explicit.length !== 0 && explicit.length !== 3) usage("give all of --tau, --alpha, --beta or none");
     if (explicit.length && options.beacon !== undefined) usage("--beacon and --tau/--alpha/--beta exclude each other");
@@ -68,8 +75,8 @@ function parseArguments(argv) {
     if (!explicit.length && !/^([0-9a-fA-F]{2}){1,255}$/.test(beacon)) usage("--beacon must be 1..255 bytes of hex");
     const iterationsExp = Number(options["iterations-exp"] ?? 10);
     if (!Number.isInteger(iterationsExp) || iterationsExp < 10 || iterationsExp > 63) usage("--iterations-exp must be 10..63");
-    const out = options.out ?? path.join(here, "cache", "ptau", `known-tau-bls12381-p${String(power).padStart(2, "0")}.ptau`);
-    return { power, out, force: options.force, explicit: explicit.length === 3, beacon, iterationsExp,
+    const out = options.out ?? path.join(here, "cache", "ptau", `known-tau-${curve}-p${String(power).padStart(2, "0")}.ptau`);
+    return { curve, power, out, force: options.force, explicit: explicit.length === 3, beacon, iterationsExp,
         tau: options.tau, alpha: options.alpha, beta: options.beta };
 }
 
@@ -294,7 +301,7 @@ async function writeKnownTauPtau(curve, args, record, tmpName, log) {
 
 async function main() {
     const args = parseArguments(process.argv.slice(2));
-    const record = { warning: WARNING, curve: "bls12381", power: args.power,
+    const record = { warning: WARNING, curve: args.curve, power: args.power,
         source: args.explicit ? "explicit" : { beacon: args.beacon.toLowerCase(), iterationsExp: args.iterationsExp } };
     if (args.explicit) Object.assign(record, { tau: args.tau, alpha: args.alpha, beta: args.beta });
     const recordName = `${args.out}.json`;
@@ -304,10 +311,10 @@ async function main() {
 
     if (!args.force && fs.existsSync(args.out) && fs.existsSync(recordName)) {
         const old = JSON.parse(fs.readFileSync(recordName, "utf8"));
-        const same = old.power === record.power && JSON.stringify(old.source) === JSON.stringify(record.source) &&
+        const same = (old.curve ?? "bls12381") === record.curve && old.power === record.power && JSON.stringify(old.source) === JSON.stringify(record.source) &&
             (!args.explicit || ["tau", "alpha", "beta"].every((k) => BigInt(old[k]) === BigInt(args[k])));
         if (same) {
-            log(`kept ${args.out} (same power and key; --force rewrites it)`);
+            log(`kept ${args.out} (same curve, power and key; --force rewrites it)`);
             console.log(args.out);
             return;
         }
@@ -315,7 +322,7 @@ async function main() {
 
     fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
     const tmpName = `${args.out}.tmp-${process.pid}`;
-    const curve = await getCurveFromName("bls12381");
+    const curve = await getCurveFromName(args.curve);
     try {
         await writeKnownTauPtau(curve, args, record, tmpName, log);
     } catch (error) {
