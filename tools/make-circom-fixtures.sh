@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the committed BLS12-381 powers-of-tau fixtures in tests/fixtures/circom/ptau/
-# with the real snarkjs commands, and says how long each step took:
-#   tools/make-circom-fixtures.sh [POWER...]      (default: 8 12)
+# Regenerates the committed powers-of-tau fixtures in tests/fixtures/circom/ptau/ with the
+# real snarkjs commands, and says how long each step took:
+#   tools/make-circom-fixtures.sh [--curve bls12381|bn128] [POWER...]   (default: bls12381, 8 12)
+# writes CURVE-pKK.ptau (bn128 is snarkjs's and circom's name for BN254).
 # Each file is `powersoftau new`, one `powersoftau beacon` and `prepare phase2`. The
 # contribution is a beacon, not `contribute -e=...`: snarkjs mixes 64 random bytes into
 # any entropy given to `contribute` (misc.getRandomRng), so only a beacon is reproducible.
-# The same commands give the same bytes; SHA256SUMS beside the files says which.
+# The same commands give the same bytes; SHA256SUMS beside the files says which: a file
+# it lists must match, a file it does not list is added to it.
 # INSECURE: the beacon is public, so anyone can recompute tau. For tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,15 @@ beacon_iterations_exp=10
 contribution_name="zkbatch test fixture"
 
 [ -x "$snarkjs" ] || { echo "make-circom-fixtures: $snarkjs missing; run: npm ci --prefix tools/js" >&2; exit 1; }
+curve=bls12381
+if [ "${1-}" = --curve ]; then
+  curve=${2-}
+  shift 2 || true
+fi
+case "$curve" in
+  bls12381 | bn128) ;;
+  *) echo "make-circom-fixtures: --curve must be bls12381 or bn128, not '$curve'" >&2; exit 2 ;;
+esac
 powers=("$@")
 ((${#powers[@]})) || powers=(8 12)
 for power in "${powers[@]}"; do
@@ -44,9 +55,9 @@ step() {  # NAME COMMAND...: runs it quietly, prints its wall time and the load 
 
 mkdir -p "$out_dir"
 for power in "${powers[@]}"; do
-  name=$(printf 'bls12381-p%02d.ptau' "$power")
+  name=$(printf '%s-p%02d.ptau' "$curve" "$power")
   echo "make-circom-fixtures: $out_dir/$name ($(nproc) cores)"
-  step "powersoftau new" "$snarkjs" powersoftau new bls12381 "$power" "$work/0.ptau"
+  step "powersoftau new" "$snarkjs" powersoftau new "$curve" "$power" "$work/0.ptau"
   step "powersoftau beacon" "$snarkjs" powersoftau beacon "$work/0.ptau" "$work/1.ptau" \
     "$beacon" "$beacon_iterations_exp" -n="$contribution_name"
   # snarkjs's CLI exits 0 even when beacon refuses its arguments: check the file.
@@ -56,18 +67,25 @@ for power in "${powers[@]}"; do
   rm -f "$work"/*.ptau
   echo "  $(du -h "$out_dir/$name" | cut -f1)  $(sha256sum "$out_dir/$name" | cut -d' ' -f1)"
   # The known-tau writer must reproduce snarkjs's file exactly (its only full check).
-  step "ptau-known-tau.mjs (check)" node tools/js/ptau-known-tau.mjs --power "$power" --out "$work/known.ptau"
+  step "ptau-known-tau.mjs (check)" node tools/js/ptau-known-tau.mjs --curve "$curve" --power "$power" \
+    --out "$work/known.ptau"
   cmp "$work/known.ptau" "$out_dir/$name" ||
-    { echo "make-circom-fixtures: tools/js/ptau-known-tau.mjs differs from snarkjs at power $power" >&2; exit 1; }
+    { echo "make-circom-fixtures: tools/js/ptau-known-tau.mjs differs from snarkjs ($curve, power $power)" >&2; exit 1; }
   rm -f "$work"/known.ptau*
 done
 echo "make-circom-fixtures: done in $SECONDS s"
 
-# Compare with the committed sums: the same commands must give the same bytes.
-if [ -f "$out_dir/SHA256SUMS" ]; then
-  (cd "$out_dir" && sha256sum --check --ignore-missing SHA256SUMS) ||
-    { echo "make-circom-fixtures: bytes differ from SHA256SUMS (another snarkjs?); update it if intended" >&2; exit 1; }
-else
-  (cd "$out_dir" && sha256sum bls12381-p*.ptau >SHA256SUMS)
-  echo "make-circom-fixtures: wrote $out_dir/SHA256SUMS"
-fi
+# Compare with the committed sums: the same commands must give the same bytes. A file
+# SHA256SUMS does not list yet (a new curve or power) is added to it.
+sums=$out_dir/SHA256SUMS
+touch "$sums"
+for power in "${powers[@]}"; do
+  name=$(printf '%s-p%02d.ptau' "$curve" "$power")
+  if grep -q "  $name\$" "$sums"; then
+    (cd "$out_dir" && grep "  $name\$" SHA256SUMS | sha256sum --check) ||
+      { echo "make-circom-fixtures: $name differs from SHA256SUMS (another snarkjs?); update it if intended" >&2; exit 1; }
+  else
+    (cd "$out_dir" && sha256sum "$name" >>SHA256SUMS && LC_ALL=C sort -k2 -o SHA256SUMS SHA256SUMS)
+    echo "make-circom-fixtures: added $name to $sums"
+  fi
+done
