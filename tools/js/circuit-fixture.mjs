@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // Builds one circom circuit's proving artifacts with the real toolchain, for tests:
 //
-//   node tools/js/circuit-fixture.mjs CIRCUIT OUT_DIR [--prove] [--ptau FILE] [--inputs DIR]
+//   node tools/js/circuit-fixture.mjs CIRCUIT OUT_DIR [--curve bls12381|bn128] [--prove]
+//                                     [--ptau FILE] [--inputs DIR]
 //
 // CIRCUIT is a name from tests/fixtures/circom (CIRCUIT.circom, inputs in
 // tests/fixtures/circom/inputs/CIRCUIT/*.json) or a path to a .circom file (then --inputs
-// DIR names its input JSON files). Into OUT_DIR it writes, skipping every step whose
-// outputs are newer than its inputs:
-//   NAME.r1cs, NAME.sym, NAME.wasm   circom2 -p bls12381 --r1cs --wasm --sym
+// DIR names its input JSON files). --curve is the curve circom compiles for and snarkjs
+// proves on: bls12381 (the default) or bn128 (BN254, circom's own default). One OUT_DIR
+// holds one curve's artifacts: an OUT_DIR whose NAME.r1cs is of the other curve is
+// refused, so give each curve its own (the tests use CIRCUIT/ and bn128/CIRCUIT/). Into
+// OUT_DIR it writes, skipping every step whose outputs are newer than its inputs:
+//   NAME.r1cs, NAME.sym, NAME.wasm   circom2 -p CURVE --r1cs --wasm --sym
 //   NAME_0000.zkey                   snarkjs groth16 setup with the ptau: the smallest
-//                                    committed one that is big enough (--ptau overrides)
+//                                    committed one of the curve that is big enough
+//                                    (CURVE-pKK.ptau; --ptau overrides, and must be of
+//                                    the curve)
 //   NAME.zkey                        snarkjs zkey beacon, so delta is not the ceremony's; a
 //                                    beacon, not `zkey contribute`, because contribute mixes
 //                                    random bytes into its entropy: this zkey is reproducible
@@ -17,8 +23,8 @@
 //   wtns/INPUT.wtns                  snarkjs wtns calculate, one per input JSON
 //   proofs/INPUT.{proof,public}.json with --prove: snarkjs groth16 prove, then groth16
 //                                    verify (a rejected proof fails this script)
-//   fixture.json                     all of the above as paths, the circuit's sizes and
-//                                    each witness's share of 0/1 values
+//   fixture.json                     all of the above as paths, the curve, the circuit's
+//                                    sizes and each witness's share of 0/1 values
 // Every file is written under a temporary name and renamed, and every step is
 // deterministic, so concurrent runs on one OUT_DIR are safe. Prints one line per step
 // (its time, or "up to date") and every artifact's path on stderr, and fixture.json's
@@ -39,6 +45,18 @@ const snarkjs = path.join(jsDir, "node_modules", "snarkjs", "build", "cli.cjs");
 // The zkey's contribution: a fixed public beacon (INSECURE, for tests only).
 const ZKEY_BEACON = "7a6b62617463682074657374207a6b6579";  // "zkbatch test zkey"
 const ZKEY_BEACON_ITERATIONS_EXP = "10";
+// The curves by snarkjs's (and circom -p's) names, with the base field's prime q (a .ptau's
+// header) and the group order r (a .r1cs's header): how a file tells its curve.
+const CURVES = {
+    bls12381: {
+        q: 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn,
+        r: 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n,
+    },
+    bn128: {
+        q: 21888242871839275222246405745257275088696311157297823662689037894645226208583n,
+        r: 21888242871839275222246405745257275088548364400416034343698204186575808495617n,
+    },
+};
 
 function fail(status, message) {
     process.stderr.write(`circuit-fixture: ${message}\n`);
@@ -47,18 +65,22 @@ function fail(status, message) {
 
 function parseArguments(argv) {
     const positional = [];
-    const options = { prove: false };
+    const options = { prove: false, curve: "bls12381" };
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         if (arg === "--prove") options.prove = true;
-        else if (arg === "--ptau" || arg === "--inputs") {
+        else if (arg === "--ptau" || arg === "--inputs" || arg === "--curve") {
             if (i + 1 >= argv.length) fail(2, `${arg} needs a value`);
-            options[arg.slice(2)] = path.resolve(argv[++i]);
+            options[arg.slice(2)] = arg === "--curve" ? argv[++i] : path.resolve(argv[++i]);
         } else if (arg.startsWith("--")) fail(2, `unknown option '${arg}'`);
         else positional.push(arg);
     }
     if (positional.length !== 2) {
-        fail(2, "usage: node tools/js/circuit-fixture.mjs CIRCUIT OUT_DIR [--prove] [--ptau FILE] [--inputs DIR]");
+        fail(2, "usage: node tools/js/circuit-fixture.mjs CIRCUIT OUT_DIR [--curve bls12381|bn128] [--prove] " +
+            "[--ptau FILE] [--inputs DIR]");
+    }
+    if (!Object.hasOwn(CURVES, options.curve)) {
+        fail(2, `--curve must be ${Object.keys(CURVES).join(" or ")}, not '${options.curve}'`);
     }
     const [circuit, outDir] = positional;
     let source, inputsDir;
@@ -75,7 +97,7 @@ function parseArguments(argv) {
     if (!fs.existsSync(inputsDir)) fail(2, `${inputsDir}: no inputs folder`);
     if (options.ptau && !fs.existsSync(options.ptau)) fail(2, `${options.ptau}: no such ptau file`);
     return { source, name: path.basename(source, ".circom"), inputsDir, outDir: path.resolve(outDir),
-        prove: options.prove, ptau: options.ptau };
+        curve: options.curve, prove: options.prove, ptau: options.ptau };
 }
 
 function mtime(file) {
@@ -130,7 +152,18 @@ function checkZkey(file) {
     }
 }
 
-// A ptau's power and whether prepare phase2 ran (section 1: n8, q, power, ceremony power).
+// A little-endian unsigned integer.
+function readLE(bytes) {
+    return BigInt(`0x${Buffer.from(bytes).reverse().toString("hex") || "0"}`);
+}
+
+// The curve whose field is `prime` (its `key`, q or r), or undefined.
+function curveOf(key, prime) {
+    return Object.keys(CURVES).find((name) => CURVES[name][key] === prime);
+}
+
+// A ptau's curve, power and whether prepare phase2 ran (section 1: n8, q, power, ceremony
+// power).
 function ptauInfo(file) {
     const list = sections(file, "ptau");
     const header = list.find((s) => s.id === 1);
@@ -139,7 +172,9 @@ function ptauInfo(file) {
     const b = Buffer.alloc(Math.min(header.size, 128));
     fs.readSync(fd, b, 0, b.length, header.offset);
     fs.closeSync(fd);
-    return { power: b.readUInt32LE(4 + b.readUInt32LE(0)), prepared: list.some((s) => s.id === 12) };
+    const n8 = b.readUInt32LE(0);
+    return { curve: curveOf("q", readLE(b.subarray(4, 4 + n8))), power: b.readUInt32LE(4 + n8),
+        prepared: list.some((s) => s.id === 12) };
 }
 
 const timings = [];
@@ -160,8 +195,8 @@ function step(label, outputs, inputs, make) {
     process.stderr.write(`circuit-fixture: ${label}: ${seconds.toFixed(1)} s (load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})\n`);
 }
 
-// The r1cs header (section 1): field size, prime, wires, outputs, public and private
-// inputs, labels, constraints.
+// The r1cs header (section 1): field size, prime (r of the curve circom compiled for),
+// wires, outputs, public and private inputs, labels, constraints.
 function readR1csHeader(file) {
     const b = fs.readFileSync(file);
     if (b.toString("latin1", 0, 4) !== "r1cs") fail(1, `${file}: not an r1cs file`);
@@ -170,7 +205,8 @@ function readR1csHeader(file) {
         if (id === 1) {
             const n8 = b.readUInt32LE(o + 12);
             const h = o + 16 + n8;
-            return { nWires: b.readUInt32LE(h), nOutputs: b.readUInt32LE(h + 4), nPubInputs: b.readUInt32LE(h + 8),
+            return { curve: curveOf("r", readLE(b.subarray(o + 16, h))), nWires: b.readUInt32LE(h),
+                nOutputs: b.readUInt32LE(h + 4), nPubInputs: b.readUInt32LE(h + 8),
                 nPrvInputs: b.readUInt32LE(h + 12), nConstraints: b.readUInt32LE(h + 24) };
         }
         o += 12 + size;
@@ -184,15 +220,17 @@ function domainPower(r1cs) {
     return Math.floor(Math.log2(r1cs.nConstraints + r1cs.nPubInputs + r1cs.nOutputs)) + 1;
 }
 
-function committedPtau(power) {
+// The smallest committed ceremony of the curve (CURVE-pKK.ptau) that reaches 2^power.
+function committedPtau(curve, power) {
     const dir = path.join(fixturesDir, "ptau");
+    const pattern = new RegExp(`^${curve}-p(\\d+)\\.ptau$`);
     const candidates = fs.readdirSync(dir)
-        .map((f) => ({ file: path.join(dir, f), power: Number((/^bls12381-p(\d+)\.ptau$/.exec(f) ?? [])[1]) }))
+        .map((f) => ({ file: path.join(dir, f), power: Number((pattern.exec(f) ?? [])[1]) }))
         .filter((c) => c.power >= power)
         .sort((a, b) => a.power - b.power);
     if (!candidates.length) {
-        fail(1, `no committed ptau reaches 2^${power}; make one with ` +
-            `node tools/js/ptau-known-tau.mjs --power ${power} and pass --ptau`);
+        fail(1, `no committed ${curve} ptau reaches 2^${power}; make one with ` +
+            `node tools/js/ptau-known-tau.mjs --curve ${curve} --power ${power} and pass --ptau`);
     }
     return candidates[0].file;
 }
@@ -229,10 +267,15 @@ function main() {
     const libraryFiles = fs.readdirSync(libraries[0]).map((f) => path.join(libraries[0], f));
 
     const r1cs = out(`${a.name}.r1cs`), sym = out(`${a.name}.sym`), wasm = out(`${a.name}.wasm`);
+    // The steps below trust mtimes, not curves: artifacts of the other curve would look up
+    // to date.
+    if (fs.existsSync(r1cs) && readR1csHeader(r1cs).curve !== a.curve) {
+        fail(2, `${r1cs} is not a ${a.curve} circuit: give each curve its own OUT_DIR`);
+    }
     step(`${a.name}: compile`, [r1cs, sym, wasm], [a.source, ...libraryFiles, ...toolchain], (tmp) => {
         const work = fs.mkdtempSync(path.join(a.outDir, ".compile-"));
         try {
-            run(circom2, ["-p", "bls12381", "--r1cs", "--wasm", "--sym", ...libraries.flatMap((l) => ["-l", l]),
+            run(circom2, ["-p", a.curve, "--r1cs", "--wasm", "--sym", ...libraries.flatMap((l) => ["-l", l]),
                 "-o", work, a.source]);
             fs.renameSync(path.join(work, `${a.name}.r1cs`), tmp[0]);
             fs.renameSync(path.join(work, `${a.name}.sym`), tmp[1]);
@@ -244,8 +287,11 @@ function main() {
 
     const header = readR1csHeader(r1cs);
     const power = domainPower(header);
-    const ptau = a.ptau ?? committedPtau(power);
+    const ptau = a.ptau ?? committedPtau(a.curve, power);
     const ptauHeader = ptauInfo(ptau);
+    if (ptauHeader.curve !== a.curve) {
+        fail(2, `${ptau}: ${ptauHeader.curve ? `a ${ptauHeader.curve}` : "an unknown curve's"} ceremony, not ${a.curve}`);
+    }
     if (ptauHeader.power < power) fail(1, `${ptau}: power ${ptauHeader.power}, below the circuit's 2^${power}`);
     if (!ptauHeader.prepared) fail(1, `${ptau}: not prepared (no section 12): run snarkjs powersoftau prepare phase2`);
     const zkey0 = out(`${a.name}_0000.zkey`), zkey = out(`${a.name}.zkey`), vkey = out("verification_key.json");
@@ -283,7 +329,7 @@ function main() {
     }
 
     const fixture = {
-        circuit: a.name, source: a.source, curve: "bls12381",
+        circuit: a.name, source: a.source, curve: a.curve,
         constraints: header.nConstraints, publicInputs: header.nPubInputs, publicOutputs: header.nOutputs,
         nPublic: header.nPubInputs + header.nOutputs, privateInputs: header.nPrvInputs, variables: header.nWires,
         domainPower: power, ptau, r1cs, sym, wasm, zkey, verificationKey: vkey, witnesses, timings,
