@@ -2,13 +2,13 @@
 // INSECURE: FOR TESTS AND BENCHMARKS ONLY. Whoever knows tau, alpha and beta can forge
 // proofs for every key made from the file this writes.
 //
-// Writes a PREPARED powers-of-tau file (BLS12-381 or BN254, snarkjs's bls12381 and
-// bn128), the one `snarkjs powersoftau new`, one
-// contribution and `powersoftau prepare phase2` would make (sections 1-7 and 12-15),
-// straight from a known tau, alpha and beta. Every point is one fixed-base scalar
-// multiplication of a generator (at most 32 additions from a table), where prepare phase2
-// runs group FFTs whose every butterfly is a full scalar multiplication: on 2 busy cores
-// 10 s instead of 2 min at power 12, 3 min instead of about an hour at power 16.
+// Writes a PREPARED powers-of-tau file (BLS12-381 or BN254: snarkjs's bls12381, bn128),
+// the one `snarkjs powersoftau new`, one contribution and `powersoftau prepare phase2`
+// would make (sections 1-7 and 12-15), straight from a known tau, alpha and beta. Every
+// point is one fixed-base scalar multiplication of a generator (at most 32 additions from
+// a table), where prepare phase2 runs group FFTs whose every butterfly is a full scalar
+// multiplication: on 2 busy cores 10 s instead of 2 min at power 12, 3 min instead of
+// about an hour at power 16 (BLS12-381).
 //
 //   node tools/js/ptau-known-tau.mjs --power K [--curve bls12381|bn128] [--out FILE] [--force]
 //        [--beacon HEX [--iterations-exp N]]        tau, alpha, beta as a snarkjs beacon draws them
