@@ -164,7 +164,7 @@ BENCHMARK(BM_Fp2Mul);
 // Frobenius images of one random element.
 template <class Fp12>
 void BM_Fp12Mul(benchmark::State& state) {
-    Fp12 seed;
+    Fp12 seed{};  // zero; the loop below sets each coefficient's low limb
     util::SplitMix64 generator(12);
     for (auto* c6 : {&seed.c0, &seed.c1}) {
         for (auto* c2 : {&c6->c0, &c6->c1, &c6->c2}) {
