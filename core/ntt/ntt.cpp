@@ -9,6 +9,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace zkbatch::ntt {
 
@@ -21,7 +22,7 @@ unsigned threads_for(size_t n, unsigned threads) { return n >= kMinParallelSize 
 
 // Visits butterflies [first, last) of one stage, numbered k = block * span + j: the pair
 // (block * 2 * span + j, block * 2 * span + j + span) with twiddle index j.
-template <class Butterfly>
+template <class Fr, class Butterfly>
 void for_each_butterfly(Fr* values, size_t span, size_t first, size_t last, Butterfly&& butterfly) {
     size_t k = first;
     while (k < last) {
@@ -37,6 +38,7 @@ void for_each_butterfly(Fr* values, size_t span, size_t first, size_t last, Butt
 
 // Butterflies [first, last) of the stage of span 1, where every twiddle is w^0 = 1 and
 // both directions' butterflies are the same sum and difference.
+template <class Fr>
 void span_one_stage(Fr* values, size_t first, size_t last) {
     for_each_butterfly(values, 1, first, last, [](Fr& low, Fr& high, size_t) {
         const Fr sum = low + high;
@@ -47,6 +49,7 @@ void span_one_stage(Fr* values, size_t first, size_t last) {
 
 // Gentleman-Sande (decimation in frequency): natural in, bit-reversed out, no 1/n.
 // `twiddles` holds w^k for k < n/2 where w is the transform's root.
+template <class Fr>
 void dif_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads) {
     const size_t half_n = (size_t{1} << log_n) / 2;
     threads = threads_for(2 * half_n, threads);
@@ -64,6 +67,7 @@ void dif_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads
 }
 
 // Cooley-Tukey (decimation in time): bit-reversed in, natural out.
+template <class Fr>
 void dit_stages(Fr* values, uint32_t log_n, const Fr* twiddles, unsigned threads) {
     const size_t n = size_t{1} << log_n;
     const size_t half_n = n / 2;
@@ -89,6 +93,7 @@ void for_each_element(size_t n, unsigned threads, ElementFn&& fn) {
 }
 
 // powers[k] = base^k for k < count.
+template <class Fr>
 std::vector<Fr> powers_of(const Fr& base, size_t count) {
     std::vector<Fr> powers(count);
     Fr power = Fr::one();
@@ -99,27 +104,42 @@ std::vector<Fr> powers_of(const Fr& base, size_t count) {
     return powers;
 }
 
-// ffjavascript's primitive 2^32-nd root 5^((r-1)/2^32), canonical (Roots::snarkjs).
-constexpr const char* kSnarkjsMaxRoot = "0x212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f";
+// ffjavascript's primitive 2^s-th root q^((r-1)/2^s), q = 5 its first non-residue
+// (Roots::snarkjs). BLS12-381's generator is 7, so its ROOT' differs from ROOT, canonical:
+// 0x212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f. BN254's generator is
+// 5 itself, so ROOT' is its ROOT (ff/bn254.hpp: ffjavascript's Fr.w[28]).
+template <class Fr>
+Fr snarkjs_max_root() {
+    if constexpr (std::is_same_v<Fr, ff::bls12_381::Fr>) {
+        return Fr::from_hex("0x212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f");
+    } else {
+        static_assert(std::is_same_v<Fr, ff::bn254::Fr>, "a new field: give ffjavascript's ROOT' here");
+        return Fr::max_root_of_unity();
+    }
+}
 
-// The primitive 2^log_n-th root of a family (log_n <= 32).
+// The primitive 2^log_n-th root of a family (log_n <= s).
+template <class Fr>
 Fr family_root(Roots roots, uint32_t log_n) {
     if (roots == Roots::zkbatch) return Fr::root_of_unity(log_n);
-    Fr root = Fr::from_hex(kSnarkjsMaxRoot);
+    Fr root = snarkjs_max_root<Fr>();
     for (uint32_t i = log_n; i < Fr::kTwoAdicity; ++i) root = root.sqr();
     return root;
 }
 
 }  // namespace
 
-Domain::Domain(uint32_t log_n, Roots roots)
+namespace generic {
+
+template <class Fr>
+Domain<Fr>::Domain(uint32_t log_n, Roots roots)
     : log_n_(log_n),
       low_bits_(log_n / 2),
       low_mask_((size_t{1} << (log_n / 2)) - 1),
-      omega_(family_root(roots, log_n)),
+      omega_(family_root<Fr>(roots, log_n)),
       omega_inv_(omega_.inverse()),
       size_inv_(Fr::from_u64(uint64_t{1} << log_n).inverse()),
-      coset_shift_(roots == Roots::zkbatch ? Fr::coset_shift() : family_root(roots, log_n + 1)),
+      coset_shift_(roots == Roots::zkbatch ? Fr::coset_shift() : family_root<Fr>(roots, log_n + 1)),
       coset_shift_inv_(coset_shift_.inverse()) {
     const size_t n = size_t{1} << log_n;
     twiddles_ = powers_of(omega_, n / 2);
@@ -150,11 +170,12 @@ Domain::Domain(uint32_t log_n, Roots roots)
     }
 }
 
-const Domain& Domain::get(uint32_t log_n, Roots roots) {
-    if (log_n > kMaxLogN) {
+template <class Fr>
+const Domain<Fr>& Domain<Fr>::get(uint32_t log_n, Roots roots) {
+    if (const uint32_t largest = max_log_n<Fr>(roots); log_n > largest) {
         throw std::invalid_argument("NTT domain of 2^" + std::to_string(log_n) +
                                     " elements requested; the largest supported is 2^" +
-                                    std::to_string(kMaxLogN) + " (log_n <= " + std::to_string(kMaxLogN) + ")");
+                                    std::to_string(largest) + " (log_n <= " + std::to_string(largest) + ")");
     }
     static std::mutex mutex;
     static std::array<std::array<std::unique_ptr<const Domain>, kMaxLogN + 1>, 2> domains;
@@ -164,6 +185,12 @@ const Domain& Domain::get(uint32_t log_n, Roots roots) {
     return *domain;
 }
 
+template class Domain<ff::bls12_381::Fr>;
+template class Domain<ff::bn254::Fr>;
+
+}  // namespace generic
+
+template <class Fr>
 void bit_reverse(Fr* values, uint32_t log_n, unsigned threads) {
     const size_t n = size_t{1} << log_n;
     // Each pair {i, bitrev(i)} is swapped by whichever chunk owns the smaller index,
@@ -174,35 +201,54 @@ void bit_reverse(Fr* values, uint32_t log_n, unsigned threads) {
     });
 }
 
-void inverse_ntt_natural_to_bitrev(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void inverse_ntt_natural_to_bitrev(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     dif_stages(values, domain.log_n(), domain.inverse_twiddles(), threads);
     const Fr size_inv = domain.size_inv();
     for_each_element(domain.size(), threads, [&](size_t i) { values[i] *= size_inv; });
 }
 
-void forward_ntt_bitrev_to_natural(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void forward_ntt_bitrev_to_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     dit_stages(values, domain.log_n(), domain.twiddles(), threads);
 }
 
-void coset_forward_ntt_bitrev_to_natural(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void coset_forward_ntt_bitrev_to_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     for_each_element(domain.size(), threads, [&](size_t p) { values[p] *= domain.coset_scale_bitrev(p); });
     dit_stages(values, domain.log_n(), domain.twiddles(), threads);
 }
 
-void coset_inverse_ntt_natural(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void coset_inverse_ntt_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     dif_stages(values, domain.log_n(), domain.inverse_twiddles(), threads);
     for_each_element(domain.size(), threads, [&](size_t p) { values[p] *= domain.coset_unscale_bitrev(p); });
     bit_reverse(values, domain.log_n(), threads);
 }
 
-void forward_ntt_natural(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void forward_ntt_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     bit_reverse(values, domain.log_n(), threads);
     forward_ntt_bitrev_to_natural(domain, values, threads);
 }
 
-void inverse_ntt_natural(const Domain& domain, Fr* values, unsigned threads) {
+template <class Fr>
+void inverse_ntt_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned threads) {
     inverse_ntt_natural_to_bitrev(domain, values, threads);
     bit_reverse(values, domain.log_n(), threads);
 }
+
+// Each transform for both curves' Fr.
+#define ZKB_NTT_INSTANTIATE(Fr)                                                                          \
+    template void bit_reverse<Fr>(Fr*, uint32_t, unsigned);                                              \
+    template void inverse_ntt_natural_to_bitrev<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);          \
+    template void forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);          \
+    template void coset_forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);    \
+    template void coset_inverse_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);              \
+    template void forward_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);                    \
+    template void inverse_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);
+ZKB_NTT_INSTANTIATE(ff::bls12_381::Fr)
+ZKB_NTT_INSTANTIATE(ff::bn254::Fr)
+#undef ZKB_NTT_INSTANTIATE
 
 }  // namespace zkbatch::ntt

@@ -16,9 +16,9 @@ namespace {
 
 // a, b, c (evaluations on H) into out, scratch and scratch + n as evaluations on the
 // domain's coset (natural order): the first six NTTs of both quotient variants.
-void evaluate_on_coset(const ntt::Domain& domain, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c, ff::Fr* out,
-                       ff::Fr* scratch, unsigned threads) {
-    using ff::Fr;
+template <class Fr>
+void evaluate_on_coset(const ntt::generic::Domain<Fr>& domain, const Fr* a, const Fr* b, const Fr* c, Fr* out,
+                       Fr* scratch, unsigned threads) {
     const size_t n = domain.size();
     Fr* const a_values = out;  // A is transformed in the output buffer
     Fr* const b_values = scratch;
@@ -36,7 +36,8 @@ void evaluate_on_coset(const ntt::Domain& domain, const ff::Fr* a, const ff::Fr*
 }
 
 // out[i] = (out[i] * scratch[i] - scratch[n + i]) * factor.
-void pointwise(size_t n, ff::Fr* out, const ff::Fr* scratch, const ff::Fr& factor, unsigned threads) {
+template <class Fr>
+void pointwise(size_t n, Fr* out, const Fr* scratch, const Fr& factor, unsigned threads) {
     util::parallel_for(0, n, threads, [&](size_t first, size_t last) {
         for (size_t i = first; i < last; ++i) out[i] = (out[i] * scratch[i] - scratch[n + i]) * factor;
     });
@@ -44,21 +45,31 @@ void pointwise(size_t n, ff::Fr* out, const ff::Fr* scratch, const ff::Fr& facto
 
 }  // namespace
 
-void compute_quotient_cpu(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                          ff::Fr* h, ff::Fr* scratch, unsigned threads) {
-    using ff::Fr;
-    const ntt::Domain& domain = ntt::Domain::get(log_n);
+template <class Fr>
+void compute_quotient_cpu(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c, Fr* h, Fr* scratch, unsigned threads) {
+    const auto& domain = ntt::generic::Domain<Fr>::get(log_n);
     evaluate_on_coset(domain, a, b, c, h, scratch, threads);
     const Fr vanishing_on_coset_inv = (domain.coset_shift().pow(domain.size()) - Fr::one()).inverse();
     pointwise(domain.size(), h, scratch, vanishing_on_coset_inv, threads);
     ntt::coset_inverse_ntt_natural(domain, h, threads);
 }
 
-void compute_odd_coset_quotient_cpu(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                                    ff::Fr* out, ff::Fr* scratch, unsigned threads) {
-    const ntt::Domain& domain = ntt::Domain::get(log_n, ntt::Roots::snarkjs);
+template <class Fr>
+void compute_odd_coset_quotient_cpu(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c, Fr* out, Fr* scratch,
+                                    unsigned threads) {
+    const auto& domain = ntt::generic::Domain<Fr>::get(log_n, ntt::Roots::snarkjs);
     evaluate_on_coset(domain, a, b, c, out, scratch, threads);
-    pointwise(domain.size(), out, scratch, ff::Fr::one(), threads);
+    pointwise(domain.size(), out, scratch, Fr::one(), threads);
 }
+
+template void compute_quotient_cpu(uint32_t, const ff::bls12_381::Fr*, const ff::bls12_381::Fr*,
+                                   const ff::bls12_381::Fr*, ff::bls12_381::Fr*, ff::bls12_381::Fr*, unsigned);
+template void compute_quotient_cpu(uint32_t, const ff::bn254::Fr*, const ff::bn254::Fr*, const ff::bn254::Fr*,
+                                   ff::bn254::Fr*, ff::bn254::Fr*, unsigned);
+template void compute_odd_coset_quotient_cpu(uint32_t, const ff::bls12_381::Fr*, const ff::bls12_381::Fr*,
+                                             const ff::bls12_381::Fr*, ff::bls12_381::Fr*, ff::bls12_381::Fr*,
+                                             unsigned);
+template void compute_odd_coset_quotient_cpu(uint32_t, const ff::bn254::Fr*, const ff::bn254::Fr*,
+                                             const ff::bn254::Fr*, ff::bn254::Fr*, ff::bn254::Fr*, unsigned);
 
 }  // namespace zkbatch::prove

@@ -1,5 +1,5 @@
 // The NTTs against a naive O(n^2) DFT written from the definition, round trips, and
-// independence of the thread count.
+// independence of the thread count, over both curves' scalar fields.
 #include "gmp_oracle.hpp"
 
 #include "core/ntt/ntt.hpp"
@@ -11,15 +11,37 @@
 namespace zkbatch {
 namespace {
 
-using ff::Fr;
+// Each field's published domain facts (fr_test.cpp checks them against GMP): its
+// generator g (the coset shift), two-adicity s and ROOT = g^((r-1)/2^s), canonical hex.
+struct DomainFacts {
+    uint64_t generator;
+    uint32_t two_adicity;
+    const char* root_hex;
+};
+template <class F>
+DomainFacts facts();
+template <>
+DomainFacts facts<ff::bls12_381::Fr>() {  // blst's, bellman's, arkworks'
+    return {7, 32, "16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"};
+}
+template <>
+DomainFacts facts<ff::bn254::Fr>() {  // ffjavascript's bn128 Fr.w[28], arkworks'
+    return {5, 28, "2a3c09f0a58a7e8500e0a7eb8ef62abc402d111e41112ed49bd61b6e725b19f0"};
+}
 
-// omega_n straight from the constants via GMP: ROOT^(2^(32 - log_n)) mod r.
+// omega_n straight from the constants via GMP: ROOT^(2^(s - log_n)) mod r.
+template <class Fr>
 Fr reference_omega(uint32_t log_n) {
-    const mpz_class root("16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b", 16);
-    const mpz_class exponent = mpz_class(1) << (32 - log_n);
+    const mpz_class root(facts<Fr>().root_hex, 16);
+    const mpz_class exponent = mpz_class(1) << (facts<Fr>().two_adicity - log_n);
     mpz_class omega;
-    mpz_powm(omega.get_mpz_t(), root.get_mpz_t(), exponent.get_mpz_t(), test::modulus().get_mpz_t());
-    return test::fr_of(omega);
+    mpz_powm(omega.get_mpz_t(), root.get_mpz_t(), exponent.get_mpz_t(), test::modulus_of<Fr>().get_mpz_t());
+    return test::element_of<Fr>(omega);
+}
+
+template <class Fr>
+Fr generator() {
+    return Fr::from_u64(facts<Fr>().generator);
 }
 
 size_t naive_bit_reverse(size_t index, uint32_t bits) {
@@ -31,6 +53,7 @@ size_t naive_bit_reverse(size_t index, uint32_t bits) {
 }
 
 // A(point) by Horner from natural-order coefficients.
+template <class Fr>
 Fr evaluate(const std::vector<Fr>& coefficients, const Fr& point) {
     Fr value = Fr::zero();
     for (size_t k = coefficients.size(); k-- > 0;) value = value * point + coefficients[k];
@@ -38,8 +61,9 @@ Fr evaluate(const std::vector<Fr>& coefficients, const Fr& point) {
 }
 
 // e[i] = A(shift * omega^i).
+template <class Fr>
 std::vector<Fr> naive_evaluations(const std::vector<Fr>& coefficients, uint32_t log_n, const Fr& shift) {
-    const Fr omega = reference_omega(log_n);
+    const Fr omega = reference_omega<Fr>(log_n);
     std::vector<Fr> evaluations(coefficients.size());
     Fr point = shift;
     for (Fr& e : evaluations) {
@@ -50,9 +74,10 @@ std::vector<Fr> naive_evaluations(const std::vector<Fr>& coefficients, uint32_t 
 }
 
 // coefficients[k] = n^-1 * sum_i e[i] * omega^(-ik).
+template <class Fr>
 std::vector<Fr> naive_interpolation(const std::vector<Fr>& evaluations, uint32_t log_n) {
     const size_t n = evaluations.size();
-    const Fr omega_inv = reference_omega(log_n).inverse();
+    const Fr omega_inv = reference_omega<Fr>(log_n).inverse();
     const Fr n_inv = Fr::from_u64(n).inverse();
     std::vector<Fr> coefficients(n);
     for (size_t k = 0; k < n; ++k) {
@@ -68,18 +93,24 @@ std::vector<Fr> naive_interpolation(const std::vector<Fr>& evaluations, uint32_t
     return coefficients;
 }
 
+template <class Fr>
 std::vector<Fr> bit_reversed_copy(const std::vector<Fr>& values, uint32_t log_n) {
     std::vector<Fr> permuted(values.size());
     for (size_t i = 0; i < values.size(); ++i) permuted[naive_bit_reverse(i, log_n)] = values[i];
     return permuted;
 }
 
+template <class Fr>
 std::vector<Fr> random_vector(size_t n, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::vector<Fr> values(n);
-    for (Fr& v : values) v = test::random_fr(rng);
+    for (Fr& v : values) v = test::random_element<Fr>(rng);
     return values;
 }
+
+template <class F>
+class NttOver : public ::testing::Test {};
+TYPED_TEST_SUITE(NttOver, test::ScalarFields, test::FieldNames);
 
 TEST(Ntt, BitReverseIndexMatchesNaive) {
     for (uint32_t bits = 0; bits <= 20; ++bits) {
@@ -90,42 +121,62 @@ TEST(Ntt, BitReverseIndexMatchesNaive) {
     EXPECT_EQ(ntt::bit_reverse_index(1, 32), size_t{1} << 31);
 }
 
-TEST(Ntt, BitReversePermutation) {
+TYPED_TEST(NttOver, BitReversePermutation) {
+    using Fr = TypeParam;
     for (uint32_t log_n : {0u, 1u, 3u, 8u, 13u}) {
-        const auto values = random_vector(size_t{1} << log_n, log_n);
+        const auto values = random_vector<Fr>(size_t{1} << log_n, log_n);
         auto permuted = values;
         ntt::bit_reverse(permuted.data(), log_n, 3);
         EXPECT_EQ(permuted, bit_reversed_copy(values, log_n)) << "log_n = " << log_n;
     }
 }
 
-TEST(Ntt, DomainConstants) {
+TYPED_TEST(NttOver, DomainConstants) {
+    using Fr = TypeParam;
+    using Domain = ntt::generic::Domain<Fr>;
+    const Fr g = generator<Fr>();
     for (uint32_t log_n = 0; log_n <= 12; ++log_n) {
-        const ntt::Domain& domain = ntt::Domain::get(log_n);
-        EXPECT_EQ(&domain, &ntt::Domain::get(log_n)) << "domains are cached";
+        const Domain& domain = Domain::get(log_n);
+        EXPECT_EQ(&domain, &Domain::get(log_n)) << "domains are cached";
         EXPECT_EQ(domain.size(), size_t{1} << log_n);
-        EXPECT_EQ(domain.omega(), reference_omega(log_n));
+        EXPECT_EQ(domain.omega(), reference_omega<Fr>(log_n));
         EXPECT_EQ(domain.omega() * domain.omega_inv(), Fr::one());
         EXPECT_EQ(domain.size_inv() * Fr::from_u64(domain.size()), Fr::one());
-        EXPECT_EQ(domain.coset_shift(), Fr::from_u64(7));
+        EXPECT_EQ(domain.coset_shift(), g);
         EXPECT_EQ(domain.coset_shift() * domain.coset_shift_inv(), Fr::one());
         for (size_t p = 0; p < domain.size(); p += 1 + domain.size() / 64) {
             const uint64_t k = naive_bit_reverse(p, log_n);
-            EXPECT_EQ(domain.coset_scale_bitrev(p), Fr::from_u64(7).pow(k));
-            EXPECT_EQ(domain.coset_unscale_bitrev(p), Fr::from_u64(7).pow(k).inverse() * domain.size_inv());
+            EXPECT_EQ(domain.coset_scale_bitrev(p), g.pow(k));
+            EXPECT_EQ(domain.coset_unscale_bitrev(p), g.pow(k).inverse() * domain.size_inv());
         }
     }
-    EXPECT_THROW(ntt::Domain::get(ntt::kMaxLogN + 1), std::invalid_argument);
+    EXPECT_THROW(Domain::get(ntt::kMaxLogN + 1), std::invalid_argument);
+    // snarkjs's domains shift by a root of twice their size, so the largest is one smaller
+    // where the field's two-adicity is what bounds them (BN254's 28).
+    const uint32_t largest_snarkjs = std::min(ntt::kMaxLogN, facts<Fr>().two_adicity - 1);
+    EXPECT_THROW(Domain::get(largest_snarkjs + 1, ntt::Roots::snarkjs), std::invalid_argument);
+}
+
+// snarkjs's roots for BN254 are the field's own (5 is both generator and first
+// non-residue), and its coset is the odd points of the domain of twice the size.
+TEST(Ntt, Bn254SnarkjsDomainIsTheOddPointsOfTheDoubleDomain) {
+    using Fr = ff::bn254::Fr;
+    for (uint32_t log_n : {1u, 4u, 10u}) {
+        const auto& domain = ntt::generic::Domain<Fr>::get(log_n, ntt::Roots::snarkjs);
+        EXPECT_EQ(domain.omega(), reference_omega<Fr>(log_n));
+        EXPECT_EQ(domain.coset_shift(), reference_omega<Fr>(log_n + 1));
+    }
 }
 
 // Every transform against the naive DFT for n = 2^0 .. 2^8.
-TEST(Ntt, AllVariantsMatchNaiveDft) {
-    const Fr g = Fr::from_u64(7);
+TYPED_TEST(NttOver, AllVariantsMatchNaiveDft) {
+    using Fr = TypeParam;
+    const Fr g = generator<Fr>();
     for (uint32_t log_n = 0; log_n <= 8; ++log_n) {
         SCOPED_TRACE("log_n = " + std::to_string(log_n));
-        const ntt::Domain& domain = ntt::Domain::get(log_n);
+        const auto& domain = ntt::generic::Domain<Fr>::get(log_n);
         const size_t n = size_t{1} << log_n;
-        const std::vector<Fr> coefficients = random_vector(n, 100 + log_n);
+        const std::vector<Fr> coefficients = random_vector<Fr>(n, 100 + log_n);
         const std::vector<Fr> evaluations = naive_evaluations(coefficients, log_n, Fr::one());
         const std::vector<Fr> coset_evaluations = naive_evaluations(coefficients, log_n, g);
         // The naive DFT pair is itself consistent.
@@ -157,11 +208,12 @@ TEST(Ntt, AllVariantsMatchNaiveDft) {
     }
 }
 
-TEST(Ntt, RoundTripsAtLargerSizes) {
+TYPED_TEST(NttOver, RoundTripsAtLargerSizes) {
+    using Fr = TypeParam;
     for (uint32_t log_n = 10; log_n <= 16; ++log_n) {
         SCOPED_TRACE("log_n = " + std::to_string(log_n));
-        const ntt::Domain& domain = ntt::Domain::get(log_n);
-        const std::vector<Fr> original = random_vector(domain.size(), 200 + log_n);
+        const auto& domain = ntt::generic::Domain<Fr>::get(log_n);
+        const std::vector<Fr> original = random_vector<Fr>(domain.size(), 200 + log_n);
         auto values = original;
         ntt::forward_ntt_natural(domain, values.data(), 2);
         ntt::inverse_ntt_natural(domain, values.data(), 2);
@@ -182,21 +234,23 @@ TEST(Ntt, RoundTripsAtLargerSizes) {
         ntt::inverse_ntt_natural_to_bitrev(domain, coset_values.data(), 2);
         ntt::coset_forward_ntt_bitrev_to_natural(domain, coset_values.data(), 2);
         const size_t i = domain.size() / 3;
-        EXPECT_EQ(coset_values[i], evaluate(coefficients, Fr::from_u64(7) * domain.omega().pow(i)));
+        EXPECT_EQ(coset_values[i], evaluate(coefficients, generator<Fr>() * domain.omega().pow(i)));
     }
 }
 
-TEST(Ntt, ResultsDoNotDependOnThreadCount) {
+TYPED_TEST(NttOver, ResultsDoNotDependOnThreadCount) {
+    using Fr = TypeParam;
+    using Domain = ntt::generic::Domain<Fr>;
     const uint32_t log_n = 14;  // above the size where transforms start using threads
-    const ntt::Domain& domain = ntt::Domain::get(log_n);
-    const std::vector<Fr> input = random_vector(domain.size(), 314);
-    using Transform = void (*)(const ntt::Domain&, Fr*, unsigned);
-    const Transform transforms[] = {ntt::forward_ntt_natural,
-                                    ntt::inverse_ntt_natural,
-                                    ntt::inverse_ntt_natural_to_bitrev,
-                                    ntt::forward_ntt_bitrev_to_natural,
-                                    ntt::coset_forward_ntt_bitrev_to_natural,
-                                    ntt::coset_inverse_ntt_natural};
+    const Domain& domain = Domain::get(log_n);
+    const std::vector<Fr> input = random_vector<Fr>(domain.size(), 314);
+    using Transform = void (*)(const Domain&, Fr*, unsigned);
+    const Transform transforms[] = {ntt::forward_ntt_natural<Fr>,
+                                    ntt::inverse_ntt_natural<Fr>,
+                                    ntt::inverse_ntt_natural_to_bitrev<Fr>,
+                                    ntt::forward_ntt_bitrev_to_natural<Fr>,
+                                    ntt::coset_forward_ntt_bitrev_to_natural<Fr>,
+                                    ntt::coset_inverse_ntt_natural<Fr>};
     for (size_t t = 0; t < std::size(transforms); ++t) {
         auto single = input;
         transforms[t](domain, single.data(), 1);

@@ -1,5 +1,6 @@
 // The quotient against a schoolbook computation (interpolate, multiply, divide by
-// X^n - 1), and the identity check on synthesized circuits, with its failure paths.
+// X^n - 1) over both curves' scalar fields, and the identity check on synthesized
+// circuits, with its failure paths.
 #include "gmp_oracle.hpp"
 
 #include "core/circuit/synthetic.hpp"
@@ -18,6 +19,7 @@ using ff::Fr;
 
 // Lagrange interpolation on H from the definition: coefficients of the polynomial
 // with values[i] at omega^i, as sum_i values[i] * prod_{j != i} (X - w_j) / (w_i - w_j).
+template <class Fr>
 std::vector<Fr> interpolate(const std::vector<Fr>& values, uint32_t log_n) {
     const size_t n = values.size();
     const Fr omega = Fr::root_of_unity(log_n);
@@ -45,6 +47,7 @@ std::vector<Fr> interpolate(const std::vector<Fr>& values, uint32_t log_n) {
 
 // (A*B - C) / (X^n - 1) by polynomial multiplication and long division; the
 // remainder must vanish for a satisfied circuit.
+template <class Fr>
 std::vector<Fr> schoolbook_quotient(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c,
                                     uint32_t log_n) {
     const size_t n = a.size();
@@ -68,34 +71,42 @@ std::vector<Fr> schoolbook_quotient(const std::vector<Fr>& a, const std::vector<
     return quotient;
 }
 
-struct Vectors {
-    std::vector<Fr> a, b, c;
+template <class F>
+struct VectorsOver {
+    std::vector<F> a, b, c;
 };
+using Vectors = VectorsOver<Fr>;
 
-Vectors random_satisfied(size_t n, uint64_t seed) {
+template <class F>
+VectorsOver<F> random_satisfied(size_t n, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    Vectors v{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+    VectorsOver<F> v{std::vector<F>(n), std::vector<F>(n), std::vector<F>(n)};
     for (size_t i = 0; i < n; ++i) {
-        v.a[i] = test::random_fr(rng);
-        v.b[i] = test::random_fr(rng);
+        v.a[i] = test::random_element<F>(rng);
+        v.b[i] = test::random_element<F>(rng);
         v.c[i] = v.a[i] * v.b[i];
     }
     return v;
 }
 
-std::vector<Fr> quotient_of(const Vectors& v, uint32_t log_n, unsigned threads) {
+template <class F>
+std::vector<F> quotient_of(const VectorsOver<F>& v, uint32_t log_n, unsigned threads) {
     const size_t n = v.a.size();
-    std::vector<Fr> h(n);
-    std::vector<Fr> scratch(2 * n);
+    std::vector<F> h(n);
+    std::vector<F> scratch(2 * n);
     prove::compute_quotient_cpu(log_n, v.a.data(), v.b.data(), v.c.data(), h.data(), scratch.data(), threads);
     return h;
 }
 
-TEST(Quotient, MatchesSchoolbookDivision) {
+template <class F>
+class QuotientOver : public ::testing::Test {};
+TYPED_TEST_SUITE(QuotientOver, test::ScalarFields, test::FieldNames);
+
+TYPED_TEST(QuotientOver, MatchesSchoolbookDivision) {
     for (uint32_t log_n = 0; log_n <= 6; ++log_n) {
         SCOPED_TRACE("log_n = " + std::to_string(log_n));
-        const Vectors v = random_satisfied(size_t{1} << log_n, 500 + log_n);
-        const Vectors before = v;
+        const auto v = random_satisfied<TypeParam>(size_t{1} << log_n, 500 + log_n);
+        const auto before = v;
         const auto h = quotient_of(v, log_n, 2);
         EXPECT_EQ(h, schoolbook_quotient(v.a, v.b, v.c, log_n));
         EXPECT_TRUE(h.back().is_zero());
@@ -105,9 +116,9 @@ TEST(Quotient, MatchesSchoolbookDivision) {
     }
 }
 
-TEST(Quotient, ResultDoesNotDependOnThreadCount) {
+TYPED_TEST(QuotientOver, ResultDoesNotDependOnThreadCount) {
     const uint32_t log_n = 14;
-    const Vectors v = random_satisfied(size_t{1} << log_n, 77);
+    const auto v = random_satisfied<TypeParam>(size_t{1} << log_n, 77);
     const auto single = quotient_of(v, log_n, 1);
     EXPECT_EQ(quotient_of(v, log_n, 2), single);
     EXPECT_EQ(quotient_of(v, log_n, 5), single);
