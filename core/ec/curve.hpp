@@ -81,10 +81,12 @@ bool is_in_subgroup(const G2Affine& p);
 // out[i] = [scalars[i]] base, affine, for key generation (the same base times many
 // scalars). Builds a table of the base's multiples for w-bit windows (w chosen from n),
 // then each point costs about 255/w mixed additions; one batch inversion per 1024 points.
-// `scalars` are Fr as Fr stores them (Montgomery). Runs on up to `threads` threads; the
-// output does not depend on the thread count (affine points are unique).
+// `scalars` are the group's Fr as Fr stores them (Montgomery). Runs on up to `threads`
+// threads; the output does not depend on the thread count (affine points are unique).
+// Instantiated in fixed_base.cpp for both groups of BLS12-381 and of BN254.
 template <class C>
-void fixed_base_mul(const Affine<C>& base, const ff::Fr* scalars, size_t n, Affine<C>* out, unsigned threads);
+void fixed_base_mul(const Affine<C>& base, const typename C::Scalar* scalars, size_t n, Affine<C>* out,
+                    unsigned threads);
 
 extern template void fixed_base_mul<G1Params>(const G1Affine&, const ff::Fr*, size_t, G1Affine*, unsigned);
 extern template void fixed_base_mul<G2Params>(const G2Affine&, const ff::Fr*, size_t, G2Affine*, unsigned);

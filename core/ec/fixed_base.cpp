@@ -1,5 +1,6 @@
 // fixed_base_mul: many scalars times one base (key generation), through a table of the
 // base's window multiples.
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 #include "core/util/parallel.hpp"
 
@@ -11,7 +12,7 @@ namespace zkbatch::ec {
 
 namespace {
 
-constexpr unsigned kScalarBits = 255;  // r < 2^255
+constexpr unsigned kScalarBits = 255;  // r < 2^255 (BLS12-381's; BN254's r < 2^254)
 constexpr unsigned kMaxWindowBits = 12;  // a 22 x 4096-point table: 17 MiB for G2
 // Points converted to affine per batch inversion.
 constexpr size_t kBatch = 1024;
@@ -66,7 +67,8 @@ unsigned fixed_base_window_bits(size_t n) {
 }
 
 template <class C>
-void fixed_base_mul(const Affine<C>& base, const ff::Fr* scalars, size_t n, Affine<C>* out, unsigned threads) {
+void fixed_base_mul(const Affine<C>& base, const typename C::Scalar* scalars, size_t n, Affine<C>* out,
+                    unsigned threads) {
     if (n == 0) return;
     if (base.is_infinity()) {
         std::fill(out, out + n, Affine<C>::infinity());
@@ -100,5 +102,9 @@ void fixed_base_mul(const Affine<C>& base, const ff::Fr* scalars, size_t n, Affi
 
 template void fixed_base_mul<G1Params>(const G1Affine&, const ff::Fr*, size_t, G1Affine*, unsigned);
 template void fixed_base_mul<G2Params>(const G2Affine&, const ff::Fr*, size_t, G2Affine*, unsigned);
+template void fixed_base_mul<bn254::G1Params>(const bn254::G1Affine&, const ff::bn254::Fr*, size_t, bn254::G1Affine*,
+                                              unsigned);
+template void fixed_base_mul<bn254::G2Params>(const bn254::G2Affine&, const ff::bn254::Fr*, size_t, bn254::G2Affine*,
+                                              unsigned);
 
 }  // namespace zkbatch::ec

@@ -31,11 +31,24 @@ void batch_inverse(F* values, size_t n, std::vector<F>& prefix) {
 // Fp2 through the norms: 1/x = conj(x) / N(x) with N(x) = c0^2 + c1^2 in Fp, the norms
 // inverted together in Fp. 7 Fp products per element instead of the 9 of three Fp2
 // products (of the 17 an addition costs in the MSM's G2 affine buckets).
-inline void batch_inverse(Fp2* values, size_t n, std::vector<Fp>& norms, std::vector<Fp>& prefix) {
+template <class Tower>
+void batch_inverse(tower::Fp2<Tower>* values, size_t n, std::vector<typename Tower::BaseField>& norms,
+                   std::vector<typename Tower::BaseField>& prefix) {
     norms.resize(n);
     for (size_t i = 0; i < n; ++i) norms[i] = values[i].norm();
     batch_inverse(norms.data(), n, prefix);
     for (size_t i = 0; i < n; ++i) values[i] = values[i].conjugate().scale(norms[i]);
 }
+
+// The field F's elements are built over: Fp for Fp2 (what batch_inverse's norms are in),
+// F itself for a prime field.
+template <class F>
+struct BaseFieldOf {
+    using type = F;
+};
+template <class Tower>
+struct BaseFieldOf<tower::Fp2<Tower>> {
+    using type = typename Tower::BaseField;
+};
 
 }  // namespace zkbatch::ff

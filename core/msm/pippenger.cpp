@@ -16,9 +16,14 @@ constexpr unsigned kMaxWindowBits = 16;  // digits fit int16_t
 // Ones are summed in chunks of this many points, one task each.
 constexpr size_t kOnesChunk = size_t{1} << 14;
 
-// Windows for c-bit signed digits of scalars < 2^255: with c * windows >= 257 the top
-// window's value plus an incoming carry stays below 2^(c-1), so no carry leaves it.
-unsigned window_count(unsigned bits) { return (257 + bits - 1) / bits; }
+// Windows for c-bit signed digits of scalars below 2^b (b = 255 for BLS12-381, 254 for
+// BN254): with c * windows >= b + 2 the top window's value plus an incoming carry stays
+// below 2^(c-1), so no carry leaves it.
+template <class C>
+unsigned window_count(unsigned bits) {
+    constexpr unsigned kDigitBits = C::Scalar::kModulusBits + 2;
+    return (kDigitBits + bits - 1) / bits;
+}
 
 bool is_zero(const Scalar& s) { return (s.limbs[0] | s.limbs[1] | s.limbs[2] | s.limbs[3]) == 0; }
 bool is_one(const Scalar& s) { return s.limbs[0] == 1 && (s.limbs[1] | s.limbs[2] | s.limbs[3]) == 0; }
@@ -48,6 +53,7 @@ template <class C>
 class AffineBuckets {
 public:
     using Field = typename C::Field;
+    using BaseField = typename ff::BaseFieldOf<Field>::type;
 
     explicit AffineBuckets(size_t bucket_count)
         : buckets_(bucket_count, ec::Affine<C>::infinity()), start_(bucket_count), length_(bucket_count) {}
@@ -102,10 +108,10 @@ private:
                 }
             }
             if (denominators_.empty()) return;
-            if constexpr (std::is_same_v<Field, ff::Fp2>) {
-                ff::batch_inverse(denominators_.data(), denominators_.size(), norms_, prefix_);
-            } else {
+            if constexpr (std::is_same_v<Field, BaseField>) {
                 ff::batch_inverse(denominators_.data(), denominators_.size(), prefix_);
+            } else {
+                ff::batch_inverse(denominators_.data(), denominators_.size(), norms_, prefix_);
             }
             size_t pair = 0;
             for (size_t k = 0; k < bucket_count; ++k) {
@@ -138,7 +144,7 @@ private:
     std::vector<uint32_t> start_, length_;
     std::vector<ec::Affine<C>> scratch_;  // one chunk's runs
     std::vector<Field> denominators_;
-    std::vector<ff::Fp> norms_, prefix_;  // batch_inverse's scratch
+    std::vector<BaseField> norms_, prefix_;  // batch_inverse's scratch
 };
 
 // Windows and ones sums with at least this many points use AffineBuckets; below it an
@@ -208,6 +214,8 @@ ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t cou
 
 }  // namespace
 
+// The window width minimizing the cost for scalars of BLS12-381's 255 bits; BN254's
+// 254 change no choice of it that matters.
 unsigned pippenger_window_bits(size_t n) {
     // Cost per window in field products: n bucket additions (affine 6, XYZZ mixed 10)
     // and 2^(c-1) buckets of two additions in the weighted sum (24 from affine buckets,
@@ -218,7 +226,7 @@ unsigned pippenger_window_bits(size_t n) {
     for (unsigned bits = 1; bits <= kMaxWindowBits; ++bits) {
         const double buckets = double(size_t{1} << (bits - 1));
         const double per_window = affine ? 6.0 * double(n) + 24.0 * buckets : 10.0 * double(n) + 28.0 * buckets;
-        const double cost = double(window_count(bits)) * per_window;
+        const double cost = double(window_count<ec::G1Params>(bits)) * per_window;
         if (bits == 1 || cost < best_cost) {
             best = bits;
             best_cost = cost;
@@ -237,7 +245,7 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
     }
 
     const unsigned bits = pippenger_window_bits(full.size());
-    const unsigned windows = full.empty() ? 0 : window_count(bits);
+    const unsigned windows = full.empty() ? 0 : window_count<C>(bits);
     std::vector<int16_t> digits(size_t{windows} * full.size());  // [window][point]
     util::parallel_for(0, full.size(), threads, [&](size_t first, size_t last) {
         for (size_t j = first; j < last; ++j) {
@@ -275,5 +283,7 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
 
 template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned);
 template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned);
+template ec::bn254::G1 pippenger<ec::bn254::G1Params>(const ec::bn254::G1Affine*, const Scalar*, size_t, unsigned);
+template ec::bn254::G2 pippenger<ec::bn254::G2Params>(const ec::bn254::G2Affine*, const Scalar*, size_t, unsigned);
 
 }  // namespace zkbatch::msm

@@ -14,8 +14,12 @@
 // fixed chunks of the ones), run by up to `threads` threads and combined in a fixed
 // order, so the result is the same, bit for bit, for every thread count. There are
 // about 255/c + 1 windows (17..22 at 2^16..2^20), so more threads than that sit idle.
+//
+// Written over the group's parameter struct C (ec/point.hpp); instantiated in
+// pippenger.cpp for both groups of BLS12-381 and of BN254.
 #pragma once
 
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 #include "core/ff/fr.hpp"
 
@@ -24,12 +28,14 @@
 
 namespace zkbatch::msm {
 
-// A scalar in canonical little-endian form, < r.
+// A scalar in canonical little-endian form, < r (either curve's r is below 2^256).
 struct Scalar {
     uint64_t limbs[4];
 };
 
-inline Scalar to_scalar(const ff::Fr& x) {
+template <class ScalarDescription>
+Scalar to_scalar(const ff::MontgomeryField<ScalarDescription>& x) {
+    static_assert(ff::MontgomeryField<ScalarDescription>::kLimbs == 4, "scalars are 256-bit");
     Scalar s;
     x.to_canonical(s.limbs);
     return s;
@@ -43,5 +49,9 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
 
 extern template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned);
 extern template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned);
+extern template ec::bn254::G1 pippenger<ec::bn254::G1Params>(const ec::bn254::G1Affine*, const Scalar*, size_t,
+                                                             unsigned);
+extern template ec::bn254::G2 pippenger<ec::bn254::G2Params>(const ec::bn254::G2Affine*, const Scalar*, size_t,
+                                                             unsigned);
 
 }  // namespace zkbatch::msm

@@ -1,4 +1,4 @@
-// Pippenger in G1 and G2 against the naive sum of scalar multiplications at small n
+// Pippenger in G1 and G2 of BLS12-381 and BN254 against the naive sum of scalar multiplications at small n
 // with the awkward inputs (zero, one, r - 1 scalars; bases at infinity, repeated and
 // opposite bases), against sum_i s_i k_i for bases [k_i]G at larger n (full scalars,
 // repeated and opposite bases, mostly ones), and bit-identical across thread counts.
@@ -16,8 +16,16 @@ namespace {
 
 using ec::Affine;
 using ec::Jacobian;
-using ff::Fr;
 using msm::Scalar;
+
+// A random element of C's scalar field (for BLS12-381, test::random_scalar's).
+template <class C>
+typename C::Scalar random_scalar(std::mt19937_64& rng) {
+    return test::random_element<typename C::Scalar>(rng);
+}
+
+template <class C>
+constexpr bool kIsG1 = std::is_same_v<C, ec::G1Params> || std::is_same_v<C, ec::bn254::G1Params>;
 
 template <class C>
 Jacobian<C> naive_sum(const std::vector<Affine<C>>& bases, const std::vector<Scalar>& scalars) {
@@ -29,10 +37,10 @@ Jacobian<C> naive_sum(const std::vector<Affine<C>>& bases, const std::vector<Sca
 }
 
 // n random subgroup points [k_i]G (fixed_base_mul: any points will do), with their k_i.
-template <class C>
+template <class C, class Fr = typename C::Scalar>
 std::vector<Affine<C>> random_bases(size_t n, std::mt19937_64& rng, std::vector<Fr>* logs = nullptr) {
     std::vector<Fr> k(n);
-    for (Fr& x : k) x = test::random_scalar(rng);
+    for (Fr& x : k) x = random_scalar<C>(rng);
     std::vector<Affine<C>> bases(n);
     ec::fixed_base_mul(ec::generator<C>(), k.data(), n, bases.data(), 2);
     if (logs) *logs = k;
@@ -40,7 +48,7 @@ std::vector<Affine<C>> random_bases(size_t n, std::mt19937_64& rng, std::vector<
 }
 
 // sum_i s_i [k_i]G = [sum_i s_i k_i]G: one scalar multiplication, by Fr arithmetic alone.
-template <class C>
+template <class C, class Fr = typename C::Scalar>
 Jacobian<C> sum_by_logs(const std::vector<Fr>& logs, const std::vector<Scalar>& scalars) {
     Fr total = Fr::zero();
     for (size_t i = 0; i < logs.size(); ++i) total += logs[i] * Fr::from_canonical(scalars[i].limbs);
@@ -48,9 +56,10 @@ Jacobian<C> sum_by_logs(const std::vector<Fr>& logs, const std::vector<Scalar>& 
 }
 
 Scalar scalar_of(uint64_t v) { return Scalar{{v, 0, 0, 0}}; }
+template <class C>
 Scalar r_minus(uint64_t k) {
     Scalar s;
-    std::memcpy(s.limbs, test::group_order_limbs(), sizeof s.limbs);
+    std::memcpy(s.limbs, test::group_order_limbs<C>(), sizeof s.limbs);
     s.limbs[0] -= k;
     return s;
 }
@@ -71,27 +80,27 @@ void expect_matches_naive_sum(const std::vector<Affine<C>>& bases, const std::ve
 
 template <class C>
 class MsmTest : public ::testing::Test {};
-TYPED_TEST_SUITE(MsmTest, test::Curves, test::CurveNames);
+TYPED_TEST_SUITE(MsmTest, test::AllCurves, test::CurveNames);
 
 TYPED_TEST(MsmTest, SmallSizesWithAwkwardInputsMatchTheNaiveSum) {
     using C = TypeParam;
     std::mt19937_64 rng(40);
-    const bool g1 = std::is_same_v<C, ec::G1Params>;
+    const bool g1 = kIsG1<C>;
     const std::vector<size_t> sizes =
         g1 ? std::vector<size_t>{1, 2, 3, 5, 17, 64, 255} : std::vector<size_t>{1, 2, 7, 60};
     for (size_t n : sizes) {
         std::vector<Affine<C>> bases = random_bases<C>(n, rng);
         std::vector<Scalar> scalars(n);
-        for (Scalar& s : scalars) s = msm::to_scalar(test::random_scalar(rng));
+        for (Scalar& s : scalars) s = msm::to_scalar(random_scalar<C>(rng));
         expect_matches_naive_sum(bases, scalars, "random scalars");
         if (n < 5) continue;
         // Zero, one, two, r - 1 and r - 2 scalars; a base at infinity with a full
         // scalar; a base repeated; a base with its negation under the same scalar.
         scalars[0] = scalar_of(0);
         scalars[1] = scalar_of(1);
-        scalars[2] = r_minus(1);
+        scalars[2] = r_minus<C>(1);
         scalars[3] = scalar_of(2);
-        scalars[4] = r_minus(2);
+        scalars[4] = r_minus<C>(2);
         for (size_t i = 5; i < n; i += 7) scalars[i] = scalar_of(1);
         bases[n / 2] = Affine<C>::infinity();
         bases[n - 1] = bases[1];
@@ -118,12 +127,12 @@ TYPED_TEST(MsmTest, DegenerateInputs) {
     EXPECT_EQ(msm::pippenger(bases.data(), scalars.data(), 40, 2), sum);
     // Everything cancels: P and -P, s and s.
     std::vector<Affine<C>> opposite = {bases[0], -bases[0], bases[1], -bases[1]};
-    std::vector<Scalar> same = {msm::to_scalar(test::random_scalar(rng)), scalar_of(0), scalar_of(1), scalar_of(1)};
+    std::vector<Scalar> same = {msm::to_scalar(random_scalar<C>(rng)), scalar_of(0), scalar_of(1), scalar_of(1)};
     same[1] = same[0];
     EXPECT_TRUE(msm::pippenger(opposite.data(), same.data(), 4, 2).is_infinity());
     // Bases all at infinity.
     std::vector<Affine<C>> infinities(5, Affine<C>::infinity());
-    std::vector<Scalar> full(5, r_minus(1));
+    std::vector<Scalar> full(5, r_minus<C>(1));
     EXPECT_TRUE(msm::pippenger(infinities.data(), full.data(), 5, 2).is_infinity());
 }
 
@@ -133,16 +142,15 @@ TYPED_TEST(MsmTest, DegenerateInputs) {
 TYPED_TEST(MsmTest, LargerSizesMatchTheSumOfDiscreteLogs) {
     using C = TypeParam;
     std::mt19937_64 rng(42);
-    const bool g1 = std::is_same_v<C, ec::G1Params>;
-    const size_t n = g1 ? 3000 : 1100;
-    std::vector<Fr> logs;
+    const size_t n = kIsG1<C> ? 3000 : 1100;
+    std::vector<typename C::Scalar> logs;
     std::vector<Affine<C>> bases = random_bases<C>(n, rng, &logs);
     std::vector<Scalar> scalars(n);
-    for (Scalar& s : scalars) s = msm::to_scalar(test::random_scalar(rng));
+    for (Scalar& s : scalars) s = msm::to_scalar(random_scalar<C>(rng));
     // The oracle itself, against the naive sum on a prefix.
     const std::vector<Affine<C>> prefix(bases.begin(), bases.begin() + 20);
     const std::vector<Scalar> prefix_scalars(scalars.begin(), scalars.begin() + 20);
-    ASSERT_EQ(sum_by_logs<C>(std::vector<Fr>(logs.begin(), logs.begin() + 20), prefix_scalars),
+    ASSERT_EQ(sum_by_logs<C>(std::vector<typename C::Scalar>(logs.begin(), logs.begin() + 20), prefix_scalars),
               naive_sum(prefix, prefix_scalars));
 
     auto check = [&](const char* what) {
