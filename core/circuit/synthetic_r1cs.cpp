@@ -65,9 +65,9 @@ uint64_t SyntheticR1cs::constraint_rows() const {
 
 RowTerms SyntheticR1cs::porep_row_terms(uint64_t row) const { return porep_->row_terms(row); }
 
-void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b,
-                               ff::Fr* c, unsigned threads) const {
-    using ff::Fr;
+template <class Fr>
+void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, Fr* z, Fr* a, Fr* b, Fr* c,
+                               unsigned threads) const {
     const uint64_t inputs = public_inputs();
     const uint64_t constraints = constraint_rows();
     const uint64_t witness_key = util::derive_key(util::derive_key(kWitnessTag, job_seed), partition_index);
@@ -79,11 +79,15 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
     z[0] = Fr::one();
     for (uint64_t i = 1; i <= inputs; ++i) {
         util::SplitMix64 stream = witness_stream(i);
-        z[i] = ff::uniform_fr(stream);
+        z[i] = ff::uniform_element<Fr>(stream);
     }
     if (porep_) {
-        porep_->synthesize(witness_key, z, a, b, c, threads);
-        return;
+        if constexpr (!std::is_same_v<Fr, ff::Fr>) {
+            throw std::invalid_argument(kPorepFieldOnly);
+        } else {
+            porep_->synthesize(witness_key, z, a, b, c, threads);
+            return;
+        }
     }
     util::parallel_for(0, constraints, threads, [&](size_t begin, size_t end) {
         for (uint64_t row = begin; row < end; ++row) {
@@ -96,7 +100,7 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
 
     auto evaluate = [&](uint64_t row) {
         Fr sums[3] = {Fr::zero(), Fr::zero(), Fr::zero()};
-        for_each_term(row, [&](Matrix matrix, uint64_t variable, const Fr& coefficient) {
+        for_each_term<Fr>(row, [&](Matrix matrix, uint64_t variable, const Fr& coefficient) {
             // C's only term is the variable the row defines (a product row): its value is
             // the product of the row's A and B sums, complete by the time C is visited.
             if (matrix == Matrix::c) z[variable] = sums[0] * sums[1];
@@ -115,6 +119,11 @@ void SyntheticR1cs::synthesize(uint64_t job_seed, uint64_t partition_index, ff::
     }
     for (uint64_t row = constraints; row < rows(); ++row) evaluate(row);
 }
+
+template void SyntheticR1cs::synthesize(uint64_t, uint64_t, ff::bls12_381::Fr*, ff::bls12_381::Fr*,
+                                        ff::bls12_381::Fr*, ff::bls12_381::Fr*, unsigned) const;
+template void SyntheticR1cs::synthesize(uint64_t, uint64_t, ff::bn254::Fr*, ff::bn254::Fr*, ff::bn254::Fr*,
+                                        ff::bn254::Fr*, unsigned) const;
 
 std::string SyntheticR1cs::description() const {
     if (porep_) {

@@ -40,15 +40,23 @@
 // That is the uniform profile. The porep profile (core/circuit/porep_profile.hpp) lays
 // out rows and variables after a Filecoin PoRep partition instead: m < n, zero padding
 // rows, and which variables are bits and which appear in A and B placed as there.
+//
+// The matrices and witness are over a scalar field F, BLS12-381's Fr unless the caller
+// names another (for_each_term<F>, synthesize with F*): the same rows, variables and
+// streams, the coefficients and inputs drawn in F (ff::uniform_element<F>). The porep
+// profile is BLS12-381's alone for now.
 #pragma once
 
+#include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 #include "core/ff/random.hpp"
 #include "core/util/splitmix64.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace zkbatch::circuit {
 
@@ -71,9 +79,10 @@ enum class Matrix : uint8_t { a = 0, b = 1, c = 2 };
 // sum += coefficient * value, in synthesis: most values are bits, and a term of 0 or 1
 // needs no Montgomery product (half of a PoRep partition's synthesis time went to them)
 // and a 0 not even the addition.
-inline void add_term(ff::Fr& sum, const ff::Fr& coefficient, const ff::Fr& value) {
+template <class F>
+void add_term(F& sum, const F& coefficient, const F& value) {
     if (value.is_zero()) return;
-    sum += value == ff::Fr::one() ? coefficient : coefficient * value;
+    sum += value == F::one() ? coefficient : coefficient * value;
 }
 
 // The terms of one row, for a profile that lists them rather than visiting them.
@@ -116,13 +125,15 @@ public:
         return is_boolean_kind(stream.next());
     }
 
-    // Calls visit(Matrix, variable index, coefficient) for every term of row `row`
+    // Calls visit(Matrix, variable index, coefficient in F) for every term of row `row`
     // (< rows()): A's terms, then B's, then C's. Synthesis, the key's setup and the
     // tests all read the matrices through it, so there is one definition of them.
-    template <class Visit>
+    template <class F = ff::Fr, class Visit>
     void for_each_term(uint64_t row, Visit&& visit) const {
-        using ff::Fr;
-        if (porep_) {
+        using Fr = F;
+        if constexpr (!std::is_same_v<F, ff::Fr>) {
+            if (porep_) throw std::invalid_argument(kPorepFieldOnly);
+        } else if (porep_) {
             const RowTerms listed = porep_row_terms(row);
             for (uint32_t k = 0; k < listed.count; ++k)
                 visit(listed.terms[k].matrix, listed.terms[k].variable, listed.terms[k].coefficient);
@@ -147,7 +158,7 @@ public:
         for (Matrix matrix : {Matrix::a, Matrix::b}) {
             for (uint32_t term = 0; term < shape_.terms_per_row; ++term) {
                 const uint64_t variable = begin + stream.next() % span;
-                visit(matrix, variable, ff::uniform_fr(stream));
+                visit(matrix, variable, ff::uniform_element<F>(stream));
             }
         }
         visit(Matrix::c, defined, Fr::one());
@@ -156,8 +167,9 @@ public:
     // Writes the witness z (variables() elements) and a = A z, b = B z, c = C z
     // (rows() elements each, padding included), all in Montgomery form, for one
     // partition. The same (job seed, partition) give the same bits whatever `threads` is.
-    void synthesize(uint64_t job_seed, uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
-                    unsigned threads = 1) const;
+    // F is BLS12-381's Fr or BN254's (synthetic_r1cs.cpp instantiates both).
+    template <class F>
+    void synthesize(uint64_t job_seed, uint64_t partition_index, F* z, F* a, F* b, F* c, unsigned threads = 1) const;
 
     // The circuit's definition, one "key=value" line each: what identifies it (its
     // digest, key files, a backend that makes its own key).
@@ -167,6 +179,8 @@ public:
     static SyntheticR1cs from_description(const std::string& description);
 
 private:
+    static constexpr const char* kPorepFieldOnly =
+        "synthetic circuit: circuit.profile = \"porep\" is written over BLS12-381's Fr only";
     uint64_t row_key(uint64_t row) const;
     RowTerms porep_row_terms(uint64_t row) const;
     bool is_boolean_kind(uint64_t word) const { return all_boolean_ || word < boolean_threshold_; }
