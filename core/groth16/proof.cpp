@@ -1,4 +1,5 @@
-// Proof bytes and the prover (core/groth16/proof.hpp, prover.hpp).
+// Proof bytes and the prover (core/groth16/proof.hpp, prover.hpp), the prover
+// instantiated for both curves.
 #include "core/groth16/proof.hpp"
 #include "core/groth16/prover.hpp"
 
@@ -18,8 +19,6 @@ namespace zkbatch::groth16 {
 
 namespace {
 
-using ff::Fr;
-
 constexpr uint64_t kProofTag = 0x7a6b622d70726f6fULL;  // "zkb-proo"
 
 int64_t now_ns() {
@@ -27,12 +26,12 @@ int64_t now_ns() {
         .count();
 }
 
-template <class Curve>
-ec::Jacobian<Curve> times(const ec::Affine<Curve>& point, const Fr& scalar) {
-    return ec::scalar_mul(ec::Jacobian<Curve>::from_affine(point), scalar);
+template <class Group>
+ec::Jacobian<Group> times(const ec::Affine<Group>& point, const typename Group::Scalar& scalar) {
+    return ec::scalar_mul(ec::Jacobian<Group>::from_affine(point), scalar);
 }
 
-// 64-bit words from the kernel's random source, for ff::uniform_fr.
+// 64-bit words from the kernel's random source, for ff::uniform_element.
 struct SystemRandom {
     uint64_t next() {
         uint64_t word;
@@ -72,15 +71,19 @@ bool decode_proof(const uint8_t* bytes, Proof& proof, std::string* why) {
     return true;
 }
 
-ProofRandomness derived_randomness(uint64_t job_seed, uint64_t partition_index) {
+template <class Curve>
+generic::ProofRandomness<Curve> derived_randomness(uint64_t job_seed, uint64_t partition_index) {
+    using Fr = typename Curve::Fr;
     const uint64_t key = util::derive_key(util::derive_key(kProofTag, job_seed), partition_index);
     util::SplitMix64 r_stream(util::derive_key(key, 0)), s_stream(util::derive_key(key, 1));
-    return {ff::uniform_fr(r_stream), ff::uniform_fr(s_stream)};
+    return {ff::uniform_element<Fr>(r_stream), ff::uniform_element<Fr>(s_stream)};
 }
 
-ProofRandomness random_randomness() {
+template <class Curve>
+generic::ProofRandomness<Curve> random_randomness() {
+    using Fr = typename Curve::Fr;
     SystemRandom source;
-    return {ff::uniform_fr(source), ff::uniform_fr(source)};
+    return {ff::uniform_element<Fr>(source), ff::uniform_element<Fr>(source)};
 }
 
 const char* phase_name(ProofMsm msm) {
@@ -94,8 +97,9 @@ const char* phase_name(ProofMsm msm) {
     return "msm";
 }
 
-Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_scalars, const ProofRandomness& blinding,
-            unsigned threads, const MsmTimer& on_msm) {
+template <class Curve>
+generic::Proof<Curve> prove(const generic::ProvingKey<Curve>& key, const msm::Scalar* z, const msm::Scalar* h_scalars,
+                            const generic::ProofRandomness<Curve>& blinding, unsigned threads, const MsmTimer& on_msm) {
     auto timed = [&](ProofMsm which, auto&& run) {
         const int64_t start_ns = now_ns();
         auto sum = run();
@@ -103,7 +107,7 @@ Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_sc
         return sum;
     };
     const uint64_t m = key.num_variables, private_start = key.num_public + 1;
-    MsmSums sums;
+    generic::MsmSums<Curve> sums;
     sums.a = timed(ProofMsm::a, [&] { return msm::pippenger(key.a_query.data(), z, m, threads); });
     sums.b_g1 = timed(ProofMsm::b_g1, [&] { return msm::pippenger(key.b_g1_query.data(), z, m, threads); });
     sums.b_g2 = timed(ProofMsm::b_g2, [&] { return msm::pippenger(key.b_g2_query.data(), z, m, threads); });
@@ -114,17 +118,30 @@ Proof prove(const ProvingKey& key, const msm::Scalar* z, const msm::Scalar* h_sc
     return combine(key, sums, blinding);
 }
 
-Proof combine(const ProvingKey& key, const MsmSums& sums, const ProofRandomness& blinding) {
-    const Fr& r = blinding.r;
-    const Fr& s = blinding.s;
-    const ec::G1 a = ec::add(ec::add_mixed(sums.a, key.vk.alpha_g1), times(key.delta_g1, r));
-    const ec::G2 b = ec::add(ec::add_mixed(sums.b_g2, key.vk.beta_g2), times(key.vk.delta_g2, s));
-    const ec::G1 b1 = ec::add(ec::add_mixed(sums.b_g1, key.beta_g1), times(key.delta_g1, s));
-    ec::G1 c = ec::add(sums.l, sums.h);
+template <class Curve>
+generic::Proof<Curve> combine(const generic::ProvingKey<Curve>& key, const generic::MsmSums<Curve>& sums,
+                              const generic::ProofRandomness<Curve>& blinding) {
+    const typename Curve::Fr& r = blinding.r;
+    const typename Curve::Fr& s = blinding.s;
+    const curve::G1<Curve> a = ec::add(ec::add_mixed(sums.a, key.vk.alpha_g1), times(key.delta_g1, r));
+    const curve::G2<Curve> b = ec::add(ec::add_mixed(sums.b_g2, key.vk.beta_g2), times(key.vk.delta_g2, s));
+    const curve::G1<Curve> b1 = ec::add(ec::add_mixed(sums.b_g1, key.beta_g1), times(key.delta_g1, s));
+    curve::G1<Curve> c = ec::add(sums.l, sums.h);
     c = ec::add(c, ec::scalar_mul(a, s));
     c = ec::add(c, ec::scalar_mul(b1, r));
     c = ec::add(c, -times(key.delta_g1, r * s));
     return {a.to_affine(), b.to_affine(), c.to_affine()};
 }
+
+#define ZKB_PROVER_INSTANTIATE(Curve)                                                                           \
+    template generic::ProofRandomness<Curve> derived_randomness<Curve>(uint64_t, uint64_t);                    \
+    template generic::ProofRandomness<Curve> random_randomness<Curve>();                                       \
+    template generic::Proof<Curve> combine(const generic::ProvingKey<Curve>&, const generic::MsmSums<Curve>&,  \
+                                           const generic::ProofRandomness<Curve>&);                             \
+    template generic::Proof<Curve> prove(const generic::ProvingKey<Curve>&, const msm::Scalar*, const msm::Scalar*, \
+                                         const generic::ProofRandomness<Curve>&, unsigned, const MsmTimer&);
+ZKB_PROVER_INSTANTIATE(curve::Bls12_381)
+ZKB_PROVER_INSTANTIATE(curve::Bn254)
+#undef ZKB_PROVER_INSTANTIATE
 
 }  // namespace zkbatch::groth16

@@ -1,9 +1,11 @@
-// A Groth16 proof (A in G1, B in G2, C in G1) and its 192 bytes: the compressed Zcash
-// encodings of A, B and C, one after another, as a backend returns it (plugin ABI v5)
-// and the store keeps it.
+// A Groth16 proof (A in G1, B in G2, C in G1) over a curve; groth16::Proof is
+// BLS12-381's. Its 192 bytes are BLS12-381's alone: the compressed Zcash encodings of
+// A, B and C, one after another, as a backend returns it (plugin ABI v5) and the store
+// keeps it. BN254 has no standard compressed encoding (snarkjs writes decimal JSON).
 #pragma once
 
-#include "core/ec/curve.hpp"
+#include "core/curve/bls12_381.hpp"
+#include "core/curve/bn254.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -11,11 +13,18 @@
 
 namespace zkbatch::groth16 {
 
+namespace generic {
+
+template <class Curve>
 struct Proof {
-    ec::G1Affine a;
-    ec::G2Affine b;
-    ec::G1Affine c;
+    curve::G1Affine<Curve> a;
+    curve::G2Affine<Curve> b;
+    curve::G1Affine<Curve> c;
 };
+
+}  // namespace generic
+
+using Proof = generic::Proof<curve::Bls12_381>;
 
 inline constexpr size_t kProofBytes = 48 + 96 + 48;
 

@@ -4,7 +4,8 @@
 // u_i(tau) = sum_j A[j][i] L_j(tau) (likewise v from B, w from C). The key is then a
 // fixed-base multiplication of each generator by those scalars (docs/architecture.md#the-groth16-key):
 // A-query u_i, B-queries v_i, IC (public i) and L (private i) the combination
-// beta u_i + alpha v_i + w_i over gamma or delta, H tau^j Z(tau) / delta.
+// beta u_i + alpha v_i + w_i over gamma or delta, H tau^j Z(tau) / delta. Instantiated
+// for both curves at the end.
 #include "core/groth16/setup.hpp"
 
 #include "core/ff/random.hpp"
@@ -20,13 +21,12 @@ namespace zkbatch::groth16 {
 
 namespace {
 
-using ff::Fr;
-
 constexpr uint64_t kSetupTag = 0x7a6b622d73657475ULL;  // "zkb-setu"
 constexpr char kSeededPrefix[] = "setup=seeded\nseed=";
 
 // L_j(tau) = (tau^n - 1) / n * omega^j / (tau - omega^j) for j in [first, first + count),
 // into out, with one inversion for all the denominators (Montgomery's trick).
+template <class Fr>
 void lagrange_range(uint32_t log_n, const Fr& tau, uint64_t first, uint64_t count, Fr* out) {
     if (count == 0) return;
     const Fr omega = Fr::root_of_unity(log_n);
@@ -51,6 +51,7 @@ void lagrange_range(uint32_t log_n, const Fr& tau, uint64_t first, uint64_t coun
 
 // u_i, v_i, w_i at tau for the variables below `limit` (m for a whole key, l + 1 for the
 // verifying key; terms of other variables are skipped).
+template <class Fr>
 struct Columns {
     std::vector<Fr> u, v, w;
 };
@@ -64,13 +65,15 @@ struct Columns {
 // constant, in B of every boolean row): rounds of such blocks run at once, and each
 // block sums its z_0 terms apart. Sums in Fr are exact, so the result does not depend
 // on the order.
-Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau, uint64_t limit, unsigned threads) {
+template <class Fr>
+Columns<Fr> column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau, uint64_t limit,
+                               unsigned threads) {
     const uint32_t log_n = circuit.shape().log_n;
     const uint64_t constraints = circuit.constraint_rows();
     const uint64_t block_rows = circuit.block_rows();
     const uint64_t blocks = (constraints + block_rows - 1) / block_rows;
     const uint64_t stride = circuit.window_variables() / block_rows + 1;
-    Columns columns{std::vector<Fr>(limit, Fr::zero()), std::vector<Fr>(limit, Fr::zero()),
+    Columns<Fr> columns{std::vector<Fr>(limit, Fr::zero()), std::vector<Fr>(limit, Fr::zero()),
                     std::vector<Fr>(limit, Fr::zero())};
     std::vector<Fr>* const by_matrix[3] = {&columns.u, &columns.v, &columns.w};
     std::vector<std::array<Fr, 3>> constant_terms(blocks, {Fr::zero(), Fr::zero(), Fr::zero()});
@@ -82,7 +85,7 @@ Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau,
         lagrange_range(log_n, tau, first, count, basis.data());
         std::array<Fr, 3>& constant = constant_terms[block];
         for (uint64_t k = 0; k < count; ++k) {
-            circuit.for_each_term(first + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
+            circuit.for_each_term<Fr>(first + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
                 const int column = static_cast<int>(matrix);
                 if (variable == 0) constant[column] += coefficient * basis[k];
                 else if (variable < limit) (*by_matrix[column])[variable] += coefficient * basis[k];
@@ -105,7 +108,7 @@ Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau,
     std::vector<Fr> basis(input_rows);
     lagrange_range(log_n, tau, constraints, input_rows, basis.data());
     for (uint64_t k = 0; k < input_rows; ++k) {
-        circuit.for_each_term(constraints + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
+        circuit.for_each_term<Fr>(constraints + k, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
             if (variable < limit) (*by_matrix[static_cast<int>(matrix)])[variable] += coefficient * basis[k];
         });
     }
@@ -113,11 +116,14 @@ Columns column_evaluations(const circuit::SyntheticR1cs& circuit, const Fr& tau,
 }
 
 // beta u_i + alpha v_i + w_i.
-Fr combined(const ToxicWaste& secrets, const Columns& columns, uint64_t i) {
+template <class Curve, class Fr = typename Curve::Fr>
+Fr combined(const generic::ToxicWaste<Curve>& secrets, const Columns<Fr>& columns, uint64_t i) {
     return secrets.beta * columns.u[i] + secrets.alpha * columns.v[i] + columns.w[i];
 }
 
-std::vector<Fr> ic_scalars(const ToxicWaste& secrets, const Columns& columns, uint64_t public_inputs) {
+template <class Curve, class Fr = typename Curve::Fr>
+std::vector<Fr> ic_scalars(const generic::ToxicWaste<Curve>& secrets, const Columns<Fr>& columns,
+                           uint64_t public_inputs) {
     const Fr gamma_inverse = secrets.gamma.inverse();
     std::vector<Fr> ic(public_inputs + 1);
     for (uint64_t i = 0; i <= public_inputs; ++i) ic[i] = combined(secrets, columns, i) * gamma_inverse;
@@ -125,35 +131,39 @@ std::vector<Fr> ic_scalars(const ToxicWaste& secrets, const Columns& columns, ui
 }
 
 // Keeps the key's point vectors alive behind its spans.
+template <class Curve>
 struct KeyVectors {
-    std::vector<ec::G1Affine> a, b_g1, l, h;
-    std::vector<ec::G2Affine> b_g2;
+    std::vector<curve::G1Affine<Curve>> a, b_g1, l, h;
+    std::vector<curve::G2Affine<Curve>> b_g2;
 };
 
-template <class Curve>
-ec::Affine<Curve> times(const ec::Affine<Curve>& point, const Fr& scalar) {
-    return ec::scalar_mul(ec::Jacobian<Curve>::from_affine(point), scalar).to_affine();
+template <class Group>
+ec::Affine<Group> times(const ec::Affine<Group>& point, const typename Group::Scalar& scalar) {
+    return ec::scalar_mul(ec::Jacobian<Group>::from_affine(point), scalar).to_affine();
 }
 
-template <class Curve>
-std::vector<ec::Affine<Curve>> multiply_generator(const ec::Affine<Curve>& generator, const std::vector<Fr>& scalars,
+template <class Group>
+std::vector<ec::Affine<Group>> multiply_generator(const ec::Affine<Group>& generator,
+                                                  const std::vector<typename Group::Scalar>& scalars,
                                                   unsigned threads) {
-    std::vector<ec::Affine<Curve>> points(scalars.size());
+    std::vector<ec::Affine<Group>> points(scalars.size());
     ec::fixed_base_mul(generator, scalars.data(), scalars.size(), points.data(), threads);
     return points;
 }
 
 }  // namespace
 
-ToxicWaste toxic_waste_from_seed(uint64_t setup_seed, uint32_t log_n) {
+template <class Curve>
+generic::ToxicWaste<Curve> toxic_waste_from_seed(uint64_t setup_seed, uint32_t log_n) {
+    using Fr = typename Curve::Fr;
     const uint64_t key = util::derive_key(kSetupTag, setup_seed);
     Fr values[5];
     for (uint64_t i = 0; i < 5; ++i) {
         util::SplitMix64 stream(util::derive_key(key, i));
-        do values[i] = ff::uniform_fr(stream);
+        do values[i] = ff::uniform_element<Fr>(stream);
         while (values[i].is_zero());
     }
-    ToxicWaste secrets{values[0], values[1], values[2], values[3], values[4]};
+    generic::ToxicWaste<Curve> secrets{values[0], values[1], values[2], values[3], values[4]};
     if (secrets.tau.pow(uint64_t{1} << log_n) == Fr::one())
         throw std::invalid_argument("setup.seed = " + std::to_string(setup_seed) +
                                     " puts tau in the domain of 2^" + std::to_string(log_n) + "; use another seed");
@@ -176,11 +186,14 @@ uint64_t seeded_setup_seed(const std::string& description) {
     throw std::invalid_argument("not a seeded setup's description: '" + description + "'");
 }
 
-KeyScalars key_scalars(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
+template <class Curve>
+generic::KeyScalars<Curve> key_scalars(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                       unsigned threads) {
+    using Fr = typename Curve::Fr;
     const uint64_t n = circuit.rows(), m = circuit.variables(), l = circuit.public_inputs();
-    Columns columns = column_evaluations(circuit, secrets.tau, m, threads);
+    Columns<Fr> columns = column_evaluations(circuit, secrets.tau, m, threads);
 
-    KeyScalars scalars;
+    generic::KeyScalars<Curve> scalars;
     scalars.ic = ic_scalars(secrets, columns, l);
     const Fr delta_inverse = secrets.delta.inverse();
     scalars.l.resize(m - l - 1);
@@ -200,11 +213,12 @@ KeyScalars key_scalars(const circuit::SyntheticR1cs& circuit, const ToxicWaste& 
     return scalars;
 }
 
-ProvingKey key_header(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, const std::vector<Fr>& ic,
-                      unsigned threads) {
-    const ec::G1Affine g1 = ec::g1_generator();
-    const ec::G2Affine g2 = ec::g2_generator();
-    ProvingKey key;
+template <class Curve>
+generic::ProvingKey<Curve> key_header(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                      const std::vector<typename Curve::Fr>& ic, unsigned threads) {
+    const curve::G1Affine<Curve> g1 = ec::generator<typename Curve::G1Params>();
+    const curve::G2Affine<Curve> g2 = ec::generator<typename Curve::G2Params>();
+    generic::ProvingKey<Curve> key;
     key.log_n = circuit.shape().log_n;
     key.num_variables = circuit.variables();
     key.num_public = circuit.public_inputs();
@@ -219,20 +233,24 @@ ProvingKey key_header(const circuit::SyntheticR1cs& circuit, const ToxicWaste& s
     return key;
 }
 
-VerifyingKey seeded_verifying_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
+template <class Curve>
+generic::VerifyingKey<Curve> seeded_verifying_key(const circuit::SyntheticR1cs& circuit,
+                                                  const generic::ToxicWaste<Curve>& secrets, unsigned threads) {
     const uint64_t l = circuit.public_inputs();
-    const Columns columns = column_evaluations(circuit, secrets.tau, l + 1, threads);
+    const auto columns = column_evaluations(circuit, secrets.tau, l + 1, threads);
     return std::move(key_header(circuit, secrets, ic_scalars(secrets, columns, l), threads).vk);
 }
 
-ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads) {
-    const KeyScalars scalars = key_scalars(circuit, secrets, threads);
-    ProvingKey key = key_header(circuit, secrets, scalars.ic, threads);
-    const ec::G1Affine g1 = ec::g1_generator();
-    auto vectors = std::make_shared<KeyVectors>();
+template <class Curve>
+generic::ProvingKey<Curve> generate_key(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                        unsigned threads) {
+    const generic::KeyScalars<Curve> scalars = key_scalars(circuit, secrets, threads);
+    generic::ProvingKey<Curve> key = key_header(circuit, secrets, scalars.ic, threads);
+    const curve::G1Affine<Curve> g1 = ec::generator<typename Curve::G1Params>();
+    auto vectors = std::make_shared<KeyVectors<Curve>>();
     vectors->a = multiply_generator(g1, scalars.a, threads);
     vectors->b_g1 = multiply_generator(g1, scalars.b, threads);
-    vectors->b_g2 = multiply_generator(ec::g2_generator(), scalars.b, threads);
+    vectors->b_g2 = multiply_generator(ec::generator<typename Curve::G2Params>(), scalars.b, threads);
     vectors->l = multiply_generator(g1, scalars.l, threads);
     vectors->h = multiply_generator(g1, scalars.h, threads);
     key.a_query = vectors->a;
@@ -244,5 +262,19 @@ ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste&
     key.check_sizes();
     return key;
 }
+
+#define ZKB_SETUP_INSTANTIATE(Curve)                                                                                 \
+    template generic::ToxicWaste<Curve> toxic_waste_from_seed<Curve>(uint64_t, uint32_t);                           \
+    template generic::KeyScalars<Curve> key_scalars(const circuit::SyntheticR1cs&, const generic::ToxicWaste<Curve>&, \
+                                                    unsigned);                                                       \
+    template generic::ProvingKey<Curve> key_header(const circuit::SyntheticR1cs&, const generic::ToxicWaste<Curve>&, \
+                                                   const std::vector<typename Curve::Fr>&, unsigned);                \
+    template generic::VerifyingKey<Curve> seeded_verifying_key(const circuit::SyntheticR1cs&,                        \
+                                                               const generic::ToxicWaste<Curve>&, unsigned);         \
+    template generic::ProvingKey<Curve> generate_key(const circuit::SyntheticR1cs&, const generic::ToxicWaste<Curve>&, \
+                                                     unsigned);
+ZKB_SETUP_INSTANTIATE(curve::Bls12_381)
+ZKB_SETUP_INSTANTIATE(curve::Bn254)
+#undef ZKB_SETUP_INSTANTIATE
 
 }  // namespace zkbatch::groth16

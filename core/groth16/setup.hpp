@@ -9,6 +9,10 @@
 // times a generator). generate_key does both on the host; a backend that makes its key
 // on a GPU computes the same scalars here and only the points there, so both give the
 // same bytes.
+//
+// Written over a curve description and instantiated in setup.cpp for BLS12-381 and
+// BN254; ToxicWaste, KeyScalars and toxic_waste_from_seed() without a template argument
+// are BLS12-381's. The secrets come from the same streams on either curve, drawn in its Fr.
 #pragma once
 
 #include "core/circuit/synthetic_r1cs.hpp"
@@ -21,47 +25,65 @@
 
 namespace zkbatch::groth16 {
 
+namespace generic {
+
 // The secrets a key is made from. All nonzero; tau is outside the domain.
+template <class Curve>
 struct ToxicWaste {
-    ff::Fr tau, alpha, beta, gamma, delta;
+    typename Curve::Fr tau, alpha, beta, gamma, delta;
 };
+
+// The scalars each query point is a generator times (docs/architecture.md#the-groth16-key): with u_i,
+// v_i, w_i the columns of A, B, C interpolated over the domain and evaluated at tau.
+template <class Curve>
+struct KeyScalars {
+    using Fr = typename Curve::Fr;
+    std::vector<Fr> a;   // u_i, m: the A-query ([.]1)
+    std::vector<Fr> b;   // v_i, m: the B-queries ([.]1 and [.]2)
+    std::vector<Fr> l;   // (beta u_i + alpha v_i + w_i) / delta for the private i: m - l - 1
+    std::vector<Fr> h;   // tau^j Z(tau) / delta, j = 0..n-2
+    std::vector<Fr> ic;  // (beta u_i + alpha v_i + w_i) / gamma for i = 0..l
+};
+
+}  // namespace generic
+
+using ToxicWaste = generic::ToxicWaste<curve::Bls12_381>;
+using KeyScalars = generic::KeyScalars<curve::Bls12_381>;
 
 // Deterministic in the seed. Throws std::invalid_argument for a seed whose tau lands
 // in the domain of 2^log_n (probability ~2^-220; a different seed fixes it).
-ToxicWaste toxic_waste_from_seed(uint64_t setup_seed, uint32_t log_n);
+template <class Curve = curve::Bls12_381>
+generic::ToxicWaste<Curve> toxic_waste_from_seed(uint64_t setup_seed, uint32_t log_n);
 
 // What identifies a seeded setup (recorded in key files): "setup=seeded\nseed=N\n".
 std::string seeded_setup_description(uint64_t setup_seed);
 // The seed of such a description; throws std::invalid_argument for any other text.
 uint64_t seeded_setup_seed(const std::string& description);
 
-// The scalars each query point is a generator times (docs/architecture.md#the-groth16-key): with u_i,
-// v_i, w_i the columns of A, B, C interpolated over the domain and evaluated at tau.
-struct KeyScalars {
-    std::vector<ff::Fr> a;   // u_i, m: the A-query ([.]1)
-    std::vector<ff::Fr> b;   // v_i, m: the B-queries ([.]1 and [.]2)
-    std::vector<ff::Fr> l;   // (beta u_i + alpha v_i + w_i) / delta for the private i: m - l - 1
-    std::vector<ff::Fr> h;   // tau^j Z(tau) / delta, j = 0..n-2
-    std::vector<ff::Fr> ic;  // (beta u_i + alpha v_i + w_i) / gamma for i = 0..l
-};
-
 // Every scalar of the key, on up to `threads` threads; the result does not depend on
 // them (Fr sums are exact, whatever their order).
-KeyScalars key_scalars(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads);
+template <class Curve>
+generic::KeyScalars<Curve> key_scalars(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                       unsigned threads);
 
 // The key without its queries: sizes, H convention (bellman's), the verifying key,
 // beta_g1 and delta_g1 (a few points from the secrets and `ic`). Empty spans, no storage.
-ProvingKey key_header(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets,
-                      const std::vector<ff::Fr>& ic, unsigned threads);
+template <class Curve>
+generic::ProvingKey<Curve> key_header(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                      const std::vector<typename Curve::Fr>& ic, unsigned threads);
 
 // The verifying key alone, without the O(m) memory of key_scalars: the IC scalars come
 // from the same pass over the rows, kept only for the public variables. What the runner
 // verifies with when a backend makes the key itself.
-VerifyingKey seeded_verifying_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads);
+template <class Curve>
+generic::VerifyingKey<Curve> seeded_verifying_key(const circuit::SyntheticR1cs& circuit,
+                                                  const generic::ToxicWaste<Curve>& secrets, unsigned threads);
 
 // The proving key of `circuit` for these secrets, in memory (the key owns vectors),
 // with bellman's H convention (HConvention::coefficients). Uses up to `threads` threads;
 // the result does not depend on them.
-ProvingKey generate_key(const circuit::SyntheticR1cs& circuit, const ToxicWaste& secrets, unsigned threads);
+template <class Curve>
+generic::ProvingKey<Curve> generate_key(const circuit::SyntheticR1cs& circuit, const generic::ToxicWaste<Curve>& secrets,
+                                        unsigned threads);
 
 }  // namespace zkbatch::groth16

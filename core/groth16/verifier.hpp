@@ -1,8 +1,9 @@
 // The Groth16 verifier: e(A, B) = e([alpha]1, [beta]2) e(sum_i x_i IC_i, [gamma]2) e(C, [delta]2),
-// checked as one product of four Miller loops and one final exponentiation.
+// checked as one product of four Miller loops and one final exponentiation. Written over
+// a curve description (its pairing-product check), instantiated in verifier.cpp for
+// BLS12-381 and BN254.
 #pragma once
 
-#include "core/ff/fr.hpp"
 #include "core/groth16/keys.hpp"
 #include "core/groth16/proof.hpp"
 
@@ -18,9 +19,11 @@ struct VerifyResult {
 
 // public_inputs: z_1..z_l (Montgomery form, as synthesis writes them); their count must
 // be the key's num_public().
-VerifyResult verify(const VerifyingKey& key, const Proof& proof, const ff::Fr* public_inputs, size_t count);
+template <class Curve>
+VerifyResult verify(const generic::VerifyingKey<Curve>& key, const generic::Proof<Curve>& proof,
+                    const typename Curve::Fr* public_inputs, size_t count);
 
-// The same, from a proof's 192 bytes (decoding and checking its points first).
+// The same, from a BLS12-381 proof's 192 bytes (decoding and checking its points first).
 VerifyResult verify_encoded(const VerifyingKey& key, const uint8_t* proof_bytes192, const ff::Fr* public_inputs,
                             size_t count);
 
