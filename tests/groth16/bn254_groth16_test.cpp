@@ -2,8 +2,8 @@
 // both H conventions (bellman's coefficients, and snarkjs's odd coset with an H-query
 // built here from the Lagrange basis of the domain of size 2n), proofs that BN254's
 // pairing equation accepts, and tampered proofs, inputs and keys that it rejects. The
-// oracle is the pairing equation (core/pairing/bn254.hpp, checked against noble), plus an
-// O(n^2) interpolation for the key's queries.
+// oracle is the pairing equation (core/pairing/bn254.hpp, checked against noble);
+// prover_test.cpp checks the key's queries against an O(n^2) interpolation on both curves.
 #include "core/circuit/porep_profile.hpp"
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "core/groth16/prover.hpp"
@@ -212,47 +212,6 @@ TEST(Bn254Groth16, DerivedRandomnessIsDeterministicAndPerPartition) {
     // The same streams as BLS12-381's, drawn below BN254's r: not BLS12-381's values.
     const auto bls = groth16::derived_randomness(11, 4);
     EXPECT_NE(first.r.to_hex(), bls.r.to_hex());
-}
-
-// u_i(tau), v_i(tau) by an O(n^2) Lagrange interpolation that shares no code with the
-// setup's batched basis, and H_j = tau^j Z(tau) / delta: the key's queries, in BN254's groups.
-TEST(Bn254Groth16, QueriesAreTheColumnPolynomialsAtTau) {
-    const uint32_t log_n = 4;
-    const SyntheticR1cs circuit({log_n, 2, 2, 0.5, 12});
-    const auto secrets = groth16::toxic_waste_from_seed<Curve>(7, log_n);
-    const ProvingKey key = groth16::generate_key(circuit, secrets, 1);
-    const uint64_t n = circuit.rows();
-    std::vector<Fr> domain(n);
-    const Fr omega = Fr::root_of_unity(log_n);
-    Fr power = Fr::one();
-    for (uint64_t j = 0; j < n; ++j, power *= omega) domain[j] = power;
-    auto lagrange = [&](uint64_t j) {  // prod_{k != j} (tau - w_k) / (w_j - w_k)
-        Fr numerator = Fr::one(), denominator = Fr::one();
-        for (uint64_t k = 0; k < n; ++k) {
-            if (k == j) continue;
-            numerator *= secrets.tau - domain[k];
-            denominator *= domain[j] - domain[k];
-        }
-        return numerator * denominator.inverse();
-    };
-    std::vector<Fr> u(n, Fr::zero()), v(n, Fr::zero());
-    for (uint64_t row = 0; row < n; ++row) {
-        const Fr basis = lagrange(row);
-        circuit.for_each_term<Fr>(row, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
-            if (matrix == circuit::Matrix::a) u[variable] += coefficient * basis;
-            if (matrix == circuit::Matrix::b) v[variable] += coefficient * basis;
-        });
-    }
-    const G1 g1 = G1::from_affine(ec::generator<Curve::G1Params>());
-    const G2 g2 = G2::from_affine(ec::generator<Curve::G2Params>());
-    for (uint64_t i = 0; i < n; ++i) {
-        EXPECT_TRUE(ec::scalar_mul(g1, u[i]).to_affine() == key.a_query[i]) << "A-query " << i;
-        EXPECT_TRUE(ec::scalar_mul(g1, v[i]).to_affine() == key.b_g1_query[i]) << "B-query (G1) " << i;
-        EXPECT_TRUE(ec::scalar_mul(g2, v[i]).to_affine() == key.b_g2_query[i]) << "B-query (G2) " << i;
-    }
-    const Fr z_tau = secrets.tau.pow(n) - Fr::one();
-    EXPECT_TRUE(ec::scalar_mul(g1, z_tau * secrets.delta.inverse()).to_affine() == key.h_query[0]);
-    EXPECT_TRUE(ec::scalar_mul(g1, secrets.tau * z_tau * secrets.delta.inverse()).to_affine() == key.h_query[1]);
 }
 
 TEST(Bn254Groth16, VerifyingKeyBytesRoundTripAndRefuseBadPoints) {

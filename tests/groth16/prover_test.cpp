@@ -1,7 +1,7 @@
 // The Groth16 prover and verifier on seeded keys: proofs verify, for every shape and
 // witness profile; tampered proofs and inputs do not; the same seeds give the same
 // bytes; the key's queries are the circuit's polynomials at tau, as an O(n^2)
-// interpolation computes them.
+// interpolation computes them (over BLS12-381 and BN254).
 #include "core/circuit/porep_profile.hpp"
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "core/groth16/prover.hpp"
@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace zkbatch {
@@ -155,19 +156,32 @@ TEST(Groth16, SameSeedsSameBytesOtherwiseDifferent) {
 }
 
 // u_i(tau) by Lagrange interpolation of column i of A, O(n^2), shares no code with the
-// setup's batched basis: the key's A-query must be [u_i(tau)]1.
-TEST(Groth16, QueriesAreTheColumnPolynomialsAtTau) {
+// setup's batched basis: the key's A-query must be [u_i(tau)]1, on either curve.
+template <class Curve>
+class KeyQueries : public ::testing::Test {};
+struct CurveNames {
+    template <class Curve>
+    static std::string GetName(int) {
+        return Curve::kId == curve::CurveId::bls12_381 ? "Bls12_381" : "Bn254";
+    }
+};
+using Curves = ::testing::Types<curve::Bls12_381, curve::Bn254>;
+TYPED_TEST_SUITE(KeyQueries, Curves, CurveNames);
+
+TYPED_TEST(KeyQueries, AreTheColumnPolynomialsAtTau) {
+    using Curve = TypeParam;
+    using F = typename Curve::Fr;
     const uint32_t log_n = 5;
     const SyntheticR1cs circuit({log_n, 2, 2, 0.5, 12});
-    const groth16::ToxicWaste secrets = groth16::toxic_waste_from_seed(7, log_n);
-    const ProvingKey key = groth16::generate_key(circuit, secrets, 1);
+    const auto secrets = groth16::toxic_waste_from_seed<Curve>(7, log_n);
+    const auto key = groth16::generate_key(circuit, secrets, 1);
     const uint64_t n = circuit.rows();
-    std::vector<Fr> domain(n);
-    const Fr omega = Fr::root_of_unity(log_n);
-    Fr power = Fr::one();
+    std::vector<F> domain(n);
+    const F omega = F::root_of_unity(log_n);
+    F power = F::one();
     for (uint64_t j = 0; j < n; ++j, power *= omega) domain[j] = power;
     auto lagrange = [&](uint64_t j) {  // prod_{k != j} (tau - w_k) / (w_j - w_k)
-        Fr numerator = Fr::one(), denominator = Fr::one();
+        F numerator = F::one(), denominator = F::one();
         for (uint64_t k = 0; k < n; ++k) {
             if (k == j) continue;
             numerator *= secrets.tau - domain[k];
@@ -175,23 +189,23 @@ TEST(Groth16, QueriesAreTheColumnPolynomialsAtTau) {
         }
         return numerator * denominator.inverse();
     };
-    std::vector<Fr> u(n, Fr::zero()), v(n, Fr::zero());
+    std::vector<F> u(n, F::zero()), v(n, F::zero());
     for (uint64_t row = 0; row < n; ++row) {
-        const Fr basis = lagrange(row);
-        circuit.for_each_term(row, [&](circuit::Matrix matrix, uint64_t variable, const Fr& coefficient) {
+        const F basis = lagrange(row);
+        circuit.for_each_term<F>(row, [&](circuit::Matrix matrix, uint64_t variable, const F& coefficient) {
             if (matrix == circuit::Matrix::a) u[variable] += coefficient * basis;
             if (matrix == circuit::Matrix::b) v[variable] += coefficient * basis;
         });
     }
-    const ec::G1 g1 = ec::G1::from_affine(ec::g1_generator());
-    const ec::G2 g2 = ec::G2::from_affine(ec::g2_generator());
+    const auto g1 = curve::G1<Curve>::from_affine(ec::generator<typename Curve::G1Params>());
+    const auto g2 = curve::G2<Curve>::from_affine(ec::generator<typename Curve::G2Params>());
     for (uint64_t i = 0; i < n; ++i) {
         EXPECT_TRUE(ec::scalar_mul(g1, u[i]).to_affine() == key.a_query[i]) << "A-query " << i;
         EXPECT_TRUE(ec::scalar_mul(g1, v[i]).to_affine() == key.b_g1_query[i]) << "B-query (G1) " << i;
         EXPECT_TRUE(ec::scalar_mul(g2, v[i]).to_affine() == key.b_g2_query[i]) << "B-query (G2) " << i;
     }
     // H_j = tau^j Z(tau) / delta.
-    const Fr z_tau = secrets.tau.pow(n) - Fr::one();
+    const F z_tau = secrets.tau.pow(n) - F::one();
     EXPECT_TRUE(ec::scalar_mul(g1, z_tau * secrets.delta.inverse()).to_affine() == key.h_query[0]);
     EXPECT_TRUE(ec::scalar_mul(g1, secrets.tau * z_tau * secrets.delta.inverse()).to_affine() == key.h_query[1]);
 }
