@@ -1,17 +1,25 @@
-// The Zcash serialization of BLS12-381 points (also blst's, bellman's, arkworks', the
-// IETF pairing-friendly-curves draft's and noble's):
+// Point encodings, written once for both curves' groups. A coordinate is big-endian: one
+// base-field element (G1) or two, c1 first (G2); compressed is x alone, uncompressed x
+// then y. The spare top bits of the first byte carry flags, in one of two formats:
 //
-//   G1 compressed 48 bytes: x big-endian;  uncompressed 96: x then y.
-//   G2 compressed 96 bytes: x.c1 then x.c0; uncompressed 192: x.c1, x.c0, y.c1, y.c0.
+//   BLS12-381 (381-bit p, three spare bits): Zcash's serialization (also blst's,
+//   bellman's, arkworks', the IETF pairing-friendly-curves draft's and noble's).
+//   0x80 compressed, 0x40 point at infinity (every other bit zero), 0x20 (compressed
+//   only) y is the lexicographically larger root. G1 48/96 bytes, G2 96/192.
 //
-// The three top bits of the first byte are flags: 0x80 compressed, 0x40 point at
-// infinity (every other bit zero), 0x20 (compressed only) y is the lexicographically
-// larger root (Fp::/Fp2::is_lexicographically_largest). Decoders accept exactly the
-// bytes the encoders produce: anything else is refused with a reason, and a decoded
+//   BN254 (254-bit p, two spare bits): gnark-crypto's. Compressed: 0x80 y is the
+//   smaller root, 0xc0 the larger, 0x40 infinity (every other bit zero); uncompressed:
+//   0x00, or 0x40 for infinity. G1 32/64 bytes, G2 64/128. BN254 has no Zcash-like
+//   standard (snarkjs writes decimal JSON); gnark's is the one its Go and Solidity
+//   tooling reads.
+//
+// "Larger" is Fp::/Fp2::is_lexicographically_largest in both. Decoders accept exactly
+// the bytes the encoders produce: anything else is refused with a reason, and a decoded
 // point is on the curve and (unless the caller opts out, e.g. for a trusted key it
 // checks in bulk later) in the order-r subgroup.
 #pragma once
 
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 
 #include <cstddef>
@@ -36,6 +44,21 @@ enum class DecodeError {
 
 // One sentence a user can act on.
 const char* describe(DecodeError error);
+
+// The encodings of any group of either curve (G = its parameters: ec::G1Params,
+// ec::bn254::G2Params, ...), instantiated in encoding.cpp for the four groups.
+template <class G>
+inline constexpr size_t kCompressedBytes = sizeof(typename G::Field);
+template <class G>
+void to_compressed(const Affine<G>& p, uint8_t* out);
+template <class G>
+void to_uncompressed(const Affine<G>& p, uint8_t* out);
+template <class G>
+DecodeError from_compressed(const uint8_t* bytes, size_t length, Affine<G>& out, bool check_subgroup = true);
+template <class G>
+DecodeError from_uncompressed(const uint8_t* bytes, size_t length, Affine<G>& out, bool check_subgroup = true);
+
+// BLS12-381's, by name.
 
 void g1_to_compressed(const G1Affine& p, uint8_t* out48);
 void g1_to_uncompressed(const G1Affine& p, uint8_t* out96);

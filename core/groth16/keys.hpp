@@ -37,8 +37,9 @@ namespace generic {
 
 // What a verifier needs: [alpha]1, [beta]2, [gamma]2, [delta]2 and one IC point per
 // public input and the constant (IC_i = [(beta u_i + alpha v_i + w_i)(tau) / gamma]1).
-template <class Curve>
+template <class CurveDescription>
 struct VerifyingKey {
+    using Curve = CurveDescription;
     curve::G1Affine<Curve> alpha_g1;
     curve::G2Affine<Curve> beta_g2;
     curve::G2Affine<Curve> gamma_g2;

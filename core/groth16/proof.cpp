@@ -3,7 +3,6 @@
 #include "core/groth16/proof.hpp"
 #include "core/groth16/prover.hpp"
 
-#include "core/ec/encoding.hpp"
 #include "core/ff/random.hpp"
 #include "core/util/splitmix64.hpp"
 
@@ -51,22 +50,27 @@ struct SystemRandom {
 
 }  // namespace
 
-void encode_proof(const Proof& proof, uint8_t* out) {
-    ec::g1_to_compressed(proof.a, out);
-    ec::g2_to_compressed(proof.b, out + 48);
-    ec::g1_to_compressed(proof.c, out + 48 + 96);
+template <class Curve>
+void encode_proof(const generic::Proof<Curve>& proof, uint8_t* out) {
+    constexpr size_t g1 = ec::kCompressedBytes<typename Curve::G1Params>;
+    ec::to_compressed(proof.a, out);
+    ec::to_compressed(proof.b, out + g1);
+    ec::to_compressed(proof.c, out + kProofBytesOf<Curve> - g1);
 }
 
-bool decode_proof(const uint8_t* bytes, Proof& proof, std::string* why) {
+template <class Curve>
+bool decode_proof(const uint8_t* bytes, generic::Proof<Curve>& proof, std::string* why) {
+    constexpr size_t g1 = ec::kCompressedBytes<typename Curve::G1Params>;
+    constexpr size_t g2 = ec::kCompressedBytes<typename Curve::G2Params>;
     auto refuse = [why](const char* point, ec::DecodeError error) {
         if (why) *why = std::string("proof point ") + point + ": " + ec::describe(error);
         return false;
     };
-    if (const auto error = ec::g1_from_compressed(bytes, 48, proof.a); error != ec::DecodeError::ok)
+    if (const auto error = ec::from_compressed(bytes, g1, proof.a); error != ec::DecodeError::ok)
         return refuse("A", error);
-    if (const auto error = ec::g2_from_compressed(bytes + 48, 96, proof.b); error != ec::DecodeError::ok)
+    if (const auto error = ec::from_compressed(bytes + g1, g2, proof.b); error != ec::DecodeError::ok)
         return refuse("B", error);
-    if (const auto error = ec::g1_from_compressed(bytes + 48 + 96, 48, proof.c); error != ec::DecodeError::ok)
+    if (const auto error = ec::from_compressed(bytes + g1 + g2, g1, proof.c); error != ec::DecodeError::ok)
         return refuse("C", error);
     return true;
 }
@@ -134,6 +138,8 @@ generic::Proof<Curve> combine(const generic::ProvingKey<Curve>& key, const gener
 }
 
 #define ZKB_PROVER_INSTANTIATE(Curve)                                                                           \
+    template void encode_proof(const generic::Proof<Curve>&, uint8_t*);                                        \
+    template bool decode_proof(const uint8_t*, generic::Proof<Curve>&, std::string*);                          \
     template generic::ProofRandomness<Curve> derived_randomness<Curve>(uint64_t, uint64_t);                    \
     template generic::ProofRandomness<Curve> random_randomness<Curve>();                                       \
     template generic::Proof<Curve> combine(const generic::ProvingKey<Curve>&, const generic::MsmSums<Curve>&,  \

@@ -1,5 +1,5 @@
-// Proofs, public inputs and verifying keys in snarkjs's JSON layout for curve
-// "bls12381" (docs/formats.md#proof-exports), so `snarkjs groth16 verify` and every snarkjs-based
+// Proofs, public inputs and verifying keys in snarkjs's JSON layout, for curve
+// "bls12381" or "bn128" (docs/formats.md#proof-exports), so `snarkjs groth16 verify` and every snarkjs-based
 // verifier accept what zkbatch proves. Coordinates are decimal strings of the plain
 // (canonical) values; affine points are written as projective ones with z = 1.
 #pragma once
@@ -13,11 +13,14 @@
 
 namespace zkbatch::groth16 {
 
-std::string proof_json(const Proof& proof);
-// public_inputs: z_1..z_l in Montgomery form.
-std::string public_json(const ff::Fr* public_inputs, size_t count);
+template <class Curve>
+std::string proof_json(const generic::Proof<Curve>& proof);
+// public_inputs: z_1..z_l in Montgomery form (either curve's Fr).
+template <class Fr>
+std::string public_json(const Fr* public_inputs, size_t count);
 // Includes vk_alphabeta_12 = e(alpha, beta) (computed here: one pairing).
-std::string verification_key_json(const VerifyingKey& key);
+template <class Curve>
+std::string verification_key_json(const generic::VerifyingKey<Curve>& key);
 
 // A canonical little-endian integer of `count` 64-bit limbs in decimal.
 std::string decimal(const uint64_t* limbs, size_t count);

@@ -22,17 +22,22 @@ VerifyResult verify(const generic::VerifyingKey<Curve>& key, const generic::Proo
     return {false, "the pairing equation e(A, B) = e(alpha, beta) e(IC(x), gamma) e(C, delta) does not hold"};
 }
 
-template VerifyResult verify(const generic::VerifyingKey<curve::Bls12_381>&, const generic::Proof<curve::Bls12_381>&,
-                             const curve::Bls12_381::Fr*, size_t);
-template VerifyResult verify(const generic::VerifyingKey<curve::Bn254>&, const generic::Proof<curve::Bn254>&,
-                             const curve::Bn254::Fr*, size_t);
-
-VerifyResult verify_encoded(const VerifyingKey& key, const uint8_t* proof_bytes, const ff::Fr* public_inputs,
-                            size_t count) {
-    Proof proof;
+template <class Curve>
+VerifyResult verify_encoded(const generic::VerifyingKey<Curve>& key, const uint8_t* proof_bytes,
+                            const typename Curve::Fr* public_inputs, size_t count) {
+    generic::Proof<Curve> proof;
     std::string why;
     if (!decode_proof(proof_bytes, proof, &why)) return {false, why};
     return verify(key, proof, public_inputs, count);
 }
+
+#define ZKB_VERIFIER_INSTANTIATE(Curve)                                                                    \
+    template VerifyResult verify(const generic::VerifyingKey<Curve>&, const generic::Proof<Curve>&,       \
+                                 const typename Curve::Fr*, size_t);                                      \
+    template VerifyResult verify_encoded(const generic::VerifyingKey<Curve>&, const uint8_t*,             \
+                                         const typename Curve::Fr*, size_t);
+ZKB_VERIFIER_INSTANTIATE(curve::Bls12_381)
+ZKB_VERIFIER_INSTANTIATE(curve::Bn254)
+#undef ZKB_VERIFIER_INSTANTIATE
 
 }  // namespace zkbatch::groth16

@@ -23,8 +23,10 @@ template <class Curve>
 VerifyResult verify(const generic::VerifyingKey<Curve>& key, const generic::Proof<Curve>& proof,
                     const typename Curve::Fr* public_inputs, size_t count);
 
-// The same, from a BLS12-381 proof's 192 bytes (decoding and checking its points first).
-VerifyResult verify_encoded(const VerifyingKey& key, const uint8_t* proof_bytes192, const ff::Fr* public_inputs,
-                            size_t count);
+// The same, from a proof's kProofBytesOf<Curve> bytes (decoding and checking its points
+// first).
+template <class Curve>
+VerifyResult verify_encoded(const generic::VerifyingKey<Curve>& key, const uint8_t* proof_bytes,
+                            const typename Curve::Fr* public_inputs, size_t count);
 
 }  // namespace zkbatch::groth16

@@ -1,11 +1,14 @@
-// The Zcash encodings: the published generators and their encodings as known answers,
-// round trips, and one crafted input for every refusal of every decoder.
+// The point encodings. BLS12-381's (Zcash's): the published generators and their
+// encodings as known answers, round trips, and one crafted input for every refusal of
+// every decoder. BN254's (gnark-crypto's flags): EIP-197's generators written out by
+// GMP per the format, round trips, and the refusals its flags allow.
 #include "fp_oracle.hpp"
 
 #include "core/ec/encoding.hpp"
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -328,6 +331,122 @@ TEST(Encoding, EveryErrorHasItsOwnActionableDescription) {
     EXPECT_EQ(texts.size(), 7u);
     EXPECT_NE(std::string(ec::describe(DecodeError::not_in_subgroup)).find("subgroup"), std::string::npos);
     EXPECT_NE(std::string(ec::describe(DecodeError::wrong_length)).find("48"), std::string::npos);
+}
+
+// ---- BN254: gnark-crypto's flags (0x80 smaller y, 0xc0 larger, 0x40 infinity) ----------
+
+// EIP-197's G2 generator, decimal (x = x0 + x1 u, y = y0 + y1 u).
+const char* const kBnG2X0 = "10857046999023057135944570762232829481370756359578518086990519993285655852781";
+const char* const kBnG2X1 = "11559732032986387107991004021392285783925812861821192530917403151452391805634";
+const char* const kBnG2Y0 = "8495653923123431417604973247489272438418190587263600148770280649306958101930";
+const char* const kBnG2Y1 = "4082367875863433681332203403145435568316851327593401208105741076214120093531";
+
+// 32 big-endian bytes of a value below 2^256, by GMP.
+Bytes be32(const mpz_class& value) {
+    Bytes out(32, 0);
+    size_t count = 0;
+    mpz_export(out.data() + 32 - mpz_sizeinbase(value.get_mpz_t(), 256), &count, 1, 1, 1, 0, value.get_mpz_t());
+    return out;
+}
+
+template <class G>
+Bytes compressed_of(const ec::Affine<G>& p) {
+    Bytes out(ec::kCompressedBytes<G>);
+    ec::to_compressed(p, out.data());
+    return out;
+}
+template <class G>
+Bytes uncompressed_of(const ec::Affine<G>& p) {
+    Bytes out(2 * ec::kCompressedBytes<G>);
+    ec::to_uncompressed(p, out.data());
+    return out;
+}
+
+TEST(Bn254Encoding, GeneratorsAreWrittenAsTheFormatSays) {
+    using G1 = ec::bn254::G1Params;
+    using G2 = ec::bn254::G2Params;
+    const mpz_class p = test::modulus_of<ff::bn254::Fq>(), half = (p - 1) / 2;
+    // G1 = (1, 2): y = 2 is the smaller root; -G1 has the larger, p - 2.
+    Bytes g1 = be32(1);
+    g1[0] |= 0x80;
+    EXPECT_EQ(compressed_of<G1>(ec::generator<G1>()), g1);
+    g1[0] |= 0x40;
+    EXPECT_EQ(compressed_of<G1>(-ec::generator<G1>()), g1);
+    Bytes g1_plain = be32(1), y = be32(2);
+    g1_plain.insert(g1_plain.end(), y.begin(), y.end());
+    EXPECT_EQ(uncompressed_of<G1>(ec::generator<G1>()), g1_plain);
+    // G2: x.c1 then x.c0; y's sign by its c1 (nonzero here) against (p - 1) / 2.
+    Bytes g2 = be32(mpz_class(kBnG2X1)), x0 = be32(mpz_class(kBnG2X0));
+    g2.insert(g2.end(), x0.begin(), x0.end());
+    ASSERT_LE(mpz_class(kBnG2Y1), half) << "the sign below assumes the smaller y";
+    g2[0] |= 0x80;
+    EXPECT_EQ(compressed_of<G2>(ec::generator<G2>()), g2);
+    Bytes g2_plain = be32(mpz_class(kBnG2X1));
+    for (const char* part : {kBnG2X0, kBnG2Y1, kBnG2Y0}) {
+        const Bytes bytes = be32(mpz_class(part));
+        g2_plain.insert(g2_plain.end(), bytes.begin(), bytes.end());
+    }
+    EXPECT_EQ(uncompressed_of<G2>(ec::generator<G2>()), g2_plain);
+}
+
+template <class G>
+class Bn254Encoding : public ::testing::Test {};
+using Bn254Groups = ::testing::Types<ec::bn254::G1Params, ec::bn254::G2Params>;
+TYPED_TEST_SUITE(Bn254Encoding, Bn254Groups, test::CurveNames);
+
+TYPED_TEST(Bn254Encoding, RandomPointsRoundTripWithBothSigns) {
+    using G = TypeParam;
+    constexpr size_t size = ec::kCompressedBytes<G>;
+    std::mt19937_64 rng(21);
+    std::set<uint8_t> flags;
+    for (int i = 0; i < 20; ++i) {
+        const ec::Affine<G> p = test::random_point<G>(rng).to_affine();
+        for (const ec::Affine<G>& q : {p, -p}) {
+            const Bytes compressed = compressed_of(q);
+            flags.insert(compressed[0] & 0xc0);
+            ASSERT_EQ((compressed[0] & 0xc0) == 0xc0, q.y.is_lexicographically_largest());
+            ec::Affine<G> back;
+            ASSERT_EQ(ec::from_compressed(compressed.data(), size, back), DecodeError::ok);
+            ASSERT_EQ(back, q);
+            ASSERT_EQ(ec::from_uncompressed(uncompressed_of(q).data(), 2 * size, back), DecodeError::ok);
+            ASSERT_EQ(back, q);
+        }
+    }
+    EXPECT_EQ(flags, (std::set<uint8_t>{0x80, 0xc0}));
+}
+
+TYPED_TEST(Bn254Encoding, InfinityAndBadFlagsAndLengthsAreAsTheFormatSays) {
+    using G = TypeParam;
+    constexpr size_t size = ec::kCompressedBytes<G>;
+    Bytes infinity(size, 0);
+    infinity[0] = 0x40;
+    EXPECT_EQ(compressed_of(ec::Affine<G>::infinity()), infinity);
+    ec::Affine<G> back = ec::generator<G>();
+    ASSERT_EQ(ec::from_compressed(infinity.data(), size, back), DecodeError::ok);
+    EXPECT_TRUE(back.is_infinity());
+    Bytes plain_infinity(2 * size, 0);
+    plain_infinity[0] = 0x40;
+    EXPECT_EQ(uncompressed_of(ec::Affine<G>::infinity()), plain_infinity);
+    Bytes bad = infinity;
+    bad[size - 1] = 1;
+    EXPECT_EQ(ec::from_compressed(bad.data(), size, back), DecodeError::bad_infinity);
+
+    const Bytes compressed = compressed_of(ec::generator<G>());
+    Bytes unflagged = compressed;
+    unflagged[0] &= 0x3f;  // neither compressed flag: uncompressed bytes' first byte
+    EXPECT_EQ(ec::from_compressed(unflagged.data(), size, back), DecodeError::bad_flags);
+    Bytes flagged = uncompressed_of(ec::generator<G>());
+    flagged[0] |= 0x80;
+    EXPECT_EQ(ec::from_uncompressed(flagged.data(), 2 * size, back), DecodeError::bad_flags);
+    EXPECT_EQ(ec::from_compressed(compressed.data(), size - 1, back), DecodeError::wrong_length);
+    // x = p (the flags' bits aside, the top of a coordinate above the modulus).
+    Bytes too_big = be32(test::modulus_of<ff::bn254::Fq>());
+    too_big.resize(size, 0);
+    too_big[0] |= 0x80;
+    EXPECT_EQ(ec::from_compressed(too_big.data(), size, back), DecodeError::not_canonical);
+    std::mt19937_64 rng(22);
+    const Bytes off_bytes = compressed_of(ec::Affine<G>{test::random_x_off_curve<G>(rng), ec::generator<G>().y});
+    EXPECT_EQ(ec::from_compressed(off_bytes.data(), size, back), DecodeError::not_on_curve);
 }
 
 }  // namespace
