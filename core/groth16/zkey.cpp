@@ -26,17 +26,7 @@ namespace zkbatch::groth16 {
 
 namespace {
 
-using ff::Fr;
-
-// The primes as 48 and 32 little-endian bytes would spell them, for naming a curve.
-constexpr const char* kBls12381Q =
-    "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
-constexpr const char* kBls12381R = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
-constexpr const char* kBn254Q = "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
-constexpr const char* kBn254R = "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
-
-constexpr uint64_t kG1Bytes = sizeof(ec::G1Affine), kG2Bytes = sizeof(ec::G2Affine);
-constexpr uint64_t kCoefficientBytes = 4 + 4 + 4 + 32;
+constexpr uint64_t kCoefficientBytes = 4 + 4 + 4 + 32;  // both curves' r take 32 bytes
 
 const char* section_name(uint32_t id) {
     switch (id) {
@@ -66,10 +56,25 @@ std::string hex_of(const uint8_t* bytes, size_t count) {
     return first == std::string::npos ? "0" : out.substr(first);
 }
 
-std::string curve_of(const std::string& q_hex) {
-    if (q_hex == kBls12381Q) return "BLS12-381";
-    if (q_hex == kBn254Q) return "BN254 (snarkjs's bn128)";
-    return "an unknown curve (q = 0x" + q_hex + ")";
+// A field's modulus as hex_of spells it.
+template <class F>
+std::string modulus_hex() {
+    const auto modulus = F::modulus();
+    uint8_t bytes[F::kBytes];
+    std::memcpy(bytes, modulus.limbs, sizeof bytes);  // little-endian host
+    return hex_of(bytes, sizeof bytes);
+}
+
+// The curve whose base field's prime q is, if either.
+std::optional<curve::CurveId> curve_of_q(const std::string& q_hex) {
+    for (const curve::CurveId id : {curve::CurveId::bls12_381, curve::CurveId::bn254})
+        if (curve::with_curve(id, [](auto c) { return modulus_hex<typename decltype(c)::Fq>(); }) == q_hex) return id;
+    return std::nullopt;
+}
+
+// What messages call a curve: "BLS12-381", "BN254 (snarkjs's bn128)".
+std::string curve_title(curve::CurveId id) {
+    return id == curve::CurveId::bn254 ? "BN254 (snarkjs's bn128)" : "BLS12-381";
 }
 
 // A read-only mapping of a whole file.
@@ -188,13 +193,14 @@ private:
 
 // What a .zkey's spans point into: the file's bytes, and aligned copies of the
 // sections that were not aligned there.
+template <class Curve>
 struct ZkeyPoints {
     std::shared_ptr<const void> file;
-    std::vector<std::vector<ec::G1Affine>> g1_copies;
-    std::vector<std::vector<ec::G2Affine>> g2_copies;
+    std::vector<std::vector<curve::G1Affine<Curve>>> g1_copies;
+    std::vector<std::vector<curve::G2Affine<Curve>>> g2_copies;
     template <class Point>
     std::vector<Point>& copy(uint64_t count) {
-        if constexpr (std::is_same_v<Point, ec::G1Affine>) return g1_copies.emplace_back(count);
+        if constexpr (std::is_same_v<Point, curve::G1Affine<Curve>>) return g1_copies.emplace_back(count);
         else return g2_copies.emplace_back(count);
     }
 };
@@ -205,26 +211,21 @@ uint32_t read_u32(const uint8_t* bytes) {
     return value;
 }
 
-// A field element as stored (48 or 32 little-endian bytes) is below the modulus.
-bool fp_reduced(const ff::Fp& value) {
-    uint64_t limbs[6];
-    std::memcpy(limbs, &value, sizeof limbs);
-    return ff::Fp::is_canonical(limbs);
-}
-
-template <class Affine>
-bool coordinates_reduced(const Affine& point);
-template <>
-bool coordinates_reduced(const ec::G1Affine& point) {
-    return fp_reduced(point.x) && fp_reduced(point.y);
-}
-template <>
-bool coordinates_reduced(const ec::G2Affine& point) {
-    return fp_reduced(point.x.c0) && fp_reduced(point.x.c1) && fp_reduced(point.y.c0) && fp_reduced(point.y.c1);
+// A field element as stored (48 or 32 little-endian bytes) is below the modulus; an
+// element of Fp2, both halves.
+template <class F>
+bool reduced(const F& value) {
+    if constexpr (requires { typename F::Fp; }) {
+        return reduced(value.c0) && reduced(value.c1);
+    } else {
+        uint64_t limbs[F::kLimbs];
+        std::memcpy(limbs, &value, sizeof limbs);
+        return F::is_canonical(limbs);
+    }
 }
 
 // Checks every point of a section on `threads` threads; the first bad one is named.
-template <class Affine>
+template <class Curve, class Affine>
 void check_section_points(const BinFile& file, uint32_t id, const Affine* points, uint64_t count, unsigned threads) {
     std::atomic<uint64_t> first_bad{UINT64_MAX};
     std::atomic<int> why{0};  // 1 not reduced, 2 not on the curve, 3 not in the subgroup
@@ -232,7 +233,10 @@ void check_section_points(const BinFile& file, uint32_t id, const Affine* points
         for (size_t i = begin; i < end && i < first_bad.load(std::memory_order_relaxed); ++i) {
             const Affine& point = points[i];
             if (point.is_infinity()) continue;
-            const int problem = !coordinates_reduced(point) ? 1 : !point.is_on_curve() ? 2 : !ec::is_in_subgroup(point) ? 3 : 0;
+            const int problem = !reduced(point.x) || !reduced(point.y) ? 1
+                                : !point.is_on_curve()                 ? 2
+                                : !Curve::is_in_subgroup(point)        ? 3
+                                                                       : 0;
             if (problem == 0) continue;
             uint64_t seen = first_bad.load();
             while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
@@ -249,7 +253,8 @@ void check_section_points(const BinFile& file, uint32_t id, const Affine* points
 
 }  // namespace
 
-void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned threads) const {
+template <class Curve>
+void generic::ZkeyCircuit<Curve>::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned threads) const {
     const uint64_t n = uint64_t{1} << log_n;
     // Rows are split over threads by row ranges; terms are sorted by row, so each
     // thread finds its terms by binary search and no two threads write one row.
@@ -257,7 +262,7 @@ void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned th
         for (auto [terms, out] : {std::pair{&a_terms, a}, {&b_terms, b}}) {
             std::fill(out + begin, out + end, Fr::zero());
             auto first = std::lower_bound(terms->begin(), terms->end(), begin,
-                                          [](const ZkeyTerm& term, size_t row) { return term.row < row; });
+                                          [](const ZkeyTerm<Fr>& term, size_t row) { return term.row < row; });
             for (auto term = first; term != terms->end() && term->row < end; ++term)
                 out[term->row] += term->coefficient * witness[term->signal];
         }
@@ -265,23 +270,26 @@ void ZkeyCircuit::synthesize(const Fr* witness, Fr* a, Fr* b, Fr* c, unsigned th
     });
 }
 
-Zkey read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points) {
-    return read_zkey(path, threads, [&](std::span<const uint8_t>) { return check_points; });
+template <class Curve>
+generic::Zkey<Curve> read_zkey(const std::filesystem::path& path, unsigned threads, bool check_points) {
+    return read_zkey<Curve>(path, threads, [&](std::span<const uint8_t>) { return check_points; });
 }
 
-Zkey read_zkey(const std::filesystem::path& path, unsigned threads,
-               const std::function<bool(std::span<const uint8_t> file)>& check_points) {
+template <class Curve>
+generic::Zkey<Curve> read_zkey(const std::filesystem::path& path, unsigned threads,
+                               const std::function<bool(std::span<const uint8_t> file)>& check_points) {
     auto mapped = std::make_shared<MappedFile>(path, "proving key");
     const std::span<const uint8_t> bytes = mapped->bytes();
     const bool check = check_points(bytes);
-    return parse_zkey(bytes, path.string(), threads, std::move(mapped), check);
+    return parse_zkey<Curve>(bytes, path.string(), threads, std::move(mapped), check);
 }
 
 namespace {
 
 // Sections 1 and 2 up to the points: the protocol, the curve, the sizes. Leaves `rest`
 // at section 2's first point.
-ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest) {
+ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest,
+                        std::optional<curve::CurveId> expected = std::nullopt) {
     const uint8_t* protocol = file.section(1, 4);
     if (read_u32(protocol) != 1)
         file.fail(1, "protocol " + std::to_string(read_u32(protocol)) + " is not Groth16 (1): zkbatch proves Groth16");
@@ -293,21 +301,33 @@ ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest) {
     const uint32_t n8q = read_u32(header);
     if (header_bytes < 4 + uint64_t{n8q} + 4) file.fail(2, "truncated");
     const std::string q_hex = hex_of(header + 4, n8q);
-    if (q_hex != kBls12381Q)
-        file.fail(2, "the curve is " + curve_of(q_hex) +
-                         ", not BLS12-381: compile the circuit with `circom -p bls12381` and set it up with a "
-                         "bls12381 ceremony (snarkjs powersoftau new bls12381 ...)");
-    // q may be written with leading zero bytes: BLS12-381's takes 48, and every offset
-    // below assumes it. From here on the layout is fixed, and its length is checked
+    const std::optional<curve::CurveId> curve = curve_of_q(q_hex);
+    if (!curve)
+        file.fail(2, "the curve is an unknown curve (q = 0x" + q_hex +
+                         "): zkbatch proves BN254 (circom's default, snarkjs's bn128) and BLS12-381 (`circom -p "
+                         "bls12381`); set the circuit up with a ceremony of one of them");
+    if (expected && *curve != *expected)
+        file.fail(2, "the curve is " + curve_title(*curve) + ", where a " + curve_title(*expected) +
+                         " key is expected");
+    // q may be written with leading zero bytes, and every offset below assumes the
+    // curve's own length. From here on the layout is fixed, and its length is checked
     // before any of it is read.
-    if (n8q != 48) file.fail(2, "q is written in " + std::to_string(n8q) + " bytes where BLS12-381 takes 48");
-    const uint64_t expected_header = 4 + 48 + 4 + 32 + 12 + 3 * kG1Bytes + 3 * kG2Bytes;
-    if (header_bytes != expected_header)
-        file.fail(2, std::to_string(header_bytes) + " bytes where " + std::to_string(expected_header) + " are expected");
-    rest = header + 4 + n8q;
-    const uint32_t n8r = read_u32(rest);
-    if (n8r != 32 || hex_of(rest + 4, 32) != kBls12381R) file.fail(2, "its scalar field is not BLS12-381's r");
-    rest += 4 + 32;
+    curve::with_curve(*curve, [&](auto c) {
+        using Curve = decltype(c);
+        constexpr uint32_t q_bytes = Curve::Fq::kBytes, r_bytes = Curve::Fr::kBytes;
+        if (n8q != q_bytes)
+            file.fail(2, "q is written in " + std::to_string(n8q) + " bytes where " + curve_title(*curve) +
+                             " takes " + std::to_string(q_bytes));
+        const uint64_t expected_header = 4 + q_bytes + 4 + r_bytes + 12 + 3 * sizeof(curve::G1Affine<Curve>) +
+                                         3 * sizeof(curve::G2Affine<Curve>);
+        if (header_bytes != expected_header)
+            file.fail(2, std::to_string(header_bytes) + " bytes where " + std::to_string(expected_header) +
+                             " are expected");
+        rest = header + 4 + n8q;
+        if (read_u32(rest) != r_bytes || hex_of(rest + 4, r_bytes) != modulus_hex<typename Curve::Fr>())
+            file.fail(2, "its scalar field is not " + curve_title(*curve) + "'s r");
+        rest += 4 + r_bytes;
+    });
     const uint32_t num_variables = read_u32(rest), num_public = read_u32(rest + 4), domain_size = read_u32(rest + 8);
     rest += 12;
     if (domain_size < 2 || (domain_size & (domain_size - 1)) != 0 || domain_size > (1u << 28))
@@ -315,31 +335,39 @@ ZkeyHeader parse_header(const BinFile& file, const uint8_t*& rest) {
     if (num_variables < uint64_t{num_public} + 1)
         file.fail(2, std::to_string(num_variables) + " variables cannot hold " + std::to_string(num_public) +
                          " public signals and the constant");
-    return {static_cast<uint32_t>(__builtin_ctz(domain_size)), num_variables, num_public};
+    return {*curve, static_cast<uint32_t>(__builtin_ctz(domain_size)), num_variables, num_public};
 }
 
 }  // namespace
 
 ZkeyHeader read_zkey_header(const std::filesystem::path& path) {
     const MappedFile mapped(path, "proving key");
-    const BinFile file(mapped.bytes(), path.string(), "zkey", 1, "proving key");
+    return parse_zkey_header(mapped.bytes(), path.string());
+}
+
+ZkeyHeader parse_zkey_header(std::span<const uint8_t> bytes, const std::string& name) {
+    const BinFile file(bytes, name, "zkey", 1, "proving key");
     const uint8_t* rest = nullptr;
     return parse_header(file, rest);
 }
 
-Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
-                std::shared_ptr<const void> storage, bool check_points) {
+template <class Curve>
+generic::Zkey<Curve> parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigned threads,
+                                std::shared_ptr<const void> storage, bool check_points) {
+    using Fr = typename Curve::Fr;
+    using G1Affine = curve::G1Affine<Curve>;
+    using G2Affine = curve::G2Affine<Curve>;
     const BinFile file(bytes, name, "zkey", 1, "proving key");
     const uint8_t* rest = nullptr;
-    const ZkeyHeader header = parse_header(file, rest);
+    const ZkeyHeader header = parse_header(file, rest, Curve::kId);
     const uint32_t num_variables = static_cast<uint32_t>(header.num_variables);
     const uint32_t num_public = static_cast<uint32_t>(header.num_public);
     const uint32_t domain_size = 1u << header.log_n;
 
-    Zkey zkey;
+    generic::Zkey<Curve> zkey;
     zkey.file_bytes = bytes.size();
     zkey.file_digest = bytes_digest(bytes);
-    ProvingKey& key = zkey.key;
+    generic::ProvingKey<Curve>& key = zkey.key;
     key.log_n = header.log_n;
     key.num_variables = num_variables;
     key.num_public = num_public;
@@ -350,37 +378,37 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     };
     take(key.vk.alpha_g1), take(key.beta_g1), take(key.vk.beta_g2), take(key.vk.gamma_g2), take(key.delta_g1),
         take(key.vk.delta_g2);
-    const ec::G1Affine header_g1[3] = {key.vk.alpha_g1, key.beta_g1, key.delta_g1};
-    const ec::G2Affine header_g2[3] = {key.vk.beta_g2, key.vk.gamma_g2, key.vk.delta_g2};
-    check_section_points(file, 2, header_g1, 3, 1);
-    check_section_points(file, 2, header_g2, 3, 1);
+    const G1Affine header_g1[3] = {key.vk.alpha_g1, key.beta_g1, key.delta_g1};
+    const G2Affine header_g2[3] = {key.vk.beta_g2, key.vk.gamma_g2, key.vk.delta_g2};
+    check_section_points<Curve>(file, 2, header_g1, 3, 1);
+    check_section_points<Curve>(file, 2, header_g2, 3, 1);
     if (const char* point = fixed_point_at_infinity(key))
         file.fail(2, std::string(point) + " is the point at infinity: no ceremony makes such a key");
 
     // snarkjs aligns sections to nothing: in its files the A, B2 and H points start 4
     // bytes past an 8-byte boundary. A section that is not aligned for ec::Affine is
     // copied (once, into memory the key owns); an aligned one is used where it lies.
-    auto points_storage = std::make_shared<ZkeyPoints>();
+    auto points_storage = std::make_shared<ZkeyPoints<Curve>>();
     points_storage->file = std::move(storage);
     auto section_points = [&](uint32_t id, uint64_t count, auto* kind) {
         using Point = std::remove_pointer_t<decltype(kind)>;
         const uint8_t* raw = file.section(id, count * sizeof(Point));
         const Point* points = reinterpret_cast<const Point*>(raw);
         if (reinterpret_cast<uintptr_t>(raw) % alignof(Point) != 0) {
-            auto& copy = points_storage->copy<Point>(count);
+            auto& copy = points_storage->template copy<Point>(count);
             if (count > 0) std::memcpy(copy.data(), raw, count * sizeof(Point));
             points = copy.data();
         }
-        if (check_points) check_section_points(file, id, points, count, threads);
+        if (check_points) check_section_points<Curve>(file, id, points, count, threads);
         return std::span<const Point>(points, count);
     };
-    const auto ic = section_points(3, uint64_t{num_public} + 1, static_cast<ec::G1Affine*>(nullptr));
+    const auto ic = section_points(3, uint64_t{num_public} + 1, static_cast<G1Affine*>(nullptr));
     key.vk.ic.assign(ic.begin(), ic.end());
-    key.a_query = section_points(5, num_variables, static_cast<ec::G1Affine*>(nullptr));
-    key.b_g1_query = section_points(6, num_variables, static_cast<ec::G1Affine*>(nullptr));
-    key.b_g2_query = section_points(7, num_variables, static_cast<ec::G2Affine*>(nullptr));
-    key.l_query = section_points(8, uint64_t{num_variables} - num_public - 1, static_cast<ec::G1Affine*>(nullptr));
-    key.h_query = section_points(9, domain_size, static_cast<ec::G1Affine*>(nullptr));
+    key.a_query = section_points(5, num_variables, static_cast<G1Affine*>(nullptr));
+    key.b_g1_query = section_points(6, num_variables, static_cast<G1Affine*>(nullptr));
+    key.b_g2_query = section_points(7, num_variables, static_cast<G2Affine*>(nullptr));
+    key.l_query = section_points(8, uint64_t{num_variables} - num_public - 1, static_cast<G1Affine*>(nullptr));
+    key.h_query = section_points(9, domain_size, static_cast<G1Affine*>(nullptr));
     key.check_sizes();
 
     // Section 4: u32 count, then (u32 matrix, u32 row, u32 signal, 32-byte value * R^2 mod r).
@@ -391,11 +419,11 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     if (coefficient_section != 4 + uint64_t{count} * kCoefficientBytes)
         file.fail(4, std::to_string(coefficient_section) + " bytes for " + std::to_string(count) +
                          " coefficients, which take " + std::to_string(4 + uint64_t{count} * kCoefficientBytes));
-    ZkeyCircuit& circuit = zkey.circuit;
+    generic::ZkeyCircuit<Curve>& circuit = zkey.circuit;
     circuit.log_n = key.log_n;
     circuit.num_variables = num_variables;
     circuit.num_public = num_public;
-    const Fr raw_one{{1, 0, 0, 0}};
+    const Fr raw_one = Fr::from_representation({{1}});
     for (uint32_t i = 0; i < count; ++i) {
         const uint8_t* entry = coefficients + 4 + uint64_t{i} * kCoefficientBytes;
         const uint32_t matrix = read_u32(entry), row = read_u32(entry + 4), signal = read_u32(entry + 8);
@@ -409,8 +437,12 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
         (matrix == 0 ? circuit.a_terms : circuit.b_terms).push_back({row, signal, stored * raw_one});
     }
     for (auto* terms : {&circuit.a_terms, &circuit.b_terms})
-        std::stable_sort(terms->begin(), terms->end(), [](const ZkeyTerm& x, const ZkeyTerm& y) { return x.row < y.row; });
-    circuit.description_ = "circuit=zkey\nlog_n=" + std::to_string(key.log_n) + "\nvariables=" +
+        std::stable_sort(terms->begin(), terms->end(),
+                         [](const generic::ZkeyTerm<Fr>& x, const generic::ZkeyTerm<Fr>& y) { return x.row < y.row; });
+    // BLS12-381's descriptions name no curve, as before there were two.
+    const std::string curve_line =
+        Curve::kId == curve::CurveId::bls12_381 ? "" : "curve=" + std::string(curve::name(Curve::kId)) + "\n";
+    circuit.description_ = "circuit=zkey\n" + curve_line + "log_n=" + std::to_string(key.log_n) + "\nvariables=" +
                            std::to_string(num_variables) + "\npublic=" + std::to_string(num_public) +
                            "\ncoefficients=" + std::to_string(count) + "\ncoefficients_digest=" +
                            description_digest(std::string(reinterpret_cast<const char*>(coefficients),
@@ -420,16 +452,24 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, unsigne
     return zkey;
 }
 
+template <class Fr>
 std::vector<Fr> read_wtns(const std::filesystem::path& path, uint64_t num_variables, std::string* digest) {
     const MappedFile mapped(path, "witness");
     if (digest) *digest = bytes_digest(mapped.bytes());
-    return parse_wtns(mapped.bytes(), path.string(), num_variables);
+    return parse_wtns<Fr>(mapped.bytes(), path.string(), num_variables);
 }
 
 namespace {
 
+// What messages call the scalar field Fr is.
+template <class Fr>
+std::string field_title() {
+    return std::is_same_v<Fr, curve::Bn254::Fr> ? "BN254's scalar field" : "BLS12-381's scalar field";
+}
+
 // A witness file's header (section 1) and the place of its values: the checks that
 // need none of the values but the first.
+template <class Fr>
 const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
     // Section 1: u32 n8, the prime (n8 bytes), u32 nWitness. Section 2: the values.
     const uint64_t header_bytes = file.section_bytes(1);
@@ -438,16 +478,25 @@ const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
     const uint32_t n8 = read_u32(header);
     if (header_bytes != 4 + uint64_t{n8} + 4) file.fail(1, "its length does not match its field size");
     const std::string prime = hex_of(header + 4, n8);
-    if (prime != kBls12381R)
-        file.fail(1, "the witness is over " +
-                         (prime == kBn254R ? std::string("BN254's scalar field") : "the field of 0x" + prime) +
-                         ", not BLS12-381's: compute it with the circuit compiled by `circom -p bls12381`");
-    if (n8 != 32) file.fail(1, "its values take " + std::to_string(n8) + " bytes where BLS12-381's take 32");
+    if (prime != modulus_hex<Fr>()) {
+        std::string field = "the field of 0x" + prime;
+        for (const curve::CurveId id : {curve::CurveId::bls12_381, curve::CurveId::bn254})
+            curve::with_curve(id, [&](auto c) {
+                using Other = typename decltype(c)::Fr;
+                if (prime == modulus_hex<Other>()) field = field_title<Other>();
+            });
+        file.fail(1, "the witness is over " + field + ", where the key's circuit is over " + field_title<Fr>() +
+                         ": compute the witness with the circuit the key was set up for (circom's -p flag picks the "
+                         "curve)");
+    }
+    if (n8 != Fr::kBytes)
+        file.fail(1, "its values take " + std::to_string(n8) + " bytes where " + field_title<Fr>() + "'s take " +
+                         std::to_string(Fr::kBytes));
     const uint32_t count = read_u32(header + 4 + n8);
     if (count != num_variables)
         file.fail(1, std::to_string(count) + " values, but the circuit's key has " + std::to_string(num_variables) +
                          " variables: this witness is for another circuit");
-    const uint8_t* values = file.section(2, uint64_t{count} * 32);
+    const uint8_t* values = file.section(2, uint64_t{count} * Fr::kBytes);
     Fr first;
     if (count == 0 || !Fr::try_from_canonical_le_bytes(values, first) || first != Fr::one())
         file.fail(2, "w[0] is not 1: a circom witness starts with the constant signal 1");
@@ -456,27 +505,44 @@ const uint8_t* wtns_values(const BinFile& file, uint64_t num_variables) {
 
 // Each of the values, read into `out` when it is not null; the first that is not below r
 // fails the file.
+template <class Fr>
 void read_wtns_values(const BinFile& file, const uint8_t* values, uint64_t count, Fr* out) {
     Fr value;
     for (uint64_t i = 0; i < count; ++i)
-        if (!Fr::try_from_canonical_le_bytes(values + i * 32, out != nullptr ? out[i] : value))
+        if (!Fr::try_from_canonical_le_bytes(values + i * Fr::kBytes, out != nullptr ? out[i] : value))
             file.fail(2, "value " + std::to_string(i) + " is not below r: the file is corrupted");
 }
 
 }  // namespace
 
+template <class Fr>
 std::string check_wtns(const std::filesystem::path& path, uint64_t num_variables) {
     const MappedFile mapped(path, "witness");
     const BinFile file(mapped.bytes(), path.string(), "wtns", 2, "witness");
-    read_wtns_values(file, wtns_values(file, num_variables), num_variables, nullptr);
+    read_wtns_values<Fr>(file, wtns_values<Fr>(file, num_variables), num_variables, nullptr);
     return bytes_digest(mapped.bytes());
 }
 
+template <class Fr>
 std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name, uint64_t num_variables) {
     const BinFile file(bytes, name, "wtns", 2, "witness");
     std::vector<Fr> witness(num_variables);
-    read_wtns_values(file, wtns_values(file, num_variables), num_variables, witness.data());
+    read_wtns_values(file, wtns_values<Fr>(file, num_variables), num_variables, witness.data());
     return witness;
 }
+
+#define ZKB_ZKEY_INSTANTIATE(Curve)                                                                                \
+    template struct generic::ZkeyCircuit<Curve>;                                                                \
+    template generic::Zkey<Curve> read_zkey<Curve>(const std::filesystem::path&, unsigned, bool);               \
+    template generic::Zkey<Curve> read_zkey<Curve>(const std::filesystem::path&, unsigned,                      \
+                                                   const std::function<bool(std::span<const uint8_t>)>&);       \
+    template generic::Zkey<Curve> parse_zkey<Curve>(std::span<const uint8_t>, const std::string&, unsigned,     \
+                                                    std::shared_ptr<const void>, bool);                         \
+    template std::vector<Curve::Fr> read_wtns<Curve::Fr>(const std::filesystem::path&, uint64_t, std::string*); \
+    template std::vector<Curve::Fr> parse_wtns<Curve::Fr>(std::span<const uint8_t>, const std::string&, uint64_t); \
+    template std::string check_wtns<Curve::Fr>(const std::filesystem::path&, uint64_t);
+ZKB_ZKEY_INSTANTIATE(curve::Bls12_381)
+ZKB_ZKEY_INSTANTIATE(curve::Bn254)
+#undef ZKB_ZKEY_INSTANTIATE
 
 }  // namespace zkbatch::groth16

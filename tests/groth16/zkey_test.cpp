@@ -3,6 +3,7 @@
 // "circom", files under $ZKBATCH_CIRCOM_DIR/CIRCUIT/): every circuit's witnesses prove
 // and verify with the key's own verifying key, which equals snarkjs's export; and
 // every malformed file is refused, naming the file, the section and what is wrong.
+#include "core/curve/curves.hpp"
 #include "core/ec/encoding.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/snarkjs_json.hpp"
@@ -46,14 +47,15 @@ nlohmann::json read_json(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
-class CircomCircuits : public ::testing::TestWithParam<std::string> {};
-
-// Every witness of the circuit proves with zkbatch's prover on the .zkey's key and
-// verifies with its verifying key; our JSON export of that key is snarkjs's.
-TEST_P(CircomCircuits, EveryWitnessProvesAndVerifies) {
-    const fs::path dir = circuit_dir(GetParam());
+// Every witness of the circuit in `dir` proves with zkbatch's prover on the .zkey's key
+// (of Curve) and verifies with its verifying key; our JSON export of that key is snarkjs's.
+template <class Curve>
+void expect_every_witness_proves_and_verifies(const fs::path& dir) {
+    using Scalar = typename Curve::Fr;
     const nlohmann::json fixture = read_json(dir / "fixture.json");
-    const groth16::Zkey zkey = groth16::read_zkey(fixture["zkey"].get<std::string>(), 2);
+    const std::string path = fixture["zkey"].get<std::string>();
+    EXPECT_EQ(groth16::read_zkey_header(path).curve, Curve::kId);
+    const groth16::generic::Zkey<Curve> zkey = groth16::read_zkey<Curve>(path, 2);
     EXPECT_EQ(zkey.key.num_variables, fixture["variables"].get<uint64_t>());
     EXPECT_EQ(zkey.key.num_public, fixture["nPublic"].get<uint64_t>());
     EXPECT_EQ(zkey.key.log_n, fixture["domainPower"].get<uint32_t>());
@@ -62,36 +64,83 @@ TEST_P(CircomCircuits, EveryWitnessProvesAndVerifies) {
     // snarkjs's own export of the verifying key, number for number.
     const nlohmann::json ours = nlohmann::json::parse(groth16::verification_key_json(zkey.key.vk));
     const nlohmann::json theirs = read_json(fixture["verificationKey"].get<std::string>());
-    for (const char* field : {"nPublic", "vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC"})
+    for (const char* field :
+         {"curve", "nPublic", "vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC"})
         EXPECT_EQ(ours[field], theirs[field]) << field;
 
     const size_t n = size_t{1} << zkey.key.log_n;
     ASSERT_FALSE(fixture["witnesses"].empty());
     for (const auto& entry : fixture["witnesses"]) {
-        const std::vector<Fr> witness = groth16::read_wtns(entry["wtns"].get<std::string>(), zkey.key.num_variables);
-        std::vector<Fr> a(n), b(n), c(n), h(n), scratch(2 * n);
+        const std::vector<Scalar> witness =
+            groth16::read_wtns<Scalar>(entry["wtns"].get<std::string>(), zkey.key.num_variables);
+        std::vector<Scalar> a(n), b(n), c(n), h(n), scratch(2 * n);
         zkey.circuit.synthesize(witness.data(), a.data(), b.data(), c.data(), 2);
         for (size_t row = 0; row < n; ++row) ASSERT_EQ(a[row] * b[row], c[row]);
         prove::compute_odd_coset_quotient_cpu(zkey.key.log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
         std::vector<msm::Scalar> z(witness.size()), h_scalars(n);
-        for (size_t i = 0; i < witness.size(); ++i) z[i] = msm::to_scalar(witness[i]);
-        for (size_t i = 0; i < n; ++i) h_scalars[i] = msm::to_scalar(h[i]);
-        const groth16::Proof proof =
-            groth16::prove(zkey.key, z.data(), h_scalars.data(), groth16::random_randomness(), 2);
+        for (size_t i = 0; i < witness.size(); ++i) witness[i].to_canonical(z[i].limbs);
+        for (size_t i = 0; i < n; ++i) h[i].to_canonical(h_scalars[i].limbs);
+        const auto proof = groth16::prove(zkey.key, z.data(), h_scalars.data(), groth16::random_randomness<Curve>(), 2);
         const auto result = groth16::verify(zkey.key.vk, proof, witness.data() + 1, zkey.key.num_public);
         EXPECT_TRUE(result.ok) << entry["wtns"] << ": " << result.detail;
         // A changed public signal fails.
         if (zkey.key.num_public > 0) {
-            std::vector<Fr> changed(witness.begin() + 1, witness.begin() + 1 + static_cast<ptrdiff_t>(zkey.key.num_public));
-            changed[0] += Fr::one();
+            std::vector<Scalar> changed(witness.begin() + 1, witness.begin() + 1 + static_cast<ptrdiff_t>(zkey.key.num_public));
+            changed[0] += Scalar::one();
             EXPECT_FALSE(groth16::verify(zkey.key.vk, proof, changed.data(), changed.size()).ok);
         }
     }
 }
 
+class CircomCircuits : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CircomCircuits, EveryWitnessProvesAndVerifies) {
+    expect_every_witness_proves_and_verifies<curve::Bls12_381>(circuit_dir(GetParam()));
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, CircomCircuits,
                          ::testing::ValuesIn(test::kCircomFixtures),
                          [](const auto& param_info) { return test::circom_test_name(param_info.param); });
+
+// The same on BN254: circom's default curve, set up by snarkjs from a bn128 ceremony
+// (ctest fixture "circom", files under $ZKBATCH_CIRCOM_DIR/bn128/CIRCUIT/).
+class Bn254CircomCircuits : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Bn254CircomCircuits, EveryWitnessProvesAndVerifies) {
+    expect_every_witness_proves_and_verifies<curve::Bn254>(circuit_dir("bn128/" + GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, Bn254CircomCircuits,
+                         ::testing::ValuesIn(test::kCircomBn254Fixtures),
+                         [](const auto& param_info) { return test::circom_test_name(param_info.param); });
+
+// A key and a witness of two curves: each reader names both fields, and a key read as the
+// other curve's is refused by its header.
+TEST(CurvesOfFiles, KeysAndWitnessesOfAnotherCurveAreRefused) {
+    const nlohmann::json bls = read_json(circuit_dir("chain-4") / "fixture.json");
+    const nlohmann::json bn = read_json(circuit_dir("bn128/chain-4") / "fixture.json");
+    const std::string bls_wtns = bls["witnesses"][0]["wtns"].get<std::string>();
+    const std::string bn_wtns = bn["witnesses"][0]["wtns"].get<std::string>();
+    const uint64_t variables = bls["variables"].get<uint64_t>();
+    ASSERT_EQ(variables, bn["variables"].get<uint64_t>()) << "the same circuit on both curves";
+    const auto message_of = [](auto&& read) {
+        try {
+            read();
+        } catch (const ZkeyError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const std::string bn_as_bls = message_of([&] { groth16::read_wtns<ff::Fr>(bn_wtns, variables); });
+    EXPECT_NE(bn_as_bls.find("over BN254's scalar field, where the key's circuit is over BLS12-381's"),
+              std::string::npos) << bn_as_bls;
+    const std::string bls_as_bn = message_of([&] { groth16::check_wtns<curve::Bn254::Fr>(bls_wtns, variables); });
+    EXPECT_NE(bls_as_bn.find("over BLS12-381's scalar field, where the key's circuit is over BN254's"),
+              std::string::npos) << bls_as_bn;
+    const std::string key = message_of([&] { groth16::read_zkey<curve::Bls12_381>(bn["zkey"].get<std::string>(), 1); });
+    EXPECT_NE(key.find("section 2 (Groth16 header): the curve is BN254 (snarkjs's bn128), where a BLS12-381 key"),
+              std::string::npos) << key;
+}
 
 using test::snarkjs_sections;
 
@@ -191,8 +240,14 @@ TEST_F(MalformedFiles, AnotherCurveIsNamed) {
     std::memcpy(bn254.data() + offset + 4, q.data(), 32);
     const std::string message = zkey_error(bn254);
     EXPECT_MENTIONS(message, "section 2");
-    EXPECT_MENTIONS(message, "BN254");
-    EXPECT_MENTIONS(message, "-p bls12381");
+    EXPECT_MENTIONS(message, "the curve is BN254");
+    EXPECT_MENTIONS(message, "where a BLS12-381 key is expected");
+    // An unknown prime: both curves named.
+    std::vector<char> unknown = zkey_;
+    unknown[offset + 4] ^= 0x02;
+    const std::string unknown_message = zkey_error(unknown);
+    EXPECT_MENTIONS(unknown_message, "unknown curve");
+    EXPECT_MENTIONS(unknown_message, "BN254 (circom's default");
 }
 
 TEST_F(MalformedFiles, PointsOffTheCurveOrOutsideTheSubgroupAreRefused) {
