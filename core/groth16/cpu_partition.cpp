@@ -17,8 +17,9 @@ int64_t now_ns() {
 
 }  // namespace
 
-void quotient_on_cpu(uint32_t log_n, HConvention convention, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                     ff::Fr* h, ff::Fr* scratch, unsigned threads, const StepTimer& on_step) {
+template <class Fr>
+void quotient_on_cpu(uint32_t log_n, HConvention convention, const Fr* a, const Fr* b, const Fr* c, Fr* h,
+                     Fr* scratch, unsigned threads, const StepTimer& on_step) {
     const int64_t start_ns = now_ns();
     if (convention == HConvention::coefficients)
         prove::compute_quotient_cpu(log_n, a, b, c, h, scratch, threads);
@@ -35,8 +36,11 @@ void quotient_on_cpu(uint32_t log_n, HConvention convention, const ff::Fr* a, co
     }
 }
 
-Proof prove_from_quotient_on_cpu(const ProvingKey& key, const ff::Fr* z, const ff::Fr* h, msm::Scalar* witness,
-                                 const ProofRandomness& blinding, unsigned threads, const StepTimer& on_step) {
+template <class Curve>
+generic::Proof<Curve> prove_from_quotient_on_cpu(const generic::ProvingKey<Curve>& key, const typename Curve::Fr* z,
+                                                 const typename Curve::Fr* h, msm::Scalar* witness,
+                                                 const generic::ProofRandomness<Curve>& blinding, unsigned threads,
+                                                 const StepTimer& on_step) {
     const int64_t witness_start_ns = now_ns();
     util::parallel_for(0, key.num_variables, threads, [z, witness](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) z[i].to_canonical(witness[i].limbs);
@@ -49,11 +53,27 @@ Proof prove_from_quotient_on_cpu(const ProvingKey& key, const ff::Fr* z, const f
     });
 }
 
-Proof prove_partition_on_cpu(const ProvingKey& key, const ff::Fr* z, const ff::Fr* a, const ff::Fr* b,
-                             const ff::Fr* c, ff::Fr* h, ff::Fr* scratch, msm::Scalar* witness,
-                             const ProofRandomness& blinding, unsigned threads, const StepTimer& on_step) {
+template <class Curve, class Fr>
+generic::Proof<Curve> prove_partition_on_cpu(const generic::ProvingKey<Curve>& key, const Fr* z, const Fr* a,
+                                             const Fr* b, const Fr* c, Fr* h, Fr* scratch, msm::Scalar* witness,
+                                             const generic::ProofRandomness<Curve>& blinding, unsigned threads,
+                                             const StepTimer& on_step) {
     quotient_on_cpu(key.log_n, key.h_convention, a, b, c, h, scratch, threads, on_step);
     return prove_from_quotient_on_cpu(key, z, h, witness, blinding, threads, on_step);
 }
+
+#define ZKB_CPU_PARTITION_INSTANTIATE(Curve)                                                                     \
+    template void quotient_on_cpu(uint32_t, HConvention, const Curve::Fr*, const Curve::Fr*, const Curve::Fr*,   \
+                                  Curve::Fr*, Curve::Fr*, unsigned, const StepTimer&);                          \
+    template generic::Proof<Curve> prove_from_quotient_on_cpu(const generic::ProvingKey<Curve>&, const Curve::Fr*, \
+                                                              const Curve::Fr*, msm::Scalar*,                   \
+                                                              const generic::ProofRandomness<Curve>&, unsigned, \
+                                                              const StepTimer&);                                \
+    template generic::Proof<Curve> prove_partition_on_cpu(                                                      \
+        const generic::ProvingKey<Curve>&, const Curve::Fr*, const Curve::Fr*, const Curve::Fr*, const Curve::Fr*, \
+        Curve::Fr*, Curve::Fr*, msm::Scalar*, const generic::ProofRandomness<Curve>&, unsigned, const StepTimer&);
+ZKB_CPU_PARTITION_INSTANTIATE(curve::Bls12_381)
+ZKB_CPU_PARTITION_INSTANTIATE(curve::Bn254)
+#undef ZKB_CPU_PARTITION_INSTANTIATE
 
 }  // namespace zkbatch::groth16

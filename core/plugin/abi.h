@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 7 (ZKB_ABI_VERSION below).
+/* zkbatch plugin ABI, version 8 (ZKB_ABI_VERSION below).
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -58,13 +58,14 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 7u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+#define ZKB_ABI_VERSION 8u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
                               4: h_to_host, the backend's h digest; 5: Groth16 proofs (load_key,
                               the witness buffer, workload and blinding in the request, the
                               proof in the report); 6: seeded keys made by the backend
                               (ZKB_KEY_FORMAT_SEEDED, the key report's points digest); 7: 64
                               phases a report (a 2^27 partition's MSMs in chunks that fit a
-                              16 GB card) */
+                              16 GB card); 8: curves (the plugin's curves, the key's curve,
+                              the proof's length) */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -74,8 +75,16 @@ extern "C" {
 #define ZKB_MAX_FACTS 48
 #define ZKB_MAX_PHASES 64
 
-#define ZKB_PROOF_BYTES 192   /* compressed A (48) || B (96) || C (48), Zcash encodings */
-#define ZKB_SCALAR_BYTES 32   /* an Fr element, canonical little-endian */
+#define ZKB_PROOF_BYTES 192   /* room for the longest proof: compressed A || B || C, 192 bytes
+                                 for BLS12-381 (48 + 96 + 48), 128 for BN254 (32 + 64 + 32) */
+#define ZKB_SCALAR_BYTES 32   /* an Fr element of either curve, canonical little-endian */
+
+/* Curves (version 8): zkb_key_source.curve, and bits of zkb_plugin_api.curves
+ * (1u << ZKB_CURVE_*). Every scalar a request carries (z, a, b, c, h, r, s) is of the
+ * key's curve's Fr; both take 32 bytes. A quotient-workload run has no key and is
+ * BLS12-381's. */
+#define ZKB_CURVE_BLS12_381 1u
+#define ZKB_CURVE_BN254 2u
 #define ZKB_DIGEST_HEX_BYTES 33  /* 32 hex digits and a NUL */
 
 /* Workloads (zkb_prove_request.workload). A zeroed request asks for the quotient, as
@@ -85,7 +94,7 @@ extern "C" {
 
 /* Key formats (zkb_key_source.format). */
 #define ZKB_KEY_FORMAT_ZKBATCH 1 /* zkbatch's key file (core/groth16/key_file.hpp) */
-#define ZKB_KEY_FORMAT_ZKEY 2    /* a snarkjs .zkey (Groth16, BLS12-381) */
+#define ZKB_KEY_FORMAT_ZKEY 2    /* a snarkjs .zkey (Groth16, either curve) */
 #define ZKB_KEY_FORMAT_SEEDED 3  /* no file (path is NULL): the backend makes the seeded key
                                     of `circuit` and `setup` itself (version 6) */
 
@@ -153,6 +162,9 @@ typedef struct zkb_key_source {
     uint32_t points_checked;
     const char* circuit;
     const char* setup;
+    uint32_t curve;    /* ZKB_CURVE_* of the key (version 8); a backend refuses one it
+                          does not prove, naming a backend that does */
+    uint32_t reserved;
 } zkb_key_source;
 
 /* What load_key did, for the run's record. */
@@ -204,9 +216,10 @@ typedef struct zkb_prove_report {
     int32_t has_h_digest;
     uint8_t h_digest[16];
     zkb_phase phases[ZKB_MAX_PHASES];
-    /* ZKB_WORKLOAD_GROTH16: 1 and the proof's bytes. */
+    /* ZKB_WORKLOAD_GROTH16: 1 and the proof's bytes, proof_bytes of them (version 8:
+     * 192 for BLS12-381, 128 for BN254). */
     int32_t has_proof;
-    int32_t reserved;
+    uint32_t proof_bytes;
     uint8_t proof[ZKB_PROOF_BYTES];
 } zkb_prove_report;
 
@@ -215,6 +228,7 @@ typedef struct zkb_worker zkb_worker;   /* opaque, one per prove worker */
 
 typedef struct zkb_plugin_api {
     uint32_t abi_version; /* ZKB_ABI_VERSION the plugin was built with */
+    uint32_t curves;      /* version 8: 1u << ZKB_CURVE_* for each curve it proves */
     const char* name;     /* "cpu-ref", "cuda-pinned", ... */
     const char* version;  /* the backend's own version, e.g. "0.1.0" */
     const char* description;
@@ -281,7 +295,7 @@ typedef struct zkb_plugin_api {
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 
-/* The layout of every struct above, pinned for ZKB_ABI_VERSION 7 on the 64-bit targets
+/* The layout of every struct above, pinned for ZKB_ABI_VERSION 8 on the 64-bit targets
  * zkbatch supports. A change that moves one of these sizes is an ABI change: bump
  * ZKB_ABI_VERSION, say what changed beside it, and update the size here. */
 #ifdef __cplusplus
@@ -291,13 +305,13 @@ typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 #endif
 #define ZKB_ABI_SIZE(type, bytes) \
     ZKB_ABI_ASSERT(sizeof(type) == (bytes), #type " changed size: a new ZKB_ABI_VERSION is due")
-ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 7u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
+ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 8u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
 ZKB_ABI_ASSERT(sizeof(void*) == 8, "the zkbatch plugin ABI is defined for 64-bit targets");
 ZKB_ABI_SIZE(zkb_error, 1024);
 ZKB_ABI_SIZE(zkb_fact, 256);
 ZKB_ABI_SIZE(zkb_facts, 12292);
 ZKB_ABI_SIZE(zkb_host_buffers, 72);
-ZKB_ABI_SIZE(zkb_key_source, 32);
+ZKB_ABI_SIZE(zkb_key_source, 40);
 ZKB_ABI_SIZE(zkb_key_report, 200);
 ZKB_ABI_SIZE(zkb_phase, 160);
 ZKB_ABI_SIZE(zkb_prove_request, 96);

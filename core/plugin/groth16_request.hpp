@@ -44,23 +44,43 @@ inline SeededKeySource seeded_key_source(const zkb_key_source& source, uint32_t 
     }
 }
 
-// The key of `source`, in host memory (a mapped key file, a .zkey read and checked
-// unless the runner checked it, or a seeded key made here): throws
+// The curve of `source`'s key, which a backend proving `curves` (zkb_plugin_api.curves)
+// proves; else Error(ZKB_ERR_INVALID_ARGUMENT) naming the curve and a backend that
+// proves it.
+inline curve::CurveId key_curve(const zkb_key_source& source, uint32_t curves, const char* backend) {
+    if (source.curve != ZKB_CURVE_BLS12_381 && source.curve != ZKB_CURVE_BN254)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown curve ", source.curve, " in the key source"));
+    const auto id = static_cast<curve::CurveId>(source.curve);
+    if ((curves & (1u << source.curve)) == 0)
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat(backend, " does not prove ", curve::name(id),
+                                                     " keys yet: prove them with backend.name = \"cpu-ref\""));
+    return id;
+}
+
+// The key of `source`, over Curve, in host memory (a mapped key file, a .zkey read and
+// checked unless the runner checked it, or a seeded key made here): throws
 // Error(ZKB_ERR_INVALID_ARGUMENT) with the file's problem, and for a key larger than the
-// backend was created for.
-inline groth16::ProvingKey load_host_key(const zkb_key_source& source, uint32_t max_log_n, unsigned threads) {
+// backend was created for. Seeded keys and zkbatch's key files are BLS12-381's.
+template <class Curve = curve::Bls12_381>
+groth16::generic::ProvingKey<Curve> load_host_key(const zkb_key_source& source, uint32_t max_log_n,
+                                                  unsigned threads) {
+    constexpr bool bls12_381 = Curve::kId == curve::CurveId::bls12_381;
     if (source.format == ZKB_KEY_FORMAT_SEEDED) {
-        const SeededKeySource seeded = seeded_key_source(source, max_log_n);
-        return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
+        if constexpr (bls12_381) {
+            const SeededKeySource seeded = seeded_key_source(source, max_log_n);
+            return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
+        }
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, "seeded keys are BLS12-381's");
     }
     if (source.path == nullptr) throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
-    groth16::ProvingKey key;
+    groth16::generic::ProvingKey<Curve> key;
     try {
-        if (source.format == ZKB_KEY_FORMAT_ZKBATCH)
-            key = groth16::load_key_file(source.path, source.circuit ? source.circuit : "");
-        else if (source.format == ZKB_KEY_FORMAT_ZKEY)
-            key = groth16::read_zkey(source.path, threads, source.points_checked == 0).key;
-        else
+        if (source.format == ZKB_KEY_FORMAT_ZKBATCH) {
+            if constexpr (!bls12_381) throw Error(ZKB_ERR_INVALID_ARGUMENT, "zkbatch key files are BLS12-381's");
+            else key = groth16::load_key_file(source.path, source.circuit ? source.circuit : "");
+        } else if (source.format == ZKB_KEY_FORMAT_ZKEY) {
+            key = groth16::read_zkey<Curve>(source.path, threads, source.points_checked == 0).key;
+        } else
             throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown key format ", source.format));
     } catch (const groth16::KeyFileError& e) {
         throw Error(ZKB_ERR_INVALID_ARGUMENT, e.what());
@@ -75,7 +95,8 @@ inline groth16::ProvingKey load_host_key(const zkb_key_source& source, uint32_t 
 
 // True for a Groth16 request, false for the quotient workload; throws Error for another
 // workload, a Groth16 request before a key, or buffers that do not fit the key.
-inline bool check_workload(const zkb_prove_request& request, const groth16::ProvingKey* key) {
+template <class Curve>
+bool check_workload(const zkb_prove_request& request, const groth16::generic::ProvingKey<Curve>* key) {
     if (request.workload == ZKB_WORKLOAD_QUOTIENT) return false;
     if (request.workload != ZKB_WORKLOAD_GROTH16)
         throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown workload ", request.workload));
@@ -89,11 +110,12 @@ inline bool check_workload(const zkb_prove_request& request, const groth16::Prov
     return true;
 }
 
-// The request's r and s.
-inline groth16::ProofRandomness request_blinding(const zkb_prove_request& request) {
-    groth16::ProofRandomness blinding;
-    if (!ff::Fr::try_from_canonical_le_bytes(request.r, blinding.r) ||
-        !ff::Fr::try_from_canonical_le_bytes(request.s, blinding.s))
+// The request's r and s, of Curve's Fr.
+template <class Curve = curve::Bls12_381>
+groth16::generic::ProofRandomness<Curve> request_blinding(const zkb_prove_request& request) {
+    using Fr = typename Curve::Fr;
+    groth16::generic::ProofRandomness<Curve> blinding;
+    if (!Fr::try_from_canonical_le_bytes(request.r, blinding.r) || !Fr::try_from_canonical_le_bytes(request.s, blinding.s))
         throw Error(ZKB_ERR_INVALID_ARGUMENT, "the request's r or s is not a canonical scalar (>= r)");
     return blinding;
 }

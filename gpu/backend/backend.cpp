@@ -863,6 +863,7 @@ groth16::MsmSums CudaWorker::collect_msm_sums(const Partition& partition) {
 void CudaWorker::combine_proof(const Partition& partition, const groth16::MsmSums& sums, zkb_prove_report* report) {
     const uint64_t combine_start_ns = steady_now_ns();
     groth16::encode_proof(groth16::combine(partition.key->header, sums, partition.blinding), report->proof);
+    report->proof_bytes = groth16::kProofBytes;
     report->has_proof = 1;
     phases_.add_host(PhaseLog::Section::proof, "combine", host_lane_, combine_start_ns, steady_now_ns());
 }

@@ -15,6 +15,7 @@
 #include "gpu/util/host_memory.hpp"
 #include "core/plugin/abi.h"
 #include "core/plugin/export.hpp"
+#include "core/plugin/groth16_request.hpp"
 #include "core/plugin/options.hpp"
 
 #include <memory>
@@ -27,7 +28,8 @@ class CudaPlugin {
 public:
     static const zkb_plugin_api* api() {
         static const zkb_plugin_api table = {
-            ZKB_ABI_VERSION, Policy::kName,    backend_version(), Policy::kDescription,
+            ZKB_ABI_VERSION, 1u << ZKB_CURVE_BLS12_381,  // BN254 on the GPU: not yet
+            Policy::kName,    backend_version(), Policy::kDescription,
             &probe,          &create,          &destroy,          &describe,
             &acquire_buffers, &release_buffers, &create_worker,   &destroy_worker,
             &prove,          &device_count,    &load_key,
@@ -100,6 +102,7 @@ private:
                         zkb_error* err) {
         return plugin::guarded(err, Policy::kName, [&] {
             if (source == nullptr) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key source");
+            plugin::key_curve(*source, api()->curves, Policy::kName);
             backend_of(backend)->load_key(*source, report);
         });
     }

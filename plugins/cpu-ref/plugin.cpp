@@ -5,7 +5,8 @@
 //
 // A Groth16 partition (ABI v5) is the quotient h, then the prover of
 // core/groth16/prover.hpp over the key that load_key mapped into memory (or, for a
-// seeded key the runner asks the backend to make, ABI v6, made in memory): five
+// seeded key the runner asks the backend to make, ABI v6, made in memory), of either
+// curve (ABI v8: BLS12-381 or BN254, whichever the key is over): five
 // multi-threaded Pippenger MSMs and the combination. h is returned in canonical form
 // (ABI v3), converted on the prove call's threads; its canonical limbs are also the
 // H-MSM's scalars.
@@ -32,15 +33,16 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 #include <vector>
 
 namespace {
 
 constexpr const char* kName = "cpu-ref";
+constexpr uint32_t kCurves = (1u << ZKB_CURVE_BLS12_381) | (1u << ZKB_CURVE_BN254);
 constexpr std::align_val_t kScratchAlignment{64};
 constexpr uint32_t kMaxThreads = 1024;
 constexpr uint32_t kMaxDevices = 1024;
@@ -79,11 +81,22 @@ AlignedElements allocate_elements(uint64_t count, const char* purpose) {
 
 }  // namespace
 
+// The proving key load_key took, of its curve; none before (the quotient workload).
+using HostKey = std::variant<std::monostate, zkbatch::groth16::generic::ProvingKey<zkbatch::curve::Bls12_381>,
+                             zkbatch::groth16::generic::ProvingKey<zkbatch::curve::Bn254>>;
+
+uint64_t key_variables(const HostKey& key) {
+    return std::visit([](const auto& k) -> uint64_t {
+        if constexpr (std::is_same_v<std::decay_t<decltype(k)>, std::monostate>) return 0;
+        else return k.num_variables;
+    }, key);
+}
+
 struct zkb_backend {
     uint32_t max_log_n = 0;
     uint32_t threads = 1;  // per prove call
     uint32_t device = 0;   // a label: lanes and facts
-    std::optional<zkbatch::groth16::ProvingKey> key;  // after load_key
+    HostKey key;           // after load_key
 };
 
 struct zkb_worker {
@@ -141,7 +154,7 @@ int describe(zkb_backend* backend, zkb_facts* out, zkb_error* err) {
 int acquire_buffers(zkb_backend* backend, uint32_t log_n, zkb_host_buffers* out, zkb_error* err) {
     return zkbatch::plugin::guarded(err, kName, [&] {
         check_log_n(log_n, backend->max_log_n);
-        zkbatch::plugin::acquire_heap_buffers(log_n, out, backend->key ? backend->key->num_variables : 0);
+        zkbatch::plugin::acquire_heap_buffers(log_n, out, key_variables(backend->key));
     });
 }
 
@@ -155,12 +168,29 @@ int create_worker(zkb_backend* backend, uint32_t worker_index, zkb_worker** out,
         worker->backend = backend;
         worker->index = worker_index;
         worker->scratch = allocate_elements(2 * (uint64_t{1} << backend->max_log_n), "the worker's scratch");
-        if (backend->key) worker->witness.resize(backend->key->num_variables);
+        worker->witness.resize(key_variables(backend->key));
         *out = worker.release();
     });
 }
 
 void destroy_worker(zkb_worker* worker) { delete worker; }
+
+// One Groth16 partition over the key's curve: the proof's bytes into the report.
+template <class Curve>
+void prove_groth16(zkb_worker& worker, const zkbatch::groth16::generic::ProvingKey<Curve>& key,
+                   const zkb_prove_request& request, zkb_prove_report& report,
+                   const zkbatch::groth16::StepTimer& on_step) {
+    using Fr = typename Curve::Fr;
+    static_assert(sizeof(Fr) == ZKB_SCALAR_BYTES && sizeof(Fr) == sizeof(zkbatch::ff::Fr));
+    const zkb_host_buffers& buffers = *request.buffers;
+    const auto proof = zkbatch::groth16::prove_partition_on_cpu(
+        key, static_cast<const Fr*>(buffers.z), static_cast<const Fr*>(buffers.a), static_cast<const Fr*>(buffers.b),
+        static_cast<const Fr*>(buffers.c), static_cast<Fr*>(buffers.h), reinterpret_cast<Fr*>(worker.scratch.get()),
+        worker.witness.data(), zkbatch::plugin::request_blinding<Curve>(request), worker.backend->threads, on_step);
+    zkbatch::groth16::encode_proof(proof, report.proof);
+    report.proof_bytes = zkbatch::groth16::kProofBytesOf<Curve>;
+    report.has_proof = 1;
+}
 
 int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report* report, zkb_error* err) {
     return zkbatch::plugin::guarded(err, kName, [&] {
@@ -174,7 +204,14 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                         zkbatch::plugin::concat("partition ", request->partition_index, ": the buffers do not hold 2^",
                                                 request->log_n, " elements"));
         }
-        const bool groth16 = zkbatch::plugin::check_workload(*request, backend.key ? &*backend.key : nullptr);
+        const bool groth16 = std::visit(
+            [&](const auto& key) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(key)>, std::monostate>)
+                    return zkbatch::plugin::check_workload<zkbatch::curve::Bls12_381>(*request, nullptr);
+                else
+                    return zkbatch::plugin::check_workload(*request, &key);
+            },
+            backend.key);
         const std::string lane = zkbatch::plugin::concat("cpu", backend.device, ".worker", worker->index);
         report->phase_count = 0;
         report->has_h_digest = 0;  // h is in host memory already: the runner digests it
@@ -184,20 +221,19 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
             const char* name = !groth16 && std::string_view(step) == "quotient" ? "compute" : step;
             zkbatch::plugin::add_cpu_phase(report, lane, name, start_ns, end_ns);
         };
-        const auto* a = static_cast<const Fr*>(buffers->a);
-        const auto* b = static_cast<const Fr*>(buffers->b);
-        const auto* c = static_cast<const Fr*>(buffers->c);
-        auto* h = static_cast<Fr*>(buffers->h);
         if (!groth16) {
-            zkbatch::groth16::quotient_on_cpu(request->log_n, zkbatch::groth16::HConvention::coefficients, a, b, c, h,
+            zkbatch::groth16::quotient_on_cpu(request->log_n, zkbatch::groth16::HConvention::coefficients,
+                                              static_cast<const Fr*>(buffers->a), static_cast<const Fr*>(buffers->b),
+                                              static_cast<const Fr*>(buffers->c), static_cast<Fr*>(buffers->h),
                                               worker->scratch.get(), backend.threads, on_step);
             return;
         }
-        const zkbatch::groth16::Proof proof = zkbatch::groth16::prove_partition_on_cpu(
-            *backend.key, static_cast<const Fr*>(buffers->z), a, b, c, h, worker->scratch.get(),
-            worker->witness.data(), zkbatch::plugin::request_blinding(*request), backend.threads, on_step);
-        zkbatch::groth16::encode_proof(proof, report->proof);
-        report->has_proof = 1;
+        std::visit(
+            [&](const auto& key) {
+                if constexpr (!std::is_same_v<std::decay_t<decltype(key)>, std::monostate>)
+                    prove_groth16(*worker, key, *request, *report, on_step);
+            },
+            backend.key);
     });
 }
 
@@ -206,15 +242,20 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
         if (source == nullptr) throw zkbatch::plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key source");
         *report = zkb_key_report{};
         report->start_ns = now_ns();
-        backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, backend->threads);
-        const bool generated = source->format == ZKB_KEY_FORMAT_SEEDED;
-        if (generated)
-            zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(*backend->key));
+        const zkbatch::curve::CurveId curve = zkbatch::plugin::key_curve(*source, kCurves, kName);
+        zkbatch::curve::with_curve(curve, [&](auto c) {
+            using Curve = decltype(c);
+            const auto& key = backend->key.emplace<zkbatch::groth16::generic::ProvingKey<Curve>>(
+                zkbatch::plugin::load_host_key<Curve>(*source, backend->max_log_n, backend->threads));
+            if constexpr (Curve::kId == zkbatch::curve::CurveId::bls12_381)  // seeded keys are BLS12-381's
+                if (source->format == ZKB_KEY_FORMAT_SEEDED)
+                    zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(key));
+            report->key_bytes = key.point_bytes();
+            report->num_variables = key.num_variables;
+        });
         report->end_ns = now_ns();
-        report->key_bytes = backend->key->point_bytes();
-        report->num_variables = backend->key->num_variables;
         zkbatch::plugin::copy_text(report->where, "host");
-        zkbatch::plugin::copy_text(report->how, generated                                  ? "generated"
+        zkbatch::plugin::copy_text(report->how, source->format == ZKB_KEY_FORMAT_SEEDED   ? "generated"
                                                 : source->format == ZKB_KEY_FORMAT_ZKBATCH ? "mapped"
                                                                                            : "read");
     });
@@ -229,6 +270,7 @@ int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
 
 constexpr zkb_plugin_api kApi = {
     ZKB_ABI_VERSION,
+    kCurves,
     kName,
     "0.1.0",
     "reference backend: Groth16 proofs (or the 7-NTT quotient alone) on the CPU, multi-threaded; host buffers "

@@ -170,6 +170,7 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
                 *backend.key, static_cast<const zkbatch::ff::Fr*>(buffers.z), h, worker->witness.data(),
                 zkbatch::plugin::request_blinding(*request), 1);
             zkbatch::groth16::encode_proof(proof, report->proof);
+            report->proof_bytes = zkbatch::groth16::kProofBytes;
             report->has_proof = 1;
         }
         report->has_h_digest = backend.digest_h ? 1 : 0;
@@ -196,6 +197,7 @@ int prove(zkb_worker* worker, const zkb_prove_request* request, zkb_prove_report
 int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report* report, zkb_error* err) {
     return guarded(err, kName, [&] {
         *report = zkb_key_report{};
+        zkbatch::plugin::key_curve(*source, 1u << ZKB_CURVE_BLS12_381, kName);
         backend->key = zkbatch::plugin::load_host_key(*source, backend->max_log_n, 1);
         if (source->format == ZKB_KEY_FORMAT_SEEDED) {
             std::string digest = zkbatch::groth16::key_points_digest(*backend->key);
@@ -216,7 +218,7 @@ int device_count(const char* options_text, uint32_t* count, zkb_error* err) {
 }
 
 const zkb_plugin_api kApi = {
-    ZKB_ABI_VERSION, kName, "0.1.0", "test-only backend that injects failures",
+    ZKB_ABI_VERSION, 1u << ZKB_CURVE_BLS12_381, kName, "0.1.0", "test-only backend that injects failures",
     probe, create, destroy, describe, acquire_buffers, release_buffers,
     create_worker, destroy_worker, prove, device_count, load_key,
 };

@@ -127,11 +127,13 @@ struct SeededKey {
     fs::path path;
     std::string circuit_description, setup_description;
     zkb_key_source source() const {
-        return {path.c_str(), ZKB_KEY_FORMAT_ZKBATCH, 0, circuit_description.c_str(), setup_description.c_str()};
+        return {path.c_str(), ZKB_KEY_FORMAT_ZKBATCH, 0, circuit_description.c_str(), setup_description.c_str(),
+                ZKB_CURVE_BLS12_381, 0};
     }
     // The same key, made by the backend from the descriptions (setup.key = "backend").
     zkb_key_source seeded_source() const {
-        return {nullptr, ZKB_KEY_FORMAT_SEEDED, 0, circuit_description.c_str(), setup_description.c_str()};
+        return {nullptr,         ZKB_KEY_FORMAT_SEEDED, 0, circuit_description.c_str(), setup_description.c_str(),
+                ZKB_CURVE_BLS12_381, 0};
     }
     // Each partition's inputs as the runner synthesizes them for `job_seed`.
     std::function<Fill(uint64_t)> synthesized(uint64_t job_seed) const {
@@ -252,7 +254,8 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
         ASSERT_FALSE(witnesses.empty());
         const std::string circuit_description = zkey.circuit.description();
         const std::string path = zkey_path.string();
-        const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), ""};
+        const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), "",
+                                    ZKB_CURVE_BLS12_381, 0};
         // The MSMs over the key's points and over base tables of them (a .zkey's queries
         // hold points at infinity, for wires that never appear in A or B).
         for (const char* options : {"", "msm_tables=auto\n"}) {

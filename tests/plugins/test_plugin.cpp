@@ -79,7 +79,7 @@ constexpr auto kProve = prove;
 #endif
 
 [[maybe_unused]] constexpr zkb_plugin_api kApi = {
-    kAbiVersion,  ZKB_TEST_NAME,   "0.0.1-test",  ZKB_TEST_DESCRIPTION, probe,          create, destroy,
+    kAbiVersion,  1u << ZKB_CURVE_BLS12_381, ZKB_TEST_NAME,   "0.0.1-test",  ZKB_TEST_DESCRIPTION, probe,          create, destroy,
     describe,     acquire_buffers, release_buffers, create_worker,      destroy_worker, kProve,
     nullptr,  // device_count: left out, as a plugin without devices may (pipeline.devices = "all" is refused)
     nullptr,  // load_key: quotient workloads only
