@@ -116,7 +116,7 @@ stage "Release build" release_build release_stage
 # Those run here, with the GPU suite, which only this tree builds. They mostly wait (on
 # child processes, sleeps of the fault plugin, fsync): twice as many as there are cores
 # keep the cores busy.
-release_only='^(Readme\.|Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_|noble_verifier_'
+release_only='^(Readme\.|(Bn254)?Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_|noble_verifier_'
 release_only+='|Fixtures/CircomCircuits\.EveryWitnessProvesAndVerifies/(chain_4000|merkle_poseidon)'
 release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
 release_only+='|CliCompareTest\.(GatePassesOnHonestBaseline|KnownFinalizeShift))'

@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -198,6 +199,12 @@ int command_backends(const std::string& plugin_path) {
         else
             fmt::print("{:<16} {:<9} {:<4} {:<8} {}\n", p.name, "-", "-", "no", "cannot be loaded");
         fmt::print("{:<16} file: {}\n", "", p.file.string());
+        if (p.loaded) {
+            std::vector<std::string_view> curves;
+            for (const curve::CurveId id : {curve::CurveId::bls12_381, curve::CurveId::bn254})
+                if (p.curves & (1u << static_cast<unsigned>(id))) curves.push_back(curve::name(id));
+            fmt::print("{:<16} curves: {}\n", "", fmt::join(curves, ", "));
+        }
         if (!p.usable && !p.why.empty()) fmt::print("{:<16} why not: {}\n", "", p.why);
     }
     return exit_code::ok;

@@ -62,7 +62,7 @@ int command_setup(const std::string& manifest_path, const std::vector<std::strin
         const PreparedKey& key = proof.key;
         if (!key.setup_ms) check_key_points(key);  // "checked": every point, as a run's backend will
         const std::string made = key.setup_ms ? fmt::format("made in {:.1f} s", *key.setup_ms / 1e3)
-                                 : proof.circuit->zkey() ? "a ceremony's key, checked"
+                                 : proof.circuit->zkey_file() ? "a ceremony's key, checked"
                                                          : "already in the cache, checked";
         fmt::print("{}{}: {} ({:.1f} MB, 2^{} rows, {} variables, {} public): {}\n", plan.manifest.job.name, label,
                    key.path.string(), key.file_bytes / 1e6, proof.circuit->log_n(), proof.circuit->variables(),
@@ -131,14 +131,19 @@ int command_proofs(const ProofsOptions& options) {
     const Store store = Store::open_existing(options.db_path);
     const std::vector<int64_t> ids = select_runs_of(store, options.runs);
     // Check every run before writing anything.
-    std::vector<groth16::VerifyingKey> keys(ids.size());
+    std::vector<groth16::AnyVerifyingKey> keys(ids.size());
     for (size_t i = 0; i < ids.size(); ++i) {
         const RunProofSetting setting = store.run_proof_setting(ids[i]);
         if (setting.workload != "groth16")
             throw UsageError(fmt::format("run {} proved the quotient alone (workload {}): it has no proofs to export",
                                          ids[i], setting.workload));
+        const std::optional<curve::CurveId> curve = curve::curve_from_name(setting.curve);
+        if (!curve)
+            throw StoreError(fmt::format("{}: run {} records the curve \"{}\", which this zkbatch does not know",
+                                         store.path().string(), ids[i], setting.curve));
         std::string why;
-        if (!groth16::verifying_key_from_bytes(setting.verifying_key.data(), setting.verifying_key.size(), keys[i], &why))
+        if (!groth16::verifying_key_from_bytes(*curve, setting.verifying_key.data(), setting.verifying_key.size(),
+                                               keys[i], &why))
             throw StoreError(fmt::format("{}: run {}'s verifying key is damaged: {}", store.path().string(), ids[i], why));
     }
     const std::filesystem::path out_dir(options.out_dir);
@@ -148,7 +153,7 @@ int command_proofs(const ProofsOptions& options) {
         const std::filesystem::path dir = ids.size() == 1 ? out_dir : out_dir / fmt::format("run{}", ids[i]);
         if (dir != out_dir) prepare_export_folder(dir, options, store);
         size_t written = 0, skipped = 0;
-        const uint64_t input_bytes = 32 * (keys[i].ic.size() - 1);
+        const uint64_t input_bytes = 32 * groth16::num_public(keys[i]);
         try {
             refuse_output_onto_input(dir / "verification_key.json", store.files(), "--out");
             write_snarkjs_verification_key(dir, keys[i]);
@@ -165,7 +170,7 @@ int command_proofs(const ProofsOptions& options) {
                 const std::string stem = fmt::format("p{}", proof.partition_index);
                 for (const char* suffix : {".proof.json", ".public.json"})
                     refuse_output_onto_input(dir / (stem + suffix), store.files(), "--out");
-                write_snarkjs_proof(dir, stem, proof.proof, proof.public_inputs);
+                write_snarkjs_proof(dir, stem, groth16::curve_of(keys[i]), proof.proof, proof.public_inputs);
                 ++written;
             }
         } catch (const StoreError&) {
@@ -235,8 +240,9 @@ int command_prove(const ProveOptions& options) {
         return arm.summary.status == RunStatus::cancelled ? exit_code::cancelled : exit_code::partition_failed;
     }
     try {
-        write_snarkjs_proof_files(options.proof_path, options.public_path, proofs.front().proof,
-                                  proofs.front().public_inputs);
+        const std::optional<curve::CurveId> curve = curve::curve_from_name(store.run_proof_setting(arm.run_id).curve);
+        write_snarkjs_proof_files(options.proof_path, options.public_path, curve.value_or(curve::CurveId::bls12_381),
+                                  proofs.front().proof, proofs.front().public_inputs);
     } catch (const std::runtime_error& e) {
         throw StoreError(fmt::format("{}. Give PROOF and PUBLIC paths you can write.", e.what()));
     }
@@ -247,21 +253,28 @@ int command_prove(const ProveOptions& options) {
 }
 
 // `zkbatch verify VK PUBLIC PROOF`: `snarkjs groth16 verify`'s command line. The pairing
-// equation over snarkjs's three files, each read and checked first (snarkjs_reader.hpp).
-// Exit 0 for a proof that verifies, 5 for one that does not.
+// equation over snarkjs's three files, each read and checked first (snarkjs_reader.hpp),
+// on the curve the verifying key names (BLS12-381 when it names none). Exit 0 for a
+// proof that verifies, 5 for one that does not.
 struct VerifyOptions {
     std::string vk, public_path, proof;
 };
 
 int command_verify(const VerifyOptions& options) {
-    const groth16::VerifyingKey key = parse_snarkjs_verification_key(read_snarkjs_file(options.vk), options.vk);
-    const std::vector<ff::Fr> inputs = parse_snarkjs_public(read_snarkjs_file(options.public_path), options.public_path);
-    const groth16::Proof proof = parse_snarkjs_proof(read_snarkjs_file(options.proof), options.proof);
-    if (inputs.size() != key.num_public())
-        throw UsageError(fmt::format("{}: {} public signals, but the verifying key {} takes {}; give the public.json "
-                                     "of this proof and key",
-                                     options.public_path, inputs.size(), options.vk, key.num_public()));
-    const groth16::VerifyResult result = groth16::verify(key, proof, inputs.data(), inputs.size());
+    const std::string vk_text = read_snarkjs_file(options.vk);
+    const curve::CurveId curve = snarkjs_curve(vk_text, options.vk).value_or(curve::CurveId::bls12_381);
+    const groth16::VerifyResult result = curve::with_curve(curve, [&](auto c) {
+        using Curve = decltype(c);
+        const auto key = parse_snarkjs_verification_key<Curve>(vk_text, options.vk);
+        const auto inputs =
+            parse_snarkjs_public<typename Curve::Fr>(read_snarkjs_file(options.public_path), options.public_path);
+        const auto proof = parse_snarkjs_proof<Curve>(read_snarkjs_file(options.proof), options.proof);
+        if (inputs.size() != key.num_public())
+            throw UsageError(fmt::format("{}: {} public signals, but the verifying key {} takes {}; give the "
+                                         "public.json of this proof and key",
+                                         options.public_path, inputs.size(), options.vk, key.num_public()));
+        return groth16::verify(key, proof, inputs.data(), inputs.size());
+    });
     if (result.ok) {
         fmt::print("OK: {} verifies\n", options.proof);
         return exit_code::ok;

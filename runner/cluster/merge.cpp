@@ -3,7 +3,7 @@
 #include "store/sqlite_support.hpp"
 #include "util/usage_error.hpp"
 
-#include "core/groth16/keys.hpp"
+#include "core/groth16/any_curve.hpp"
 #include "core/groth16/proof.hpp"
 #include "core/util/input_file.hpp"
 
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -69,14 +70,22 @@ std::optional<std::string> unrecordable(std::string_view table, std::string_view
     if (type != SQLITE_BLOB) return std::nullopt;
     const auto* bytes = static_cast<const uint8_t*>(sqlite3_value_blob(value));
     const auto size = static_cast<size_t>(sqlite3_value_bytes(value));
-    if (table == "partition" && column == "proof" && size != groth16::kProofBytes)
-        return fmt::format("is {} bytes where a proof takes {}", size, groth16::kProofBytes);
+    // A value is checked alone: a proof or a verifying key of either curve passes (the
+    // run's curve is another column).
+    constexpr curve::CurveId kCurves[] = {curve::CurveId::bls12_381, curve::CurveId::bn254};
+    if (table == "partition" && column == "proof" &&
+        std::none_of(std::begin(kCurves), std::end(kCurves), [size](curve::CurveId c) { return size == groth16::proof_bytes(c); }))
+        return fmt::format("is {} bytes where a proof takes {} (BLS12-381) or {} (BN254)", size,
+                           groth16::proof_bytes(curve::CurveId::bls12_381), groth16::proof_bytes(curve::CurveId::bn254));
     if (table == "partition" && column == "public_inputs" && size % 32 != 0)
         return fmt::format("is {} bytes, not 32 per input", size);
-    std::string why;
-    groth16::VerifyingKey key;
-    if (table == "run" && column == "verifying_key" && !groth16::verifying_key_from_bytes(bytes, size, key, &why))
+    if (table == "run" && column == "verifying_key") {
+        std::string why;
+        groth16::AnyVerifyingKey key;
+        for (const curve::CurveId c : kCurves)
+            if (groth16::verifying_key_from_bytes(c, bytes, size, key, &why)) return std::nullopt;
         return why;
+    }
     return std::nullopt;
 }
 

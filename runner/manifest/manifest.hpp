@@ -4,6 +4,8 @@
 // same name (docs/manifest.md).
 #pragma once
 
+#include "core/curve/curve_id.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -65,6 +67,10 @@ struct Manifest {
         std::string zkey;
         std::vector<std::string> witnesses;     // globs or files, as given
         std::vector<std::string> witness_files; // what they match, sorted: filled when the run is planned
+        // circuit.curve, when given; a .zkey job's is its key's (filled, or checked, when the
+        // run is planned). None given: BLS12-381 for a synthetic circuit.
+        std::optional<curve::CurveId> curve;
+        curve::CurveId curve_or_default() const { return curve.value_or(curve::CurveId::bls12_381); }
     } circuit;
     struct Setup {                   // the seeded key of a synthetic Groth16 circuit
         uint64_t seed = 1;           // tau, alpha, beta, gamma, delta come from it: for measurement only

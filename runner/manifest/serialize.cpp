@@ -108,6 +108,7 @@ toml::table pipeline_table(const Manifest::Pipeline& pipeline) {
 std::pair<toml::table, toml::table> job_and_circuit_tables(const Manifest& m) {
     toml::table job{{"name", m.job.name}, {"seed", as_int(m.job.seed)}};
     toml::table circuit{{"kind", to_string(m.circuit.kind)}};
+    if (m.circuit.curve) circuit.insert_or_assign("curve", std::string(curve::name(*m.circuit.curve)));
     if (m.circuit.kind == CircuitKind::zkey) {
         toml::array witnesses;
         for (const std::string& pattern : m.circuit.witnesses) witnesses.push_back(pattern);

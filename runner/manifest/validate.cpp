@@ -31,7 +31,8 @@ struct SchemaTable {
 const std::array<SchemaTable, 9> kSchema = {{
     {"job", {"name", "partitions", "seed"}},
     {"circuit",
-     {"kind", "profile", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey", "witnesses"}},
+     {"kind", "curve", "profile", "log_n", "terms_per_row", "public_inputs", "boolean_share", "seed", "zkey",
+      "witnesses"}},
     {"setup", {"seed", "cache_dir", "key"}},
     {"proof", {"system", "randomness"}},
     {"pipeline", {"synthesis_workers", "prove_workers", "queue_depth", "finalize_workers", "on_error", "replay_inputs", "devices"}},
@@ -421,6 +422,7 @@ private:
             return float_text(m.circuit.boolean_share);
         });
         read_int(circuit, "circuit", "seed", 0, INT64_MAX, m.circuit.seed);
+        read_curve(circuit, m);
         read_string(circuit, "circuit", "zkey", m.circuit.zkey, "give the path of the circuit's .zkey");
         read_witnesses(circuit, m.circuit.witnesses);
 
@@ -456,6 +458,25 @@ private:
                  "a .zkey job proves one partition per witness file (circuit.witnesses); remove it");
         // A real circuit's proofs are randomized unless deterministic ones are asked for.
         if (!root.at_path("proof.randomness").node()) m.proof.randomness = ProofRandomness::random;
+    }
+
+    // circuit.curve: "bls12-381" or "bn254" (snarkjs's "bls12381" and "bn128" too). A .zkey
+    // names its own (the run's plan checks that they agree); synthetic circuits and the
+    // quotient are BLS12-381's.
+    void read_curve(const toml::table& circuit, Manifest& m) const {
+        const toml::node* node = circuit.get("curve");
+        if (node == nullptr) return;
+        std::string text;
+        read_string(circuit, "circuit", "curve", text, "give \"bls12-381\" or \"bn254\"");
+        m.circuit.curve = curve::curve_from_name(text);
+        if (!m.circuit.curve)
+            fail(node->source(), "circuit.curve",
+                 fmt::format("\"{}\" is not a curve zkbatch proves: give \"bls12-381\" or \"bn254\"", text));
+        if (*m.circuit.curve != curve::CurveId::bls12_381 && m.circuit.kind != CircuitKind::zkey)
+            fail(node->source(), "circuit.curve",
+                 fmt::format("synthetic circuits and the quotient are BLS12-381's; a {} circuit comes from its "
+                             ".zkey (circuit.kind = \"zkey\")",
+                             curve::name(*m.circuit.curve)));
     }
 
     // circuit.profile = "porep" fixes its rows' shapes and has its own defaults: the

@@ -30,6 +30,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <variant>
 
 namespace zkbatch {
 
@@ -44,8 +45,7 @@ void SyntheticInputs::fill(uint64_t partition_index, const zkb_host_buffers& buf
 void CircuitInputs::fill(uint64_t partition_index, const zkb_host_buffers& buffers, unsigned threads) const {
     if (buffers.z == nullptr || buffers.m != circuit_.variables())
         throw std::logic_error("the host buffers carry no witness of the circuit's length");
-    circuit_.synthesize(partition_index, static_cast<ff::Fr*>(buffers.z), static_cast<ff::Fr*>(buffers.a),
-                        static_cast<ff::Fr*>(buffers.b), static_cast<ff::Fr*>(buffers.c), threads);
+    circuit_.synthesize(partition_index, buffers.z, buffers.a, buffers.b, buffers.c, threads);
 }
 
 ReplayInputs::ReplayInputs(const InputSource& source, uint32_t count, uint32_t log_n, uint64_t witness_elements,
@@ -330,12 +330,14 @@ private:
             plugin::quotient_request(record.partition_index, log_n_, item.h_to_host, &item.buffers);
         if (groth16_) {
             request.workload = ZKB_WORKLOAD_GROTH16;
-            const groth16::ProofRandomness blinding = manifest_.proof.randomness == ProofRandomness::derived
-                                                          ? groth16::derived_randomness(manifest_.job.seed,
-                                                                                        record.partition_index)
-                                                          : groth16::random_randomness();
-            blinding.r.to_canonical_le_bytes(request.r);
-            blinding.s.to_canonical_le_bytes(request.s);
+            curve::with_curve(groth16::curve_of(*settings_.verifying_key), [&](auto c) {  // r, s of the key's Fr
+                using Curve = decltype(c);
+                const auto blinding = manifest_.proof.randomness == ProofRandomness::derived
+                                          ? groth16::derived_randomness<Curve>(manifest_.job.seed, record.partition_index)
+                                          : groth16::random_randomness<Curve>();
+                blinding.r.to_canonical_le_bytes(request.r);
+                blinding.s.to_canonical_le_bytes(request.s);
+            });
         }
         auto report = std::make_unique<zkb_prove_report>();
         std::string error;
@@ -356,7 +358,17 @@ private:
             record.error = "the backend returned no proof for a Groth16 partition (a bug in the backend)";
             return;
         }
-        record.proof.assign(report->proof, report->proof + ZKB_PROOF_BYTES);
+        const size_t expected_bytes = groth16::proof_bytes(groth16::curve_of(*settings_.verifying_key));
+        if (report->proof_bytes != expected_bytes) {
+            item.proved = false;
+            record.status = PartitionStatus::failed;
+            record.error = fmt::format("the backend returned a proof of {} bytes where a {} proof takes {} (a bug in "
+                                       "the backend)",
+                                       report->proof_bytes, curve::name(groth16::curve_of(*settings_.verifying_key)),
+                                       expected_bytes);
+            return;
+        }
+        record.proof.assign(report->proof, report->proof + expected_bytes);
         record.proof_digest = digest_hex(record.proof.data(), record.proof.size());
     }
 
@@ -460,15 +472,27 @@ private:
         // formed no digest (ABI v4).
         const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
         const bool h_on_host = item.h_to_host || !item.backend_digest;
-        const auto* z = static_cast<const ff::Fr*>(item.buffers.z);
         const uint64_t inputs = groth16_ ? settings_.circuit->public_inputs() : 0;
         if (groth16_) {  // the public inputs, as a verifier gets them
             record.public_inputs.resize(32 * inputs);
-            for (uint64_t i = 0; i < inputs; ++i) z[1 + i].to_canonical_le_bytes(record.public_inputs.data() + 32 * i);
+            std::visit(
+                [&](const auto& key) {
+                    using Fr = typename std::decay_t<decltype(key)>::Curve::Fr;
+                    const auto* z = static_cast<const Fr*>(item.buffers.z);
+                    for (uint64_t i = 0; i < inputs; ++i)
+                        z[1 + i].to_canonical_le_bytes(record.public_inputs.data() + 32 * i);
+                },
+                *settings_.verifying_key);
             record.witness = settings_.circuit->partition_source(record.partition_index);
         }
         if (should_verify(record.partition_index) && manifest_.verify.mode == VerifyMode::proof) {
-            const auto result = groth16::verify_encoded(*settings_.verifying_key, record.proof.data(), z + 1, inputs);
+            const auto result = std::visit(
+                [&](const auto& key) {
+                    using Fr = typename std::decay_t<decltype(key)>::Curve::Fr;
+                    const auto* z = static_cast<const Fr*>(item.buffers.z);
+                    return groth16::verify_encoded(key, record.proof.data(), z + 1, inputs);
+                },
+                *settings_.verifying_key);
             time_phase(record, "verify", "finalize", start_ns, steady_now_ns());
             record.verified = result.ok;
             if (!result.ok) {
@@ -500,7 +524,8 @@ private:
             dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
             if (groth16_) {
                 dump_bytes(*settings_.dump_dir, record.partition_index, "proof", record.proof.data(), record.proof.size());
-                write_snarkjs_proof(*settings_.dump_dir, fmt::format("p{}", record.partition_index), record.proof,
+                write_snarkjs_proof(*settings_.dump_dir, fmt::format("p{}", record.partition_index),
+                                    groth16::curve_of(*settings_.verifying_key), record.proof,
                                     record.public_inputs);
             }
         }

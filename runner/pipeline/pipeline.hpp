@@ -99,7 +99,7 @@ struct PipelineSettings {
     // Groth16 runs (proof.system = "groth16"): the circuit, for its public inputs and a
     // partition's witness file, and the verifying key verify.mode = "proof" checks with.
     const JobCircuit* circuit = nullptr;
-    const groth16::VerifyingKey* verifying_key = nullptr;
+    const groth16::AnyVerifyingKey* verifying_key = nullptr;
     std::optional<std::filesystem::path> dump_dir;   // --dump DIR
     // Raised by signal handlers: 1 = stop starting partitions, 2 = abandon in-flight ones.
     const std::atomic<int>* stop_signal = nullptr;

@@ -175,12 +175,16 @@ std::shared_ptr<Plugin> load_plugin_from(const std::string& name, const std::vec
 
 // backend.name = "auto", with `load` finding a plugin by name.
 template <class Load>
-std::string choose_auto_backend(const Load& load, std::string* why) {
+std::string choose_auto_backend(const Load& load, curve::CurveId curve, std::string* why) {
     std::vector<std::string> rejected;
     for (const char* candidate : {"cuda-pinned", "cuda-pageable"}) {
         try {
             const std::shared_ptr<Plugin> plugin = load(candidate);
             std::string reason;
+            if (!plugin->proves(curve)) {
+                rejected.push_back(fmt::format("{} does not prove {} keys", candidate, curve::name(curve)));
+                continue;
+            }
             if (plugin->usable(&reason)) {
                 if (why != nullptr) {
                     *why = fmt::format("auto chose {}: it can run here ({})", candidate, plugin->file().string());
@@ -197,7 +201,7 @@ std::string choose_auto_backend(const Load& load, std::string* why) {
         }
     }
     if (why != nullptr) {
-        *why = fmt::format("auto chose cpu-ref: no GPU backend can run ({})", fmt::join(rejected, "; "));
+        *why = fmt::format("auto chose cpu-ref: no GPU backend can run this job ({})", fmt::join(rejected, "; "));
     }
     return "cpu-ref";
 }
@@ -300,6 +304,7 @@ std::vector<PluginListing> list_plugins(const std::string& explicit_path) {
             listing.loaded = true;
             listing.version = api->version;
             listing.description = api->description;
+            listing.curves = api->curves;
             listing.usable = plugin.usable(&listing.why);
         } catch (const PluginError& e) {
             listing.why = e.what();
@@ -309,12 +314,12 @@ std::vector<PluginListing> list_plugins(const std::string& explicit_path) {
     return listings;
 }
 
-std::string resolve_auto_backend(const std::string& explicit_path, std::string* why) {
-    return choose_auto_backend([&](const std::string& name) { return load_plugin(name, explicit_path); }, why);
+std::string resolve_auto_backend(const std::string& explicit_path, std::string* why, curve::CurveId curve) {
+    return choose_auto_backend([&](const std::string& name) { return load_plugin(name, explicit_path); }, curve, why);
 }
 
-std::string resolve_auto_backend_in(const std::vector<fs::path>& folders, std::string* why) {
-    return choose_auto_backend([&](const std::string& name) { return load_plugin_in(name, folders); }, why);
+std::string resolve_auto_backend_in(const std::vector<fs::path>& folders, std::string* why, curve::CurveId curve) {
+    return choose_auto_backend([&](const std::string& name) { return load_plugin_in(name, folders); }, curve, why);
 }
 
 // ---------------------------------------------------------------------------------

@@ -6,6 +6,8 @@
 
 #include "manifest/manifest.hpp"
 
+#include "core/curve/curve_id.hpp"
+
 #include "core/plugin/abi.h"
 
 #include <filesystem>
@@ -43,6 +45,7 @@ struct PluginListing {
     std::string name;  // from the file name, the name to put in a manifest
     std::string version, description;  // from the plugin, when loaded
     uint32_t abi_version = 0;
+    uint32_t curves = 0;  // zkb_plugin_api.curves, when loaded
     bool usable = false;
     std::string why;  // why it cannot run here, or why it failed to load
     // Set when an earlier file of the same name wins; this one is then not loaded.
@@ -59,16 +62,20 @@ std::shared_ptr<Plugin> load_plugin(const std::string& name, const std::string& 
 // The same, looking in `folders` alone, in order (none of the default locations).
 std::shared_ptr<Plugin> load_plugin_in(const std::string& name, const std::vector<std::filesystem::path>& folders);
 
-// `backend.name = "auto"`: the first usable GPU backend (cuda-pinned, then cuda-pageable),
-// else cpu-ref. Returns the name chosen and, in *why (may be null), one line on how it
-// was chosen.
-std::string resolve_auto_backend(const std::string& explicit_path, std::string* why);
+// `backend.name = "auto"`: the first usable GPU backend that proves `curve` (cuda-pinned,
+// then cuda-pageable), else cpu-ref. Returns the name chosen and, in *why (may be null),
+// one line on how it was chosen.
+std::string resolve_auto_backend(const std::string& explicit_path, std::string* why,
+                                 curve::CurveId curve = curve::CurveId::bls12_381);
 // The same, looking in `folders` alone.
-std::string resolve_auto_backend_in(const std::vector<std::filesystem::path>& folders, std::string* why);
+std::string resolve_auto_backend_in(const std::vector<std::filesystem::path>& folders, std::string* why,
+                                    curve::CurveId curve = curve::CurveId::bls12_381);
 
 class Plugin {
 public:
     const zkb_plugin_api& api() const { return *api_; }
+    // Whether it proves keys of `curve` (zkb_plugin_api.curves).
+    bool proves(curve::CurveId curve) const { return (api_->curves & (1u << static_cast<unsigned>(curve))) != 0; }
     const std::filesystem::path& file() const { return file_; }
     std::string name() const { return api_->name; }
     // Runs probe: true, or false with the plugin's reason in *why.

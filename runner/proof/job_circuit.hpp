@@ -1,15 +1,17 @@
 // The circuit a Groth16 job proves, and each partition's witness: a synthetic R1CS
 // (circuit.kind = "synthetic": matrices from the circuit's seed, witnesses from the job
-// seed) or a circom circuit's .zkey with one .wtns per partition (circuit.kind = "zkey").
-// Synthesis of a partition writes z, a, b, c straight into the backend's buffers.
+// seed) or a circom circuit's .zkey with one .wtns per partition (circuit.kind = "zkey"),
+// over the curve the .zkey's header names. Synthesis of a partition writes z, a, b, c
+// straight into the backend's buffers, as elements of the curve's Fr (32 bytes each on
+// both curves, Montgomery form).
 #pragma once
 
 #include "proof/checked_zkeys.hpp"
 
 #include "core/circuit/synthetic_r1cs.hpp"
-#include "core/ff/fr.hpp"
+#include "core/curve/curve_id.hpp"
+#include "core/groth16/any_curve.hpp"
 #include "core/groth16/keys.hpp"
-#include "core/groth16/zkey.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -19,9 +21,20 @@
 
 namespace zkbatch {
 
+// What a circuit read from a .zkey knows of the file.
+struct ZkeyFile {
+    std::filesystem::path path;
+    uint64_t bytes = 0;
+    std::string digest;             // bytes_digest of the file: what a resumed run compares
+    bool checked_before = false;    // its points went unchecked: a run had checked these bytes (CheckedZkeys)
+    groth16::AnyVerifyingKey vk;
+};
+
 class JobCircuit {
 public:
     virtual ~JobCircuit() = default;
+
+    virtual curve::CurveId curve() const = 0;
 
     virtual uint32_t log_n() const = 0;
     virtual uint64_t variables() const = 0;      // m: the witness length
@@ -38,30 +51,27 @@ public:
     // A synthetic circuit, whose key a seeded setup makes (proving_key.hpp); else null.
     virtual const circuit::SyntheticR1cs* synthetic_r1cs() const { return nullptr; }
     // A circuit that comes with its key (a .zkey from a ceremony); else null.
-    virtual const groth16::Zkey* zkey() const { return nullptr; }
-    virtual std::filesystem::path zkey_path() const { return {}; }
-    // Whether the .zkey's points went unchecked because a run had checked a file of the
-    // same bytes before (CheckedZkeys).
-    virtual bool zkey_checked_before() const { return false; }
+    virtual const ZkeyFile* zkey_file() const { return nullptr; }
     // Each witness file's digest (groth16::bytes_digest) as checked when the circuit was
     // made, in partition order; empty for a synthetic circuit. Synthesis refuses a file
     // that no longer has it, so what the run records is what it proved.
     virtual std::vector<std::string> witness_digests() const { return {}; }
 
-    // z (variables() elements), a, b, c (2^log_n each), Montgomery form. Throws
-    // std::runtime_error (a groth16::ZkeyError for a bad witness file) naming the cause.
-    virtual void synthesize(uint64_t partition_index, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
-                            unsigned threads) const = 0;
+    // z (variables() elements), a, b, c (2^log_n each): curve()'s Fr, Montgomery form.
+    // Throws std::runtime_error (a groth16::ZkeyError for a bad witness file) naming the
+    // cause.
+    virtual void synthesize(uint64_t partition_index, void* z, void* a, void* b, void* c, unsigned threads) const = 0;
 };
 
 // circuit.kind = "synthetic".
 std::unique_ptr<JobCircuit> synthetic_job_circuit(const circuit::R1csShape& shape, uint64_t job_seed);
 
-// circuit.kind = "zkey": the .zkey (read and checked here, every point on its curve and
-// in its subgroup, on `threads` threads, unless `checked` has its bytes; a file checked
-// here is added to it) and the witness files in partition order, each checked
-// (groth16::check_wtns). Throws groth16::ZkeyError for a bad .zkey or witness file and
-// std::invalid_argument for no witnesses.
+// circuit.kind = "zkey": the .zkey (its curve from its header; read and checked here,
+// every point on its curve and in its subgroup, on `threads` threads, unless `checked`
+// has its bytes; a file checked here is added to it) and the witness files in partition
+// order, each checked (groth16::check_wtns: over the key's Fr). Throws
+// groth16::ZkeyError for a bad .zkey or witness file and std::invalid_argument for no
+// witnesses.
 std::unique_ptr<JobCircuit> zkey_job_circuit(const std::filesystem::path& zkey,
                                              std::vector<std::filesystem::path> witnesses, unsigned threads,
                                              const CheckedZkeys& checked);

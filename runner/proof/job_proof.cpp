@@ -32,10 +32,11 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
         const std::vector<std::filesystem::path> witnesses(m.circuit.witness_files.begin(), m.circuit.witness_files.end());
         const CheckedZkeys checked(m.setup.cache_dir);
         prepared.circuit = zkey_job_circuit(m.circuit.zkey, witnesses, threads, checked);
-        const bool before = prepared.circuit->zkey_checked_before();
-        spdlog::info("circuit {}: 2^{} rows, {} variables, {} public; the key{} and {} witness file(s) checked in "
+        const bool before = prepared.circuit->zkey_file()->checked_before;
+        spdlog::info("circuit {}: {}, 2^{} rows, {} variables, {} public; the key{} and {} witness file(s) checked in "
                      "{:.1f} ms{}",
-                     m.circuit.zkey, prepared.circuit->log_n(), prepared.circuit->variables(),
+                     m.circuit.zkey, curve::name(prepared.circuit->curve()), prepared.circuit->log_n(),
+                     prepared.circuit->variables(),
                      prepared.circuit->public_inputs(), before ? "" : "'s points", witnesses.size(),
                      ns_to_ms(steady_now_ns() - start_ns),
                      before ? " (its points were checked before: " + checked.file().string() + ")" : "");
@@ -52,7 +53,7 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
     }
     const SetupOptions setup{m.setup.seed, m.setup.cache_dir, m.setup.key == KeySource::backend};
     const JobCircuit& circuit = *prepared.circuit;
-    if (!circuit.zkey() && !setup.backend_makes_key && !std::filesystem::exists(seeded_key_path(circuit, setup))) {
+    if (!circuit.zkey_file() && !setup.backend_makes_key && !std::filesystem::exists(seeded_key_path(circuit, setup))) {
         require_host_memory_for_setup(m, groth16::key_file_bytes(circuit.log_n(), circuit.variables(),
                                                                  circuit.public_inputs(), circuit.h_convention()));
         spdlog::info("setup: making the seeded proving key of 2^{} into {} (for measurement only: whoever knows "

@@ -20,17 +20,15 @@ std::filesystem::path seeded_key_path(const JobCircuit& circuit, const SetupOpti
 PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, unsigned threads) {
     PreparedKey prepared;
     prepared.circuit_description = circuit.description();
-    if (const groth16::Zkey* zkey = circuit.zkey()) {
-        prepared.path = circuit.zkey_path();
+    if (const ZkeyFile* zkey = circuit.zkey_file()) {
+        prepared.path = zkey->path;
         prepared.format = ZKB_KEY_FORMAT_ZKEY;
-        prepared.vk = zkey->key.vk;
-        prepared.file_bytes = zkey->file_bytes;
-        // The verifying key's points name the ceremony (each contribution changes delta).
-        std::string vk_bytes;
-        auto add = [&vk_bytes](const auto& point) { vk_bytes.append(reinterpret_cast<const char*>(&point), sizeof point); };
-        add(prepared.vk.alpha_g1), add(prepared.vk.beta_g2), add(prepared.vk.gamma_g2), add(prepared.vk.delta_g2);
-        for (const auto& point : prepared.vk.ic) add(point);
-        prepared.digest = groth16::description_digest(vk_bytes);
+        prepared.vk = zkey->vk;
+        prepared.file_bytes = zkey->bytes;
+        // The verifying key's points name the ceremony (each contribution changes delta):
+        // their bytes as the key files lay them out.
+        const std::vector<uint8_t> vk_bytes = groth16::verifying_key_bytes(prepared.vk);
+        prepared.digest = groth16::description_digest(std::string(vk_bytes.begin(), vk_bytes.end()));
         return prepared;
     }
     const circuit::SyntheticR1cs* r1cs = circuit.synthetic_r1cs();

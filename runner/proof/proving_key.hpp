@@ -7,7 +7,7 @@
 
 #include "job_circuit.hpp"
 
-#include "core/groth16/keys.hpp"
+#include "core/groth16/any_curve.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -28,7 +28,7 @@ struct PreparedKey {
     uint32_t format = 0;                  // ZKB_KEY_FORMAT_*
     std::string circuit_description;      // the circuit the key is for
     std::string setup_description;        // "setup=seeded..." for a seeded key, "" for a ceremony's
-    groth16::VerifyingKey vk;
+    groth16::AnyVerifyingKey vk;         // of the circuit's curve
     uint64_t file_bytes = 0;
     std::string digest;                   // names the key: its points' digest, or a .zkey's header's; for a
                                           // key the backend makes, the cached file's if one exists, else ""

@@ -2,9 +2,6 @@
 
 #include "util/usage_error.hpp"
 
-#include "core/ec/curve.hpp"
-#include "core/ff/fp.hpp"
-#include "core/ff/fp2.hpp"
 #include "core/util/input_file.hpp"
 
 #include <fmt/format.h>
@@ -29,8 +26,7 @@ struct Place {
     Place at(const std::string& key) const { return {file, field.empty() ? key : field + "." + key}; }
     Place at(size_t index) const { return {file, fmt::format("{}[{}]", field, index)}; }
     [[noreturn]] void refuse(const std::string& what) const {
-        throw UsageError(fmt::format("{}: {}{}{}; give snarkjs's file (curve bls12381)", file, field,
-                                     field.empty() ? "" : ": ", what));
+        throw UsageError(fmt::format("{}: {}{}{}; give snarkjs's file", file, field, field.empty() ? "" : ": ", what));
     }
 };
 
@@ -96,98 +92,128 @@ void decimal_limbs(const json& value, const Place& place, uint64_t (&limbs)[Limb
     for (size_t i = 0; i < Limbs; ++i) limbs[i] = uint64_t{halves[2 * i + 1]} << 32 | halves[2 * i];
 }
 
-ff::Fp base_field(const json& value, const Place& place) {
-    uint64_t limbs[6];
+// A prime field's element (a canonical decimal below its modulus), in Montgomery form.
+template <class F>
+F prime_field(const json& value, const Place& place, const char* modulus_name) {
+    uint64_t limbs[F::kLimbs];
     decimal_limbs(value, place, limbs);
-    if (!ff::Fp::is_canonical(limbs)) place.refuse(value.get<std::string>() + " is not below the field's modulus p");
-    return ff::Fp::from_canonical(limbs);
+    if (!F::is_canonical(limbs)) place.refuse(value.get<std::string>() + " is not below the " + modulus_name);
+    return F::from_canonical(limbs);
 }
 
-ff::Fr scalar_field(const json& value, const Place& place) {
-    uint64_t limbs[4];
-    decimal_limbs(value, place, limbs);
-    uint8_t bytes[32];
-    std::memcpy(bytes, limbs, sizeof(bytes));  // little-endian host
-    ff::Fr scalar;
-    if (!ff::Fr::try_from_canonical_le_bytes(bytes, scalar))
-        place.refuse(value.get<std::string>() + " is not below the group order r");
-    return scalar;
-}
-
-ff::Fp2 extension_field(const json& value, const Place& place) {
-    return ff::Fp2{base_field(element(value, place, 0, 2), place.at(0)),
-                   base_field(element(value, place, 1, 2), place.at(1))};
+// A coordinate of a point of group G: one element of the base field, or [c0, c1].
+template <class G>
+typename G::Field coordinate(const json& value, const Place& place) {
+    using Field = typename G::Field;
+    if constexpr (requires { typename Field::Fp; }) {
+        using Fp = typename Field::Fp;
+        return Field{prime_field<Fp>(element(value, place, 0, 2), place.at(0), "field's modulus p"),
+                     prime_field<Fp>(element(value, place, 1, 2), place.at(1), "field's modulus p")};
+    } else {
+        return prime_field<Field>(value, place, "field's modulus p");
+    }
 }
 
 // [x, y, z] with z = 1, or the point at infinity as snarkjs writes it ([0, 1, 0]); on the
 // curve and in the subgroup.
-template <class Affine, class Field, class Coordinate>
-Affine point(const json& value, const Place& place, Coordinate&& coordinate) {
-    const Field x = coordinate(element(value, place, 0, 3), place.at(0));
-    const Field y = coordinate(element(value, place, 1, 3), place.at(1));
-    const Field z = coordinate(element(value, place, 2, 3), place.at(2));
-    if (z.is_zero() && x.is_zero() && y.is_one()) return Affine::infinity();
+template <class Curve, class G>
+ec::Affine<G> point(const json& value, const Place& place) {
+    using Field = typename G::Field;
+    const Field x = coordinate<G>(element(value, place, 0, 3), place.at(0));
+    const Field y = coordinate<G>(element(value, place, 1, 3), place.at(1));
+    const Field z = coordinate<G>(element(value, place, 2, 3), place.at(2));
+    if (z.is_zero() && x.is_zero() && y.is_one()) return ec::Affine<G>::infinity();
     if (!z.is_one()) place.refuse("not an affine point (z is not 1) nor the point at infinity");
-    const Affine p{x, y};
+    const ec::Affine<G> p{x, y};
     if (p.is_infinity() || !p.is_on_curve()) place.refuse("not a point of the curve");
-    if (!ec::is_in_subgroup(p)) place.refuse("not in the prime-order subgroup");
+    if (!Curve::is_in_subgroup(p)) place.refuse("not in the prime-order subgroup");
     return p;
 }
 
-ec::G1Affine g1_point(const json& value, const Place& place) {
-    return point<ec::G1Affine, ff::Fp>(value, place, base_field);
+template <class Curve>
+curve::G1Affine<Curve> g1_point(const json& value, const Place& place) {
+    return point<Curve, typename Curve::G1Params>(value, place);
 }
 
-ec::G2Affine g2_point(const json& value, const Place& place) {
-    return point<ec::G2Affine, ff::Fp2>(value, place, extension_field);
+template <class Curve>
+curve::G2Affine<Curve> g2_point(const json& value, const Place& place) {
+    return point<Curve, typename Curve::G2Params>(value, place);
 }
 
-// "protocol": "groth16" and "curve": "bls12381", where the file says.
+// "protocol": "groth16" and "curve" Curve's, where the file says.
+template <class Curve>
 void check_kind(const json& root, const Place& place) {
     if (!root.is_object()) place.refuse("not a JSON object");
     if (root.contains("protocol") && root["protocol"] != "groth16")
         place.at("protocol").refuse(fmt::format("{}, not groth16", root["protocol"].dump()));
-    if (root.contains("curve") && root["curve"] != "bls12381")
-        place.at("curve").refuse(fmt::format("{}: zkbatch verifies BLS12-381 (bls12381) proofs only", root["curve"].dump()));
+    const std::string_view expected = curve::snarkjs_name(Curve::kId);
+    if (root.contains("curve") && root["curve"] != expected)
+        place.at("curve").refuse(fmt::format("{}, where the verifying key's curve is {}", root["curve"].dump(),
+                                             expected));
 }
 
 }  // namespace
 
-groth16::VerifyingKey parse_snarkjs_verification_key(std::string_view text, const std::string& name) {
+std::optional<curve::CurveId> snarkjs_curve(std::string_view text, const std::string& name) {
     const Place place{name, ""};
     const json root = parse_json(text, place);
-    check_kind(root, place);
-    groth16::VerifyingKey key;
-    key.alpha_g1 = g1_point(member(root, place, "vk_alpha_1"), place.at("vk_alpha_1"));
-    key.beta_g2 = g2_point(member(root, place, "vk_beta_2"), place.at("vk_beta_2"));
-    key.gamma_g2 = g2_point(member(root, place, "vk_gamma_2"), place.at("vk_gamma_2"));
-    key.delta_g2 = g2_point(member(root, place, "vk_delta_2"), place.at("vk_delta_2"));
+    if (!root.is_object()) place.refuse("not a JSON object");
+    if (!root.contains("curve")) return std::nullopt;
+    const json& curve = root["curve"];
+    const std::optional<curve::CurveId> id =
+        curve.is_string() ? curve::curve_from_name(curve.get_ref<const std::string&>()) : std::nullopt;
+    if (!id) place.at("curve").refuse(fmt::format("{}: zkbatch verifies bn128 and bls12381 proofs", curve.dump()));
+    return id;
+}
+
+template <class Curve>
+groth16::generic::VerifyingKey<Curve> parse_snarkjs_verification_key(std::string_view text, const std::string& name) {
+    const Place place{name, ""};
+    const json root = parse_json(text, place);
+    check_kind<Curve>(root, place);
+    groth16::generic::VerifyingKey<Curve> key;
+    key.alpha_g1 = g1_point<Curve>(member(root, place, "vk_alpha_1"), place.at("vk_alpha_1"));
+    key.beta_g2 = g2_point<Curve>(member(root, place, "vk_beta_2"), place.at("vk_beta_2"));
+    key.gamma_g2 = g2_point<Curve>(member(root, place, "vk_gamma_2"), place.at("vk_gamma_2"));
+    key.delta_g2 = g2_point<Curve>(member(root, place, "vk_delta_2"), place.at("vk_delta_2"));
     const json& ic = member(root, place, "IC");
     if (!ic.is_array() || ic.empty()) place.at("IC").refuse("not a list of points");
-    for (size_t i = 0; i < ic.size(); ++i) key.ic.push_back(g1_point(ic[i], place.at("IC").at(i)));
+    for (size_t i = 0; i < ic.size(); ++i) key.ic.push_back(g1_point<Curve>(ic[i], place.at("IC").at(i)));
     if (root.contains("nPublic") && root["nPublic"] != key.num_public())
         place.at("nPublic").refuse(fmt::format("{}, but IC has {} points (nPublic + 1)", root["nPublic"].dump(),
                                                ic.size()));
     return key;
 }
 
-groth16::Proof parse_snarkjs_proof(std::string_view text, const std::string& name) {
+template <class Curve>
+groth16::generic::Proof<Curve> parse_snarkjs_proof(std::string_view text, const std::string& name) {
     const Place place{name, ""};
     const json root = parse_json(text, place);
-    check_kind(root, place);
-    return groth16::Proof{g1_point(member(root, place, "pi_a"), place.at("pi_a")),
-                          g2_point(member(root, place, "pi_b"), place.at("pi_b")),
-                          g1_point(member(root, place, "pi_c"), place.at("pi_c"))};
+    check_kind<Curve>(root, place);
+    return {g1_point<Curve>(member(root, place, "pi_a"), place.at("pi_a")),
+            g2_point<Curve>(member(root, place, "pi_b"), place.at("pi_b")),
+            g1_point<Curve>(member(root, place, "pi_c"), place.at("pi_c"))};
 }
 
-std::vector<ff::Fr> parse_snarkjs_public(std::string_view text, const std::string& name) {
+template <class Fr>
+std::vector<Fr> parse_snarkjs_public(std::string_view text, const std::string& name) {
     const Place place{name, ""};
     const json root = parse_json(text, place);
     if (!root.is_array()) place.refuse("not a list of public signals");
-    std::vector<ff::Fr> inputs;
-    for (size_t i = 0; i < root.size(); ++i) inputs.push_back(scalar_field(root[i], place.at(i)));
+    std::vector<Fr> inputs;
+    for (size_t i = 0; i < root.size(); ++i)
+        inputs.push_back(prime_field<Fr>(root[i], place.at(i), "group order r"));
     return inputs;
 }
+
+#define ZKB_SNARKJS_READER_INSTANTIATE(Curve)                                                                 \
+    template groth16::generic::VerifyingKey<Curve> parse_snarkjs_verification_key<Curve>(std::string_view,   \
+                                                                                       const std::string&); \
+    template groth16::generic::Proof<Curve> parse_snarkjs_proof<Curve>(std::string_view, const std::string&); \
+    template std::vector<Curve::Fr> parse_snarkjs_public<Curve::Fr>(std::string_view, const std::string&);
+ZKB_SNARKJS_READER_INSTANTIATE(curve::Bls12_381)
+ZKB_SNARKJS_READER_INSTANTIATE(curve::Bn254)
+#undef ZKB_SNARKJS_READER_INSTANTIATE
 
 std::string read_snarkjs_file(const std::filesystem::path& path) {
     const Place place{path.string(), ""};

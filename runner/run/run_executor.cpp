@@ -187,7 +187,8 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
     run.proof_randomness = to_string(m.proof.randomness);
     run.witnesses = m.circuit.witness_files;
     run.witness_digests = arm.proof->circuit->witness_digests();
-    if (const groth16::Zkey* zkey = arm.proof->circuit->zkey()) run.zkey_digest = zkey->file_digest;
+    run.curve = curve::name(arm.proof->circuit->curve());
+    if (const ZkeyFile* zkey = arm.proof->circuit->zkey_file()) run.zkey_digest = zkey->digest;
     if (key.format == ZKB_KEY_FORMAT_SEEDED) {  // no file: the key is named by what the backends made
         run.key_digest = arm.key_loads.front().points_digest;  // the same on every slot (check_made_keys)
     } else {
@@ -196,7 +197,7 @@ void record_proof_setting(const ArmRun& arm, RunRecord& run) {
         run.key_bytes = key.file_bytes;
     }
     run.key_setup_ms = key.setup_ms;
-    run.verifying_key = groth16::verifying_key_bytes(key.vk);
+    run.verifying_key = groth16::verifying_key_bytes(key.vk);  // of run.curve
     for (size_t slot = 0; slot < arm.key_loads.size(); ++slot) {
         const Backend::KeyLoad& load = arm.key_loads[slot];
         run.key_loads[arm.backend->device_index(slot)] = {load.load_ms, load.key_bytes, load.where, load.how,
@@ -217,9 +218,9 @@ void check_resumed_inputs(const ArmRun& arm, const Store::ResumeSource& recorded
                                        what, run_id, now, then));
     };
     const JobCircuit& circuit = *arm.proof->circuit;
-    const groth16::Zkey* zkey = circuit.zkey();
-    if (zkey && !recorded.zkey_digest.empty() && zkey->file_digest != recorded.zkey_digest)
-        differs(circuit.zkey_path().string(), zkey->file_digest, recorded.zkey_digest);
+    const ZkeyFile* zkey = circuit.zkey_file();
+    if (zkey && !recorded.zkey_digest.empty() && zkey->digest != recorded.zkey_digest)
+        differs(zkey->path.string(), zkey->digest, recorded.zkey_digest);
     const std::vector<std::string> digests = circuit.witness_digests();
     for (size_t i = 0; i < digests.size() && i < recorded.witness_digests.size(); ++i)
         if (digests[i] != recorded.witness_digests[i])
@@ -237,7 +238,7 @@ void check_resumed_inputs(const ArmRun& arm, const Store::ResumeSource& recorded
 
 // verification_key.json beside a dump's proofs; a folder that takes no file is a
 // storage error, like the folder itself.
-void write_dump_verification_key(const std::filesystem::path& dir, const groth16::VerifyingKey& key) {
+void write_dump_verification_key(const std::filesystem::path& dir, const groth16::AnyVerifyingKey& key) {
     try {
         write_snarkjs_verification_key(dir, key);
     } catch (const std::runtime_error& e) {
@@ -354,7 +355,8 @@ private:
             arm.backend_name = arm.plan->backend_name;
             if (arm.backend_name == "auto") {
                 std::string why;
-                arm.backend_name = resolve_auto_backend(plan_.plugin_path, &why);
+                arm.backend_name = resolve_auto_backend(plan_.plugin_path, &why,
+                                                        arm.plan->manifest.circuit.curve_or_default());
                 spdlog::info("backend auto: {}", why);
             }
             require_host_memory(arm.plan->manifest, arm.backend_name);
@@ -391,9 +393,13 @@ private:
             const std::string path = key.path.string();
             // A .zkey's points were checked when its circuit was read (prepare_proof).
             const uint32_t points_checked = key.format == ZKB_KEY_FORMAT_ZKEY ? 1 : 0;
-            const zkb_key_source source{key.format == ZKB_KEY_FORMAT_SEEDED ? nullptr : path.c_str(), key.format,
-                                        points_checked, key.circuit_description.c_str(),
-                                        key.setup_description.c_str()};
+            const zkb_key_source source{key.format == ZKB_KEY_FORMAT_SEEDED ? nullptr : path.c_str(),
+                                        key.format,
+                                        points_checked,
+                                        key.circuit_description.c_str(),
+                                        key.setup_description.c_str(),
+                                        static_cast<uint32_t>(arm.proof->circuit->curve()),
+                                        0};
             try {
                 arm.key_loads = arm.backend->load_key(source);
             } catch (const PluginError&) {

@@ -71,7 +71,13 @@ void resolve_zkey_job(Manifest& m, const std::vector<std::string>* recorded_witn
         throw RunPlanError(fmt::format("circuit.witnesses matches {} files; a run proves at most {} partitions",
                                        m.circuit.witness_files.size(), kMaxPartitions));
     m.job.partitions = static_cast<uint32_t>(m.circuit.witness_files.size());
-    m.circuit.log_n = groth16::read_zkey_header(m.circuit.zkey).log_n;
+    const groth16::ZkeyHeader header = groth16::read_zkey_header(m.circuit.zkey);
+    m.circuit.log_n = header.log_n;
+    if (m.circuit.curve && *m.circuit.curve != header.curve)
+        throw RunPlanError(fmt::format("circuit.curve = \"{}\", but {} is a {} key: remove circuit.curve or give the "
+                                       "key of the curve meant",
+                                       curve::name(*m.circuit.curve), m.circuit.zkey, curve::name(header.curve)));
+    m.circuit.curve = header.curve;
 }
 
 }  // namespace

@@ -443,8 +443,40 @@ ALTER TABLE run ADD COLUMN zkey_digest TEXT;            -- XXH3-128 of the .zkey
 ALTER TABLE run ADD COLUMN witness_digests TEXT;        -- XXH3-128 of each witness file, one per line, as witnesses
 )sql";
 
+// v8: proofs over BN254 as well as BLS12-381. A run records its curve (every earlier run
+// is BLS12-381's), and a partition's proof may be 128 bytes (BN254's) as well as 192.
+constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE run ADD COLUMN curve TEXT NOT NULL DEFAULT 'bls12-381'
+    CHECK (curve IN ('bls12-381', 'bn254'));            -- the key's curve (curve::name)
+)sql";
+
+// partition.proof's CHECK widened to BN254's 128 bytes. SQLite alters no constraint; a
+// looser CHECK changes nothing on disk, so its documented way for that
+// (sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema Changes") edits
+// the table's text in sqlite_schema and bumps schema_version, inside the migration's
+// transaction.
+void widen_proof_check(sqlite3* db, const fs::path& path) {
+    const std::string_view doing = "cannot upgrade the database schema from version 7 to 8";
+    int64_t schema_version = 0;
+    {
+        sqlite::Statement version(db, path, "PRAGMA schema_version", doing);
+        if (version.step(doing)) schema_version = version.int_at(0);
+    }
+    sqlite::exec(db, path, "PRAGMA writable_schema = ON", doing);
+    sqlite::exec(db, path, R"sql(
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'CHECK (proof IS NULL OR length(proof) = 192)',
+                               'CHECK (proof IS NULL OR length(proof) IN (128, 192))')
+        WHERE type = 'table' AND name = 'partition'
+    )sql", doing);
+    const bool changed = sqlite3_changes(db) == 1;
+    sqlite::exec(db, path, fmt::format("PRAGMA schema_version = {}", schema_version + 1).c_str(), doing);
+    sqlite::exec(db, path, "PRAGMA writable_schema = OFF", doing);
+    if (!changed) throw StoreError(fmt::format("{}: {}: its partition table is not zkbatch's", path.string(), doing));
+}
+
 constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_v4_run_settings},
-                                     {kSchemaV5}, {kSchemaV6}, {kSchemaV7}};
+                                     {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8, widen_proof_check}};
 static_assert(std::size(kMigrations) == Store::kSchemaVersion, "one migration per schema version");
 
 }  // namespace

@@ -513,6 +513,7 @@ ColumnValues run_columns(const RunRecord& run) {
     row.text_or_null("on_error", run.on_error);
     // The proof: its circuit and proving key.
     row.text("workload", run.workload);
+    row.text("curve", run.curve);
     row.text_or_null("circuit_kind", run.circuit_kind);
     row.text_or_null("circuit", run.circuit);
     row.optional_int("public_inputs", run.public_inputs);
@@ -987,7 +988,7 @@ std::vector<PartitionProof> Store::partition_proofs(int64_t run_id) const {
 
 RunProofSetting Store::run_proof_setting(int64_t run_id) const {
     static constexpr std::string_view kSetting = R"sql(
-        SELECT workload, verifying_key, circuit, key_digest, public_inputs FROM run WHERE id = ?1
+        SELECT workload, verifying_key, circuit, key_digest, public_inputs, curve FROM run WHERE id = ?1
     )sql";
     const std::string doing = fmt::format("cannot read what run {} proved", run_id);
     Query query(*statements_, db_, path_, kSetting);
@@ -999,6 +1000,7 @@ RunProofSetting Store::run_proof_setting(int64_t run_id) const {
     setting.circuit = query.text_at(2);
     setting.key_digest = query.text_at(3);
     if (!query.is_null(4)) setting.public_inputs = static_cast<uint64_t>(query.int_at(4));
+    setting.curve = query.text_at(5);
     return setting;
 }
 

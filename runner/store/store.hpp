@@ -86,6 +86,7 @@ struct RunRecord {
     uint32_t verify_every = 0;
     // What each partition proved, and for Groth16 the circuit and key it proved with.
     std::string workload = "quotient";   // "groth16" or "quotient"
+    std::string curve = "bls12-381";     // curve::name of the key's curve (schema v8)
     std::string circuit_kind;            // "synthetic" or "zkey"; empty for the quotient
     std::string circuit;                 // the circuit's description (its key records the same)
     std::optional<uint64_t> public_inputs;
@@ -260,6 +261,7 @@ struct PartitionProof {
 // What a run proved: its workload and, for Groth16, the key's identity.
 struct RunProofSetting {
     std::string workload;                // "groth16" or "quotient" (every run before schema v5)
+    std::string curve;                   // curve::name; "bls12-381" for every run before schema v8
     std::vector<uint8_t> verifying_key;  // groth16::verifying_key_bytes; empty for the quotient
     std::string circuit, key_digest;
     std::optional<uint64_t> public_inputs;
@@ -289,7 +291,7 @@ struct ExperimentRow {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
 
     // Opens (creating directories and file as needed) and migrates to kSchemaVersion.
     // Refuses a database whose user_version is newer than kSchemaVersion.

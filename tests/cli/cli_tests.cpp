@@ -298,7 +298,8 @@ TEST_F(CliTest, UnknownBackendExitsWithThePluginCodeAndSaysWhereItLooked) {
     EXPECT_NE(result.err.find("plugins"), std::string::npos) << result.err;
 }
 
-// The table's USABLE column, read by the header's columns: cpu-ref runs anywhere.
+// The table's USABLE column, read by the header's columns: cpu-ref runs anywhere, and
+// proves both curves.
 TEST_F(CliTest, BackendsListsCpuRefAsUsable) {
     const auto result = zkbatch("backends");
     ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -313,6 +314,12 @@ TEST_F(CliTest, BackendsListsCpuRefAsUsable) {
         if (line.starts_with("cpu-ref ") && line.size() > description)
             cpu_ref_usable.push_back(line.substr(usable, line.find(' ', usable) - usable));
     EXPECT_EQ(cpu_ref_usable, std::vector<std::string>{"yes"}) << result.out;
+    const size_t cpu_ref = result.out.find("\ncpu-ref ");
+    ASSERT_NE(cpu_ref, std::string::npos) << result.out;
+    const size_t curves = result.out.find("curves: ", cpu_ref);
+    ASSERT_NE(curves, std::string::npos) << result.out;
+    EXPECT_EQ(result.out.substr(curves, result.out.find('\n', curves) - curves), "curves: bls12-381, bn254")
+        << result.out;
 }
 
 TEST_F(CliTest, UnwritableDatabaseExitsWithTheStorageCode) {

@@ -23,6 +23,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace zkbatch {
@@ -243,6 +244,81 @@ TEST_F(ProofsAgainstSnarkjs, ProveAndVerifyCommandsAgreeWithSnarkjs) {
     EXPECT_FALSE(fs::exists(same));
 }
 
+// The same commands on BN254 (circom's default curve; snarkjs's bn128): the curve comes
+// from the .zkey's header, the proof is recorded as BN254's, and what zkbatch writes and
+// checks agrees with snarkjs and the noble verifier. Files of the two curves mixed, or a
+// manifest's circuit.curve that is not its key's, are refused with exit 2.
+TEST_F(ProofsAgainstSnarkjs, Bn254ProveAndVerifyCommandsAgreeWithSnarkjs) {
+    const char* root = std::getenv("ZKBATCH_CIRCOM_DIR");
+    ASSERT_NE(root, nullptr) << "ZKBATCH_CIRCOM_DIR is not set: run this suite through ctest";
+    const json fixture = read_json(fs::path(root) / "bn128" / "chain-4" / "fixture.json");
+    const json bls_fixture = read_json(fs::path(root) / "chain-4" / "fixture.json");
+    const std::string zkey = fixture["zkey"].get<std::string>();
+    const std::string wtns = fixture["witnesses"][0]["wtns"].get<std::string>();
+    const fs::path proof = dir_ / "proof.json", public_json = dir_ / "public.json";
+    const auto proved = zkbatch({"--log-level", "warn", "prove", zkey, wtns, proof.string(), public_json.string(),
+                                 "--db", db_});  // --backend auto: cpu-ref, the one that proves BN254
+    ASSERT_EQ(proved.exit_code, 0) << proved.out << proved.err;
+    EXPECT_EQ(test::scalar(db_, "SELECT curve || ' ' || backend_name FROM run"), "bn254 cpu-ref");
+    EXPECT_EQ(test::scalar(db_, "SELECT length(proof) FROM partition WHERE verified = 1"), "128");
+    EXPECT_EQ(read_json(proof)["curve"], "bn128");
+
+    const auto theirs = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "prove", zkey, wtns,
+                                           (dir_ / "snarkjs-proof.json").string(),
+                                           (dir_ / "snarkjs-public.json").string()},
+                                          dir_, 300s);
+    ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
+    EXPECT_EQ(read_json(public_json), read_json(dir_ / "snarkjs-public.json"));
+    json swapped = read_json(proof);
+    std::swap(swapped["pi_a"], swapped["pi_c"]);
+    write_json(dir_ / "swapped.json", swapped);
+    const fs::path vk = fixture["verificationKey"].get<std::string>();
+    const std::vector<Claim> claims{{proof, public_json, true, "zkbatch prove's BN254 proof"},
+                                    {dir_ / "swapped.json", public_json, false, "A and C swapped"}};
+    expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
+    expect_verifier_agrees(kNobleVerifier, vk, claims);
+
+    const auto verify = [&](const fs::path& key, const fs::path& inputs, const fs::path& claimed) {
+        return zkbatch({"verify", key.string(), inputs.string(), claimed.string()});
+    };
+    EXPECT_EQ(verify(vk, public_json, proof).exit_code, 0);
+    EXPECT_EQ(verify(vk, dir_ / "snarkjs-public.json", dir_ / "snarkjs-proof.json").exit_code, 0);
+    EXPECT_EQ(verify(vk, public_json, dir_ / "swapped.json").exit_code, 5);
+    // A BLS12-381 proof against this BN254 key: refused by its curve, not checked.
+    const fs::path bls_proof = dir_ / "bls-proof.json";
+    ASSERT_EQ(zkbatch({"--log-level", "warn", "prove", bls_fixture["zkey"].get<std::string>(),
+                       bls_fixture["witnesses"][0]["wtns"].get<std::string>(), bls_proof.string(),
+                       (dir_ / "bls-public.json").string(), "--no-record"})
+                  .exit_code,
+              0);
+    const auto other_curve = verify(vk, public_json, bls_proof);
+    EXPECT_EQ(other_curve.exit_code, 2) << other_curve.out << other_curve.err;
+    EXPECT_NE(other_curve.err.find("curve: \"bls12381\", where the verifying key's curve is bn128"),
+              std::string::npos) << other_curve.err;
+
+    // A BN254 witness with the BLS12-381 key of the same circuit; then the other way round.
+    for (const auto& [key, witness, field] :
+         {std::tuple{bls_fixture["zkey"].get<std::string>(), wtns, std::string("BN254's scalar field")},
+          std::tuple{zkey, bls_fixture["witnesses"][0]["wtns"].get<std::string>(),
+                     std::string("BLS12-381's scalar field")}}) {
+        const auto mixed = zkbatch({"prove", key, witness, (dir_ / "mixed.json").string(),
+                                    (dir_ / "mixed-public.json").string(), "--no-record"});
+        EXPECT_EQ(mixed.exit_code, 2) << mixed.out << mixed.err;
+        EXPECT_NE(mixed.err.find(witness + ": section 1 (header): the witness is over " + field),
+                  std::string::npos) << mixed.err;
+        EXPECT_FALSE(fs::exists(dir_ / "mixed.json"));
+    }
+    // circuit.curve names the key's curve, or the run is refused before it starts.
+    const fs::path manifest = dir_ / "curve.toml";
+    std::ofstream(manifest) << "[job]\nname = \"curve\"\n[circuit]\nkind = \"zkey\"\ncurve = \"bls12-381\"\nzkey = "
+                            << json(zkey).dump() << "\nwitnesses = [" << json(wtns).dump() << "]\n";
+    const auto wrong_curve = zkbatch({"run", manifest.string(), "--db", db_, "--backend", "cpu-ref"});
+    EXPECT_EQ(wrong_curve.exit_code, 2) << wrong_curve.out << wrong_curve.err;
+    EXPECT_NE(wrong_curve.err.find("circuit.curve = \"bls12-381\", but " + zkey + " is a bn254 key"),
+              std::string::npos) << wrong_curve.err;
+    EXPECT_EQ(test::scalar(db_, "SELECT count(*) FROM run"), "1");
+}
+
 class CircomProofs : public ProofsAgainstSnarkjs, public ::testing::WithParamInterface<std::string> {};
 
 // A circuit nobody wrote for zkbatch: snarkjs made its key and witnesses; zkbatch proves
@@ -253,12 +329,14 @@ TEST_P(CircomProofs, ProvedFromZkeyAndWtnsAndAcceptedBySnarkjs) {
     const fs::path circuit = fs::path(root) / GetParam();
     const json fixture = read_json(circuit / "fixture.json");
     const fs::path manifest = dir_ / "circuit.toml";
-    std::ofstream(manifest) << "[job]\nname = \"circom-" << GetParam() << "\"\n[circuit]\nkind = \"zkey\"\nzkey = "
+    std::ofstream(manifest) << "[job]\nname = \"circom-" << test::circom_test_name(GetParam()) << "\"\n[circuit]\nkind = \"zkey\"\nzkey = "
                             << json(fixture["zkey"].get<std::string>()).dump() << "\nwitnesses = "
                             << json((circuit / "wtns" / "*.wtns").string()).dump()
                             << "\n[pipeline]\nsynthesis_workers = 2\n[backend]\nname = \"cpu-ref\"\n";
     const auto run = zkbatch({"--log-level", "warn", "run", manifest.string(), "--db", db_});
     ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    // The curve is the key's, read from its header.
+    EXPECT_EQ(test::scalar(db_, "SELECT curve FROM run"), GetParam().starts_with("bn128/") ? "bn254" : "bls12-381");
     const uint64_t partitions = fixture["witnesses"].size();
     EXPECT_EQ(test::scalar(db_, "SELECT count(*) FROM partition WHERE status = 'ok' AND verified = 1"),
               std::to_string(partitions));
@@ -279,6 +357,16 @@ TEST_P(CircomProofs, ProvedFromZkeyAndWtnsAndAcceptedBySnarkjs) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CircomProofs,
                          ::testing::ValuesIn(test::kCircomFixtures),
+                         [](const auto& param_info) { return test::circom_test_name(param_info.param); });
+
+// The BN254 fixtures (circom's default curve), as bn128/CIRCUIT.
+std::vector<std::string> bn254_fixture_paths() {
+    std::vector<std::string> paths;
+    for (const std::string& circuit : test::kCircomBn254Fixtures) paths.push_back("bn128/" + circuit);
+    return paths;
+}
+INSTANTIATE_TEST_SUITE_P(Bn254Fixtures, CircomProofs,
+                         ::testing::ValuesIn(bn254_fixture_paths()),
                          [](const auto& param_info) { return test::circom_test_name(param_info.param); });
 
 }  // namespace

@@ -313,7 +313,7 @@ const std::vector<BadCase> kBadCases = {
     // Unknown tables and keys.
     {"unknown_key.toml", {}, false, 5, 1, "circuit.log_nn", "unknown key; did you mean 'circuit.log_n'?"},
     {"unknown_key_far.toml", {}, false, 5, 1, "circuit.frobnicate",
-     "unknown key; known keys of [circuit]: kind, profile, log_n, terms_per_row, public_inputs, boolean_share, seed, "
+     "unknown key; known keys of [circuit]: kind, curve, profile, log_n, terms_per_row, public_inputs, boolean_share, seed, "
      "zkey, witnesses"},
     {"key_in_wrong_table.toml", {}, false, 4, 1, "job.log_n", "unknown key; did you mean 'circuit.log_n'?"},
     {"key_above_tables.toml", {}, false, 2, 1, "log_n", "did you mean 'circuit.log_n'? (it belongs under [circuit])"},

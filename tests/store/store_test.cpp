@@ -557,9 +557,10 @@ TEST_F(StoreTest, MigratesASchemaV4DatabaseIntoQuotientRuns) {
 }
 
 // fixtures/schema-v6.db was written by zkbatch with schema v6: run 1 a cpu-ref run of
-// the chain-4 .zkey (tests/fuzz/corpus) with two witness files. The migration to v7 keeps
-// every row and value; the run has no file digests (a resume checks it on its circuit
-// and key digest alone), and new runs record them.
+// the chain-4 .zkey (tests/fuzz/corpus) with two witness files. The migrations to v7 and
+// v8 keep every row and value; the run has no file digests (a resume checks it on its
+// circuit and key digest alone), and new runs record them; it is BLS12-381's, and a
+// partition's proof may now be BN254's 128 bytes as well as 192, and nothing else.
 TEST_F(StoreTest, MigratesASchemaV6DatabaseKeepingItsZkeyRun) {
     use_fixture(6);
     const auto runs_before = sql_rows(db, "SELECT * FROM run ORDER BY id");
@@ -576,11 +577,16 @@ TEST_F(StoreTest, MigratesASchemaV6DatabaseKeepingItsZkeyRun) {
     }
     EXPECT_EQ(sql_value(db, "PRAGMA user_version"), std::to_string(Store::kSchemaVersion));
     EXPECT_EQ(sql_value(db, "SELECT count(*) FROM run WHERE zkey_digest IS NULL AND witness_digests IS NULL"), "1");
+    EXPECT_EQ(sql_value(db, "SELECT group_concat(curve) FROM run"), "bls12-381");
     auto runs_after = sql_rows(db, "SELECT * FROM run ORDER BY id");
     for (auto& row : runs_after) row.resize(runs_before.front().size());  // without the new columns
     EXPECT_EQ(runs_after, runs_before);
     EXPECT_EQ(sql_rows(db, "SELECT * FROM partition ORDER BY id"), partitions_before);
     EXPECT_EQ(sql_value(db, "PRAGMA integrity_check"), "ok");
+    sql_rows(db, "UPDATE partition SET proof = zeroblob(128) WHERE id = 1");
+    EXPECT_EQ(sql_value(db, "SELECT length(proof) FROM partition WHERE id = 1"), "128");
+    EXPECT_THROW(sql_rows(db, "UPDATE partition SET proof = zeroblob(96) WHERE id = 1"), std::runtime_error);
+    EXPECT_THROW(sql_rows(db, "UPDATE run SET curve = 'bn128'"), std::runtime_error);
 }
 
 // Three devices; device 2 proves nothing. Partition counts, medians and busy fractions
