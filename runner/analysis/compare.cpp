@@ -1,6 +1,8 @@
 // `zkbatch compare` and the regression gate (see compare.hpp).
 #include "analysis/compare.hpp"
 
+#include "util/usage_error.hpp"
+
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -27,6 +29,7 @@ struct RunInfo {
     int64_t synthesis_workers = 0, prove_workers = 0;
     std::optional<int64_t> replay_inputs;  // 0: every partition synthesized; empty: not recorded
     std::string workload;                  // "groth16" or "quotient" (every run before schema 5)
+    std::string curve;                     // "bls12-381" (every run before schema 8) or "bn254"
     std::string circuit, key_digest, proof_randomness;  // Groth16 runs
 };
 
@@ -63,6 +66,7 @@ RunInfo read_run(const Store& store, int64_t run_id) {
     info.prove_workers = int_column(row, "prove_workers");
     info.replay_inputs = optional_int_column(row, "replay_inputs");
     info.workload = text_column(row, "workload");
+    info.curve = text_column(row, "curve");
     info.circuit = text_column(row, "circuit");
     info.key_digest = text_column(row, "key_digest");
     info.proof_randomness = text_column(row, "proof_randomness");
@@ -71,8 +75,9 @@ RunInfo read_run(const Store& store, int64_t run_id) {
 
 // "backend cpu-ref, log_n 12, ..." : what sets a run apart within a side.
 std::string run_group(const RunInfo& run) {
-    return fmt::format("{}, backend {}{}, log_n {}, terms_per_row {}, seed {}", run.workload, run.backend_name,
-                       run.arm.empty() ? "" : ", arm " + run.arm, run.log_n, run.terms_per_row, run.seed);
+    return fmt::format("{} ({}), backend {}{}, log_n {}, terms_per_row {}, seed {}", run.workload, run.curve,
+                       run.backend_name, run.arm.empty() ? "" : ", arm " + run.arm, run.log_n, run.terms_per_row,
+                       run.seed);
 }
 
 CompareSide describe_side(const RunSelection& selection, const std::vector<RunInfo>& runs,
@@ -410,6 +415,13 @@ Comparison compare_runs(const Store& store, const RunSelection& a, const RunSele
     std::vector<RunInfo> a_runs, b_runs;
     for (const int64_t id : a.run_ids) a_runs.push_back(read_run(store, id));
     for (const int64_t id : b.run_ids) b_runs.push_back(read_run(store, id));
+    // Two curves are two different computations (field sizes, MSM costs, proofs): no
+    // phase of one is a baseline for the other.
+    for (const RunInfo& run : b_runs)
+        if (run.curve != a_runs.front().curve)
+            throw UsageError(fmt::format("run {} proves over {}, run {} over {}: compare compares runs of one curve; "
+                                         "select runs of the same curve on both sides",
+                                         a_runs.front().id, a_runs.front().curve, run.id, run.curve));
 
     Comparison comparison;
     comparison.a = describe_side(a, a_runs, store);

@@ -3,7 +3,9 @@
 #include "analysis/compare.hpp"
 #include "fake_history.hpp"
 #include "support/zkbatch_process.hpp"
+#include "util/usage_error.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -146,6 +148,24 @@ TEST_F(CompareTest, SidesThatMixBackendsAreRefused) {
     } catch (const StoreError& e) {
         EXPECT_NE(std::string(e.what()).find("'mixed' selects runs that differ"), std::string::npos) << e.what();
     }
+}
+
+// Runs of two curves are refused, across the sides (a usage error: exit 2) and within one.
+TEST_F(CompareTest, RunsOfTwoCurvesAreRefused) {
+    const int64_t bls = add(run_of({1, 2, 3}));
+    FakeRun bn254_run = run_of({1, 2, 3});
+    bn254_run.curve = "bn254";
+    const int64_t bn254 = add(bn254_run);
+    try {
+        compare(bls, bn254);
+        FAIL() << "runs of two curves were compared";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(fmt::format("run {} proves over bls12-381, run {} over bn254", bls, bn254)),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(compare_runs(store_, {"mixed", {bls, bn254}}, {"1", {bls}}), StoreError);
+    EXPECT_EQ(compare(bn254, bn254).results.status, ResultsStatus::same);
 }
 
 TEST_F(CompareTest, TwoArmsOfAnExperimentSplit) {

@@ -22,6 +22,7 @@ int64_t add_run(Store& store, const FakeRun& run) {
     RunRecord record;
     record.job_name = run.job;
     record.backend_name = run.backend;
+    record.curve = run.curve;
     record.backend_version = "0.1";
     record.zkbatch_version = "test";
     record.git_revision = "test";

@@ -17,6 +17,7 @@ namespace zkbatch::testing {
 struct FakeRun {
     std::string job = "nightly";
     std::string backend = "cpu-ref";
+    std::string curve = "bls12-381";
     uint64_t seed = 1;
     uint32_t log_n = 12, terms_per_row = 4, synthesis_workers = 1, prove_workers = 1;
     RunStatus status = RunStatus::ok;
