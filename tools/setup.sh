@@ -111,14 +111,16 @@ stage "Release build" release_build release_stage
 # Node.js, Chromium, Slurm's daemons) or that repeat, run after run, code other tests
 # run under ASan: the README's blocks (commands other suites run), the SIGKILL loop
 # (its recovery paths run in the other reliability and resume tests), the suites'
-# longest orchestration tests (whole runs compared for digests, arms and the gate), and
-# the two largest circom fixtures' proofs (the small ones run the same code under ASan).
+# longest orchestration tests (whole runs compared for digests, arms and the gate; the
+# smoke run, which TSan runs too), and the two largest circom fixtures' proofs (the
+# small ones run the same code under ASan).
 # Those run here, with the GPU suite, which only this tree builds. They mostly wait (on
 # child processes, sleeps of the fault plugin, fsync): twice as many as there are cores
 # keep the cores busy.
 release_only='^(Readme\.|(Bn254)?Fixtures/CircomProofs\.|ProofsAgainstSnarkjs\.|EndToEnd\.ReportOpensInHeadlessChromium|slurm_|noble_verifier_'
 release_only+='|Fixtures/CircomCircuits\.EveryWitnessProvesAndVerifies/(chain_4000|merkle_poseidon)'
-release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
+release_only+='|ReliabilityTest\.SigkillAtRandomMoments|CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment'
+release_only+='|SmokeRunRecordsEveryPartitionVerified)'
 release_only+='|CliCompareTest\.(GatePassesOnHonestBaseline|KnownFinalizeShift))'
 # The GPU suite (its CPU emulation of the kernels is most of its time) runs beside them,
 # its output printed after theirs.
@@ -174,8 +176,11 @@ tsan_build() {
 }
 # Left out: the Readme blocks (they replay commands these suites run), the key-file tests
 # and the .zkey input tests but its whole run (files read and checked on one thread; the
-# loops that make a key or check a .zkey's points run in the other runs too).
+# loops that make a key or check a .zkey's points run in the other runs too), and the two
+# runs of many runs (the worker counts' digests, an experiment's arms: the threads of
+# each run are the smoke run's, which runs here).
 tsan_skipped='^(Readme|KeyInputTest)\.|^ZkeyInputTest\.(Truncated|FileThat|Witness|Damage|Validate|Inputs|Points|Resume)'
+tsan_skipped+='|^CliTest\.(DigestsDoNotDependOnWorkerCounts|ListsMakeAnExperiment)'
 tsan_tests() {
   local suite
   for suite in "${tsan_suites[@]}"; do
