@@ -24,11 +24,15 @@ enum class Twist {
 // E it satisfies psi^2 - t psi + p = 0 (t the trace of E(Fp)), and on G2 it is
 // multiplication by p^k mod r.
 template <class C>
-Affine<C> twist_frobenius(const Affine<C>& q, unsigned power) {
+struct TwistFrobeniusCoefficients {
+    typename C::Field x, y;
+};
+
+// c_x, c_y of psi^power.
+template <class C>
+const TwistFrobeniusCoefficients<C>& twist_frobenius_coefficients(unsigned power) {
     using Fp2 = typename C::Field;
-    struct Coefficients {
-        Fp2 x, y;
-    };
+    using Coefficients = TwistFrobeniusCoefficients<C>;
     static const std::array<Coefficients, 12> table = [] {
         const auto& frobenius = ff::tower::frobenius_coefficients<typename Fp2::Description>();
         std::array<Coefficients, 12> coefficients;
@@ -43,9 +47,26 @@ Affine<C> twist_frobenius(const Affine<C>& q, unsigned power) {
         }
         return coefficients;
     }();
+    return table[power % 12];
+}
+
+template <class C>
+Affine<C> twist_frobenius(const Affine<C>& q, unsigned power) {
     if (q.is_infinity()) return q;
-    const Coefficients& c = table[power % 12];
+    const TwistFrobeniusCoefficients<C>& c = twist_frobenius_coefficients<C>(power);
     return Affine<C>{q.x.frobenius_map(power) * c.x, q.y.frobenius_map(power) * c.y};
+}
+
+// The same on Jacobian coordinates, with no inversion: (X/Z^2)^(p^k) = X^(p^k)/(Z^(p^k))^2,
+// so (X, Y, Z) -> (X^(p^k) c_x, Y^(p^k) c_y, Z^(p^k)).
+template <class C>
+Jacobian<C> twist_frobenius(const Jacobian<C>& q, unsigned power) {
+    const TwistFrobeniusCoefficients<C>& c = twist_frobenius_coefficients<C>(power);
+    Jacobian<C> out = q;
+    out.X = q.X.frobenius_map(power) * c.x;
+    out.Y = q.Y.frobenius_map(power) * c.y;
+    out.Z = q.Z.frobenius_map(power);
+    return out;
 }
 
 }  // namespace zkbatch::ec
