@@ -105,6 +105,26 @@ protected:
         expect_verifier_agrees(kNobleVerifier, vk, claims);
     }
 
+    // `snarkjs groth16 prove` of the same files writes the public signals `zkbatch prove`
+    // wrote, and both verifiers accept zkbatch's proof and refuse it with A and C swapped
+    // (left in dir_/swapped.json, snarkjs's own files in dir_/snarkjs-*.json).
+    void expect_snarkjs_agrees(const std::string& zkey, const std::string& wtns, const fs::path& proof,
+                               const fs::path& public_json, const fs::path& vk) const {
+        const auto theirs = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "prove", zkey, wtns,
+                                               (dir_ / "snarkjs-proof.json").string(),
+                                               (dir_ / "snarkjs-public.json").string()},
+                                              dir_, 300s);
+        ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
+        EXPECT_EQ(read_json(public_json), read_json(dir_ / "snarkjs-public.json"));
+        json swapped = read_json(proof);
+        std::swap(swapped["pi_a"], swapped["pi_c"]);
+        write_json(dir_ / "swapped.json", swapped);
+        const std::vector<Claim> claims{{proof, public_json, true, "zkbatch prove's proof"},
+                                        {dir_ / "swapped.json", public_json, false, "A and C swapped"}};
+        expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
+        expect_verifier_agrees(kNobleVerifier, vk, claims);
+    }
+
     test::CommandResult zkbatch(const std::vector<std::string>& args) const {
         return test::run_zkbatch(args, dir_, 300s);
     }
@@ -160,20 +180,8 @@ TEST_F(ProofsAgainstSnarkjs, ProveAndVerifyCommandsAgreeWithSnarkjs) {
     EXPECT_EQ(test::scalar(db_, "SELECT count(*) FROM partition WHERE status = 'ok' AND verified = 1"), "1");
     EXPECT_EQ(test::scalar(db_, "SELECT witness FROM partition"), wtns);
 
-    const auto theirs = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "prove", zkey, wtns,
-                                           (dir_ / "snarkjs-proof.json").string(),
-                                           (dir_ / "snarkjs-public.json").string()},
-                                          dir_, 300s);
-    ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
-    EXPECT_EQ(read_json(public_json), read_json(dir_ / "snarkjs-public.json"));
-    json swapped = read_json(proof);
-    std::swap(swapped["pi_a"], swapped["pi_c"]);
-    write_json(dir_ / "swapped.json", swapped);
-    const std::vector<Claim> claims{{proof, public_json, true, "zkbatch prove's proof"},
-                                    {dir_ / "swapped.json", public_json, false, "A and C swapped"}};
     const fs::path vk = fixture["verificationKey"].get<std::string>();
-    expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
-    expect_verifier_agrees(kNobleVerifier, vk, claims);
+    expect_snarkjs_agrees(zkey, wtns, proof, public_json, vk);
 
     json changed = read_json(public_json);
     changed[0] = changed[0].get<std::string>() == "0" ? "1" : "0";
@@ -263,20 +271,8 @@ TEST_F(ProofsAgainstSnarkjs, Bn254ProveAndVerifyCommandsAgreeWithSnarkjs) {
     EXPECT_EQ(test::scalar(db_, "SELECT length(proof) FROM partition WHERE verified = 1"), "128");
     EXPECT_EQ(read_json(proof)["curve"], "bn128");
 
-    const auto theirs = test::run_program({ZKBATCH_NODE, kSnarkjs.string(), "groth16", "prove", zkey, wtns,
-                                           (dir_ / "snarkjs-proof.json").string(),
-                                           (dir_ / "snarkjs-public.json").string()},
-                                          dir_, 300s);
-    ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
-    EXPECT_EQ(read_json(public_json), read_json(dir_ / "snarkjs-public.json"));
-    json swapped = read_json(proof);
-    std::swap(swapped["pi_a"], swapped["pi_c"]);
-    write_json(dir_ / "swapped.json", swapped);
     const fs::path vk = fixture["verificationKey"].get<std::string>();
-    const std::vector<Claim> claims{{proof, public_json, true, "zkbatch prove's BN254 proof"},
-                                    {dir_ / "swapped.json", public_json, false, "A and C swapped"}};
-    expect_verifier_agrees(kSnarkjsVerifier, vk, claims);
-    expect_verifier_agrees(kNobleVerifier, vk, claims);
+    expect_snarkjs_agrees(zkey, wtns, proof, public_json, vk);
 
     const auto verify = [&](const fs::path& key, const fs::path& inputs, const fs::path& claimed) {
         return zkbatch({"verify", key.string(), inputs.string(), claimed.string()});
