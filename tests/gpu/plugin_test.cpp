@@ -296,6 +296,27 @@ TEST(CudaPlugins, RefuseRequestsLargerThanCreatedFor) {
     }
 }
 
+// The CUDA backends prove BLS12-381 (zkb_plugin_api.curves): a BN254 key is refused in
+// load_key, before its file is opened, naming the backend that proves it.
+TEST(CudaPlugins, RefuseABn254KeyNamingCpuRef) {
+    ZKB_REQUIRE_GPU();
+    for (const char* name : kBackends) {
+        const std::shared_ptr<Plugin> plugin = load(name);
+        EXPECT_TRUE(plugin->proves(curve::CurveId::bls12_381)) << name;
+        EXPECT_FALSE(plugin->proves(curve::CurveId::bn254)) << name;
+        Backend backend(plugin, "", 8, 1);
+        const zkb_key_source source{"never-opened.zkey", ZKB_KEY_FORMAT_ZKEY, 1, "circuit=zkey\n", "", ZKB_CURVE_BN254,
+                                    0};
+        try {
+            (void)backend.load_key(source);
+            ADD_FAILURE() << name << " took a BN254 key";
+        } catch (const PluginError& e) {
+            EXPECT_NE(std::string(e.what()).find("does not prove bn254 keys yet"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("cpu-ref"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // pool_sets = 1: a second acquire blocks until the first set is released. A thread
 // and flags, no timing thresholds: the only wait is for the other thread to be inside
 // (or about to enter) acquire, and a pool that did not block fails the check after it.
