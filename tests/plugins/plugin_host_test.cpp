@@ -304,6 +304,16 @@ TEST(AutoBackend, PrefersPinnedOverPageable) {
     EXPECT_TRUE(contains(why, "auto chose cuda-pinned: it can run here")) << why;
 }
 
+// A usable GPU backend that does not prove the job's curve is passed over (the test
+// plugins, like the CUDA backends, prove BLS12-381 alone).
+TEST(AutoBackend, PassesOverABackendThatDoesNotProveTheCurve) {
+    ScopedPluginPath env(std::nullopt);
+    std::string why;
+    EXPECT_EQ(zkbatch::resolve_auto_backend(kTestPlugins + "/auto-pinned", &why, zkbatch::curve::CurveId::bn254),
+              "cpu-ref");
+    EXPECT_TRUE(contains(why, "cuda-pinned does not prove bn254 keys")) << why;
+}
+
 TEST(AutoBackend, TakesPageableWhenPinnedCannotRun) {
     ScopedPluginPath env(std::nullopt);
     std::string why;
