@@ -472,8 +472,11 @@ private:
         // formed no digest (ABI v4).
         const auto* h_bytes = static_cast<const uint8_t*>(item.buffers.h);
         const bool h_on_host = item.h_to_host || !item.backend_digest;
-        const uint64_t inputs = groth16_ ? settings_.circuit->public_inputs() : 0;
-        if (groth16_) {  // the public inputs, as a verifier gets them
+        std::optional<groth16::VerifyResult> proof_check;  // verify.mode = "proof", where it verifies
+        if (groth16_) {
+            // z_1..z_l of the key's Fr: the public inputs, as a verifier gets them.
+            const uint64_t inputs = settings_.circuit->public_inputs();
+            const bool check = should_verify(record.partition_index) && manifest_.verify.mode == VerifyMode::proof;
             record.public_inputs.resize(32 * inputs);
             std::visit(
                 [&](const auto& key) {
@@ -481,23 +484,17 @@ private:
                     const auto* z = static_cast<const Fr*>(item.buffers.z);
                     for (uint64_t i = 0; i < inputs; ++i)
                         z[1 + i].to_canonical_le_bytes(record.public_inputs.data() + 32 * i);
+                    if (check) proof_check = groth16::verify_encoded(key, record.proof.data(), z + 1, inputs);
                 },
                 *settings_.verifying_key);
             record.witness = settings_.circuit->partition_source(record.partition_index);
         }
-        if (should_verify(record.partition_index) && manifest_.verify.mode == VerifyMode::proof) {
-            const auto result = std::visit(
-                [&](const auto& key) {
-                    using Fr = typename std::decay_t<decltype(key)>::Curve::Fr;
-                    const auto* z = static_cast<const Fr*>(item.buffers.z);
-                    return groth16::verify_encoded(key, record.proof.data(), z + 1, inputs);
-                },
-                *settings_.verifying_key);
+        if (proof_check) {
             time_phase(record, "verify", "finalize", start_ns, steady_now_ns());
-            record.verified = result.ok;
-            if (!result.ok) {
+            record.verified = proof_check->ok;
+            if (!proof_check->ok) {
                 record.status = PartitionStatus::verify_failed;
-                record.error = "verification failed: the proof does not verify: " + result.detail;
+                record.error = "verification failed: the proof does not verify: " + proof_check->detail;
             }
         } else if (should_verify(record.partition_index)) {
             const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
