@@ -72,7 +72,7 @@ std::optional<curve::CurveId> curve_of_q(const std::string& q_hex) {
     return std::nullopt;
 }
 
-// What messages call a curve: "BLS12-381", "BN254 (snarkjs's bn128)".
+// A curve as zkbatch's messages name it: "BLS12-381", "BN254 (snarkjs's bn128)".
 std::string curve_title(curve::CurveId id) {
     return id == curve::CurveId::bn254 ? "BN254 (snarkjs's bn128)" : "BLS12-381";
 }
