@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -39,6 +40,8 @@ SyntheticR1cs::SyntheticR1cs(const R1csShape& shape) : shape_(shape) {
     block_rows_ = uint64_t{1} << block_log;
     window_variables_ = kWindowBlocks * block_rows_;
     if (shape.profile == R1csProfile::porep) {
+        if (shape.curve != curve::CurveId::bls12_381)
+            refuse("circuit.profile = \"porep\" is BLS12-381's alone; give circuit.curve = \"bls12-381\"");
         porep_ = std::make_shared<const PorepProfile>(shape.log_n, shape.public_inputs, shape.boolean_share, shape.seed,
                                                       block_rows_, window_variables_);
         return;
@@ -141,7 +144,8 @@ std::string SyntheticR1cs::description() const {
            "\nlog_n=" + std::to_string(shape_.log_n) + "\nterms_per_row=" + std::to_string(shape_.terms_per_row) +
            "\npublic_inputs=" + std::to_string(shape_.public_inputs) + "\nboolean_rows=" +
            (all_boolean_ ? std::string("all") : std::string("below ") + threshold) +
-           "\nseed=" + std::to_string(shape_.seed) + "\n";
+           "\nseed=" + std::to_string(shape_.seed) + "\n" +
+           (shape_.curve == curve::CurveId::bls12_381 ? "" : "curve=" + std::string(curve::name(shape_.curve)) + "\n");
 }
 
 SyntheticR1cs SyntheticR1cs::from_description(const std::string& description) {
@@ -168,6 +172,11 @@ SyntheticR1cs SyntheticR1cs::from_description(const std::string& description) {
     shape.log_n = static_cast<uint32_t>(std::min<uint64_t>(number("log_n"), 64));
     shape.public_inputs = static_cast<uint32_t>(std::min<uint64_t>(number("public_inputs"), UINT32_MAX));
     shape.seed = number("seed");
+    if (fields.count("curve") != 0) {
+        const std::optional<curve::CurveId> curve = curve::curve_from_name(fields["curve"]);
+        if (!curve) return refuse_text();
+        shape.curve = *curve;
+    }
     if (fields.count("profile") != 0) {
         const std::string& share = fields["bit_valued_share"];
         const auto [end, error] = std::from_chars(share.data(), share.data() + share.size(), shape.boolean_share);

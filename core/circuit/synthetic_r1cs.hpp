@@ -41,12 +41,14 @@
 // out rows and variables after a Filecoin PoRep partition instead: m < n, zero padding
 // rows, and which variables are bits and which appear in A and B placed as there.
 //
-// The matrices and witness are over a scalar field F, BLS12-381's Fr unless the caller
-// names another (for_each_term<F>, synthesize with F*): the same rows, variables and
-// streams, the coefficients and inputs drawn in F (ff::uniform_element<F>). The porep
-// profile is BLS12-381's alone for now.
+// The matrices and witness are over the scalar field F of the shape's curve (for_each_term<F>,
+// synthesize with F*): the same rows, variables and streams on either curve, the
+// coefficients and inputs drawn in F (ff::uniform_element<F>). A BN254 circuit's
+// description says so in a last line, "curve=bn254"; a BLS12-381 one's has none, as
+// before there were two curves. The porep profile is BLS12-381's alone for now.
 #pragma once
 
+#include "core/curve/curve_id.hpp"
 #include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 #include "core/ff/random.hpp"
@@ -71,6 +73,7 @@ struct R1csShape {
                                    // porep: share of private variables that are bits, 0.5..1
     uint64_t seed = 1;             // the circuit seed
     R1csProfile profile = R1csProfile::uniform;
+    curve::CurveId curve = curve::CurveId::bls12_381;  // whose Fr the matrices and witnesses are over
 };
 
 // Which matrix a term belongs to.
@@ -167,7 +170,8 @@ public:
     // Writes the witness z (variables() elements) and a = A z, b = B z, c = C z
     // (rows() elements each, padding included), all in Montgomery form, for one
     // partition. The same (job seed, partition) give the same bits whatever `threads` is.
-    // F is BLS12-381's Fr or BN254's (synthetic_r1cs.cpp instantiates both).
+    // F is BLS12-381's Fr or BN254's (synthetic_r1cs.cpp instantiates both); the
+    // circuit's key is over shape().curve.
     template <class F>
     void synthesize(uint64_t job_seed, uint64_t partition_index, F* z, F* a, F* b, F* c, unsigned threads = 1) const;
 

@@ -1,7 +1,7 @@
 // zkbatch's key file (core/groth16/key_file.hpp).
 #include "core/groth16/key_file.hpp"
 
-#include "core/ec/encoding.hpp"
+#include "core/curve/curves.hpp"
 #include "core/util/input_file.hpp"
 #include "core/util/output_file.hpp"
 
@@ -31,10 +31,8 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "key files are little-endian, as the points in memory");
 
 constexpr char kMagic[8] = {'Z', 'K', 'B', 'K', 'E', 'Y', '\r', '\n'};
-constexpr uint32_t kCurveBls12381 = 1;
 constexpr uint64_t kHeaderBytes = 4096;
 constexpr uint64_t kSectionAlignment = 4096;
-constexpr uint64_t kG1Bytes = sizeof(ec::G1Affine), kG2Bytes = sizeof(ec::G2Affine);
 
 enum Section { kVk, kA, kBG1, kBG2, kL, kH, kSectionCount };
 constexpr const char* kSectionNames[kSectionCount] = {"vk", "a", "b_g1", "b_g2", "l", "h"};
@@ -66,15 +64,19 @@ struct Layout {
 
 uint64_t align_up(uint64_t value) { return (value + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment; }
 
-Layout layout_for(uint32_t log_n, uint64_t m, uint64_t l, HConvention convention) {
+Layout layout_for(curve::CurveId curve, uint32_t log_n, uint64_t m, uint64_t l, HConvention convention) {
+    const auto [g1_bytes, g2_bytes] = curve::with_curve(curve, [](auto c) {
+        using Curve = decltype(c);
+        return std::pair<uint64_t, uint64_t>{sizeof(curve::G1Affine<Curve>), sizeof(curve::G2Affine<Curve>)};
+    });
     const uint64_t n = uint64_t{1} << log_n;
     const uint64_t counts[kSectionCount] = {l + 1, m, m, m, m - l - 1,
                                             convention == HConvention::coefficients ? n - 1 : n};
     Layout layout{};
     uint64_t offset = kHeaderBytes;
     for (int s = 0; s < kSectionCount; ++s) {
-        const uint64_t element = s == kBG2 ? kG2Bytes : kG1Bytes;
-        layout.section_bytes[s] = counts[s] * element + (s == kVk ? 3 * kG1Bytes + 3 * kG2Bytes : 0);
+        const uint64_t element = s == kBG2 ? g2_bytes : g1_bytes;
+        layout.section_bytes[s] = counts[s] * element + (s == kVk ? 3 * g1_bytes + 3 * g2_bytes : 0);
         layout.sections[s] = {offset, counts[s]};
         offset = align_up(offset + layout.section_bytes[s]);
     }
@@ -158,7 +160,10 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
     if (header.format_version != kKeyFileFormatVersion)
         fail(path, "format version " + std::to_string(header.format_version) + ", this zkbatch reads version " +
                        std::to_string(kKeyFileFormatVersion) + remake);
-    if (header.curve != kCurveBls12381) fail(path, "curve " + std::to_string(header.curve) + " is not BLS12-381 (1)");
+    if (header.curve != static_cast<uint32_t>(curve::CurveId::bls12_381) &&
+        header.curve != static_cast<uint32_t>(curve::CurveId::bn254))
+        fail(path, "curve " + std::to_string(header.curve) + " is neither BLS12-381 (1) nor BN254 (2)" + remake);
+    const auto curve = static_cast<curve::CurveId>(header.curve);
     if (header.h_convention != static_cast<uint32_t>(HConvention::coefficients) &&
         header.h_convention != static_cast<uint32_t>(HConvention::odd_coset))
         fail(path, "unknown H convention " + std::to_string(header.h_convention));
@@ -168,7 +173,7 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
         header.circuit_description_bytes > sizeof header.circuit_description ||
         header.setup_description_bytes > sizeof header.setup_description)
         fail(path, "its header describes an impossible key" + remake);
-    layout = layout_for(header.log_n, header.num_variables, header.num_public,
+    layout = layout_for(curve, header.log_n, header.num_variables, header.num_public,
                         static_cast<HConvention>(header.h_convention));
     for (int s = 0; s < kSectionCount; ++s)
         if (header.sections[s].offset != layout.sections[s].offset || header.sections[s].count != layout.sections[s].count)
@@ -180,6 +185,7 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
     info.path = path;
     info.file_bytes = file_bytes;
     info.format_version = header.format_version;
+    info.curve = curve;
     info.log_n = header.log_n;
     info.num_variables = header.num_variables;
     info.num_public = header.num_public;
@@ -213,7 +219,9 @@ void require_circuit(const KeyFileInfo& info, const std::string& expected) {
 }
 
 // Parses the vk section (already digest-checked) and checks its points.
-void read_vk_section(const std::filesystem::path& path, const uint8_t* bytes, uint64_t num_public, ProvingKey& key) {
+template <class Curve>
+void read_vk_section(const std::filesystem::path& path, const uint8_t* bytes, uint64_t num_public,
+                     generic::ProvingKey<Curve>& key) {
     auto take = [&bytes](auto& point) {
         std::memcpy(&point, bytes, sizeof point);
         bytes += sizeof point;
@@ -223,8 +231,9 @@ void read_vk_section(const std::filesystem::path& path, const uint8_t* bytes, ui
     key.vk.ic.resize(num_public + 1);
     for (auto& point : key.vk.ic) take(point);
     auto check = [&path](const auto& point, const char* name) {
-        if (!point.is_on_curve() || !ec::is_in_subgroup(point))
-            fail(path, std::string("its ") + name + " is not a point of the BLS12-381 subgroup: the file is corrupted");
+        if (!point.is_on_curve() || !Curve::is_in_subgroup(point))
+            fail(path, std::string("its ") + name + " is not a point of the " + std::string(curve::name(Curve::kId)) +
+                           " subgroup: the file is corrupted");
     };
     check(key.vk.alpha_g1, "[alpha]1"), check(key.beta_g1, "[beta]1"), check(key.delta_g1, "[delta]1");
     check(key.vk.beta_g2, "[beta]2"), check(key.vk.gamma_g2, "[gamma]2"), check(key.vk.delta_g2, "[delta]2");
@@ -264,9 +273,10 @@ struct KeyPointsDigest::State {
     uint64_t section_end = kHeaderBytes;
 };
 
-KeyPointsDigest::KeyPointsDigest(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention)
+KeyPointsDigest::KeyPointsDigest(curve::CurveId curve, uint32_t log_n, uint64_t num_variables, uint64_t num_public,
+                                 HConvention convention)
     : state_(std::make_unique<State>()) {
-    state_->layout = layout_for(log_n, num_variables, num_public, convention);
+    state_->layout = layout_for(curve, log_n, num_variables, num_public, convention);
     state_->xxh = XXH3_createState();
     if (state_->xxh == nullptr) throw std::bad_alloc();
     XXH3_128bits_reset(state_->xxh);
@@ -318,7 +328,8 @@ std::string KeyPointsDigest::finish() {
     return hex(canonical.digest);
 }
 
-std::vector<uint8_t> vk_section_bytes(const ProvingKey& key) {
+template <class Curve>
+std::vector<uint8_t> vk_section_bytes(const generic::ProvingKey<Curve>& key) {
     std::vector<uint8_t> bytes;
     auto put = [&bytes](const auto& point) {
         const auto* raw = reinterpret_cast<const uint8_t*>(&point);
@@ -330,9 +341,10 @@ std::vector<uint8_t> vk_section_bytes(const ProvingKey& key) {
     return bytes;
 }
 
-std::string key_points_digest(const ProvingKey& key) {
+template <class Curve>
+std::string key_points_digest(const generic::ProvingKey<Curve>& key) {
     key.check_sizes();
-    KeyPointsDigest digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+    KeyPointsDigest digest(Curve::kId, key.log_n, key.num_variables, key.num_public, key.h_convention);
     const std::vector<uint8_t> vk = vk_section_bytes(key);
     using Section = KeyPointsDigest::Section;
     digest.add(Section::vk, vk.data(), vk.size());
@@ -354,8 +366,9 @@ std::string description_digest(const std::string& text) {
     return bytes_digest({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
-uint64_t key_file_bytes(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention) {
-    return layout_for(log_n, num_variables, num_public, convention).file_bytes;
+uint64_t key_file_bytes(curve::CurveId curve, uint32_t log_n, uint64_t num_variables, uint64_t num_public,
+                        HConvention convention) {
+    return layout_for(curve, log_n, num_variables, num_public, convention).file_bytes;
 }
 
 void require_room_for_key_file(const std::filesystem::path& path, uint64_t file_bytes) {
@@ -371,10 +384,11 @@ void require_room_for_key_file(const std::filesystem::path& path, uint64_t file_
                        " free; free some space or point setup.cache_dir elsewhere");
 }
 
-void write_key_file(const std::filesystem::path& path, const ProvingKey& key, const std::string& circuit_description,
-                    const std::string& setup_description) {
+template <class Curve>
+void write_key_file(const std::filesystem::path& path, const generic::ProvingKey<Curve>& key,
+                    const std::string& circuit_description, const std::string& setup_description) {
     key.check_sizes();
-    const Layout layout = layout_for(key.log_n, key.num_variables, key.num_public, key.h_convention);
+    const Layout layout = layout_for(Curve::kId, key.log_n, key.num_variables, key.num_public, key.h_convention);
     RawHeader header{};
     if (circuit_description.size() > sizeof header.circuit_description ||
         setup_description.size() > sizeof header.setup_description)
@@ -393,7 +407,7 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
             }
         };
 
-        KeyPointsDigest points_digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+        KeyPointsDigest points_digest(Curve::kId, key.log_n, key.num_variables, key.num_public, key.h_convention);
         auto write_section = [&](int section, const void* data, uint64_t bytes) {
             write_at(layout.sections[section].offset, data, bytes);
             points_digest.add(static_cast<KeyPointsDigest::Section>(section), data, bytes);
@@ -411,7 +425,7 @@ void write_key_file(const std::filesystem::path& path, const ProvingKey& key, co
 
         std::memcpy(header.magic, kMagic, sizeof kMagic);
         header.format_version = kKeyFileFormatVersion;
-        header.curve = kCurveBls12381;
+        header.curve = static_cast<uint32_t>(Curve::kId);
         header.h_convention = static_cast<uint32_t>(key.h_convention);
         header.log_n = key.log_n;
         header.num_variables = key.num_variables;
@@ -440,11 +454,18 @@ KeyFileInfo read_key_file_info(const std::filesystem::path& path) {
     return info;
 }
 
-ProvingKey load_key_file(const std::filesystem::path& path, const std::string& expected_circuit, KeyFileInfo* info_out) {
+template <class Curve>
+generic::ProvingKey<Curve> load_key_file(const std::filesystem::path& path, const std::string& expected_circuit,
+                                         KeyFileInfo* info_out) {
+    using G1Affine = curve::G1Affine<Curve>;
+    using G2Affine = curve::G2Affine<Curve>;
     KeyFileInfo info;
     Layout layout{};
     const RawHeader header = read_header(path, info, layout);
     require_circuit(info, expected_circuit);
+    if (info.curve != Curve::kId)
+        fail(path, "a " + std::string(curve::name(info.curve)) + " key where a " + std::string(curve::name(Curve::kId)) +
+                       " key was asked for");
 
     auto mapping = std::make_shared<Mapping>(path, layout.file_bytes);
     uint8_t digest[16];
@@ -453,19 +474,19 @@ ProvingKey load_key_file(const std::filesystem::path& path, const std::string& e
         fail(path, "corrupted: the points' digest is " + hex(digest) + ", its header says " + info.points_digest +
                        "; delete it and run `zkbatch setup MANIFEST` again");
 
-    ProvingKey key;
+    generic::ProvingKey<Curve> key;
     key.log_n = info.log_n;
     key.num_variables = info.num_variables;
     key.num_public = info.num_public;
     key.h_convention = info.h_convention;
     read_vk_section(path, mapping->at(layout.sections[kVk].offset), info.num_public, key);
     auto g1_span = [&](int section) {
-        return std::span(reinterpret_cast<const ec::G1Affine*>(mapping->at(layout.sections[section].offset)),
+        return std::span(reinterpret_cast<const G1Affine*>(mapping->at(layout.sections[section].offset)),
                          layout.sections[section].count);
     };
     key.a_query = g1_span(kA);
     key.b_g1_query = g1_span(kBG1);
-    key.b_g2_query = std::span(reinterpret_cast<const ec::G2Affine*>(mapping->at(layout.sections[kBG2].offset)),
+    key.b_g2_query = std::span(reinterpret_cast<const G2Affine*>(mapping->at(layout.sections[kBG2].offset)),
                                layout.sections[kBG2].count);
     key.l_query = g1_span(kL);
     key.h_query = g1_span(kH);
@@ -475,21 +496,31 @@ ProvingKey load_key_file(const std::filesystem::path& path, const std::string& e
     return key;
 }
 
-VerifyingKey load_verifying_key(const std::filesystem::path& path, const std::string& expected_circuit,
-                                KeyFileInfo* info_out) {
+namespace {
+// The verifying key of a vk section whose digest was checked, over the curve its header names.
+AnyVerifyingKey parse_vk_section(const std::filesystem::path& path, const uint8_t* bytes, const KeyFileInfo& info) {
+    return curve::with_curve(info.curve, [&](auto c) -> AnyVerifyingKey {
+        generic::ProvingKey<decltype(c)> key;
+        read_vk_section(path, bytes, info.num_public, key);
+        return std::move(key.vk);
+    });
+}
+}  // namespace
+
+AnyVerifyingKey load_verifying_key(const std::filesystem::path& path, const std::string& expected_circuit,
+                                   KeyFileInfo* info_out) {
     KeyFileInfo info;
     Layout layout{};
     const RawHeader header = read_header(path, info, layout);
     require_circuit(info, expected_circuit);
     const std::vector<uint8_t> bytes = read_vk_bytes(path, header, layout);
-    ProvingKey key;
-    read_vk_section(path, bytes.data(), info.num_public, key);
+    AnyVerifyingKey vk = parse_vk_section(path, bytes.data(), info);
     if (info_out) *info_out = std::move(info);
-    return std::move(key.vk);
+    return vk;
 }
 
-VerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
-                                 KeyFileInfo* info_out) {
+AnyVerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
+                                    KeyFileInfo* info_out) {
     KeyFileInfo info;
     Layout layout{};
     RawHeader header{};
@@ -500,10 +531,19 @@ VerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::files
     const uint8_t* section = file.data() + header.sections[kVk].offset;
     const std::vector<uint8_t> bytes(section, section + layout.section_bytes[kVk]);
     check_vk_digest(name, bytes, header);
-    ProvingKey key;
-    read_vk_section(name, bytes.data(), info.num_public, key);
+    AnyVerifyingKey vk = parse_vk_section(name, bytes.data(), info);
     if (info_out) *info_out = std::move(info);
-    return std::move(key.vk);
+    return vk;
 }
+
+#define ZKB_KEY_FILE_INSTANTIATE(Curve)                                                                              \
+    template std::vector<uint8_t> vk_section_bytes(const generic::ProvingKey<Curve>&);                              \
+    template std::string key_points_digest(const generic::ProvingKey<Curve>&);                                      \
+    template void write_key_file(const std::filesystem::path&, const generic::ProvingKey<Curve>&, const std::string&, \
+                                 const std::string&);                                                               \
+    template generic::ProvingKey<Curve> load_key_file(const std::filesystem::path&, const std::string&, KeyFileInfo*);
+ZKB_KEY_FILE_INSTANTIATE(curve::Bls12_381)
+ZKB_KEY_FILE_INSTANTIATE(curve::Bn254)
+#undef ZKB_KEY_FILE_INSTANTIATE
 
 }  // namespace zkbatch::groth16

@@ -2,14 +2,16 @@
 // the points section by section in the layout they have in memory (ec::Affine, as in
 // snarkjs's .zkey), so loading is a memory map and a digest check, never a copy.
 //
-//   header   magic "ZKBKEY\r\n", format version, curve, H convention, log_n, m, l;
-//            six (offset, count) sections; XXH3-128 digests of the circuit description,
-//            the setup description, the vk section, the points (every byte after the
-//            header) and of the header itself; both descriptions as text
+//   header   magic "ZKBKEY\r\n", format version, curve (1 BLS12-381, 2 BN254),
+//            H convention, log_n, m, l; six (offset, count) sections; XXH3-128
+//            digests of the circuit description, the setup description, the vk
+//            section, the points (every byte after the header) and of the header
+//            itself; both descriptions as text
 //   vk       [alpha]1 [beta]1 [delta]1 [beta]2 [gamma]2 [delta]2, IC (l + 1 points)
 //   a        m G1 points     b_g1  m G1 points     b_g2  m G2 points
 //   l        m - l - 1 G1    h     n - 1 or n G1 (the H convention)
-// Sections start on 4096-byte boundaries; integers are little-endian.
+// Sections start on 4096-byte boundaries; integers are little-endian. Points take the
+// curve's sizes (G1 96 and G2 192 bytes on BLS12-381, 64 and 128 on BN254).
 //
 // Integrity: the header's own digest, the file's size against the sections, the
 // points' digest (a read of every byte, some 10 GB/s), the circuit it was made for, and
@@ -18,6 +20,8 @@
 // memberships would take longer than making the key).
 #pragma once
 
+#include "core/curve/curve_id.hpp"
+#include "core/groth16/any_curve.hpp"
 #include "core/groth16/keys.hpp"
 
 #include <cstdint>
@@ -41,6 +45,7 @@ struct KeyFileInfo {
     std::filesystem::path path;
     uint64_t file_bytes = 0;
     uint32_t format_version = 0;
+    curve::CurveId curve = curve::CurveId::bls12_381;
     uint32_t log_n = 0;
     uint64_t num_variables = 0, num_public = 0;
     HConvention h_convention = HConvention::coefficients;
@@ -56,8 +61,9 @@ std::string bytes_digest(std::span<const uint8_t> bytes);
 // The same of text.
 std::string description_digest(const std::string& text);
 
-// The bytes a key file of this shape takes, header included.
-uint64_t key_file_bytes(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention);
+// The bytes a key file of this curve and shape takes, header included.
+uint64_t key_file_bytes(curve::CurveId curve, uint32_t log_n, uint64_t num_variables, uint64_t num_public,
+                        HConvention convention);
 
 // Makes `path`'s folder and throws KeyFileError, with both numbers, when its file system
 // has less than `file_bytes` free: before a key is made, and again before it is written.
@@ -66,8 +72,9 @@ void require_room_for_key_file(const std::filesystem::path& path, uint64_t file_
 // Writes `key` to `path` atomically: a temporary file beside it, flushed to disk, then
 // renamed, so an interrupted write never leaves a truncated key under that name.
 // Refuses before writing anything when the file system has too little room.
-void write_key_file(const std::filesystem::path& path, const ProvingKey& key, const std::string& circuit_description,
-                    const std::string& setup_description);
+template <class Curve>
+void write_key_file(const std::filesystem::path& path, const generic::ProvingKey<Curve>& key,
+                    const std::string& circuit_description, const std::string& setup_description);
 
 // Reads the header (and checks its digest) without touching the points.
 KeyFileInfo read_key_file_info(const std::filesystem::path& path);
@@ -81,7 +88,8 @@ KeyFileInfo read_key_file_info(const std::filesystem::path& path);
 class KeyPointsDigest {
 public:
     enum class Section { vk, a, b_g1, b_g2, l, h };
-    KeyPointsDigest(uint32_t log_n, uint64_t num_variables, uint64_t num_public, HConvention convention);
+    KeyPointsDigest(curve::CurveId curve, uint32_t log_n, uint64_t num_variables, uint64_t num_public,
+                    HConvention convention);
     ~KeyPointsDigest();
     KeyPointsDigest(const KeyPointsDigest&) = delete;
     KeyPointsDigest& operator=(const KeyPointsDigest&) = delete;
@@ -96,24 +104,28 @@ private:
 };
 
 // The vk section's bytes: [alpha]1 [beta]1 [delta]1 [beta]2 [gamma]2 [delta]2, IC.
-std::vector<uint8_t> vk_section_bytes(const ProvingKey& key);
+template <class Curve>
+std::vector<uint8_t> vk_section_bytes(const generic::ProvingKey<Curve>& key);
 
 // The points digest of a key in host memory: its file's, without writing it.
-std::string key_points_digest(const ProvingKey& key);
+template <class Curve>
+std::string key_points_digest(const generic::ProvingKey<Curve>& key);
 
 // Maps the file and checks everything above. A non-empty `expected_circuit` must equal
-// the circuit description the key was made for.
-ProvingKey load_key_file(const std::filesystem::path& path, const std::string& expected_circuit,
-                         KeyFileInfo* info = nullptr);
+// the circuit description the key was made for; the file's curve must be Curve.
+template <class Curve = curve::Bls12_381>
+generic::ProvingKey<Curve> load_key_file(const std::filesystem::path& path, const std::string& expected_circuit,
+                                         KeyFileInfo* info = nullptr);
 
-// Only the verifying key (header and vk section, with their digests): what the
-// runner's verifier needs, in milliseconds whatever the key's size.
-VerifyingKey load_verifying_key(const std::filesystem::path& path, const std::string& expected_circuit,
-                                KeyFileInfo* info = nullptr);
+// Only the verifying key (header and vk section, with their digests), over the curve
+// the header names: what the runner's verifier needs, in milliseconds whatever the
+// key's size.
+AnyVerifyingKey load_verifying_key(const std::filesystem::path& path, const std::string& expected_circuit,
+                                   KeyFileInfo* info = nullptr);
 // The same checks on a whole key file in memory, `name` standing for it in messages:
 // the header against the file's size, the vk section's digest and points. For reading
 // hostile bytes without a file (tests/fuzz/key_file_fuzz.cpp).
-VerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
-                                 KeyFileInfo* info = nullptr);
+AnyVerifyingKey parse_verifying_key(std::span<const uint8_t> file, const std::filesystem::path& name,
+                                    KeyFileInfo* info = nullptr);
 
 }  // namespace zkbatch::groth16

@@ -19,26 +19,30 @@
 
 namespace zkbatch::plugin {
 
-// What a ZKB_KEY_FORMAT_SEEDED source asks for: the circuit and the setup's secrets,
-// rebuilt from their descriptions. Throws Error(ZKB_ERR_INVALID_ARGUMENT) for text that
-// names no synthetic circuit or seeded setup, and for a circuit larger than the backend
-// was created for.
+// What a ZKB_KEY_FORMAT_SEEDED source asks for: the circuit and the setup's secrets over
+// Curve, rebuilt from their descriptions. Throws Error(ZKB_ERR_INVALID_ARGUMENT) for text
+// that names no synthetic circuit or seeded setup, for a circuit of another curve, and for
+// a circuit larger than the backend was created for.
+template <class Curve = curve::Bls12_381>
 struct SeededKeySource {
     circuit::SyntheticR1cs circuit;
-    groth16::ToxicWaste secrets;
+    groth16::generic::ToxicWaste<Curve> secrets;
 };
-inline SeededKeySource seeded_key_source(const zkb_key_source& source, uint32_t max_log_n) {
+template <class Curve = curve::Bls12_381>
+SeededKeySource<Curve> seeded_key_source(const zkb_key_source& source, uint32_t max_log_n) {
     if (source.format != ZKB_KEY_FORMAT_SEEDED || source.circuit == nullptr || source.setup == nullptr)
         throw Error(ZKB_ERR_INVALID_ARGUMENT, "a seeded key needs the circuit's and the setup's descriptions");
     try {
         circuit::SyntheticR1cs circuit = circuit::SyntheticR1cs::from_description(source.circuit);
         const uint32_t log_n = circuit.shape().log_n;
+        if (circuit.shape().curve != Curve::kId)
+            throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("the circuit is over ", curve::name(circuit.shape().curve),
+                                                         ", the key source says ", curve::name(Curve::kId)));
         if (log_n > max_log_n)
             throw Error(ZKB_ERR_INVALID_ARGUMENT,
                         concat("the key is for 2^", log_n, " rows, the backend was created for 2^", max_log_n));
-        const groth16::ToxicWaste secrets =
-            groth16::toxic_waste_from_seed(groth16::seeded_setup_seed(source.setup), log_n);
-        return SeededKeySource{std::move(circuit), secrets};
+        const auto secrets = groth16::toxic_waste_from_seed<Curve>(groth16::seeded_setup_seed(source.setup), log_n);
+        return SeededKeySource<Curve>{std::move(circuit), secrets};
     } catch (const std::invalid_argument& e) {
         throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("cannot make the seeded key: ", e.what()));
     }
@@ -60,24 +64,19 @@ inline curve::CurveId key_curve(const zkb_key_source& source, uint32_t curves, c
 // The key of `source`, over Curve, in host memory (a mapped key file, a .zkey read and
 // checked unless the runner checked it, or a seeded key made here): throws
 // Error(ZKB_ERR_INVALID_ARGUMENT) with the file's problem, and for a key larger than the
-// backend was created for. Seeded keys and zkbatch's key files are BLS12-381's.
+// backend was created for.
 template <class Curve = curve::Bls12_381>
 groth16::generic::ProvingKey<Curve> load_host_key(const zkb_key_source& source, uint32_t max_log_n,
                                                   unsigned threads) {
-    constexpr bool bls12_381 = Curve::kId == curve::CurveId::bls12_381;
     if (source.format == ZKB_KEY_FORMAT_SEEDED) {
-        if constexpr (bls12_381) {
-            const SeededKeySource seeded = seeded_key_source(source, max_log_n);
-            return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
-        }
-        throw Error(ZKB_ERR_INVALID_ARGUMENT, "seeded keys are BLS12-381's");
+        const SeededKeySource<Curve> seeded = seeded_key_source<Curve>(source, max_log_n);
+        return groth16::generate_key(seeded.circuit, seeded.secrets, threads);
     }
     if (source.path == nullptr) throw Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key file");
     groth16::generic::ProvingKey<Curve> key;
     try {
         if (source.format == ZKB_KEY_FORMAT_ZKBATCH) {
-            if constexpr (!bls12_381) throw Error(ZKB_ERR_INVALID_ARGUMENT, "zkbatch key files are BLS12-381's");
-            else key = groth16::load_key_file(source.path, source.circuit ? source.circuit : "");
+            key = groth16::load_key_file<Curve>(source.path, source.circuit ? source.circuit : "");
         } else if (source.format == ZKB_KEY_FORMAT_ZKEY) {
             key = groth16::read_zkey<Curve>(source.path, threads, source.points_checked == 0).key;
         } else

@@ -407,7 +407,7 @@ void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report)
         // Made here: the scalars on the host, the points on the device (no file to read:
         // a 2^27 key is some 77 GB). Refused before the O(m) scalar pass if even a key
         // with no point in B could not fit; planned once the scalars say what B holds.
-        const plugin::SeededKeySource seeded = plugin::seeded_key_source(source, config_.max_log_n);
+        const plugin::SeededKeySource<> seeded = plugin::seeded_key_source(source, config_.max_log_n);
         groth16::ProvingKey shape;
         shape.log_n = seeded.circuit.shape().log_n;
         shape.num_variables = seeded.circuit.variables();

@@ -247,9 +247,8 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
             using Curve = decltype(c);
             const auto& key = backend->key.emplace<zkbatch::groth16::generic::ProvingKey<Curve>>(
                 zkbatch::plugin::load_host_key<Curve>(*source, backend->max_log_n, backend->threads));
-            if constexpr (Curve::kId == zkbatch::curve::CurveId::bls12_381)  // seeded keys are BLS12-381's
-                if (source->format == ZKB_KEY_FORMAT_SEEDED)
-                    zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(key));
+            if (source->format == ZKB_KEY_FORMAT_SEEDED)
+                zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(key));
             report->key_bytes = key.point_bytes();
             report->num_variables = key.num_variables;
         });

@@ -461,8 +461,9 @@ private:
     }
 
     // circuit.curve: "bls12-381" or "bn254" (snarkjs's "bls12381" and "bn128" too). A .zkey
-    // names its own (the run's plan checks that they agree); synthetic circuits and the
-    // quotient are BLS12-381's.
+    // names its own (the run's plan checks that they agree); a synthetic circuit is over
+    // the one given (BLS12-381 by default), except the porep profile and the quotient
+    // workload, which are BLS12-381's.
     void read_curve(const toml::table& circuit, Manifest& m) const {
         const toml::node* node = circuit.get("curve");
         if (node == nullptr) return;
@@ -472,10 +473,16 @@ private:
         if (!m.circuit.curve)
             fail(node->source(), "circuit.curve",
                  fmt::format("\"{}\" is not a curve zkbatch proves: give \"bls12-381\" or \"bn254\"", text));
-        if (*m.circuit.curve != curve::CurveId::bls12_381 && m.circuit.kind != CircuitKind::zkey)
+        if (*m.circuit.curve == curve::CurveId::bls12_381 || m.circuit.kind == CircuitKind::zkey) return;
+        if (m.proof.system == ProofSystem::quotient)
             fail(node->source(), "circuit.curve",
-                 fmt::format("synthetic circuits and the quotient are BLS12-381's; a {} circuit comes from its "
-                             ".zkey (circuit.kind = \"zkey\")",
+                 fmt::format("proof.system = \"quotient\" is BLS12-381's; a {} job proves Groth16 (remove "
+                             "proof.system, or this key)",
+                             curve::name(*m.circuit.curve)));
+        if (m.circuit.profile == CircuitProfile::porep)
+            fail(node->source(), "circuit.curve",
+                 fmt::format("circuit.profile = \"porep\" is BLS12-381's; a {} synthetic circuit takes the "
+                             "uniform profile (remove circuit.profile)",
                              curve::name(*m.circuit.curve)));
     }
 

@@ -20,12 +20,15 @@ public:
     uint32_t log_n() const override { return circuit_.shape().log_n; }
     uint64_t variables() const override { return circuit_.variables(); }
     uint64_t public_inputs() const override { return circuit_.public_inputs(); }
-    curve::CurveId curve() const override { return curve::CurveId::bls12_381; }
+    curve::CurveId curve() const override { return circuit_.shape().curve; }
     std::string description() const override { return circuit_.description(); }
     groth16::HConvention h_convention() const override { return groth16::HConvention::coefficients; }
     void synthesize(uint64_t partition_index, void* z, void* a, void* b, void* c, unsigned threads) const override {
-        circuit_.synthesize(job_seed_, partition_index, static_cast<ff::Fr*>(z), static_cast<ff::Fr*>(a),
-                            static_cast<ff::Fr*>(b), static_cast<ff::Fr*>(c), threads);
+        curve::with_curve(curve(), [&](auto curve) {
+            using Fr = typename decltype(curve)::Fr;
+            circuit_.synthesize(job_seed_, partition_index, static_cast<Fr*>(z), static_cast<Fr*>(a),
+                                static_cast<Fr*>(b), static_cast<Fr*>(c), threads);
+        });
     }
     const circuit::SyntheticR1cs* synthetic_r1cs() const override { return &circuit_; }
 

@@ -44,7 +44,8 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
         const circuit::R1csShape shape{m.circuit.log_n, m.circuit.terms_per_row, m.circuit.public_inputs,
                                        m.circuit.boolean_share, m.circuit.seed,
                                        m.circuit.profile == CircuitProfile::porep ? circuit::R1csProfile::porep
-                                                                                  : circuit::R1csProfile::uniform};
+                                                                                  : circuit::R1csProfile::uniform,
+                                       m.circuit.curve_or_default()};
         try {
             prepared.circuit = synthetic_job_circuit(shape, m.job.seed);
         } catch (const std::invalid_argument& e) {
@@ -54,7 +55,7 @@ JobProof prepare_job_proof(const Manifest& m, unsigned threads) {
     const SetupOptions setup{m.setup.seed, m.setup.cache_dir, m.setup.key == KeySource::backend};
     const JobCircuit& circuit = *prepared.circuit;
     if (!circuit.zkey_file() && !setup.backend_makes_key && !std::filesystem::exists(seeded_key_path(circuit, setup))) {
-        require_host_memory_for_setup(m, groth16::key_file_bytes(circuit.log_n(), circuit.variables(),
+        require_host_memory_for_setup(m, groth16::key_file_bytes(circuit.curve(), circuit.log_n(), circuit.variables(),
                                                                  circuit.public_inputs(), circuit.h_convention()));
         spdlog::info("setup: making the seeded proving key of 2^{} into {} (for measurement only: whoever knows "
                      "setup.seed can forge proofs)",

@@ -36,8 +36,10 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
     prepared.setup_description = groth16::seeded_setup_description(setup.seed);
     if (setup.backend_makes_key) {
         prepared.format = ZKB_KEY_FORMAT_SEEDED;
-        prepared.vk = groth16::seeded_verifying_key(
-            *r1cs, groth16::toxic_waste_from_seed(setup.seed, circuit.log_n()), threads);
+        prepared.vk = curve::with_curve(circuit.curve(), [&](auto c) -> groth16::AnyVerifyingKey {
+            return groth16::seeded_verifying_key(
+                *r1cs, groth16::toxic_waste_from_seed<decltype(c)>(setup.seed, circuit.log_n()), threads);
+        });
         if (std::filesystem::exists(cached)) {
             groth16::KeyFileInfo info;
             (void)groth16::load_verifying_key(cached, prepared.circuit_description, &info);
@@ -49,13 +51,15 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
     prepared.format = ZKB_KEY_FORMAT_ZKBATCH;
     if (!std::filesystem::exists(prepared.path)) {
         // Refused before the setup runs, not after (a large key takes minutes to make).
-        groth16::require_room_for_key_file(prepared.path,
-                                           groth16::key_file_bytes(circuit.log_n(), circuit.variables(),
-                                                                   circuit.public_inputs(), circuit.h_convention()));
+        groth16::require_room_for_key_file(
+            prepared.path, groth16::key_file_bytes(circuit.curve(), circuit.log_n(), circuit.variables(),
+                                                   circuit.public_inputs(), circuit.h_convention()));
         const auto start = std::chrono::steady_clock::now();
-        const groth16::ProvingKey key = groth16::generate_key(
-            *r1cs, groth16::toxic_waste_from_seed(setup.seed, circuit.log_n()), threads);
-        groth16::write_key_file(prepared.path, key, prepared.circuit_description, prepared.setup_description);
+        curve::with_curve(circuit.curve(), [&](auto c) {
+            const auto key = groth16::generate_key(
+                *r1cs, groth16::toxic_waste_from_seed<decltype(c)>(setup.seed, circuit.log_n()), threads);
+            groth16::write_key_file(prepared.path, key, prepared.circuit_description, prepared.setup_description);
+        });
         prepared.setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
     groth16::KeyFileInfo info;
@@ -69,7 +73,9 @@ PreparedKey prepare_key(const JobCircuit& circuit, const SetupOptions& setup, un
 }
 
 void check_key_points(const PreparedKey& key) {
-    if (key.format == ZKB_KEY_FORMAT_ZKBATCH) groth16::load_key_file(key.path, key.circuit_description);
+    if (key.format != ZKB_KEY_FORMAT_ZKBATCH) return;
+    curve::with_curve(groth16::curve_of(key.vk),
+                      [&](auto c) { (void)groth16::load_key_file<decltype(c)>(key.path, key.circuit_description); });
 }
 
 }  // namespace zkbatch

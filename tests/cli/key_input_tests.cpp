@@ -154,20 +154,24 @@ TEST_F(KeyInputTest, FlippedBitInACachedKeysPointsIsAStorageError) {
 // seeded key and reports its points digest. On cpu-ref (two "devices"), the key it
 // makes must be the one `zkbatch setup` writes to the cache (the file's digest comes
 // from write_key_file, the backend's from its own key in memory), and it must prove the
-// same bytes; `zkbatch setup` has nothing to make.
-TEST_F(KeyInputTest, KeyTheBackendMakesIsTheCachedKeyAndProvesTheSameBytes) {
+// same bytes; `zkbatch setup` has nothing to make. On either curve.
+class KeyTheBackendMakes : public KeyInputTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(KeyTheBackendMakes, IsTheCachedKeyAndProvesTheSameBytes) {
     const fs::path cache = dir_ / "keys";
+    const std::string curve = "circuit.curve=\"" + GetParam() + "\"";
     auto run = [&](const std::string& key_source) {
         std::vector<std::string> args{"run", "--backend", "cpu-ref", "--db", db_};
         for (const auto& arg : smoke_args(cache)) args.push_back(arg);
         for (const std::string& set : {"setup.key=\"" + key_source + "\"", std::string("job.partitions=2"),
-                                      std::string("pipeline.devices=all"), std::string("backend.options.device_count=2")})
+                                      std::string("pipeline.devices=all"), std::string("backend.options.device_count=2"),
+                                      curve})
             args.insert(args.end(), {"--set", set});
         return zkbatch(args);
     };
     std::vector<std::string> setup_args{"setup"};
     for (const auto& arg : smoke_args(cache)) setup_args.push_back(arg);
-    setup_args.insert(setup_args.end(), {"--set", "setup.key=\"backend\""});
+    setup_args.insert(setup_args.end(), {"--set", "setup.key=\"backend\"", "--set", curve});
     const auto setup = zkbatch(setup_args);
     EXPECT_EQ(setup.exit_code, 0) << setup.err;
     EXPECT_NE(setup.out.find("nothing to make"), std::string::npos) << setup.out;
@@ -198,7 +202,11 @@ TEST_F(KeyInputTest, KeyTheBackendMakesIsTheCachedKeyAndProvesTheSameBytes) {
     EXPECT_EQ(first.size(), 65u) << first;
     EXPECT_EQ(proofs(2), first);
     EXPECT_EQ(proofs(3), first);
+    EXPECT_EQ(scalar(db_, "SELECT group_concat(DISTINCT curve) FROM run"), GetParam());
 }
+
+INSTANTIATE_TEST_SUITE_P(Curves, KeyTheBackendMakes, ::testing::Values("bls12-381", "bn254"),
+                         [](const auto& curve) { return curve.param == "bn254" ? "Bn254" : "Bls12381"; });
 
 // A backend that makes a different key from its peers, or from the cached file of the
 // same setup, is a bug in the backend: the run stops before any partition (exit 3,

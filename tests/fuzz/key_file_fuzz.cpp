@@ -6,7 +6,8 @@
 // The header and the vk section carry XXH3 digests that random bytes never match. The
 // input's last byte says which of them this target writes correct before reading (bit
 // 0: the header's, bit 1: the vk section's), so the fuzzer reaches the checks behind
-// them as well as the digest checks themselves.
+// them as well as the digest checks themselves. The vk section's size follows the
+// header's curve field (BLS12-381's points or BN254's).
 #include "core/groth16/key_file.hpp"
 
 #include <cstddef>
@@ -22,7 +23,8 @@ namespace {
 
 // docs/formats.md, "Key files": where the digests sit, where the vk section is named.
 constexpr size_t kHeaderBytes = 4096, kHeaderDigestAt = 4080, kVkDigestAt = 168, kVkEntryAt = 40;
-constexpr size_t kFixedVkBytes = 3 * 96 + 3 * 192, kG1Bytes = 96, kNumPublicAt = 32;
+constexpr size_t kCurveAt = 12, kNumPublicAt = 32;
+constexpr uint32_t kBn254 = 2;
 
 void put_digest(std::vector<uint8_t>& file, size_t at, const uint8_t* data, size_t size) {
     const std::string hex = zkbatch::groth16::bytes_digest({data, size});
@@ -44,15 +46,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (file.size() >= kHeaderBytes) {
         // The vk section as the header places it: offset, and l + 1 IC points.
         const uint64_t offset = u64_at(file, kVkEntryAt), num_public = u64_at(file, kNumPublicAt);
-        if ((fix & 2) && num_public < file.size() / kG1Bytes && offset < file.size() &&
-            kFixedVkBytes + (num_public + 1) * kG1Bytes <= file.size() - offset)
-            put_digest(file, kVkDigestAt, file.data() + offset, kFixedVkBytes + (num_public + 1) * kG1Bytes);
+        uint32_t curve;
+        std::memcpy(&curve, file.data() + kCurveAt, sizeof curve);
+        const size_t g1_bytes = curve == kBn254 ? 64 : 96, fixed_vk_bytes = 3 * g1_bytes + 3 * 2 * g1_bytes;
+        if ((fix & 2) && num_public < file.size() / g1_bytes && offset < file.size() &&
+            fixed_vk_bytes + (num_public + 1) * g1_bytes <= file.size() - offset)
+            put_digest(file, kVkDigestAt, file.data() + offset, fixed_vk_bytes + (num_public + 1) * g1_bytes);
         if (fix & 1) put_digest(file, kHeaderDigestAt, file.data(), kHeaderDigestAt);
     }
     try {
         zkbatch::groth16::KeyFileInfo info;
-        const zkbatch::groth16::VerifyingKey vk = zkbatch::groth16::parse_verifying_key(file, "fuzz.zkbkey", &info);
-        if (info.file_bytes != file.size() || vk.ic.size() != info.num_public + 1 ||
+        const zkbatch::groth16::AnyVerifyingKey vk = zkbatch::groth16::parse_verifying_key(file, "fuzz.zkbkey", &info);
+        if (info.file_bytes != file.size() || zkbatch::groth16::num_public(vk) != info.num_public ||
+            zkbatch::groth16::curve_of(vk) != info.curve ||
             info.num_public >= info.num_variables) {
             std::fprintf(stderr, "parse_verifying_key accepted a key whose sizes disagree\n");
             std::abort();

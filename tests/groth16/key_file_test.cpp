@@ -2,6 +2,7 @@
 // can be wrong is refused with a message naming the file and what to do, and nothing
 // is left half-written.
 #include "core/circuit/synthetic_r1cs.hpp"
+#include "core/curve/curve_id.hpp"
 #include "core/groth16/key_file.hpp"
 #include "core/groth16/setup.hpp"
 
@@ -58,7 +59,7 @@ TEST_F(KeyFile, LoadsBackWhatWasWritten) {
     groth16::KeyFileInfo info;
     const ProvingKey loaded = groth16::load_key_file(path_, circuit_.description(), &info);
     EXPECT_EQ(info.file_bytes, fs::file_size(path_));
-    EXPECT_EQ(info.file_bytes, groth16::key_file_bytes(6, 64, 2, groth16::HConvention::coefficients));
+    EXPECT_EQ(info.file_bytes, groth16::key_file_bytes(curve::CurveId::bls12_381, 6, 64, 2, groth16::HConvention::coefficients));
     EXPECT_EQ(info.circuit_description, circuit_.description());
     EXPECT_EQ(info.setup_description, groth16::seeded_setup_description(2));
     EXPECT_EQ(info.circuit_digest, groth16::description_digest(circuit_.description()));
@@ -74,7 +75,7 @@ TEST_F(KeyFile, LoadsBackWhatWasWritten) {
     EXPECT_TRUE(loaded.vk.alpha_g1 == key_.vk.alpha_g1 && loaded.beta_g1 == key_.beta_g1 &&
                 loaded.delta_g1 == key_.delta_g1 && loaded.vk.beta_g2 == key_.vk.beta_g2 &&
                 loaded.vk.gamma_g2 == key_.vk.gamma_g2 && loaded.vk.delta_g2 == key_.vk.delta_g2);
-    const groth16::VerifyingKey vk = groth16::load_verifying_key(path_, circuit_.description());
+    const auto vk = std::get<groth16::VerifyingKey>(groth16::load_verifying_key(path_, circuit_.description()));
     EXPECT_TRUE(vk.alpha_g1 == key_.vk.alpha_g1 && vk.delta_g2 == key_.vk.delta_g2);
     EXPECT_EQ(vk.ic.size(), 3u);
     // Nothing but the key is left in its folder (the temporary file was renamed).
@@ -181,10 +182,46 @@ TEST_F(KeyFile, RefusesAFixedPointAtInfinity) {
 TEST_F(KeyFile, ReadsTheVerifyingKeyFromBytesAsFromTheFile) {
     const std::vector<char> bytes = test::read_file_bytes(path_);
     groth16::KeyFileInfo info;
-    const groth16::VerifyingKey vk = groth16::parse_verifying_key(std::vector<uint8_t>(bytes.begin(), bytes.end()),
-                                                                  path_, &info);
+    const groth16::AnyVerifyingKey vk =
+        groth16::parse_verifying_key(std::vector<uint8_t>(bytes.begin(), bytes.end()), path_, &info);
     EXPECT_EQ(info.points_digest, groth16::read_key_file_info(path_).points_digest);
     EXPECT_EQ(groth16::verifying_key_bytes(vk), groth16::verifying_key_bytes(key_.vk));
+}
+
+// A BN254 key file: the same layout with BN254's point sizes and curve 2 in its header.
+// It loads back as written, its points digest is the one key_points_digest computes
+// without a file, and a reader that asks for a BLS12-381 key is refused, naming both.
+TEST(KeyFileBn254, LoadsBackAndIsNotABls12381Key) {
+    using Bn = curve::Bn254;
+    test::TempDir temp;
+    const circuit::SyntheticR1cs circuit({6, 3, 2, 0.5, 31, circuit::R1csProfile::uniform, curve::CurveId::bn254});
+    const auto key = groth16::generate_key(circuit, groth16::toxic_waste_from_seed<Bn>(2, 6), 2);
+    const fs::path path = temp.path() / "bn254.zkbkey";
+    groth16::write_key_file(path, key, circuit.description(), groth16::seeded_setup_description(2));
+
+    groth16::KeyFileInfo info;
+    const auto loaded = groth16::load_key_file<Bn>(path, circuit.description(), &info);
+    EXPECT_EQ(info.curve, curve::CurveId::bn254);
+    EXPECT_EQ(info.file_bytes, fs::file_size(path));
+    EXPECT_EQ(info.file_bytes, groth16::key_file_bytes(curve::CurveId::bn254, 6, 64, 2,
+                                                       groth16::HConvention::coefficients));
+    EXPECT_LT(info.file_bytes, groth16::key_file_bytes(curve::CurveId::bls12_381, 6, 64, 2,
+                                                       groth16::HConvention::coefficients));
+    EXPECT_EQ(info.points_digest, groth16::key_points_digest(key));
+    EXPECT_TRUE(same_points(loaded.a_query, key.a_query));
+    EXPECT_TRUE(same_points(loaded.b_g2_query, key.b_g2_query));
+    EXPECT_TRUE(same_points(loaded.h_query, key.h_query));
+    const groth16::AnyVerifyingKey vk = groth16::load_verifying_key(path, circuit.description());
+    ASSERT_EQ(groth16::curve_of(vk), curve::CurveId::bn254);
+    EXPECT_EQ(groth16::verifying_key_bytes(vk), groth16::verifying_key_bytes(key.vk));
+
+    const std::string error = load_error(path, "");
+    EXPECT_NE(error.find(path.string() + ": a bn254 key where a bls12-381 key was asked for"), std::string::npos)
+        << error;
+    // The description names the curve, so a BLS12-381 circuit of the same shape has
+    // another key (and another cache file).
+    const circuit::SyntheticR1cs bls({6, 3, 2, 0.5, 31});
+    EXPECT_NE(load_error(path, bls.description()).find("another circuit"), std::string::npos);
 }
 
 // A key file that is a FIFO would block its reader forever: refused at once.

@@ -106,16 +106,16 @@ TEST(SeededSetup, PointsDigestRefusesSectionsOutOfOrderOrIncomplete) {
     using Section = groth16::KeyPointsDigest::Section;
     const std::vector<uint8_t> vk = groth16::vk_section_bytes(key);
     {
-        groth16::KeyPointsDigest digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes()), std::logic_error);
     }
     {
-        groth16::KeyPointsDigest digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
         digest.add(Section::vk, vk.data(), vk.size() - 1);
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes()), std::logic_error);
     }
     {
-        groth16::KeyPointsDigest digest(key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
         digest.add(Section::vk, vk.data(), vk.size());
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes() + 1), std::logic_error);
         EXPECT_THROW(digest.finish(), std::logic_error);
@@ -133,8 +133,27 @@ TEST(SeededSetup, CircuitsAndSetupsComeBackFromTheirDescriptions) {
     const std::string good = SyntheticR1cs({5, 2, 1, 0.9, 3}).description();
     for (const std::string& bad : {std::string(""), std::string("circuit=other\n"), good.substr(0, good.size() - 1),
                                    good + "extra=1\n", std::string(good).replace(good.find("log_n=5"), 7, "log_n=x"),
-                                   std::string(good).replace(good.find("log_n=5"), 7, "log_n=40")})
+                                   std::string(good).replace(good.find("log_n=5"), 7, "log_n=40"),
+                                   good + "curve=bls12-381\n", good + "curve=bn128\n", good + "curve=bn255\n"})
         EXPECT_THROW(SyntheticR1cs::from_description(bad), std::invalid_argument) << bad;
+
+    // A BN254 circuit's description is a BLS12-381 one's with a last line naming the curve
+    // (so a key of one is never taken for the other's), and reads back over BN254.
+    R1csShape bn254_shape{5, 2, 1, 0.9, 3};
+    bn254_shape.curve = curve::CurveId::bn254;
+    const std::string bn254 = SyntheticR1cs(bn254_shape).description();
+    EXPECT_EQ(bn254, good + "curve=bn254\n");
+    EXPECT_EQ(SyntheticR1cs::from_description(bn254).shape().curve, curve::CurveId::bn254);
+    EXPECT_EQ(SyntheticR1cs::from_description(good).shape().curve, curve::CurveId::bls12_381);
+    bn254_shape.profile = circuit::R1csProfile::porep;
+    bn254_shape.log_n = 20;
+    try {
+        (void)SyntheticR1cs(bn254_shape);
+        ADD_FAILURE() << "a BN254 porep circuit was made";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("circuit.profile = \"porep\" is BLS12-381's alone"), std::string::npos)
+            << e.what();
+    }
 
     EXPECT_EQ(groth16::seeded_setup_seed(groth16::seeded_setup_description(12345)), 12345u);
     for (const std::string& bad : {std::string(""), std::string("setup=seeded\nseed=\n"),

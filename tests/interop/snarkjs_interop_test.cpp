@@ -4,7 +4,8 @@
 // verifier on @noble/curves (tools/js/groth16-verify-noble.cjs). The real zkbatch
 // executable proves, `zkbatch proofs` exports; every proof is accepted, and every proof
 // with a changed public input or swapped points is rejected.
-//   Synthetic  a seeded key's proofs, with its verifying key as zkbatch exports it.
+//   Synthetic  a seeded key's proofs on each curve, with its verifying key as zkbatch
+//              exports it.
 //   Circom     each circuit of tests/fixtures/circom, compiled and set up with circom2
 //              and snarkjs by the fixture tests (ctest fixture "circom"), proved from its
 //              .zkey and witness files through a `circuit.kind = "zkey"` manifest and
@@ -134,18 +135,31 @@ protected:
     const std::string db_ = (dir_ / "runs.db").string();
 };
 
-TEST_F(ProofsAgainstSnarkjs, SyntheticProofsAndTheirVerifyingKey) {
+class SyntheticProofs : public ProofsAgainstSnarkjs, public ::testing::WithParamInterface<std::string> {};
+
+// A seeded key's proofs over each curve (circuit.curve), exported with the verifying key
+// zkbatch writes for them.
+TEST_P(SyntheticProofs, AcceptedWithTheirVerifyingKey) {
+    const std::string curve = GetParam();
     const auto run = zkbatch({"--log-level", "warn", "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend",
                               "cpu-ref", "--db", db_, "--set", "circuit.log_n=8", "--set", "circuit.public_inputs=3",
-                              "--set", "job.partitions=3", "--set", "setup.cache_dir=" + (dir_ / "keys").string()});
+                              "--set", "job.partitions=3", "--set", "setup.cache_dir=" + (dir_ / "keys").string(),
+                              "--set", "circuit.curve=\"" + curve + "\""});
     ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_EQ(test::scalar(db_, "SELECT curve FROM run"), curve);
+    EXPECT_EQ(test::scalar(db_, "SELECT group_concat(DISTINCT length(proof)) FROM partition WHERE verified = 1"),
+              curve == "bn254" ? "128" : "192");
     const fs::path exported = dir_ / "exported";
     const auto proofs = zkbatch({"proofs", "latest", "--db", db_, "--out", exported.string()});
     ASSERT_EQ(proofs.exit_code, 0) << proofs.out << proofs.err;
     EXPECT_NE(proofs.out.find("run 1: 3 proofs"), std::string::npos) << proofs.out;
     EXPECT_EQ(read_json(exported / "p0.public.json").size(), 3u);
+    EXPECT_EQ(read_json(exported / "verification_key.json")["curve"], curve == "bn254" ? "bn128" : "bls12381");
     expect_only_the_true_proofs_verify(exported, exported / "verification_key.json", 3, true);
 }
+
+INSTANTIATE_TEST_SUITE_P(Curves, SyntheticProofs, ::testing::Values("bls12-381", "bn254"),
+                         [](const auto& curve) { return curve.param == "bn254" ? "Bn254" : "Bls12381"; });
 
 TEST_F(ProofsAgainstSnarkjs, QuotientRunsHaveNoProofsToExport) {
     const auto run = zkbatch({"--log-level", "warn", "run", std::string(SOURCE_DIR) + "/jobs/smoke.toml", "--backend",

@@ -384,6 +384,13 @@ const std::vector<BadCase> kBadCases = {
      "proof.system = \"quotient\" makes none"},
     {"base.toml", {"proof.system=\"quotient\"", "circuit.boolean_share=0.5"}, true, 0, 0, "circuit.boolean_share",
      "applies to Groth16 circuits"},
+    // circuit.curve: a synthetic circuit over BN254 is uniform and proves Groth16.
+    {"base.toml", {"circuit.curve=\"bn255\""}, true, 0, 0, "circuit.curve",
+     "\"bn255\" is not a curve zkbatch proves: give \"bls12-381\" or \"bn254\""},
+    {"base.toml", {"proof.system=\"quotient\"", "verify.mode=\"identity\"", "circuit.curve=\"bn254\""}, true, 0, 0,
+     "circuit.curve", "proof.system = \"quotient\" is BLS12-381's; a bn254 job proves Groth16"},
+    {"base.toml", {"circuit.profile=\"porep\"", "circuit.log_n=20", "circuit.curve=\"bn128\""}, true, 0, 0,
+     "circuit.curve", "circuit.profile = \"porep\" is BLS12-381's; a bn254 synthetic circuit takes the uniform profile"},
     {"base.toml", {"setup.cache_dir=\"\""}, true, 0, 0, "setup.cache_dir", "must not be empty"},
     {"base.toml", {"setup.key=\"disk\""}, true, 0, 0, "setup.key", "use one of \"cache\", \"backend\""},
     {"zkey_backend_key.toml", {}, false, 11, 7, "setup.key", "a .zkey circuit proves with its ceremony's key"},
