@@ -20,7 +20,8 @@
 // Everything else (R, R^2, R^3 mod m, -m^-1 mod 2^64, the two-adicity, the Montgomery
 // forms of the constants) is derived from the modulus at compile time.
 //
-// On the host, multiplication is CIOS over the 64-bit limbs. On the device the
+// On the host, multiplication is CIOS over the 64-bit limbs: in MULX/ADX assembly on
+// x86-64 CPUs that have it (x86_mont_mul.hpp), else in portable C. On the device the
 // description's DeviceArithmetic, where it names one, takes over add, sub, mont_mul and,
 // where it has them, the lazy products (sum_times, ...): BLS12-381's run on 32-bit limbs
 // in PTX carry chains (fr32.hpp, fp32.hpp), with the same R, so the same bits.
@@ -30,6 +31,7 @@
 
 #include "core/ff/limbs.hpp"
 #include "core/ff/safegcd.hpp"
+#include "core/ff/x86_mont_mul.hpp"
 #include "core/util/host_device.hpp"
 
 #include <cstddef>
@@ -373,8 +375,25 @@ public:
 
     // x y / R mod m, for x, y < m.
     ZKB_HOST_DEVICE static ZKB_FORCEINLINE MontgomeryField mont_mul(const MontgomeryField& x, const MontgomeryField& y) {
+#if ZKB_X86_MONT_MUL
+        if constexpr (N == 4 || N == 6) {
+            if (detail::x86_mulx_adx()) {
+                uint64_t t[N];
+                detail::x86_mont_mul<N>(t, x.limbs, y.limbs, kHostModulus.limbs, kMontInv);
+                subtract_modulus_if_needed(t);
+                return of_limbs(t, kIndices);
+            }
+        }
+#endif
         return Arithmetic::mont_mul(x, y);
     }
+#if ZKB_X86_MONT_MUL
+    // The portable C product, whatever the CPU: what tests compare the assembly with.
+    static MontgomeryField portable_mont_mul(const MontgomeryField& x, const MontgomeryField& y) {
+        return Portable::mont_mul(x, y);
+    }
+    static constexpr Limbs<N> kHostModulus = Description::modulus();  // the assembly's memory operands
+#endif
 
     // (a0 + a1) b, (a0 + a1)(b0 + b1) and a b - c d, for the products of an extension
     // field (Karatsuba's sums): device arithmetic that has them (all three or none) keeps

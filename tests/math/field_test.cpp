@@ -111,6 +111,29 @@ TYPED_TEST(Field, ArithmeticMatchesGmp) {
     }
 }
 
+// On x86-64 the host multiplies in MULX/ADX assembly where the CPU has it
+// (core/ff/x86_mont_mul.hpp); the portable C product, which CPUs without it and device
+// code take, must give the same bits, and both GMP's. The test above checked whichever
+// path this CPU takes.
+TYPED_TEST(Field, PortableProductIsTheAssemblyOne) {
+#if ZKB_X86_MONT_MUL
+    using F = TypeParam;
+    const mpz_class& m = modulus_of<F>();
+    if (!ff::detail::x86_mulx_adx()) GTEST_SKIP() << "this CPU has no MULX/ADX: the portable product is the only one";
+    const std::vector<F> values = test_values<F>(20000);
+    for (size_t i = 0; i < values.size(); ++i) {
+        const F& x = values[i];
+        const F& y = values[(i * 7919 + 3) % values.size()];
+        const F portable = F::portable_mont_mul(x, y);
+        ASSERT_EQ(std::memcmp(portable.limbs, F::mont_mul(x, y).limbs, sizeof portable.limbs), 0)
+            << canonical_of(x).get_str(16) << " * " << canonical_of(y).get_str(16);
+        ASSERT_EQ(canonical_of(portable), canonical_of(x) * canonical_of(y) % m);
+    }
+#else
+    GTEST_SKIP() << "not an x86-64 host: the portable product is the only one";
+#endif
+}
+
 TYPED_TEST(Field, PowAndInverseMatchGmp) {
     using F = TypeParam;
     const mpz_class& m = modulus_of<F>();
