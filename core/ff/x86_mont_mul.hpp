@@ -35,76 +35,77 @@ inline bool x86_mulx_adx() { return kCpuHasMulxAdx; }
 
 // One CIOS round, t = (t + x * y_i + k * m) / 2^64 with k = t_0 * inv: first x * y_i into
 // t (low halves on OF, high halves on CF, the top word into a), then k * m (the same two
-// chains), shifting t down a word. y_i is at byte offset OFF of y. The first round's t is
-// zero: its products are written, not added (one chain).
-#define ZKB_X86_FIRST_STEP(XOFF, T_PREVIOUS, T)                           \
-    "mulxq " XOFF "(%[x]), %[lo], %[" #T "]\n\t"                           \
+// chains), shifting t down a word. Limbs are memory operands (%[xJ], %[yI]), so the only
+// registers are t, three temporaries and RDX, which also fits the sanitizers' frame
+// pointer. The first round's t is zero: its products are written, not added (one chain).
+#define ZKB_X86_FIRST_STEP(J, T_PREVIOUS, T)                                                       \
+    "mulxq %[x" #J "], %[lo], %[" #T "]\n\t"                                                       \
     "adcxq %[lo], %[" #T_PREVIOUS "]\n\t"
-#define ZKB_X86_FIRST_START                                               \
-    "movq 0(%[y]), %%rdx\n\t"                                            \
-    "xorl %k[lo], %k[lo]\n\t"                                            \
-    "mulxq 0(%[x]), %[t0], %[t1]\n\t"
-#define ZKB_X86_FIRST_LAST(XOFF, T_PREVIOUS)                              \
-    "mulxq " XOFF "(%[x]), %[lo], %[a]\n\t"                               \
-    "adcxq %[lo], %[" #T_PREVIOUS "]\n\t"                                 \
-    "movl $0, %k[lo]\n\t"                                                 \
+#define ZKB_X86_FIRST_START                                                                        \
+    "movq %[y0], %%rdx\n\t"                                                                        \
+    "xorl %k[lo], %k[lo]\n\t"                                                                      \
+    "mulxq %[x0], %[t0], %[t1]\n\t"
+#define ZKB_X86_FIRST_LAST(J, T_PREVIOUS)                                                          \
+    "mulxq %[x" #J "], %[lo], %[a]\n\t"                                                            \
+    "adcxq %[lo], %[" #T_PREVIOUS "]\n\t"                                                          \
+    "movl $0, %k[lo]\n\t"                                                                          \
     "adcxq %[lo], %[a]\n\t"
-#define ZKB_X86_MUL_STEP(XOFF, T, T_NEXT)                                 \
-    "mulxq " XOFF "(%[x]), %[lo], %[hi]\n\t"                             \
-    "adoxq %[lo], %[" #T "]\n\t"                                          \
+#define ZKB_X86_MUL_STEP(J, T, T_NEXT)                                                             \
+    "mulxq %[x" #J "], %[lo], %[hi]\n\t"                                                           \
+    "adoxq %[lo], %[" #T "]\n\t"                                                                   \
     "adcxq %[hi], %[" #T_NEXT "]\n\t"
-#define ZKB_X86_MUL_LAST(XOFF, T)                                         \
-    "mulxq " XOFF "(%[x]), %[lo], %[a]\n\t"                              \
-    "adoxq %[lo], %[" #T "]\n\t"                                          \
-    "movl $0, %k[lo]\n\t"                                                 \
-    "adcxq %[lo], %[a]\n\t"                                               \
+#define ZKB_X86_MUL_LAST(J, T)                                                                     \
+    "mulxq %[x" #J "], %[lo], %[a]\n\t"                                                            \
+    "adoxq %[lo], %[" #T "]\n\t"                                                                   \
+    "movl $0, %k[lo]\n\t"                                                                          \
+    "adcxq %[lo], %[a]\n\t"                                                                        \
     "adoxq %[lo], %[a]\n\t"
-#define ZKB_X86_REDUCE_FIRST                                              \
-    "movq %[inv], %%rdx\n\t"                                              \
-    "imulq %[t0], %%rdx\n\t"                                              \
-    "xorl %k[lo], %k[lo]\n\t"                                             \
-    "mulxq %[q0], %[lo], %[hi]\n\t"                                       \
-    "adcxq %[t0], %[lo]\n\t"                                              \
+#define ZKB_X86_REDUCE_FIRST                                                                       \
+    "movq %[inv], %%rdx\n\t"                                                                       \
+    "imulq %[t0], %%rdx\n\t"                                                                       \
+    "xorl %k[lo], %k[lo]\n\t"                                                                      \
+    "mulxq %[q0], %[lo], %[hi]\n\t"                                                                \
+    "adcxq %[t0], %[lo]\n\t"                                                                       \
     "movq %[hi], %[t0]\n\t"
-#define ZKB_X86_REDUCE_STEP(Q, T, T_PREVIOUS)                             \
-    "mulxq %[" #Q "], %[lo], %[hi]\n\t"                                   \
-    "adcxq %[" #T "], %[" #T_PREVIOUS "]\n\t"                             \
-    "adoxq %[lo], %[" #T_PREVIOUS "]\n\t"                                 \
+#define ZKB_X86_REDUCE_STEP(Q, T, T_PREVIOUS)                                                      \
+    "mulxq %[" #Q "], %[lo], %[hi]\n\t"                                                            \
+    "adcxq %[" #T "], %[" #T_PREVIOUS "]\n\t"                                                      \
+    "adoxq %[lo], %[" #T_PREVIOUS "]\n\t"                                                          \
     "movq %[hi], %[" #T "]\n\t"
-#define ZKB_X86_REDUCE_LAST(Q, T, T_PREVIOUS)                             \
-    "mulxq %[" #Q "], %[lo], %[hi]\n\t"                                   \
-    "adcxq %[" #T "], %[" #T_PREVIOUS "]\n\t"                             \
-    "adoxq %[lo], %[" #T_PREVIOUS "]\n\t"                                 \
-    "movl $0, %k[lo]\n\t"                                                 \
-    "adcxq %[lo], %[hi]\n\t"                                              \
-    "adoxq %[a], %[hi]\n\t"                                               \
+#define ZKB_X86_REDUCE_LAST(Q, T, T_PREVIOUS)                                                      \
+    "mulxq %[" #Q "], %[lo], %[hi]\n\t"                                                            \
+    "adcxq %[" #T "], %[" #T_PREVIOUS "]\n\t"                                                      \
+    "adoxq %[lo], %[" #T_PREVIOUS "]\n\t"                                                          \
+    "movl $0, %k[lo]\n\t"                                                                          \
+    "adcxq %[lo], %[hi]\n\t"                                                                       \
+    "adoxq %[a], %[hi]\n\t"                                                                        \
     "movq %[hi], %[" #T "]\n\t"
-#define ZKB_X86_ROUND_START(OFF)                                          \
-    "movq " OFF "(%[y]), %%rdx\n\t"                                       \
+#define ZKB_X86_ROUND_START(I)                                                                     \
+    "movq %[y" #I "], %%rdx\n\t"                                                                   \
     "xorl %k[lo], %k[lo]\n\t"
 
 #define ZKB_X86_REDUCE_4                                                                           \
     ZKB_X86_REDUCE_FIRST ZKB_X86_REDUCE_STEP(q1, t1, t0) ZKB_X86_REDUCE_STEP(q2, t2, t1)           \
     ZKB_X86_REDUCE_LAST(q3, t3, t2)
 #define ZKB_X86_FIRST_ROUND_4                                                                      \
-    ZKB_X86_FIRST_START ZKB_X86_FIRST_STEP("8", t1, t2) ZKB_X86_FIRST_STEP("16", t2, t3)           \
-    ZKB_X86_FIRST_LAST("24", t3) ZKB_X86_REDUCE_4
-#define ZKB_X86_ROUND_4(OFF)                                                                       \
-    ZKB_X86_ROUND_START(OFF)                                                                       \
-    ZKB_X86_MUL_STEP("0", t0, t1) ZKB_X86_MUL_STEP("8", t1, t2) ZKB_X86_MUL_STEP("16", t2, t3)     \
-    ZKB_X86_MUL_LAST("24", t3) ZKB_X86_REDUCE_4
+    ZKB_X86_FIRST_START ZKB_X86_FIRST_STEP(1, t1, t2) ZKB_X86_FIRST_STEP(2, t2, t3)                \
+    ZKB_X86_FIRST_LAST(3, t3) ZKB_X86_REDUCE_4
+#define ZKB_X86_ROUND_4(I)                                                                         \
+    ZKB_X86_ROUND_START(I)                                                                         \
+    ZKB_X86_MUL_STEP(0, t0, t1) ZKB_X86_MUL_STEP(1, t1, t2) ZKB_X86_MUL_STEP(2, t2, t3)            \
+    ZKB_X86_MUL_LAST(3, t3) ZKB_X86_REDUCE_4
 
 #define ZKB_X86_REDUCE_6                                                                           \
     ZKB_X86_REDUCE_FIRST ZKB_X86_REDUCE_STEP(q1, t1, t0) ZKB_X86_REDUCE_STEP(q2, t2, t1)           \
     ZKB_X86_REDUCE_STEP(q3, t3, t2) ZKB_X86_REDUCE_STEP(q4, t4, t3) ZKB_X86_REDUCE_LAST(q5, t5, t4)
 #define ZKB_X86_FIRST_ROUND_6                                                                      \
-    ZKB_X86_FIRST_START ZKB_X86_FIRST_STEP("8", t1, t2) ZKB_X86_FIRST_STEP("16", t2, t3)           \
-    ZKB_X86_FIRST_STEP("24", t3, t4) ZKB_X86_FIRST_STEP("32", t4, t5) ZKB_X86_FIRST_LAST("40", t5) \
+    ZKB_X86_FIRST_START ZKB_X86_FIRST_STEP(1, t1, t2) ZKB_X86_FIRST_STEP(2, t2, t3)                \
+    ZKB_X86_FIRST_STEP(3, t3, t4) ZKB_X86_FIRST_STEP(4, t4, t5) ZKB_X86_FIRST_LAST(5, t5)          \
     ZKB_X86_REDUCE_6
-#define ZKB_X86_ROUND_6(OFF)                                                                       \
-    ZKB_X86_ROUND_START(OFF)                                                                       \
-    ZKB_X86_MUL_STEP("0", t0, t1) ZKB_X86_MUL_STEP("8", t1, t2) ZKB_X86_MUL_STEP("16", t2, t3)     \
-    ZKB_X86_MUL_STEP("24", t3, t4) ZKB_X86_MUL_STEP("32", t4, t5) ZKB_X86_MUL_LAST("40", t5)       \
+#define ZKB_X86_ROUND_6(I)                                                                         \
+    ZKB_X86_ROUND_START(I)                                                                         \
+    ZKB_X86_MUL_STEP(0, t0, t1) ZKB_X86_MUL_STEP(1, t1, t2) ZKB_X86_MUL_STEP(2, t2, t3)            \
+    ZKB_X86_MUL_STEP(3, t3, t4) ZKB_X86_MUL_STEP(4, t4, t5) ZKB_X86_MUL_LAST(5, t5)                \
     ZKB_X86_REDUCE_6
 
 // t = x * y / 2^(64 N) mod m, before the final subtraction (t < 2m): inputs below m, m's
@@ -116,23 +117,24 @@ inline __attribute__((always_inline)) void x86_mont_mul(uint64_t (&t)[N], const 
     uint64_t a, lo, hi;
     if constexpr (N == 4) {
         uint64_t t0, t1, t2, t3;
-        asm(ZKB_X86_FIRST_ROUND_4 ZKB_X86_ROUND_4("8") ZKB_X86_ROUND_4("16") ZKB_X86_ROUND_4("24")
+        asm(ZKB_X86_FIRST_ROUND_4 ZKB_X86_ROUND_4(1) ZKB_X86_ROUND_4(2) ZKB_X86_ROUND_4(3)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [a] "=&r"(a), [lo] "=&r"(lo),
               [hi] "=&r"(hi)
-            : [x] "r"(x), [y] "r"(y), [q0] "m"(m[0]), [q1] "m"(m[1]), [q2] "m"(m[2]), [q3] "m"(m[3]),
-              [inv] "m"(inv), "m"(*reinterpret_cast<const uint64_t(*)[N]>(x)),
-              "m"(*reinterpret_cast<const uint64_t(*)[N]>(y))
+            : [x0] "m"(x[0]), [x1] "m"(x[1]), [x2] "m"(x[2]), [x3] "m"(x[3]), [y0] "m"(y[0]), [y1] "m"(y[1]),
+              [y2] "m"(y[2]), [y3] "m"(y[3]), [q0] "m"(m[0]), [q1] "m"(m[1]), [q2] "m"(m[2]), [q3] "m"(m[3]),
+              [inv] "m"(inv)
             : "rdx", "cc");
         t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3;
     } else {
         uint64_t t0, t1, t2, t3, t4, t5;
-        asm(ZKB_X86_FIRST_ROUND_6 ZKB_X86_ROUND_6("8") ZKB_X86_ROUND_6("16") ZKB_X86_ROUND_6("24")
-                ZKB_X86_ROUND_6("32") ZKB_X86_ROUND_6("40")
+        asm(ZKB_X86_FIRST_ROUND_6 ZKB_X86_ROUND_6(1) ZKB_X86_ROUND_6(2) ZKB_X86_ROUND_6(3)
+                ZKB_X86_ROUND_6(4) ZKB_X86_ROUND_6(5)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
               [a] "=&r"(a), [lo] "=&r"(lo), [hi] "=&r"(hi)
-            : [x] "r"(x), [y] "r"(y), [q0] "m"(m[0]), [q1] "m"(m[1]), [q2] "m"(m[2]), [q3] "m"(m[3]),
-              [q4] "m"(m[4]), [q5] "m"(m[5]), [inv] "m"(inv), "m"(*reinterpret_cast<const uint64_t(*)[N]>(x)),
-              "m"(*reinterpret_cast<const uint64_t(*)[N]>(y))
+            : [x0] "m"(x[0]), [x1] "m"(x[1]), [x2] "m"(x[2]), [x3] "m"(x[3]), [x4] "m"(x[4]), [x5] "m"(x[5]),
+              [y0] "m"(y[0]), [y1] "m"(y[1]), [y2] "m"(y[2]), [y3] "m"(y[3]), [y4] "m"(y[4]), [y5] "m"(y[5]),
+              [q0] "m"(m[0]), [q1] "m"(m[1]), [q2] "m"(m[2]), [q3] "m"(m[3]), [q4] "m"(m[4]), [q5] "m"(m[5]),
+              [inv] "m"(inv)
             : "rdx", "cc");
         t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3, t[4] = t4, t[5] = t5;
     }
