@@ -9,12 +9,14 @@
 //
 // Chosen at run time (x86_mulx_adx()): a CPU without the instructions, a static
 // initializer that multiplies before the CPU was asked, and device code all take the
-// portable path. tests/math/field_test.cpp compares the two paths.
+// portable path. tests/math/field_test.cpp (built at -O1) compares the two paths.
 #pragma once
 
 #include <cstdint>
 
-#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+// Not at -O0 either (code that orchestrates rather than computes builds so): there each
+// memory operand gets a register of its own, more than x86-64 has.
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)
 #define ZKB_X86_MONT_MUL 1
 #include <cpuid.h>
 #else
