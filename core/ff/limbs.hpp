@@ -9,6 +9,14 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+
+#if defined(__x86_64__) && !defined(__CUDACC__)
+#define ZKB_X86_CARRY_INTRINSICS 1
+#include <x86intrin.h>
+#else
+#define ZKB_X86_CARRY_INTRINSICS 0
+#endif
 
 namespace zkbatch::ff::detail {
 
@@ -40,8 +48,17 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint64_t mul_add(uint64_t acc, uint64_t x, uint6
 }
 
 // x + y + carry (carry is 0 or 1 in and out). constexpr for montgomery_field.hpp's
-// compile-time constants.
+// compile-time constants. On an x86-64 host (not in CUDA files, whose host front end
+// need not know the intrinsic) the ADC intrinsic: GCC 12 does not turn the comparisons
+// below into a carry chain, and a 6-limb field addition went from 9.2 to 6.0 ns.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE constexpr uint64_t add_carry(uint64_t x, uint64_t y, uint64_t& carry) {
+#if ZKB_X86_CARRY_INTRINSICS
+    if (!std::is_constant_evaluated()) {
+        unsigned long long total;
+        carry = _addcarry_u64(static_cast<unsigned char>(carry), x, y, &total);
+        return total;
+    }
+#endif
     const uint64_t sum = x + y;
     const uint64_t carry1 = sum < x;
     const uint64_t total = sum + carry;
@@ -50,8 +67,15 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE constexpr uint64_t add_carry(uint64_t x, uint64_
     return total;
 }
 
-// x - y - borrow (borrow is 0 or 1 in and out).
+// x - y - borrow (borrow is 0 or 1 in and out); SBB where add_carry has ADC.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE constexpr uint64_t sub_borrow(uint64_t x, uint64_t y, uint64_t& borrow) {
+#if ZKB_X86_CARRY_INTRINSICS
+    if (!std::is_constant_evaluated()) {
+        unsigned long long total;
+        borrow = _subborrow_u64(static_cast<unsigned char>(borrow), x, y, &total);
+        return total;
+    }
+#endif
     const uint64_t diff = x - y;
     const uint64_t borrow1 = x < y;
     const uint64_t total = diff - borrow;
