@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -160,10 +161,9 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
     if (header.format_version != kKeyFileFormatVersion)
         fail(path, "format version " + std::to_string(header.format_version) + ", this zkbatch reads version " +
                        std::to_string(kKeyFileFormatVersion) + remake);
-    if (header.curve != static_cast<uint32_t>(curve::CurveId::bls12_381) &&
-        header.curve != static_cast<uint32_t>(curve::CurveId::bn254))
+    const std::optional<curve::CurveId> curve = curve::curve_from_id(header.curve);
+    if (!curve)
         fail(path, "curve " + std::to_string(header.curve) + " is neither BLS12-381 (1) nor BN254 (2)" + remake);
-    const auto curve = static_cast<curve::CurveId>(header.curve);
     if (header.h_convention != static_cast<uint32_t>(HConvention::coefficients) &&
         header.h_convention != static_cast<uint32_t>(HConvention::odd_coset))
         fail(path, "unknown H convention " + std::to_string(header.h_convention));
@@ -173,7 +173,7 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
         header.circuit_description_bytes > sizeof header.circuit_description ||
         header.setup_description_bytes > sizeof header.setup_description)
         fail(path, "its header describes an impossible key" + remake);
-    layout = layout_for(curve, header.log_n, header.num_variables, header.num_public,
+    layout = layout_for(*curve, header.log_n, header.num_variables, header.num_public,
                         static_cast<HConvention>(header.h_convention));
     for (int s = 0; s < kSectionCount; ++s)
         if (header.sections[s].offset != layout.sections[s].offset || header.sections[s].count != layout.sections[s].count)
@@ -185,7 +185,7 @@ void check_header(const std::filesystem::path& path, const RawHeader& header, ui
     info.path = path;
     info.file_bytes = file_bytes;
     info.format_version = header.format_version;
-    info.curve = curve;
+    info.curve = *curve;
     info.log_n = header.log_n;
     info.num_variables = header.num_variables;
     info.num_public = header.num_public;
@@ -464,8 +464,8 @@ generic::ProvingKey<Curve> load_key_file(const std::filesystem::path& path, cons
     const RawHeader header = read_header(path, info, layout);
     require_circuit(info, expected_circuit);
     if (info.curve != Curve::kId)
-        fail(path, "a " + std::string(curve::name(info.curve)) + " key where a " + std::string(curve::name(Curve::kId)) +
-                       " key was asked for");
+        fail(path, "a " + std::string(curve::name(info.curve)) + " key where a " +
+                       std::string(curve::name(Curve::kId)) + " key was asked for");
 
     auto mapping = std::make_shared<Mapping>(path, layout.file_bytes);
     uint8_t digest[16];

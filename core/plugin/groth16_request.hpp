@@ -13,6 +13,7 @@
 #include "core/plugin/error.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -52,13 +53,15 @@ SeededKeySource<Curve> seeded_key_source(const zkb_key_source& source, uint32_t 
 // proves; else Error(ZKB_ERR_INVALID_ARGUMENT) naming the curve and a backend that
 // proves it.
 inline curve::CurveId key_curve(const zkb_key_source& source, uint32_t curves, const char* backend) {
-    if (source.curve != ZKB_CURVE_BLS12_381 && source.curve != ZKB_CURVE_BN254)
-        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown curve ", source.curve, " in the key source"));
-    const auto id = static_cast<curve::CurveId>(source.curve);
+    static_assert(ZKB_CURVE_BLS12_381 == static_cast<uint32_t>(curve::CurveId::bls12_381) &&
+                      ZKB_CURVE_BN254 == static_cast<uint32_t>(curve::CurveId::bn254),
+                  "the ABI's curve numbers are CurveId's values");
+    const std::optional<curve::CurveId> id = curve::curve_from_id(source.curve);
+    if (!id) throw Error(ZKB_ERR_INVALID_ARGUMENT, concat("unknown curve ", source.curve, " in the key source"));
     if ((curves & (1u << source.curve)) == 0)
-        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat(backend, " does not prove ", curve::name(id),
+        throw Error(ZKB_ERR_INVALID_ARGUMENT, concat(backend, " does not prove ", curve::name(*id),
                                                      " keys yet: prove them with backend.name = \"cpu-ref\""));
-    return id;
+    return *id;
 }
 
 // The key of `source`, over Curve, in host memory (a mapped key file, a .zkey read and

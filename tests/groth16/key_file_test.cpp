@@ -59,7 +59,8 @@ TEST_F(KeyFile, LoadsBackWhatWasWritten) {
     groth16::KeyFileInfo info;
     const ProvingKey loaded = groth16::load_key_file(path_, circuit_.description(), &info);
     EXPECT_EQ(info.file_bytes, fs::file_size(path_));
-    EXPECT_EQ(info.file_bytes, groth16::key_file_bytes(curve::CurveId::bls12_381, 6, 64, 2, groth16::HConvention::coefficients));
+    EXPECT_EQ(info.file_bytes,
+              groth16::key_file_bytes(curve::CurveId::bls12_381, 6, 64, 2, groth16::HConvention::coefficients));
     EXPECT_EQ(info.circuit_description, circuit_.description());
     EXPECT_EQ(info.setup_description, groth16::seeded_setup_description(2));
     EXPECT_EQ(info.circuit_digest, groth16::description_digest(circuit_.description()));
@@ -130,8 +131,8 @@ TEST_F(KeyFile, RefusesWhatIsNotAKeyFile) {
     EXPECT_NE(missing.find("cannot open"), std::string::npos) << missing;
 }
 
-// docs/formats.md, "Key files": where the header keeps l, the digests, and its own digest.
-constexpr size_t kNumPublicAt = 32, kVkDigestAt = 168, kHeaderDigestAt = 4080, kVkAt = 4096;
+// docs/formats.md, "Key files": where the header keeps the curve, l, the digests, and its own digest.
+constexpr size_t kCurveAt = 12, kNumPublicAt = 32, kVkDigestAt = 168, kHeaderDigestAt = 4080, kVkAt = 4096;
 
 // Writes the XXH3-128 digest of `size` bytes at `data` into `bytes` at `at`, as the key
 // file's writer does: a test that changes a field and fixes the digests reaches the
@@ -151,6 +152,17 @@ TEST_F(KeyFile, RefusesAHeaderWhoseCountsOverflow) {
     test::write_file_bytes(path_, bytes);
     const std::string error = load_error(path_, "");
     EXPECT_NE(error.find("its header describes an impossible key"), std::string::npos) << error;
+}
+
+// A header naming a curve zkbatch does not prove (its digest made to match) is refused.
+TEST_F(KeyFile, RefusesAnUnknownCurve) {
+    std::vector<char> bytes = test::read_file_bytes(path_);
+    const uint32_t unknown = 3;
+    std::memcpy(bytes.data() + kCurveAt, &unknown, sizeof unknown);
+    put_digest(bytes, kHeaderDigestAt, bytes.data(), kHeaderDigestAt);
+    test::write_file_bytes(path_, bytes);
+    const std::string error = load_error(path_, "");
+    EXPECT_NE(error.find("curve 3 is neither BLS12-381 (1) nor BN254 (2)"), std::string::npos) << error;
 }
 
 // A verifying key with a fixed point at infinity (and digests that match it) is

@@ -24,6 +24,10 @@ TEST(CurveDescription, NamesRoundTrip) {
     for (const char* text : {"", "BN254", "bls12_381", "bn256", "alt_bn128 "}) {
         EXPECT_FALSE(curve::curve_from_name(text).has_value()) << text;
     }
+    // The numbers key files and the plugin ABI carry: 1 and 2, nothing else.
+    EXPECT_EQ(curve::curve_from_id(1), CurveId::bls12_381);
+    EXPECT_EQ(curve::curve_from_id(2), CurveId::bn254);
+    for (const uint32_t value : {0u, 3u, 255u, 257u}) EXPECT_FALSE(curve::curve_from_id(value).has_value()) << value;
 }
 
 TEST(CurveDescription, DispatchReachesTheDescriptionOfTheId) {
