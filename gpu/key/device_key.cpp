@@ -479,7 +479,8 @@ void add_sparse_points(groth16::KeyPointsDigest& digest, Section section, const 
 
 std::string device_key_points_digest(const DeviceProvingKey& key) {
     const groth16::ProvingKey& header = key.header;
-    groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, header.log_n, header.num_variables, header.num_public, header.h_convention);
+    groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, header.log_n, header.num_variables, header.num_public,
+                                    header.h_convention);
     const std::vector<uint8_t> vk = groth16::vk_section_bytes(header);
     digest.add(Section::vk, vk.data(), vk.size());
     const Stream stream;

@@ -24,8 +24,8 @@ public:
     std::string description() const override { return circuit_.description(); }
     groth16::HConvention h_convention() const override { return groth16::HConvention::coefficients; }
     void synthesize(uint64_t partition_index, void* z, void* a, void* b, void* c, unsigned threads) const override {
-        curve::with_curve(curve(), [&](auto curve) {
-            using Fr = typename decltype(curve)::Fr;
+        curve::with_curve(curve(), [&](auto description) {
+            using Fr = typename decltype(description)::Fr;
             circuit_.synthesize(job_seed_, partition_index, static_cast<Fr*>(z), static_cast<Fr*>(a),
                                 static_cast<Fr*>(b), static_cast<Fr*>(c), threads);
         });

@@ -106,16 +106,19 @@ TEST(SeededSetup, PointsDigestRefusesSectionsOutOfOrderOrIncomplete) {
     using Section = groth16::KeyPointsDigest::Section;
     const std::vector<uint8_t> vk = groth16::vk_section_bytes(key);
     {
-        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public,
+                                        key.h_convention);
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes()), std::logic_error);
     }
     {
-        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public,
+                                        key.h_convention);
         digest.add(Section::vk, vk.data(), vk.size() - 1);
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes()), std::logic_error);
     }
     {
-        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public, key.h_convention);
+        groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, key.log_n, key.num_variables, key.num_public,
+                                        key.h_convention);
         digest.add(Section::vk, vk.data(), vk.size());
         EXPECT_THROW(digest.add(Section::a, key.a_query.data(), key.a_query.size_bytes() + 1), std::logic_error);
         EXPECT_THROW(digest.finish(), std::logic_error);

@@ -114,7 +114,8 @@ struct FieldNames {
         if (std::is_same_v<F, ff::bls12_381::Fp>) return "Bls12_381Fp";
         return std::is_same_v<F, ff::bn254::Fq> ? "Bn254Fq" : "Bn254Fr";
     }
-    // What its error messages call it.
+    // The field's name in the messages its parsers throw (written out here, not read
+    // from the field, so the tests check what the code says).
     template <class F>
     static std::string description() {
         if (std::is_same_v<F, ff::bls12_381::Fr>) return "BLS12-381 scalar field Fr";
