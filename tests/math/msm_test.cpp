@@ -137,8 +137,9 @@ TYPED_TEST(MsmTest, DegenerateInputs) {
 }
 
 // Sizes past the switch from XYZZ buckets to affine ones (2^9 points), checked against
-// sum_i s_i k_i in Fr, whole and with repeated and opposite bases (doublings and
-// cancellations inside the affine buckets).
+// sum_i s_i k_i in Fr, whole, with repeated and opposite bases (doublings and
+// cancellations inside the affine buckets) and with one scalar for all (every point of a
+// window in one bucket).
 TYPED_TEST(MsmTest, LargerSizesMatchTheSumOfDiscreteLogs) {
     using C = TypeParam;
     std::mt19937_64 rng(42);
@@ -170,6 +171,12 @@ TYPED_TEST(MsmTest, LargerSizesMatchTheSumOfDiscreteLogs) {
         scalars[i + 2] = scalars[i];
     }
     check("repeated and opposite bases");
+    // One scalar for every point: each window's points all want one bucket, so most wait
+    // for a later batch or overflow into the XYZZ buckets.
+    scalars.assign(n, msm::to_scalar(random_scalar<C>(rng)));
+    check("one scalar for all");
+    scalars.assign(n, scalar_of(3));
+    check("three for all");
     // Half, then 90%, zeros and ones: both the ones' sum and the windows change sides.
     for (int percent : {50, 90}) {
         for (size_t i = 0; i < n; ++i) {
