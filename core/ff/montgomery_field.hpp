@@ -379,8 +379,8 @@ public:
         if constexpr (N == 4 || N == 6) {
             if (detail::x86_mulx_adx()) {
                 uint64_t t[N];
-                detail::x86_mont_mul<N>(t, x.limbs, y.limbs, kHostModulus.limbs, kMontInv);
-                subtract_modulus_if_needed(t);
+                detail::x86_mont_mul<N, kMontInv>(t, x.limbs, y.limbs, kHostModulus.limbs);
+                if constexpr (N == 6) subtract_modulus_if_needed(t);  // 4 limbs: in the assembly
                 return of_limbs(t, kIndices);
             }
         }
