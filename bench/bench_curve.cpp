@@ -1,6 +1,6 @@
 // Benchmarks of the BLS12-381 layers: Fp, Fp2 and Fp12 products, mixed additions, the
 // pairing, MSMs (full scalars and a 90%-boolean witness) and fixed-base multiplication;
-// and BN254's beside them (names BM_Bn254...): Fq12 products, mixed additions, the
+// and BN254's beside them (names BM_Bn254...): Fq and Fq12 products, mixed additions, the
 // pairing, MSMs.
 // Thread counts are an argument where the code is threaded, so single-core cost and
 // scaling are separate numbers; those report wall time and the CPU time of all threads.
@@ -31,23 +31,16 @@ using ff::Fr;
 
 unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
+// n uniform elements of the field F.
+template <class F>
+std::vector<F> random_elements(size_t n, uint64_t seed) {
     util::SplitMix64 generator(seed);
-    std::vector<Fr> values(n);
-    for (Fr& v : values) v = ff::uniform_fr(generator);
+    std::vector<F> values(n);
+    for (F& v : values) v = ff::uniform_element<F>(generator);
     return values;
 }
-
-// Field elements from random scalars (uniformity does not matter for timing).
-std::vector<Fp> random_fp(size_t n, uint64_t seed) {
-    std::vector<Fp> values(n);
-    const std::vector<Fr> words = random_scalars(n, seed);
-    for (size_t i = 0; i < n; ++i) {
-        const uint64_t canonical[6] = {words[i].limbs[0], words[i].limbs[1], words[i].limbs[2], words[i].limbs[3], 0, 0};
-        values[i] = Fp::from_canonical(canonical);
-    }
-    return values;
-}
+std::vector<Fp> random_fp(size_t n, uint64_t seed) { return random_elements<Fp>(n, seed); }
+std::vector<Fr> random_scalars(size_t n, uint64_t seed) { return random_elements<Fr>(n, seed); }
 
 // 2^18 random bases per group, made once (fixed_base_mul), shared by every benchmark.
 constexpr size_t kMaxPoints = size_t{1} << 18;
@@ -93,16 +86,18 @@ const std::vector<ec::Affine<C>>& bases_of() {
 }
 
 // Independent products (throughput, as in the curve formulas' independent terms).
-void BM_FpMul(benchmark::State& state) {
-    auto a = random_fp(1024, 1);
-    const auto b = random_fp(1024, 2);
+template <class F>
+void BM_FieldMul(benchmark::State& state) {
+    auto a = random_elements<F>(1024, 1);
+    const auto b = random_elements<F>(1024, 2);
     for (auto _ : state) {
         for (size_t i = 0; i < a.size(); ++i) a[i] *= b[i];
         benchmark::DoNotOptimize(a.data());
     }
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * a.size()));
 }
-BENCHMARK(BM_FpMul);
+BENCHMARK(BM_FieldMul<Fp>)->Name("BM_FpMul");
+BENCHMARK(BM_FieldMul<ff::bn254::Fq>)->Name("BM_Bn254FqMul");
 
 // Independent squares: the doubling formulas' main cost (dbl-2009-l: 2M + 5S).
 void BM_FpSqr(benchmark::State& state) {
