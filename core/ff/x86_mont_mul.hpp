@@ -126,7 +126,9 @@ inline bool x86_mulx_adx() { return kCpuHasMulxAdx; }
 // "memory" clobber says the limbs are read. Each limb a memory operand of its own let GCC
 // address some with a base and an index register, and clang's fuzzing build (-Og, ASan,
 // frame pointer) found no register for kInv or for the arrays as memory operands: more
-// than x86-64 has where the caller indexes two arrays. The clobber measured no slower.
+// than x86-64 has where the caller indexes two arrays. BLS12-381's and BN254's MSMs
+// measured no slower with the clobber; BM_FpMul's loop, which then reloads its vectors
+// after every product, 5% slower (35.9 against 34.3 us).
 template <int N, uint64_t kInv>
 inline __attribute__((always_inline)) void x86_mont_mul(uint64_t (&t)[N], const uint64_t* x, const uint64_t* y,
                                                          const uint64_t (&m)[N]) {
