@@ -39,15 +39,13 @@ std::vector<F> random_elements(size_t n, uint64_t seed) {
     for (F& v : values) v = ff::uniform_element<F>(generator);
     return values;
 }
-std::vector<Fp> random_fp(size_t n, uint64_t seed) { return random_elements<Fp>(n, seed); }
-std::vector<Fr> random_scalars(size_t n, uint64_t seed) { return random_elements<Fr>(n, seed); }
 
 // 2^18 random bases per group, made once (fixed_base_mul), shared by every benchmark.
 constexpr size_t kMaxPoints = size_t{1} << 18;
 template <class C>
 const std::vector<ec::Affine<C>>& random_bases() {
     static const std::vector<ec::Affine<C>> bases = [] {
-        const std::vector<Fr> k = random_scalars(kMaxPoints, 7);
+        const std::vector<Fr> k = random_elements<Fr>(kMaxPoints, 7);
         std::vector<ec::Affine<C>> points(kMaxPoints);
         ec::fixed_base_mul(ec::generator<C>(), k.data(), kMaxPoints, points.data(), all_threads());
         return points;
@@ -101,7 +99,7 @@ BENCHMARK(BM_FieldMul<ff::bn254::Fq>)->Name("BM_Bn254FqMul");
 
 // Independent squares: the doubling formulas' main cost (dbl-2009-l: 2M + 5S).
 void BM_FpSqr(benchmark::State& state) {
-    auto a = random_fp(1024, 1);
+    auto a = random_elements<Fp>(1024, 1);
     for (auto _ : state) {
         for (size_t i = 0; i < a.size(); ++i) a[i] = a[i].sqr();
         benchmark::DoNotOptimize(a.data());
@@ -123,8 +121,8 @@ BENCHMARK(BM_G1Double);
 
 // A dependent chain of products (latency).
 void BM_FpMulLatency(benchmark::State& state) {
-    Fp x = random_fp(1, 3)[0];
-    const Fp y = random_fp(1, 4)[0];
+    Fp x = random_elements<Fp>(1, 3)[0];
+    const Fp y = random_elements<Fp>(1, 4)[0];
     for (auto _ : state) {
         for (int i = 0; i < 1024; ++i) x *= y;
         benchmark::DoNotOptimize(x);
@@ -134,7 +132,7 @@ void BM_FpMulLatency(benchmark::State& state) {
 BENCHMARK(BM_FpMulLatency);
 
 void BM_FpInverse(benchmark::State& state) {
-    Fp x = random_fp(1, 5)[0];
+    Fp x = random_elements<Fp>(1, 5)[0];
     for (auto _ : state) {
         x = x.inverse() + Fp::one();
         benchmark::DoNotOptimize(x);
@@ -144,7 +142,7 @@ void BM_FpInverse(benchmark::State& state) {
 BENCHMARK(BM_FpInverse);
 
 void BM_Fp2Mul(benchmark::State& state) {
-    const auto c0 = random_fp(2048, 6);
+    const auto c0 = random_elements<Fp>(2048, 6);
     std::vector<Fp2> a(1024), b(1024);
     for (size_t i = 0; i < 1024; ++i) {
         a[i] = Fp2{c0[i], c0[i + 1024]};
@@ -246,7 +244,7 @@ void BM_Msm(benchmark::State& state) {
     const auto threads = static_cast<unsigned>(state.range(1));
     const auto boolean_percent = static_cast<uint64_t>(state.range(2));
     const auto& bases = bases_of<C>();
-    const std::vector<Fr> values = random_scalars(n, 9);  // below BLS12-381's r; fine as BN254 timing scalars
+    const auto values = random_elements<typename C::Scalar>(n, 9);
     std::vector<msm::Scalar> scalars(n);
     util::SplitMix64 coin(10);
     for (size_t i = 0; i < n; ++i) {
@@ -276,7 +274,7 @@ template <class C>
 void BM_FixedBaseMul(benchmark::State& state) {
     const size_t n = size_t{1} << state.range(0);
     const auto threads = static_cast<unsigned>(state.range(1));
-    const std::vector<Fr> scalars = random_scalars(n, 11);
+    const std::vector<Fr> scalars = random_elements<Fr>(n, 11);
     std::vector<ec::Affine<C>> out(n);
     for (auto _ : state) {
         ec::fixed_base_mul(ec::generator<C>(), scalars.data(), n, out.data(), threads);

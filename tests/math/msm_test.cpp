@@ -171,8 +171,8 @@ TYPED_TEST(MsmTest, LargerSizesMatchTheSumOfDiscreteLogs) {
         scalars[i + 2] = scalars[i];
     }
     check("repeated and opposite bases");
-    // One scalar for every point: each window's points all want one bucket, so most wait
-    // for a later batch or overflow into the XYZZ buckets.
+    // One scalar for every point: each window's points all go to one bucket, whose run of
+    // n points the affine rounds halve down to one.
     scalars.assign(n, msm::to_scalar(random_scalar<C>(rng)));
     check("one scalar for all");
     scalars.assign(n, scalar_of(3));
