@@ -1,8 +1,8 @@
-// Fp's Montgomery product on the double-precision FMA pipe, in fp32.hpp's form.
+// Fp's Montgomery product on the double-precision FMA pipe, in field32.hpp's form.
 //
-// fp32's product keeps the GPU's IMAD.WIDE pipe busy and leaves the FP64 pipe (64 lanes
+// Fp32's product keeps the GPU's IMAD.WIDE pipe busy and leaves the FP64 pipe (64 lanes
 // an SM on Hopper) idle (docs/msm.md#what-bounds-the-product). This form is slower than
-// fp32's, alone and interleaved with it (docs/msm.md#tried-and-rejected), so only
+// Fp32's, alone and interleaved with it (docs/msm.md#tried-and-rejected), so only
 // fp_product_bench uses it. Here the operands are eight
 // limbs of 48 bits held exactly in doubles, and each 96-bit limb product comes out of two
 // FMAs as two doubles whose bit patterns, less a known bias, are its high and low 48-bit
@@ -18,18 +18,18 @@
 // true value once all its terms are in.
 //
 // Montgomery's reduction runs over the same 48-bit limbs with R = 2^384 = 2^(8 * 48):
-// fp32's radix, so for the same operands the result is fp32::mont_mul_partial's, bit
+// Fp32's radix, so for the same operands the result is Fp32::mont_mul_partial's, bit
 // for bit ((a b + M p) / R with the unique M < R that makes the sum divisible by R).
 // Operation scanning is separated (SOS): the product's 16 columns first, then 8 rounds
 // that each read one column's low 48 bits t, take m = t (-p^-1) mod 2^48 (integer
 // multiply) and add m p. Per product: 128 limb products (3 FP64 instructions each) and
-// their 256 column additions, against fp32's 288 IMAD.WIDE.
+// their 256 column additions, against Fp32's 288 IMAD.WIDE.
 //
 // Host and device compute the same bits (both round FMAs to nearest, IEEE 754), so host
-// tests check the device's algorithm against fp32 and GMP.
+// tests check the device's algorithm against Fp32 and GMP.
 #pragma once
 
-#include "core/ff/fp32.hpp"
+#include "core/ff/fp.hpp"
 #include "core/util/host_device.hpp"
 
 #include <bit>
@@ -38,21 +38,23 @@
 
 namespace zkbatch::ff::fp_f64 {
 
-inline constexpr int kLimbs = 8;  // 8 x 48 = 384 bits: R = 2^384, fp32's radix
+inline constexpr int kLimbs = 8;  // 8 x 48 = 384 bits: R = 2^384, Fp32's radix
 inline constexpr int kLimbBits = 48;
 inline constexpr uint64_t kLimbMask = (uint64_t{1} << kLimbBits) - 1;
 
 // 48-bit limb j of twelve 32-bit words: limb 2k is word 3k and the low half of word
 // 3k + 1, limb 2k + 1 the high half of word 3k + 1 and word 3k + 2.
-ZKB_HOST_DEVICE constexpr uint64_t limb_of_words(const uint32_t words[fp32::kLimbs], int j) {
+using Fp32 = Field32<bls12_381::FpDescription>;
+
+ZKB_HOST_DEVICE constexpr uint64_t limb_of_words(const uint32_t words[Fp32::kLimbs], int j) {
     const int k = 3 * (j / 2);
     return j % 2 == 0 ? uint64_t{words[k]} | (uint64_t{words[k + 1] & 0xffffu} << 32)
                       : uint64_t{words[k + 1] >> 16} | (uint64_t{words[k + 2]} << 16);
 }
 
 ZKB_HOST_DEVICE constexpr uint64_t modulus_limb(int j) {
-    const uint32_t words[fp32::kLimbs] = {fp32::kP0, fp32::kP1, fp32::kP2, fp32::kP3, fp32::kP4,  fp32::kP5,
-                                          fp32::kP6, fp32::kP7, fp32::kP8, fp32::kP9, fp32::kP10, fp32::kP11};
+    uint32_t words[Fp32::kLimbs] = {};
+    for (int w = 0; w < Fp32::kLimbs; ++w) words[w] = Fp32::modulus_limb(w);
     return limb_of_words(words, j);
 }
 
@@ -134,10 +136,10 @@ ZKB_HOST_DEVICE constexpr uint64_t column_start(int k) {
 
 }  // namespace detail
 
-// out = a * b / 2^384 mod p, below 2p for a, b < 2p (as fp32::mont_mul_partial: the same
-// bits), in fp32's twelve 32-bit limbs. `out` may alias a or b.
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[fp32::kLimbs], const uint32_t b[fp32::kLimbs],
-                                                      uint32_t out[fp32::kLimbs]) {
+// out = a * b / 2^384 mod p, below 2p for a, b < 2p (as Fp32::mont_mul_partial: the same
+// bits), in Fp32's twelve 32-bit limbs. `out` may alias a or b.
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void mont_mul_partial(const uint32_t a[Fp32::kLimbs], const uint32_t b[Fp32::kLimbs],
+                                                      uint32_t out[Fp32::kLimbs]) {
     using namespace detail;
     double x[kLimbs], y[kLimbs];
     ZKB_UNROLL

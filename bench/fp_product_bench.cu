@@ -1,4 +1,4 @@
-// fp_product_bench: Fp products a second on the GPU, on the integer pipe (fp32.hpp's
+// fp_product_bench: Fp products a second on the GPU, on the integer pipe (field32.hpp's
 // IMAD.WIDE carry chains) against the double-precision FMA pipe (fp_f64.hpp), alone and
 // interleaved in one thread (docs/msm.md#what-bounds-the-product). Each thread runs a few
 // independent chains x <- x y (partly reduced products, operands below 2p), some on
@@ -19,7 +19,7 @@
 #include "gpu/util/event.hpp"
 #include "gpu/util/stream.hpp"
 #include "core/ff/fp.hpp"
-#include "core/ff/fp32.hpp"
+#include "core/ff/fp.hpp"
 #include "bench/fp_f64.hpp"
 
 #include "event_timing.hpp"
@@ -35,8 +35,8 @@
 namespace zkbatch {
 namespace {
 
-namespace fp32 = ff::fp32;
-constexpr int kWords = fp32::kLimbs;
+using Fp32 = ff::Field32<ff::bls12_381::FpDescription>;
+constexpr int kWords = Fp32::kLimbs;
 constexpr int kThreads = 128;
 
 // A chain's state and multiplier, one after the other, for each chain of each thread.
@@ -51,9 +51,9 @@ __host__ __device__ __forceinline__ void product(const uint32_t a[kWords], const
         ff::fp_f64::mont_mul_partial(a, b, out);
     } else {
 #if defined(__CUDA_ARCH__)
-        fp32::mont_mul_partial<ff::PtxChain>(a, b, out);
+        Fp32::mont_mul_partial<ff::PtxChain>(a, b, out);
 #else
-        fp32::mont_mul_partial<ff::HostChain>(a, b, out);
+        Fp32::mont_mul_partial<ff::HostChain>(a, b, out);
 #endif
     }
 }
@@ -163,7 +163,7 @@ Variant variant(const char* name) {
 Element random_element(std::mt19937_64& rng) {
     Element e{};
     for (int w = 0; w < kWords; ++w) e.words[w] = static_cast<uint32_t>(rng());
-    e.words[kWords - 1] %= fp32::kP11;
+    e.words[kWords - 1] %= Fp32::modulus_limb(kWords - 1);
     return e;
 }
 

@@ -6,10 +6,12 @@
 //   = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47 (254 bits, 3 mod 4)
 // r = 21888242871839275222246405745257275088548364400416034343698204186575808495617
 //   = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001 (254 bits, r - 1 = 2^28 t)
-// Both leave two spare bits, so both invert by divsteps. No GPU kernels yet: device code
-// runs the generic 64-bit arithmetic.
+// Both leave two spare bits, so both invert by divsteps. Device code multiplies, adds and
+// subtracts over 8 x 32-bit limbs in PTX carry chains (field32.hpp), with the lazy
+// products the spare bits allow: the same R, so the same bits.
 #pragma once
 
+#include "core/ff/field32.hpp"
 #include "core/ff/montgomery_field.hpp"
 
 #include <cstdint>
@@ -23,7 +25,7 @@ struct FqDescription {
     ZKB_HOST_DEVICE static constexpr Limbs<4> modulus() {
         return {{0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL}};
     }
-    using DeviceArithmetic = void;
+    using DeviceArithmetic = DeviceArithmetic32<FqDescription>;
 };
 
 struct FrDescription {
@@ -40,7 +42,7 @@ struct FrDescription {
     ZKB_HOST_DEVICE static constexpr Limbs<4> root_of_unity() {
         return {{0x9bd61b6e725b19f0ULL, 0x402d111e41112ed4ULL, 0x00e0a7eb8ef62abcULL, 0x2a3c09f0a58a7e85ULL}};
     }
-    using DeviceArithmetic = void;
+    using DeviceArithmetic = DeviceArithmetic32<FrDescription>;
 };
 
 using Fq = MontgomeryField<FqDescription>;

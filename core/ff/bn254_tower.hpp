@@ -2,7 +2,7 @@
 // description: Fq2 = Fq[u]/(u^2 + 1), Fq6 = Fq2[v]/(v^3 - xi), Fq12 = Fq6[w]/(w^2 - v)
 // with xi = 9 + u, the tower of EIP-197, snarkjs's ffjavascript, arkworks and noble, so
 // GT values compare with theirs coefficient by coefficient (fp12.hpp gives the order).
-// No device product of its own: on a device Fq2 runs the generic code.
+// On a device Fq2's lazy product is field32.hpp's, as BLS12-381's.
 #pragma once
 
 #include "core/ff/bn254.hpp"
@@ -16,7 +16,7 @@ namespace zkbatch::ff::bn254 {
 struct TowerDescription {
     using BaseField = Fq;
     static constexpr uint64_t kXiReal = 9;
-    using DeviceFp2Product = void;
+    using DeviceFp2Product = DeviceFp2Product32<FqDescription>;
 };
 
 using Fq2 = tower::Fp2<TowerDescription>;

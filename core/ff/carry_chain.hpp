@@ -2,7 +2,7 @@
 // mad.lo.cc, madc.hi, ...), as a policy type the field code is a template over:
 // `PtxChain` emits them on the device, and `HostChain` models them exactly (the carry
 // flag is a variable), so host tests run the very instruction sequence the GPU runs.
-// Shared by Fr over 8 limbs (fr32.hpp) and Fp over 12 (fp32.hpp).
+// Every field's device arithmetic is written over it (field32.hpp).
 #pragma once
 
 #include "core/util/host_device.hpp"

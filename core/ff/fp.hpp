@@ -5,11 +5,11 @@
 // exactly the coordinate layout of snarkjs's .zkey and .ptau points (48 bytes
 // little-endian Montgomery), so those load without conversion; the Zcash encodings write
 // the canonical value big-endian. Device code multiplies, adds and subtracts over 32-bit
-// limbs in PTX carry chains (fp32.hpp): the same R, so the same bits, in the GPU's
+// limbs in PTX carry chains (field32.hpp): the same R, so the same bits, in the GPU's
 // native word size.
 #pragma once
 
-#include "core/ff/fp32.hpp"
+#include "core/ff/field32.hpp"
 #include "core/ff/montgomery_field.hpp"
 
 #include <cstdint>
@@ -26,7 +26,7 @@ struct FpDescription {
         return {{0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
                  0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}};
     }
-    using DeviceArithmetic = fp32::DeviceArithmetic;
+    using DeviceArithmetic = DeviceArithmetic32<FpDescription>;
 };
 
 using Fp = MontgomeryField<FpDescription>;
@@ -49,13 +49,6 @@ static_assert(Fp::r_cubed() == Limbs<6>{{0xed48ac6bd94ca1e0ULL, 0x315f831e03a7ad
                                           0x34c04e5e921e1761ULL, 0x2512d43565724728ULL, 0x0aa6346091755d4dULL}});
 static_assert(Fp::kMontInv == 0x89f3fffcfffcfffdULL);
 static_assert(Fp::kInvertsByDivsteps);
-// fp32.hpp's 32-bit limbs are the halves of p's.
-static_assert([] {
-    for (int i = 0; i < 6; ++i) {
-        if (Fp::modulus_limb(i) != (uint64_t{fp32::modulus_limb(2 * i + 1)} << 32 | fp32::modulus_limb(2 * i))) return false;
-    }
-    return true;
-}());
-static_assert(static_cast<uint32_t>(Fp::kMontInv) == fp32::kMontInv);
+static_assert(static_cast<uint32_t>(Fp::kMontInv) == Field32<bls12_381::FpDescription>::kMontInv);
 
 }  // namespace zkbatch::ff

@@ -20,7 +20,7 @@
 #pragma once
 
 #include "core/ff/fp.hpp"
-#include "core/ff/fp32.hpp"
+#include "core/ff/field32.hpp"
 #include "core/util/host_device.hpp"
 
 #include <cstdint>
@@ -53,9 +53,9 @@ struct Fp2 {
         const Fp cross = Fp::sum_times_sum(c0, c1, o.c0, o.c1);
         return Fp2{a - b, cross - a - b};
     }
-    // x * y with lazy reduction on the device where the tower has it (BLS12-381's: the
-    // three products are summed before two reductions, fp32::fp2_mul, 744 multiplies
-    // against 900); the same bits. It holds three 768-bit values at once, so it pays only
+    // x * y with lazy reduction on the device where the tower has it (both towers: the
+    // three products are summed before two reductions, Field32::fp2_mul; over
+    // BLS12-381's Fp 744 multiplies against 900); the same bits. It holds three 768-bit values at once, so it pays only
     // where the caller has the registers: in the MSM's affine rounds it does, as operator*
     // in the XYZZ loops it does not (docs/msm.md#fp2-products).
     ZKB_HOST_DEVICE static Fp2 lazy_product(const Fp2& x, const Fp2& y) {
@@ -176,30 +176,11 @@ private:
 
 namespace bls12_381 {
 
-// Fp2's lazy product on the device: fp32::fp2_mul over 32-bit limbs.
-struct Fp2DeviceProduct {
-#if defined(__CUDA_ARCH__)
-    template <class Fp2>
-    __device__ static ZKB_FORCEINLINE Fp2 multiply(const Fp2& x, const Fp2& y) {
-        uint32_t a0[fp32::kLimbs], a1[fp32::kLimbs], b0[fp32::kLimbs], b1[fp32::kLimbs];
-        fp32::split(x.c0.limbs, a0);
-        fp32::split(x.c1.limbs, a1);
-        fp32::split(y.c0.limbs, b0);
-        fp32::split(y.c1.limbs, b1);
-        fp32::fp2_mul<PtxChain>(a0, a1, b0, b1, a0, a1);
-        Fp2 product;
-        fp32::join(a0, product.c0.limbs);
-        fp32::join(a1, product.c1.limbs);
-        return product;
-    }
-#endif
-};
-
 // The tower of the Zcash BLS12-381 specification (blst's, arkworks', noble's): xi = 1 + u.
 struct TowerDescription {
     using BaseField = Fp;
     static constexpr uint64_t kXiReal = 1;
-    using DeviceFp2Product = Fp2DeviceProduct;
+    using DeviceFp2Product = DeviceFp2Product32<FpDescription>;
 };
 
 using Fp2 = tower::Fp2<TowerDescription>;

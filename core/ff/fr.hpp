@@ -3,10 +3,10 @@
 // r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 (255 bits):
 // four 64-bit limbs, R = 2^256. r leaves one spare bit, not two, so Fr inverts by
 // Fermat's little theorem. Device code multiplies, adds and subtracts over 8x32-bit limbs
-// in PTX carry chains (fr32.hpp): the same R, so the same bits.
+// in PTX carry chains (field32.hpp): the same R, so the same bits.
 #pragma once
 
-#include "core/ff/fr32.hpp"
+#include "core/ff/field32.hpp"
 #include "core/ff/montgomery_field.hpp"
 
 #include <cstdint>
@@ -29,7 +29,7 @@ struct FrDescription {
     ZKB_HOST_DEVICE static constexpr Limbs<4> root_of_unity() {
         return {{0x3829971f439f0d2bULL, 0xb63683508c2280b9ULL, 0xd09b681922c813b4ULL, 0x16a2a19edfe81f20ULL}};
     }
-    using DeviceArithmetic = fr32::DeviceArithmetic;
+    using DeviceArithmetic = DeviceArithmetic32<FrDescription>;
 };
 
 using Fr = MontgomeryField<FrDescription>;
@@ -55,12 +55,7 @@ static_assert(Fr::max_root_of_unity() ==
 static_assert(Fr::coset_shift() ==
               Fr{{0x0000000efffffff1ULL, 0x17e363d300189c0fULL, 0xff9c57876f8457b0ULL, 0x351332208fc5a8c4ULL}});
 static_assert(!Fr::kInvertsByDivsteps);
-// fr32.hpp's 32-bit limbs are the halves of r's.
-static_assert([] {
-    for (int i = 0; i < 4; ++i) {
-        if (Fr::modulus_limb(i) != (uint64_t{fr32::modulus_limb(2 * i + 1)} << 32 | fr32::modulus_limb(2 * i))) return false;
-    }
-    return true;
-}());
+static_assert(static_cast<uint32_t>(Fr::kMontInv) == Field32<bls12_381::FrDescription>::kMontInv);
+static_assert(Field32<bls12_381::FrDescription>::kSparseLowLimbs);
 
 }  // namespace zkbatch::ff

@@ -24,7 +24,7 @@
 // x86-64 CPUs that have it (x86_mont_mul.hpp), else in portable C. On the device the
 // description's DeviceArithmetic, where it names one, takes over add, sub, mont_mul and,
 // where it has them, the lazy products (sum_times, ...): BLS12-381's run on 32-bit limbs
-// in PTX carry chains (fr32.hpp, fp32.hpp), with the same R, so the same bits.
+// in PTX carry chains (field32.hpp), with the same R, so the same bits.
 // Device code cannot index namespace-scope constexpr arrays, so constants come from
 // constexpr functions returning Limbs by value, held in local constexpr variables.
 #pragma once
@@ -178,6 +178,7 @@ private:
     }
 
 public:
+    using FieldDescription = Description;
     static constexpr int kLimbs = N;
     static constexpr size_t kBytes = 8 * N;  // of a canonical value
 
@@ -397,7 +398,7 @@ public:
 
     // (a0 + a1) b, (a0 + a1)(b0 + b1) and a b - c d, for the products of an extension
     // field (Karatsuba's sums): device arithmetic that has them (all three or none) keeps
-    // the sums unreduced or reduces both products at once (fp32.hpp); the same bits.
+    // the sums unreduced or reduces both products at once (field32.hpp); the same bits.
     static constexpr bool kLazyProducts = requires(const MontgomeryField& x) {
         Arithmetic::sum_times(x, x, x);
         Arithmetic::sum_times_sum(x, x, x, x);

@@ -26,7 +26,7 @@
 #pragma once
 
 #include "core/ff/fr.hpp"
-#include "core/ff/fr32.hpp"
+#include "core/ff/field32.hpp"
 #include "core/util/host_device.hpp"
 
 #include <cstdint>
@@ -170,7 +170,7 @@ struct PassParams {
     ZKB_HOST_DEVICE uint32_t shared_bytes() const { return (1u << tile_log()) * static_cast<uint32_t>(sizeof(Fr)); }
 };
 
-// The passes' field arithmetic (fr32.hpp), on partly reduced values v < 2r: a product by
+// The passes' field arithmetic (field32.hpp), on partly reduced values v < 2r: a product by
 // a table entry (< r) skips its final subtraction, sums and differences work modulo 2r.
 // Between the passes of one transform the array holds partly reduced values too (every
 // pass's first step accepts them: a product by a twist, or stage butterflies on values
@@ -179,35 +179,37 @@ struct PassParams {
 // (HostChain), so kernel emulation checks it.
 namespace partial {
 
+using Fr32 = ff::Field32<ff::bls12_381::FrDescription>;
+
 template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr limbwise(const Fr& x, const Fr& y) {
     uint32_t a[8], b[8], out[8];
-    ff::fr32::split(x.limbs, a);
-    ff::fr32::split(y.limbs, b);
+    Fr32::split(x.limbs, a);
+    Fr32::split(y.limbs, b);
     kOp(a, b, out);
     Fr result;
-    ff::fr32::join(out, result.limbs);
+    Fr32::join(out, result.limbs);
     return result;
 }
 
 // factor < r (a table entry or a constant), value < 2r: < 2r.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr mul(const Fr& factor, const Fr& value) {
-    return limbwise<ff::fr32::mont_mul_partial<ff::fr32::NativeChain>>(factor, value);
+    return limbwise<Fr32::mont_mul_partial<ff::NativeChain>>(factor, value);
 }
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr add(const Fr& x, const Fr& y) {
-    return limbwise<ff::fr32::add_partial<ff::fr32::NativeChain>>(x, y);
+    return limbwise<Fr32::add_partial<ff::NativeChain>>(x, y);
 }
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr sub(const Fr& x, const Fr& y) {
-    return limbwise<ff::fr32::sub_partial<ff::fr32::NativeChain>>(x, y);
+    return limbwise<Fr32::sub_partial<ff::NativeChain>>(x, y);
 }
 // value < 2r -> the same residue < r.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr reduce(const Fr& value) {
     uint32_t v[8], out[8];
-    ff::fr32::split(value.limbs, v);
-    ff::fr32::NativeChain chain;
-    ff::fr32::reduce_once(chain, v, out);
+    Fr32::split(value.limbs, v);
+    ff::NativeChain chain;
+    Fr32::reduce_once(chain, v, out);
     Fr result;
-    ff::fr32::join(out, result.limbs);
+    Fr32::join(out, result.limbs);
     return result;
 }
 

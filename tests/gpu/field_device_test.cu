@@ -1,15 +1,16 @@
 // The field and curve arithmetic of zkbatch/ff and zkbatch/ec run on the device against
 // the same code on the host (itself checked against GMP and the group laws in math_tests
-// and curve_tests): one implementation, two compilers, same bits. On the device Fr runs
-// on fr32.hpp and Fp on fp32.hpp (PTX carry chains), so these tests are also what shows
-// the PTX instructions do what the host model of them (HostChain) does; BN254's fields
-// run the generic 64-bit code.
+// and curve_tests): one implementation, two compilers, same bits. On the device every
+// field runs on field32.hpp (PTX carry chains), so these tests are also what shows the
+// PTX instructions do what the host model of them (HostChain) does.
 #include "test_support.hpp"
 
 #include "gpu/util/cuda_check.hpp"
 #include "gpu/util/device_buffer.hpp"
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 #include "core/ff/bn254.hpp"
+#include "core/ff/bn254_tower.hpp"
 #include "core/ff/fp2.hpp"
 #include "core/ff/fr.hpp"
 
@@ -27,8 +28,8 @@ using ff::Fr;
 
 constexpr int kResultsPerPair = 8;
 
-// For Fr (on fr32.hpp's PTX) and BN254's Fq and Fr (the generic 64-bit code): the last
-// result is a domain's root of unity where the field has domains, half of x otherwise.
+// For the fields of 8 limbs (BLS12-381's Fr, BN254's Fq and Fr): the last result is a
+// domain's root of unity where the field has domains, half of x otherwise.
 template <class F>
 ZKB_HOST_DEVICE void field_ops(const F& x, const F& y, F* out) {
     out[0] = x + y;
@@ -141,8 +142,12 @@ std::vector<Fp> fp_values(size_t count, uint64_t seed) {
 
 constexpr int kFpResults = 9;
 constexpr int kFp2Results = 7;
+const char* const kFpNames[kFpResults] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x/2", "2x*2y", "x*y-2y*(x+y)"};
+const char* const kFp2Names[kFp2Results] = {"x+y", "x-y", "x*y", "x^2", "x^-1", "xi*x*conj(y)", "lazy x*y"};
 
-ZKB_HOST_DEVICE void fp_ops(const Fp& x, const Fp& y, Fp* out) {
+// A base field's operations, its lazy products among them (BLS12-381's Fp, BN254's Fq).
+template <class F>
+ZKB_HOST_DEVICE void fp_ops(const F& x, const F& y, F* out) {
     out[0] = x + y;
     out[1] = x - y;
     out[2] = x * y;
@@ -151,25 +156,28 @@ ZKB_HOST_DEVICE void fp_ops(const Fp& x, const Fp& y, Fp* out) {
     out[5] = x.inverse();
     out[6] = x.half();
     out[7] = x.dbl() * y.dbl();
-    out[8] = Fp::product_difference(x, y, y.dbl(), x + y);
+    out[8] = F::product_difference(x, y, y.dbl(), x + y);
 }
 
-ZKB_HOST_DEVICE void fp2_ops(const Fp2& x, const Fp2& y, Fp2* out) {
+template <class F2>
+ZKB_HOST_DEVICE void fp2_ops(const F2& x, const F2& y, F2* out) {
     out[0] = x + y;
     out[1] = x - y;
     out[2] = x * y;
     out[3] = x.sqr();
     out[4] = x.inverse();
     out[5] = x.mul_by_nonresidue() * y.conjugate();
-    out[6] = Fp2::lazy_product(x, y);
+    out[6] = F2::lazy_product(x, y);
 }
 
-__global__ void fp_ops_kernel(const Fp* x, const Fp* y, Fp* out, uint32_t count) {
+template <class F>
+__global__ void fp_ops_kernel(const F* x, const F* y, F* out, uint32_t count) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count) fp_ops(x[i], y[i], out + kFpResults * i);
 }
 
-__global__ void fp2_ops_kernel(const Fp2* x, const Fp2* y, Fp2* out, uint32_t count) {
+template <class F2>
+__global__ void fp2_ops_kernel(const F2* x, const F2* y, F2* out, uint32_t count) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count) fp2_ops(x[i], y[i], out + kFp2Results * i);
 }
@@ -211,9 +219,7 @@ TEST(DeviceField, FpOperationsMatchTheHostBitForBit) {
             y[100 + 6 * i + k] = y[k];
         }
     }
-    const char* const names[kFpResults] = {"x+y", "x-y", "x*y", "x^2", "-x", "x^-1", "x/2", "2x*2y",
-                                           "x*y-2y*(x+y)"};
-    expect_device_equals_host<Fp, kFpResults>(x, y, fp_ops_kernel, fp_ops, names);
+    expect_device_equals_host<Fp, kFpResults>(x, y, fp_ops_kernel<Fp>, fp_ops<Fp>, kFpNames);
 }
 
 TEST(DeviceField, Fp2OperationsMatchTheHostBitForBit) {
@@ -224,9 +230,30 @@ TEST(DeviceField, Fp2OperationsMatchTheHostBitForBit) {
         x.push_back(Fp2{values[i], values[(i * 5 + 1) % 4096]});
         y.push_back(Fp2{values[(i * 7 + 2) % 4096], values[(i * 11 + 3) % 4096]});
     }
-    const char* const names[kFp2Results] = {"x+y", "x-y", "x*y", "x^2", "x^-1", "xi*x*conj(y)",
-                                            "lazy x*y"};
-    expect_device_equals_host<Fp2, kFp2Results>(x, y, fp2_ops_kernel, fp2_ops, names);
+    expect_device_equals_host<Fp2, kFp2Results>(x, y, fp2_ops_kernel<Fp2>, fp2_ops<Fp2>, kFp2Names);
+}
+
+// BN254's Fq and Fq2, whose device products are the lazy ones of field32.hpp too.
+TEST(DeviceField, Bn254FqAndFq2OperationsMatchTheHostBitForBit) {
+    ZKB_REQUIRE_GPU();
+    using ff::bn254::Fq;
+    using ff::bn254::Fq2;
+    std::vector<Fq> x = random_elements<Fq>(4096, 25);
+    std::vector<Fq> y = random_elements<Fq>(4096, 26);
+    const Fq edges[] = {Fq::zero(), Fq::one(), -Fq::one(), Fq::from_u64(2), -Fq::from_u64(2)};
+    for (size_t i = 0; i < std::size(edges); ++i) {
+        for (size_t k = 0; k < std::size(edges); ++k) {
+            x[5 * i + k] = edges[i];
+            y[5 * i + k] = edges[k];
+        }
+    }
+    expect_device_equals_host<Fq, kFpResults>(x, y, fp_ops_kernel<Fq>, fp_ops<Fq>, kFpNames);
+    std::vector<Fq2> x2, y2;
+    for (size_t i = 0; i < 1024; ++i) {
+        x2.push_back(Fq2{x[i], x[(i * 5 + 1) % 4096]});
+        y2.push_back(Fq2{y[(i * 7 + 2) % 4096], y[(i * 11 + 3) % 4096]});
+    }
+    expect_device_equals_host<Fq2, kFp2Results>(x2, y2, fp2_ops_kernel<Fq2>, fp2_ops<Fq2>, kFp2Names);
 }
 
 // ---- G1 and G2 --------------------------------------------------------------------------
@@ -295,15 +322,8 @@ void expect_op_matches(const std::vector<CurveInput<C>>& inputs, const cuda::Dev
 template <class C>
 void expect_curve_ops_match() {
     using Point = ec::Jacobian<C>;
-    std::mt19937_64 rng(std::is_same_v<C, ec::G1Params> ? 31 : 32);
-    const Point generator =
-        Point::from_affine([]() -> const ec::Affine<C>& {
-            if constexpr (std::is_same_v<C, ec::G1Params>) {
-                return ec::g1_generator();
-            } else {
-                return ec::g2_generator();
-            }
-        }());
+    std::mt19937_64 rng(sizeof(ec::Affine<C>));
+    const Point generator = Point::from_affine(ec::generator<C>());
     std::vector<CurveInput<C>> inputs(64);
     for (CurveInput<C>& input : inputs) {
         uint64_t k1[4] = {rng(), rng(), rng(), rng() >> 2}, k2[4] = {rng(), rng(), rng(), rng() >> 2};
@@ -342,6 +362,12 @@ TEST(DeviceCurve, G1OperationsMatchTheHostBitForBit) {
 TEST(DeviceCurve, G2OperationsMatchTheHostBitForBit) {
     ZKB_REQUIRE_GPU();
     expect_curve_ops_match<ec::G2Params>();
+}
+
+TEST(DeviceCurve, Bn254G1AndG2OperationsMatchTheHostBitForBit) {
+    ZKB_REQUIRE_GPU();
+    expect_curve_ops_match<ec::bn254::G1Params>();
+    expect_curve_ops_match<ec::bn254::G2Params>();
 }
 
 }  // namespace
