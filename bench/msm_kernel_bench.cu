@@ -2,17 +2,18 @@
 // with CUDA events, in the layout of sppark's MSM figures so the two compare line by
 // line (docs/msm.md#numbers-today).
 //
-//   msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
+//   msm_kernel_bench [--curve bls12-381] [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]
 //                    [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]
 //                    [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]
 //                    [--tables 1] [--table-strides 1] [--affine 1] [--affine-log-n 22,24]
 //                    [--g2-affine-segment 0] [--g1-affine-segment 2048] [--infinity-share 0]
 //
+// --curve: bls12-381 (the default) or bn254, the same kernels over either curve's groups.
 // Bases: distinct subgroup points [k_i] G with random 64-bit k_i, made on the device once
 // for the largest size (smaller sizes use a prefix); --infinity-share of them (a fraction,
 // drawn per point) are infinity instead, as a Groth16 key's queries hold for variables a
 // matrix never references (~4% of B's in a full-density synthetic circuit). Scalars:
-// uniform below r (255 bits), canonical, made on the device; the boolean row draws each
+// uniform below r, canonical, made on the device; the boolean row draws each
 // scalar 0 or 1 with probability --boolean-share (half each) and uniform otherwise. Each
 // figure is the median of --repetitions runs after two warm-ups: classification, the one
 // host wait, digits, sort, accumulation, reduction and combination, all inside the events.
@@ -47,6 +48,7 @@
 #include "gpu/util/nvtx.hpp"
 #include "gpu/util/pinned_buffer.hpp"
 #include "gpu/util/stream.hpp"
+#include "core/curve/curves.hpp"
 #include "core/ec/curve.hpp"
 #include "core/msm/pippenger.hpp"
 #include "core/util/splitmix64.hpp"
@@ -109,8 +111,10 @@ __global__ void make_points_kernel(ec::Affine<C> generator, ec::Affine<C>* out, 
 // A share in 0..1 as a threshold on a 32-bit draw.
 uint32_t share_units(double share) { return static_cast<uint32_t>(std::clamp(share, 0.0, 1.0) * 4294967295.0); }
 
-// Scalar i: uniform below 2^255, minus r when at least r (r > 2^254: close to uniform
-// below r); with probability boolean_share (in 2^-32 units) 0 or 1 instead.
+// Scalar i: uniform below 2^b for r's bit length b, minus r when at least r (r > 2^(b-1):
+// close to uniform below r); with probability boolean_share (in 2^-32 units) 0 or 1
+// instead.
+template <class Fr>
 __global__ void make_scalars_kernel(msm::Scalar* out, uint64_t n, uint64_t seed, uint32_t boolean_share) {
     const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -121,8 +125,8 @@ __global__ void make_scalars_kernel(msm::Scalar* out, uint64_t n, uint64_t seed,
         s = msm::Scalar{{(draw >> 32) & 1, 0, 0, 0}};
     } else {
         for (uint64_t& limb : s.limbs) limb = random.next();
-        s.limbs[3] >>= 1;
-        const ff::Limbs<4> r = ff::Fr::modulus();
+        s.limbs[3] >>= 256 - Fr::kModulusBits;
+        const ff::Limbs<4> r = Fr::modulus();
         bool at_least_r = true;
         for (int j = 3; j >= 0; --j) {
             if (s.limbs[j] != r.limbs[j]) {
@@ -139,6 +143,7 @@ __global__ void make_scalars_kernel(msm::Scalar* out, uint64_t n, uint64_t seed,
 }
 
 struct Options {
+    curve::CurveId curve = curve::CurveId::bls12_381;
     std::vector<uint32_t> log_ns = {16, 18, 20, 22, 24, 26};
     uint32_t g2_max_log_n = 24;
     int repetitions = 11;
@@ -157,7 +162,8 @@ struct Options {
 };
 
 constexpr const char* kUsage =
-    "usage: msm_kernel_bench [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24] [--repetitions 11]\n"
+    "usage: msm_kernel_bench [--curve bls12-381] [--log-n 16,18,20,22,24,26] [--g2-max-log-n 24]\n"
+    "                        [--repetitions 11]\n"
     "                        [--sweep-log-n 20,24] [--sweep-bits 14,16,18,20,22]\n"
     "                        [--sweep-segments 32,64,128,256,512] [--boolean-share 0.9]\n"
     "                        [--tables 1] [--table-strides 1] [--affine 1] [--affine-log-n 22,24]\n"
@@ -187,7 +193,11 @@ Options parse(int argc, char** argv) {
         }
         if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
         const std::string value = argv[++i];
-        if (flag == "--log-n") {
+        if (flag == "--curve") {
+            const std::optional<curve::CurveId> curve = curve::curve_from_name(value);
+            if (!curve) throw std::invalid_argument("--curve " + value + ": not bls12-381 or bn254");
+            options.curve = *curve;
+        } else if (flag == "--log-n") {
             options.log_ns = split_numbers(value);
         } else if (flag == "--g2-max-log-n") {
             options.g2_max_log_n = static_cast<uint32_t>(std::stoul(value));
@@ -217,7 +227,7 @@ Options parse(int argc, char** argv) {
             options.g1_affine_segment = static_cast<uint32_t>(std::stoul(value));
         } else {
             throw std::invalid_argument("unknown option " + flag +
-                                        " (known: --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
+                                        " (known: --curve, --log-n, --g2-max-log-n, --repetitions, --sweep-log-n, "
                                         "--sweep-bits, --sweep-segments, --boolean-share, --infinity-share, "
                                         "--tables, --table-strides, --affine, --affine-log-n, --g2-affine-segment, "
                                         "--g1-affine-segment, --help)");
@@ -242,13 +252,10 @@ struct Breakdown {
     }
 };
 
+// "G1" or "G2".
 template <class C>
-const ec::Affine<C>& generator_of() {
-    if constexpr (std::is_same_v<C, ec::G1Params>) {
-        return ec::g1_generator();
-    } else {
-        return ec::g2_generator();
-    }
+const char* group_name() {
+    return cuda::msm::kOverExtension<C> ? "G2" : "G1";
 }
 
 // What an MSM of one curve runs on: bases (made here, or someone else's), an accumulator
@@ -264,7 +271,7 @@ struct Curve {
     // Makes `points` bases, `infinity_share` (2^-32 units) of them infinity.
     Curve(const MsmCapacity& capacity, uint64_t points, uint64_t seed, uint32_t infinity_share)
         : max_points(points), own_bases(points), bases(own_bases.data()), accumulator(capacity), result(1) {
-        make_points_kernel<C><<<blocks_for(points, kPointThreads), kPointThreads>>>(generator_of<C>(), own_bases.data(),
+        make_points_kernel<C><<<blocks_for(points, kPointThreads), kPointThreads>>>(ec::generator<C>(), own_bases.data(),
                                                                                    points, seed, infinity_share);
         ZKB_CUDA_CHECK_LAUNCH("make_points_kernel");
         ZKB_CUDA_CHECK(cudaDeviceSynchronize());
@@ -280,7 +287,14 @@ struct Curve {
     }
 };
 
+// The benchmark over one curve description's groups (curve/description.hpp).
+template <class Description>
 class Bench {
+    using G1Params = typename Description::G1Params;
+    using G2Params = typename Description::G2Params;
+    using G1Affine = ec::Affine<G1Params>;
+    using G2Affine = ec::Affine<G2Params>;
+
 public:
     explicit Bench(const Options& options) : options_(options) { size_for_log_ns(); }
 
@@ -297,10 +311,10 @@ public:
         const auto accumulator_bytes = [&](uint32_t segment) {
             MsmCapacity capacity = capacity_;
             capacity.affine_segment = segment;
-            return BucketAccumulator<ec::G2Params>::device_bytes_for(capacity);
+            return BucketAccumulator<G2Params>::device_bytes_for(capacity);
         };
         // What the set-up allocates after G2's accumulator: its bases and the scalars.
-        const uint64_t after = (uint64_t{1} << g2_log_n()) * sizeof(ec::G2Affine) +
+        const uint64_t after = (uint64_t{1} << g2_log_n()) * sizeof(G2Affine) +
                                2 * capacity_.max_points * sizeof(msm::Scalar);
         const uint64_t shortest = accumulator_bytes(cuda::msm::kMinAffineSegment) + after + kSpareBytes;
         uint64_t table_room = 0;
@@ -324,9 +338,10 @@ public:
             std::snprintf(infinity_note, sizeof infinity_note, ", %.1f%% of them infinity",
                           options_.infinity_share * 100);
         }
-        std::printf("# %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the device%s\n",
-                    device.name.c_str(), device.sm_count, device.driver_version.c_str(), options_.repetitions,
-                    infinity_note);
+        std::printf("# %s, %s, %d SMs, driver %s; median of %d after 2 warm-ups, CUDA events, bases on the "
+                    "device%s\n",
+                    std::string(curve::name(Description::kId)).c_str(), device.name.c_str(), device.sm_count,
+                    device.driver_version.c_str(), options_.repetitions, infinity_note);
         const std::unique_ptr<Setup> setup = make_setup();
         skips_.print();
         if (setup == nullptr) return;
@@ -354,8 +369,8 @@ private:
     using Breakdowns = std::vector<std::pair<std::string, Breakdown>>;
     // Each size's sums over the bases, which the rows over tables must equal.
     struct RowSums {
-        std::map<uint32_t, ec::G1Affine> g1;
-        std::map<uint32_t, ec::G2Affine> g2;
+        std::map<uint32_t, G1Affine> g1;
+        std::map<uint32_t, G2Affine> g2;
     };
 
     // What the rows run on, sized for the largest size and made once: the plan, each
@@ -370,10 +385,11 @@ private:
               uniform(bench.capacity_.max_points),
               boolean(bench.capacity_.max_points) {
             const uint64_t n = bench.capacity_.max_points;
-            make_scalars_kernel<<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
+            using Fr = typename Description::Fr;
+            make_scalars_kernel<Fr><<<blocks_for(n), kThreads>>>(uniform.data(), n, 21, 0);
             ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
-            make_scalars_kernel<<<blocks_for(n), kThreads>>>(boolean.data(), n, 22,
-                                                             share_units(bench.options_.boolean_share));
+            make_scalars_kernel<Fr><<<blocks_for(n), kThreads>>>(boolean.data(), n, 22,
+                                                                 share_units(bench.options_.boolean_share));
             ZKB_CUDA_CHECK_LAUNCH("make_scalars_kernel");
             ZKB_CUDA_CHECK(cudaDeviceSynchronize());
             host_scalars = cuda::PinnedBuffer(n * sizeof(msm::Scalar));
@@ -384,9 +400,9 @@ private:
         std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
         ScalarPlan plan;
         MsmCapacity g1_capacity;
-        Curve<ec::G1Params> g1;
+        Curve<G1Params> g1;
         MsmCapacity g2_capacity;
-        Curve<ec::G2Params> g2;
+        Curve<G2Params> g2;
         cuda::DeviceBuffer<msm::Scalar> uniform, boolean;
         cuda::PinnedBuffer host_scalars;
         double seconds = 0;  // to make it
@@ -433,11 +449,11 @@ private:
         const uint64_t n = capacity_.max_points;
         const uint32_t g2_segment =
             options_.g2_affine_segment != 0 ? options_.g2_affine_segment : cuda::msm::kMinAffineSegment;
-        return ScalarPlan::device_bytes_for(capacity_) + n * sizeof(ec::G1Affine) +
-               BucketAccumulator<ec::G1Params>::device_bytes_for(g1_capacity()) + sizeof(ec::Jacobian<ec::G1Params>) +
-               (uint64_t{1} << g2_log_n()) * sizeof(ec::G2Affine) +
-               BucketAccumulator<ec::G2Params>::device_bytes_for(g2_capacity(g2_segment)) +
-               sizeof(ec::Jacobian<ec::G2Params>) + 2 * n * sizeof(msm::Scalar);
+        return ScalarPlan::device_bytes_for(capacity_) + n * sizeof(G1Affine) +
+               BucketAccumulator<G1Params>::device_bytes_for(g1_capacity()) + sizeof(ec::Jacobian<G1Params>) +
+               (uint64_t{1} << g2_log_n()) * sizeof(G2Affine) +
+               BucketAccumulator<G2Params>::device_bytes_for(g2_capacity(g2_segment)) +
+               sizeof(ec::Jacobian<G2Params>) + 2 * n * sizeof(msm::Scalar);
     }
 
     // The set-up for the sizes asked for, less the largest ones while it does not fit
@@ -462,14 +478,14 @@ private:
         if (!options_.tables) return bytes;
         for (uint32_t log_n : options_.log_ns) {
             for (uint32_t stride : options_.table_strides) {
-                add_table_bytes<ec::G1Params>(bytes, log_n, stride);
-                if (log_n <= g2_log_n() && stride == 1) add_table_bytes<ec::G2Params>(bytes, log_n, stride);
+                add_table_bytes<G1Params>(bytes, log_n, stride);
+                if (log_n <= g2_log_n() && stride == 1) add_table_bytes<G2Params>(bytes, log_n, stride);
             }
         }
         for (uint32_t log_n : options_.affine_log_ns) {
             if (!options_.affine || log_n > max_log_n_) continue;
-            add_table_bytes<ec::G1Params>(bytes, log_n, 1);
-            if (log_n <= options_.g2_max_log_n) add_table_bytes<ec::G2Params>(bytes, log_n, 1);
+            add_table_bytes<G1Params>(bytes, log_n, 1);
+            if (log_n <= options_.g2_max_log_n) add_table_bytes<G2Params>(bytes, log_n, 1);
         }
         return bytes;
     }
@@ -506,12 +522,12 @@ private:
         const uint64_t points = uint64_t{1} << log_n;
         Breakdown g1_steps, g2_steps, boolean_steps, host_steps;
         const double g1_ms = time_msm(plan, setup.g1, setup.uniform.data(), nullptr, points, 0, g1_steps);
-        const ec::G1Affine g1_sum = setup.g1.sum_affine();
+        const G1Affine g1_sum = setup.g1.sum_affine();
         const double host_ms =
             time_msm(plan, setup.g1, setup.uniform.data(), setup.host_scalars.data(), points, 0, host_steps);
         const uint32_t bits = plan.layout().bits;
         std::string g2_cell = "-";
-        std::optional<ec::G2Affine> g2_sum;
+        std::optional<G2Affine> g2_sum;
         bool checks = setup.g1.sum_affine() == g1_sum;
         if (log_n <= g2_log_n()) {
             const double g2_ms = time_msm(plan, setup.g2, setup.uniform.data(), nullptr, points, 0, g2_steps);
@@ -639,7 +655,7 @@ private:
         Breakdown steps;
         row.ms = time_msm(plan, curve, scalars, nullptr, points, 0, steps, -1, 0, &table);
         row.equal = curve.sum_affine() == expected;
-        std::string name = std::is_same_v<C, ec::G1Params> ? "G1 table" : "G2 table";
+        std::string name = std::string(group_name<C>()) + " table";
         if (shape.stride != 1) {
             name += '/';
             name += std::to_string(shape.stride);
@@ -665,7 +681,7 @@ private:
     // Level 0 without batched affine rounds and with them at a few min_pairs around the
     // count model's (G1 150, G2 50), over a table (built here) and plain: medians, each
     // sum checked against the first.
-    void compare_affine(ScalarPlan& plan, Curve<ec::G1Params>& g1, Curve<ec::G2Params>& g2,
+    void compare_affine(ScalarPlan& plan, Curve<G1Params>& g1, Curve<G2Params>& g2,
                         const cuda::DeviceBuffer<msm::Scalar>& scalars) {
         std::printf("\n## Level 0 in batched affine rounds (median ms; min_pairs 0 = no rounds)\n\n");
         std::printf("| MSM | min_pairs | over a table ms (accumulate) | plain ms (accumulate) |\n|---|---|---|---|\n");
@@ -682,7 +698,7 @@ private:
     void compare_affine_rows(ScalarPlan& plan, Curve<C>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
                              uint32_t log_n) {
         const uint64_t points = uint64_t{1} << log_n;
-        constexpr bool g1 = std::is_same_v<C, ec::G1Params>;
+        constexpr bool g1 = !cuda::msm::kOverExtension<C>;
         std::unique_ptr<BaseTable<C>> table;
         const std::string what = row_name(g1 ? "G1 2^" : "G2 2^", log_n) + " over a table, level 0 in affine rounds";
         if (options_.tables && skips_.fits(what, BaseTable<C>::device_bytes_for(points, table_shape(log_n, 1)))) {
@@ -798,7 +814,7 @@ private:
                 failed += std::to_string(plan.layout().bits);
             }
         }
-        std::printf("# validation, %s, %llu points, window widths 0 (auto)", std::is_same_v<C, ec::G1Params> ? "G1" : "G2",
+        std::printf("# validation, %s, %llu points, window widths 0 (auto)", group_name<C>(),
                     static_cast<unsigned long long>(count));
         for (uint32_t bits : widths) {
             if (bits != 0) std::printf(" %u", bits);
@@ -823,24 +839,24 @@ private:
 
     // Window widths and level-0 segments side by side at a few sizes, over a plan and an
     // accumulator of sweep_capacity; the largest sizes are left out while those do not fit.
-    void sweep(const Curve<ec::G1Params>& g1, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
+    void sweep(const Curve<G1Params>& g1, const cuda::DeviceBuffer<msm::Scalar>& scalars) {
         std::vector<uint32_t> sizes;
         for (uint32_t log_n : options_.sweep_log_ns) {
             if (log_n <= max_log_n_) sizes.push_back(log_n);
         }
         std::unique_ptr<ScalarPlan> plan;
-        std::unique_ptr<Curve<ec::G1Params>> curve;
+        std::unique_ptr<Curve<G1Params>> curve;
         while (!sizes.empty() && plan == nullptr) {
             const uint32_t largest = *std::max_element(sizes.begin(), sizes.end());
             const MsmCapacity capacity = sweep_capacity(largest);
             const std::string what = row_name("2^", largest) + " sweep rows (their plan and accumulator)";
             const uint64_t bytes = ScalarPlan::device_bytes_for(capacity) +
-                                   BucketAccumulator<ec::G1Params>::device_bytes_for(capacity) +
-                                   sizeof(ec::Jacobian<ec::G1Params>);
+                                   BucketAccumulator<G1Params>::device_bytes_for(capacity) +
+                                   sizeof(ec::Jacobian<G1Params>);
             if (skips_.fits(what, bytes)) {
                 skips_.run_or_skip(what, [&] {
                     auto made_plan = std::make_unique<ScalarPlan>(capacity);
-                    auto made_curve = std::make_unique<Curve<ec::G1Params>>(capacity, g1);
+                    auto made_curve = std::make_unique<Curve<G1Params>>(capacity, g1);
                     plan = std::move(made_plan);
                     curve = std::move(made_curve);
                 });
@@ -852,7 +868,7 @@ private:
         run_sweep(*plan, *curve, scalars, sizes);
     }
 
-    void run_sweep(ScalarPlan& plan, Curve<ec::G1Params>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
+    void run_sweep(ScalarPlan& plan, Curve<G1Params>& curve, const cuda::DeviceBuffer<msm::Scalar>& scalars,
                    const std::vector<uint32_t>& sizes) {
         const int repetitions = std::max(3, options_.repetitions / 2);
         const auto table = [&](const char* title, const std::vector<uint32_t>& values, const char* name,
@@ -865,13 +881,13 @@ private:
             std::printf("\n");
             for (uint32_t log_n : sizes) {
                 std::printf("| %u |", log_n);
-                ec::G1Affine first{};
+                G1Affine first{};
                 bool equal = true;
                 for (size_t i = 0; i < values.size(); ++i) {
                     Breakdown steps;
                     const double ms = time_msm(plan, curve, scalars.data(), nullptr, uint64_t{1} << log_n,
                                                widths ? values[i] : 0, steps, repetitions, widths ? 0 : values[i]);
-                    const ec::G1Affine sum = curve.sum_affine();
+                    const G1Affine sum = curve.sum_affine();
                     if (i == 0) first = sum;
                     equal = equal && sum == first;
                     std::printf(" %s (%.1f, %.1f) |", format_ms(ms).c_str(), steps.at("sort"),
@@ -903,7 +919,7 @@ int main(int argc, char** argv) {
             std::fputs(zkbatch::kUsage, stdout);
             return 0;
         }
-        zkbatch::Bench(options).run();
+        zkbatch::curve::with_curve(options.curve, [&](auto curve) { zkbatch::Bench<decltype(curve)>(options).run(); });
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "msm_kernel_bench: %s\n", e.what());

@@ -25,6 +25,7 @@
 #include "gpu/msm/msm_steps.hpp"
 #include "gpu/util/pinned_buffer.hpp"
 #include "gpu/util/stream.hpp"
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
 
 #include <cstddef>
@@ -167,6 +168,8 @@ private:
 
 extern template class BaseTable<ec::G1Params>;
 extern template class BaseTable<ec::G2Params>;
+extern template class BaseTable<ec::bn254::G1Params>;
+extern template class BaseTable<ec::bn254::G2Params>;
 
 template <class C>
 class BucketAccumulator {
@@ -229,11 +232,13 @@ private:
     DeviceBuffer<uint8_t> own_rounds_scratch_;           // empty when lent
     uint32_t* affine_keys_[2] = {nullptr, nullptr};      // in the own or the lent scratch
     ec::Affine<C>* affine_points_[2] = {nullptr, nullptr};
-    ff::Fp* affine_prefix_ = nullptr;
+    BaseField<C>* affine_prefix_ = nullptr;
 };
 
 extern template class BucketAccumulator<ec::G1Params>;
 extern template class BucketAccumulator<ec::G2Params>;
+extern template class BucketAccumulator<ec::bn254::G1Params>;
+extern template class BucketAccumulator<ec::bn254::G2Params>;
 
 // One MSM in one call, with its own plan and scratch: tests and simple callers.
 template <class C>

@@ -72,24 +72,24 @@ struct AffineScratchLayout {
         : items{uint64_t{slots} * affine_capacity(max_segment, 0), uint64_t{slots} * affine_capacity(max_segment, 1)},
           prefixes(items[0]) {}
     uint64_t bytes() const {
-        return (items[0] + items[1]) * (sizeof(ec::Affine<C>) + sizeof(uint32_t)) + prefixes * sizeof(ff::Fp);
+        return (items[0] + items[1]) * (sizeof(ec::Affine<C>) + sizeof(uint32_t)) + prefixes * sizeof(BaseField<C>);
     }
     // Points the arrays into the block at `base`.
-    void carve(void* base, ec::Affine<C>* points[2], ff::Fp*& prefix, uint32_t* keys[2]) const {
+    void carve(void* base, ec::Affine<C>* points[2], BaseField<C>*& prefix, uint32_t* keys[2]) const {
         auto* at = static_cast<unsigned char*>(base);
         for (int b = 0; b < 2; ++b) {
             points[b] = reinterpret_cast<ec::Affine<C>*>(at);
             at += items[b] * sizeof(ec::Affine<C>);
         }
-        prefix = reinterpret_cast<ff::Fp*>(at);
-        at += prefixes * sizeof(ff::Fp);
+        prefix = reinterpret_cast<BaseField<C>*>(at);
+        at += prefixes * sizeof(BaseField<C>);
         for (int b = 0; b < 2; ++b) {
             keys[b] = reinterpret_cast<uint32_t*>(at);
             at += items[b] * sizeof(uint32_t);
         }
     }
+    static_assert(sizeof(BaseField<C>) % 16 == 0);
 };
-static_assert(sizeof(ff::Fp) % 16 == 0);
 
 template <class C>
 __global__ void __launch_bounds__(kPointThreads) reduce_buckets_kernel(const BucketReduceParams params,

@@ -3,7 +3,7 @@
 // by thread and compare with the CPU's msm::pippenger, without a GPU).
 //
 // The algorithm (msm.hpp has the API, docs/msm.md#the-algorithm the counts):
-//  1. Scalars (canonical, or Fr in Montgomery form, converted here) are classified: zero
+//  1. Scalars (canonical, or an Fr in Montgomery form, converted here) are classified: zero
 //     (skipped), one, or full. One device-to-host read of the two counts follows; it
 //     picks the window width c from the number of full scalars.
 //  2. Entries: a full scalar's W = ceil(256 / c) signed c-bit digits become entries
@@ -39,6 +39,7 @@
 #pragma once
 
 #include "core/ec/point.hpp"
+#include "core/ff/bn254.hpp"
 #include "core/ff/fp2.hpp"
 #include "core/ff/fr.hpp"
 #include "core/msm/pippenger.hpp"
@@ -54,19 +55,27 @@ using zkbatch::msm::Scalar;
 
 // How the scalars lie in device memory.
 enum class ScalarForm : uint32_t {
-    canonical,   // msm::Scalar: the integer below r, four little-endian 64-bit limbs
-    montgomery,  // ff::Fr as it stores itself (x R mod r): converted on the device
+    canonical,         // msm::Scalar: the integer below r, four little-endian 64-bit limbs
+    montgomery,        // BLS12-381's Fr as it stores itself (x R mod r): converted on the device
+    bn254_montgomery,  // BN254's Fr as it stores itself: converted on the device
 };
+
+// The Montgomery form of a curve's scalar field F.
+template <class F>
+constexpr ScalarForm montgomery_form() {
+    static_assert(std::is_same_v<F, ff::bls12_381::Fr> || std::is_same_v<F, ff::bn254::Fr>);
+    return std::is_same_v<F, ff::bn254::Fr> ? ScalarForm::bn254_montgomery : ScalarForm::montgomery;
+}
 
 inline constexpr uint32_t kMaxWindowBits = 24;   // W * 2^(c-1) keys fit easily in 32 bits
 inline constexpr uint32_t kSignBit = 0x80000000u;  // in an entry's value: subtract the point
 inline constexpr uint64_t kMaxPoints = kSignBit;   // point indices are 31-bit
 
-// The windows of c-bit signed digits of a scalar below r < 2^255. W = ceil(256 / c): the
-// top window's digit (bits c (W-1) .. 255 plus the carry from below) is at most 2^(c-1)
-// because c W >= 256, so it is kept non-negative and no carry leaves it; the other
-// digits lie in [-2^(c-1), 2^(c-1)). Bucket k of a window holds the points whose digit
-// has |digit| = k + 1.
+// The windows of c-bit signed digits of a scalar below r < 2^255 (either curve's r).
+// W = ceil(256 / c): the top window's digit (bits c (W-1) .. 255 plus the carry from
+// below) is at most 2^(c-1) because c W >= 256, so it is kept non-negative and no carry
+// leaves it; the other digits lie in [-2^(c-1), 2^(c-1)). Bucket k of a window holds the
+// points whose digit has |digit| = k + 1.
 // Shared (over a BaseTable of stride s, whose multiple k of base i, 2^(c s k) P_i, lies
 // at k n + i): window w's digits name multiple floor(w / s) and go into bucket set
 // w mod s, since 2^(c w) P_i = 2^(c (w mod s)) 2^(c s floor(w / s)) P_i. So s sets of
@@ -138,7 +147,9 @@ ZKB_HOST_DEVICE inline void classify_scalar(const ClassifyParams& p, uint32_t i)
     const uint32_t source = p.gather != nullptr ? p.gather[i] : i;
     Scalar s;
     if (p.form == ScalarForm::montgomery) {
-        static_cast<const ff::Fr*>(p.scalars)[source].to_canonical(s.limbs);
+        static_cast<const ff::bls12_381::Fr*>(p.scalars)[source].to_canonical(s.limbs);
+    } else if (p.form == ScalarForm::bn254_montgomery) {
+        static_cast<const ff::bn254::Fr*>(p.scalars)[source].to_canonical(s.limbs);
     } else {
         s = static_cast<const Scalar*>(p.scalars)[source];
     }
@@ -466,6 +477,21 @@ ZKB_HOST_DEVICE void accumulate_segment(const Source& source, const Level& level
 // inversion costs over the saving per pair (AffineScratch::min_pairs), and when the
 // rounds' memory traffic does not eat the saving (docs/msm.md#batched-affine-rounds).
 
+// The base field of a curve's coordinates: Fp for G1, the Fp of G2's Fp2; the batch's
+// products are in it.
+template <class Field>
+struct BaseFieldOf {
+    using type = Field;
+};
+template <class Tower>
+struct BaseFieldOf<ff::tower::Fp2<Tower>> {
+    using type = typename Tower::BaseField;
+};
+template <class C>
+using BaseField = typename BaseFieldOf<typename C::Field>::type;
+template <class C>
+inline constexpr bool kOverExtension = !std::is_same_v<typename C::Field, BaseField<C>>;
+
 // A thread's scratch: slot s's item j at j slots + s (a warp's slots side by side), two
 // buffers the rounds alternate between (the larger first), and the batch's prefix
 // products.
@@ -473,7 +499,7 @@ template <class C>
 struct AffineScratch {
     uint32_t* keys[2] = {nullptr, nullptr};
     ec::Affine<C>* points[2] = {nullptr, nullptr};
-    ff::Fp* prefix = nullptr;         // capacity[0] per slot
+    BaseField<C>* prefix = nullptr;  // capacity[0] per slot
     uint32_t capacity[2] = {0, 0};   // items per slot
     uint32_t slots = 0;
     uint32_t min_pairs = 1;  // a round runs only with at least this many pairs (>= 1)
@@ -537,21 +563,34 @@ ZKB_HOST_DEVICE typename C::Field pair_denominator(PairKind kind, const ec::Affi
 
 // What the batch multiplies for a denominator d: d in Fp; in Fp2 its norm N(d) (an Fp),
 // so the batch's products are Fp products, and 1 / d = conj(d) / N(d).
-ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp& d) { return d; }
-ZKB_HOST_DEVICE inline ff::Fp batch_factor(const ff::Fp2& d) { return d.norm(); }
-ZKB_HOST_DEVICE inline ff::Fp inverse_from_factor(const ff::Fp&, const ff::Fp& factor_inverse) {
-    return factor_inverse;
+template <class C>
+ZKB_HOST_DEVICE BaseField<C> batch_factor(const typename C::Field& d) {
+    if constexpr (kOverExtension<C>) {
+        return d.norm();
+    } else {
+        return d;
+    }
 }
-ZKB_HOST_DEVICE inline ff::Fp2 inverse_from_factor(const ff::Fp2& d, const ff::Fp& factor_inverse) {
-    return d.conjugate().scale(factor_inverse);
+template <class C>
+ZKB_HOST_DEVICE typename C::Field inverse_from_factor(const typename C::Field& d,
+                                                      const BaseField<C>& factor_inverse) {
+    if constexpr (kOverExtension<C>) {
+        return d.conjugate().scale(factor_inverse);
+    } else {
+        return factor_inverse;
+    }
 }
 
 // The slope's two products. G2's take Fp2's lazy reduction, which is faster here (the
 // rounds' kernel has the registers) and slower as the product of the XYZZ loops
 // (docs/msm.md#fp2-products).
-ZKB_HOST_DEVICE inline ff::Fp slope_product(const ff::Fp& a, const ff::Fp& b) { return a * b; }
-ZKB_HOST_DEVICE inline ff::Fp2 slope_product(const ff::Fp2& a, const ff::Fp2& b) {
-    return ff::Fp2::lazy_product(a, b);
+template <class C>
+ZKB_HOST_DEVICE typename C::Field slope_product(const typename C::Field& a, const typename C::Field& b) {
+    if constexpr (kOverExtension<C>) {
+        return C::Field::lazy_product(a, b);
+    } else {
+        return a * b;
+    }
 }
 
 // P + Q given the inverse of the pair's denominator (read for a chord or a tangent only).
@@ -567,10 +606,10 @@ ZKB_HOST_DEVICE ec::Affine<C> pair_sum(PairKind kind, const ec::Affine<C>& p, co
         const Field square = p.x.sqr();
         numerator = square.dbl() + square;
     }
-    const Field slope = slope_product(numerator, denominator_inverse);
+    const Field slope = slope_product<C>(numerator, denominator_inverse);
     ec::Affine<C> sum;
     sum.x = slope.sqr() - p.x - q.x;
-    sum.y = slope_product(slope, p.x - sum.x) - p.y;
+    sum.y = slope_product<C>(slope, p.x - sum.x) - p.y;
     return sum;
 }
 
@@ -599,9 +638,9 @@ inline constexpr uint32_t kPairBit = 0x80000000u;
 // each factor's inverse from the running inverse and its prefix, then the sums.
 template <class C>
 ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, uint32_t* out_keys,
-                                      ec::Affine<C>* out_points, ff::Fp* prefix, uint32_t stride) {
+                                      ec::Affine<C>* out_points, BaseField<C>* prefix, uint32_t stride) {
     using Field = typename C::Field;
-    ff::Fp product = ff::Fp::one();
+    BaseField<C> product = BaseField<C>::one();
     uint32_t written = 0;
     uint32_t key = count > 0 ? in.key(0) : 0;
     for (uint32_t i = 0; i < count; ++written) {
@@ -619,7 +658,7 @@ ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, u
             }
             if (factor) {
                 prefix[at] = product;
-                product = product * batch_factor(denominator);
+                product = product * batch_factor<C>(denominator);
             }
             out_keys[at] = i | kPairBit;
             i += 2;
@@ -631,7 +670,7 @@ ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, u
             key = next_key;
         }
     }
-    ff::Fp inverse = product.inverse();  // 1 / (the product of every factor before the one at hand)
+    BaseField<C> inverse = product.inverse();  // 1 / (the product of every factor before the one at hand)
     for (uint32_t j = written; j-- > 0;) {
         const uint64_t at = uint64_t{j} * stride;
         const uint32_t tag = out_keys[at];
@@ -642,9 +681,9 @@ ZKB_HOST_DEVICE uint32_t affine_round(const RoundItems<C>& in, uint32_t count, u
         Field denominator_inverse = Field::zero();
         if (takes_factor(kind, p, q)) {
             const Field denominator = pair_denominator(kind, p, q);
-            const ff::Fp factor_inverse = inverse * prefix[at];
-            inverse = inverse * batch_factor(denominator);
-            denominator_inverse = inverse_from_factor(denominator, factor_inverse);
+            const BaseField<C> factor_inverse = inverse * prefix[at];
+            inverse = inverse * batch_factor<C>(denominator);
+            denominator_inverse = inverse_from_factor<C>(denominator, factor_inverse);
         }
         out_keys[at] = in.key(i);
         store_point(out_points + at, pair_sum(kind, p, q, denominator_inverse));
@@ -714,7 +753,7 @@ inline uint32_t choose_affine_segment(uint64_t entries, uint64_t slots, uint32_t
 // is the best of 16, 50 and 100 for plain G2 at 2^26, B2's shape in large proofs.
 template <class C>
 constexpr uint32_t default_affine_min_pairs() {
-    return std::is_same_v<typename C::Field, ff::Fp> ? 0 : 50;
+    return kOverExtension<C> ? 50 : 0;
 }
 
 // The levels of one accumulation: level 0 of `entries` in segments of `first_segment`,

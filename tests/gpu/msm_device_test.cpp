@@ -3,8 +3,8 @@
 // small, edge values), bases distinct, repeated or at infinity, n from 1 to 2^20, G1
 // and G2, scalars canonical or in Montgomery form, the automatic and forced window
 // widths, one plan shared by a G1 and a G2 accumulation on two streams, and buffers
-// reused across sizes. Every result buffer is poisoned first, so an MSM that writes
-// nothing cannot pass. Skips visibly without a GPU.
+// reused across sizes; BLS12-381's groups and BN254's. Every result buffer is poisoned
+// first, so an MSM that writes nothing cannot pass. Skips visibly without a GPU.
 #include "msm_test_support.hpp"
 #include "test_support.hpp"
 
@@ -27,19 +27,20 @@ using cuda::msm::ScalarForm;
 using test::BaseProfile;
 using test::ScalarProfile;
 
+using test::curve_name;
+
+// The curve's Montgomery scalars, then canonical ones: the forms every case runs in.
 template <class C>
-const char* curve_name() {
-    return std::is_same_v<C, ec::G1Params> ? "G1" : "G2";
-}
+constexpr ScalarForm kForms[] = {cuda::msm::montgomery_form<typename C::Scalar>(), ScalarForm::canonical};
 
 // Device copies of one MSM's inputs.
 template <class C>
 struct DeviceInputs {
     cuda::DeviceBuffer<ec::Affine<C>> bases;
-    cuda::DeviceBuffer<ff::Fr> montgomery;
+    cuda::DeviceBuffer<typename C::Scalar> montgomery;
     cuda::DeviceBuffer<msm::Scalar> canonical;
 
-    DeviceInputs(const std::vector<ec::Affine<C>>& host_bases, const std::vector<ff::Fr>& scalars)
+    DeviceInputs(const std::vector<ec::Affine<C>>& host_bases, const std::vector<typename C::Scalar>& scalars)
         : bases(host_bases.size()), montgomery(scalars.size()), canonical(scalars.size()) {
         bases.copy_from_host(host_bases.data(), host_bases.size());
         montgomery.copy_from_host(scalars.data(), scalars.size());
@@ -47,8 +48,8 @@ struct DeviceInputs {
         canonical.copy_from_host(canonical_host.data(), canonical_host.size());
     }
     const void* scalars(ScalarForm form) const {
-        return form == ScalarForm::montgomery ? static_cast<const void*>(montgomery.data())
-                                              : static_cast<const void*>(canonical.data());
+        return form != ScalarForm::canonical ? static_cast<const void*>(montgomery.data())
+                                             : static_cast<const void*>(canonical.data());
     }
 };
 
@@ -56,12 +57,13 @@ struct DeviceInputs {
 template <class C>
 struct MsmCase {
     std::vector<ec::Affine<C>> bases;
-    std::vector<ff::Fr> scalars;
+    std::vector<typename C::Scalar> scalars;
     ec::Affine<C> expected;
     DeviceInputs<C> inputs;
 
     MsmCase(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile, uint64_t seed)
-        : bases(test::make_bases<C>(n, base_profile, seed)), scalars(test::make_scalars(n, scalar_profile, seed + 1)),
+        : bases(test::make_bases<C>(n, base_profile, seed)),
+          scalars(test::make_scalars<typename C::Scalar>(n, scalar_profile, seed + 1)),
           expected(test::cpu_msm(bases, test::canonical_scalars(scalars))), inputs(bases, scalars) {}
 };
 
@@ -91,11 +93,11 @@ void expect_device_matches_cpu(cuda::msm::DeviceMsm<C>& msm, size_t n, BaseProfi
     const DeviceInputs<C>& inputs = msm_case.inputs;
     const cuda::Stream stream;
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
-    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+    for (ScalarForm form : kForms<C>) {
         poison(result);
         msm.compute(inputs.bases.data(), inputs.scalars(form), form, n, result.data(), stream, window_bits);
         EXPECT_EQ(read_result(result, stream), msm_case.expected)
-            << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars; plan: "
+            << (form == ScalarForm::canonical ? "canonical" : "montgomery") << " scalars; plan: "
             << msm.plan().full_count() << " full, " << msm.plan().one_count() << " ones, " << msm.plan().entry_count()
             << " entries, c = " << msm.plan().layout().bits;
     }
@@ -238,7 +240,7 @@ void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProf
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
     cuda::msm::BaseTable<C> table(n, shape);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
-    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const auto scalars = test::make_scalars<typename C::Scalar>(n, scalar_profile, seed + 1);
     const DeviceInputs<C> inputs(bases, scalars);
     const cuda::Stream stream;
     table.build(inputs.bases.data(), n, stream);
@@ -252,12 +254,12 @@ void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProf
     }
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
-    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+    for (ScalarForm form : kForms<C>) {
         poison(result);
         plan.prepare_shared(inputs.scalars(form), form, n, stream, shape);
         accumulator.run(plan, table, result.data(), stream);
         EXPECT_EQ(read_result(result, stream), expected)
-            << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
+            << (form == ScalarForm::canonical ? "canonical" : "montgomery") << " scalars";
     }
 }
 
@@ -427,15 +429,15 @@ void expect_chosen_affine_rounds_change_nothing(BaseProfile base_profile, uint64
     cuda::msm::ScalarPlan plan(capacity);
     cuda::msm::BucketAccumulator<C> accumulator(capacity);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
-    const auto scalars = test::make_scalars(n, ScalarProfile::uniform, seed + 1);
+    const auto scalars = test::make_scalars<typename C::Scalar>(n, ScalarProfile::uniform, seed + 1);
     const DeviceInputs<C> inputs(bases, scalars);
     const cuda::Stream stream;
     cuda::DeviceBuffer<ec::Jacobian<C>> result(1);
-    plan.prepare(inputs.scalars(ScalarForm::montgomery), ScalarForm::montgomery, n, stream);
+    plan.prepare(inputs.scalars(kForms<C>[0]), kForms<C>[0], n, stream);
     ASSERT_NE(cuda::msm::choose_affine_segment(plan.entry_count(), accumulator.affine_slots()), 0u)
         << plan.entry_count() << " entries are too few for " << accumulator.affine_slots() << " slots";
     ec::Affine<C> sums[2];
-    for (uint32_t min_pairs : {0u, std::is_same_v<C, ec::G1Params> ? 150u : 50u}) {
+    for (uint32_t min_pairs : {0u, cuda::msm::kOverExtension<C> ? 50u : 150u}) {
         accumulator.set_affine_min_pairs(min_pairs);
         poison(result);
         accumulator.run(plan, inputs.bases.data(), result.data(), stream);
@@ -448,6 +450,44 @@ TEST(MsmDevice, ChosenAffineRoundsChangeNoSum) {
     ZKB_REQUIRE_GPU();
     expect_chosen_affine_rounds_change_nothing<ec::G1Params>(BaseProfile::distinct, 9500);
     expect_chosen_affine_rounds_change_nothing<ec::G2Params>(BaseProfile::repeated, 9501);
+}
+
+// ---- BN254 ---------------------------------------------------------------------------
+// The same kernels over BN254's groups (8-limb Fq, its Fq2): every scalar profile, bases
+// repeated and at infinity, a larger size, base tables and the affine rounds.
+
+TEST(MsmDevice, Bn254G1AndG2MatchTheCpu) {
+    ZKB_REQUIRE_GPU();
+    cuda::msm::DeviceMsm<ec::bn254::G1Params> g1(capacity_for(1 << 20));
+    cuda::msm::DeviceMsm<ec::bn254::G2Params> g2(capacity_for(1 << 14));
+    uint64_t seed = 12000;
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        for (size_t n : {size_t{1}, size_t{3}, size_t{1000}, size_t{4099}}) {
+            expect_device_matches_cpu(g1, n, BaseProfile::distinct, profile, seed++);
+        }
+        expect_device_matches_cpu(g2, 1000, BaseProfile::distinct, profile, seed++);
+    }
+    for (BaseProfile bases : {BaseProfile::repeated, BaseProfile::with_infinity}) {
+        expect_device_matches_cpu(g1, 5000, bases, ScalarProfile::edges, seed++);
+        expect_device_matches_cpu(g2, 2000, bases, ScalarProfile::mostly_boolean, seed++);
+    }
+    expect_device_matches_cpu(g1, size_t{1} << 20, BaseProfile::distinct, ScalarProfile::uniform, seed++);
+    expect_device_matches_cpu(g2, size_t{1} << 14, BaseProfile::distinct, ScalarProfile::uniform, seed++);
+}
+
+TEST(MsmDevice, Bn254OverBaseTablesAndInAffineRoundsMatchesTheCpu) {
+    ZKB_REQUIRE_GPU();
+    uint64_t seed = 13000;
+    expect_table_msm_matches_cpu<ec::bn254::G1Params>(3000, BaseProfile::distinct, ScalarProfile::uniform, 22, seed++);
+    expect_table_msm_matches_cpu<ec::bn254::G1Params>(5000, BaseProfile::with_infinity, ScalarProfile::edges, 9, seed++,
+                                                      2);
+    expect_table_msm_matches_cpu<ec::bn254::G2Params>(1000, BaseProfile::distinct, ScalarProfile::uniform, 9, seed++);
+    expect_affine_rounds_match_cpu<ec::bn254::G1Params>(3000, BaseProfile::repeated, ScalarProfile::edges, 600, 0,
+                                                        seed++);
+    expect_affine_rounds_match_cpu<ec::bn254::G2Params>(1000, BaseProfile::with_infinity, ScalarProfile::uniform, 300,
+                                                        0, seed++);
+    expect_affine_rounds_match_cpu<ec::bn254::G2Params>(1000, BaseProfile::distinct, ScalarProfile::r_minus_1, 200, 7,
+                                                        seed++);
 }
 
 }  // namespace

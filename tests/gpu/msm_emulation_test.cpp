@@ -48,7 +48,7 @@ void emulate_affine_level(const GatherSource<C>& first, const Level& level, cons
         scratch.points[b] = points[b].data();
         scratch.capacity[b] = affine.capacity[b];
     }
-    std::vector<ff::Fp> prefix(size_t{affine.capacity[0]} * affine.slots);
+    std::vector<BaseField<C>> prefix(size_t{affine.capacity[0]} * affine.slots);
     scratch.prefix = prefix.data();
     scratch.slots = affine.slots;
     scratch.min_pairs = affine.min_pairs;
@@ -165,15 +165,15 @@ std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases
 // table, as a table of n points would be). table_stride s > 0: over emulate_table's table
 // of the bases of stride s.
 template <class C>
-ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<ff::Fr>& scalars,
+ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<typename C::Scalar>& scalars,
                             ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
                             uint32_t table_stride = 0, const AffineEmulation& affine = {}) {
     const uint32_t n = static_cast<uint32_t>(scalars.size());
     const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
     std::vector<msm::Scalar> canonical(n);
     std::vector<uint8_t> full_flags(n), one_flags(n);
-    const ClassifyParams classify{form == ScalarForm::montgomery ? static_cast<const void*>(scalars.data())
-                                                                 : static_cast<const void*>(canonical_input.data()),
+    const ClassifyParams classify{form != ScalarForm::canonical ? static_cast<const void*>(scalars.data())
+                                                                : static_cast<const void*>(canonical_input.data()),
                                   form, n, canonical.data(), full_flags.data(), one_flags.data()};
     for (uint32_t i = 0; i < n; ++i) classify_scalar(classify, i);
     std::vector<uint32_t> full_indices, one_indices;
@@ -244,19 +244,19 @@ template <class C>
 void expect_emulation_matches_cpu(size_t n, BaseProfile base_profile, ScalarProfile scalar_profile,
                                   uint32_t window_bits, uint32_t first_segment, uint64_t seed, uint32_t table_stride = 0,
                                   const AffineEmulation& affine = {}) {
-    SCOPED_TRACE(testing::Message() << (std::is_same_v<C, ec::G1Params> ? "G1" : "G2") << ", n " << n << ", bases "
+    SCOPED_TRACE(testing::Message() << test::curve_name<C>() << ", n " << n << ", bases "
                                     << to_string(base_profile) << ", scalars " << to_string(scalar_profile)
                                     << ", window bits " << window_bits << ", first segment " << first_segment
                                     << ", table stride " << table_stride << ", affine slots " << affine.slots
                                     << ", min pairs " << affine.min_pairs << ", capacity " << affine.capacity[0] << "/"
                                     << affine.capacity[1]);
     const auto bases = test::make_bases<C>(n, base_profile, seed);
-    const auto scalars = test::make_scalars(n, scalar_profile, seed + 1);
+    const auto scalars = test::make_scalars<typename C::Scalar>(n, scalar_profile, seed + 1);
     const ec::Affine<C> expected = test::cpu_msm(bases, test::canonical_scalars(scalars));
-    for (ScalarForm form : {ScalarForm::montgomery, ScalarForm::canonical}) {
+    for (ScalarForm form : {montgomery_form<typename C::Scalar>(), ScalarForm::canonical}) {
         const ec::Affine<C> got =
             emulate_msm(bases, scalars, form, window_bits, first_segment, nullptr, table_stride, affine).to_affine();
-        EXPECT_EQ(got, expected) << (form == ScalarForm::montgomery ? "montgomery" : "canonical") << " scalars";
+        EXPECT_EQ(got, expected) << (form == ScalarForm::canonical ? "canonical" : "montgomery") << " scalars";
     }
 }
 
@@ -800,6 +800,28 @@ TEST(MsmEmulation, BucketSetsOverAStridedTableMatchTheCpu) {
     expect_emulation_matches_cpu<ec::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::edges, 0, 0, seed++, 2);
 }
 
+// BN254's groups through the same steps: Montgomery scalars of its Fr, every scalar
+// profile in G1, small segments and windows, a table, and the affine rounds in both.
+TEST(MsmEmulation, Bn254MatchesTheCpu) {
+    uint64_t seed = 1500;
+    const AffineEmulation every_round{3, 1};
+    for (ScalarProfile profile : test::kScalarProfiles) {
+        expect_emulation_matches_cpu<ec::bn254::G1Params>(300, BaseProfile::distinct, profile, 0, 0, seed++);
+        expect_emulation_matches_cpu<ec::bn254::G1Params>(200, BaseProfile::repeated, profile, 4, 3, seed++);
+    }
+    expect_emulation_matches_cpu<ec::bn254::G1Params>(300, BaseProfile::with_infinity, ScalarProfile::edges, 3, 50,
+                                                      seed++, 0, every_round);
+    expect_emulation_matches_cpu<ec::bn254::G1Params>(300, BaseProfile::distinct, ScalarProfile::uniform, 5, 7, seed++,
+                                                      2);
+    for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::mostly_boolean, ScalarProfile::r_minus_1}) {
+        expect_emulation_matches_cpu<ec::bn254::G2Params>(64, BaseProfile::distinct, profile, 0, 0, seed++);
+        expect_emulation_matches_cpu<ec::bn254::G2Params>(40, BaseProfile::repeated, profile, 3, 32, seed++, 0,
+                                                          every_round);
+    }
+    expect_emulation_matches_cpu<ec::bn254::G2Params>(40, BaseProfile::with_infinity, ScalarProfile::edges, 0, 16,
+                                                      seed++, 1, every_round);
+}
+
 TEST(MsmEmulation, G2MatchesTheCpu) {
     uint64_t seed = 500;
     for (ScalarProfile profile : {ScalarProfile::uniform, ScalarProfile::mostly_boolean, ScalarProfile::r_minus_1,
@@ -826,7 +848,7 @@ void expect_pair_sums_match_the_group_law(uint64_t seed) {
         typename C::Field inverse = C::Field::zero();
         if (takes_factor(pair.kind, pair.left, pair.right)) {
             const typename C::Field denominator = pair_denominator(pair.kind, pair.left, pair.right);
-            inverse = inverse_from_factor(denominator, batch_factor(denominator).inverse());
+            inverse = inverse_from_factor<C>(denominator, batch_factor<C>(denominator).inverse());
         }
         const ec::Affine<C> expected =
             ec::add(ec::Jacobian<C>::from_affine(pair.left), ec::Jacobian<C>::from_affine(pair.right)).to_affine();
@@ -837,6 +859,8 @@ void expect_pair_sums_match_the_group_law(uint64_t seed) {
 TEST(MsmAffineRounds, PairSumsMatchTheGroupLaw) {
     expect_pair_sums_match_the_group_law<ec::G1Params>(900);
     expect_pair_sums_match_the_group_law<ec::G2Params>(901);
+    expect_pair_sums_match_the_group_law<ec::bn254::G1Params>(902);
+    expect_pair_sums_match_the_group_law<ec::bn254::G2Params>(903);
 }
 
 // Level 0 in batched affine rounds, against the CPU: every scalar profile; the pairs that

@@ -2,7 +2,9 @@
 // msm_device_test.cpp with one): bases and scalar profiles, and the CPU reference.
 #pragma once
 
+#include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
+#include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 #include "core/msm/pippenger.hpp"
 
@@ -18,23 +20,23 @@ namespace zkbatch::test {
 
 inline unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+// "G1", "G2", "BN254 G1", "BN254 G2", for messages.
 template <class C>
-const ec::Affine<C>& curve_generator() {
-    if constexpr (std::is_same_v<C, ec::G1Params>) {
-        return ec::g1_generator();
-    } else {
-        return ec::g2_generator();
-    }
+std::string curve_name() {
+    constexpr bool kBn254 = std::is_same_v<typename C::Scalar, ff::bn254::Fr>;
+    constexpr bool kG2 = requires { typename C::Field::Fp; };  // coordinates in Fp2
+    return std::string(kBn254 ? "BN254 " : "") + (kG2 ? "G2" : "G1");
 }
 
-inline ff::Fr random_fr(std::mt19937_64& rng) {
+// A uniform element of the scalar field F (rejection sampling below its modulus).
+template <class F>
+F random_scalar(std::mt19937_64& rng) {
     for (;;) {
         uint64_t limbs[4] = {rng(), rng(), rng(), rng() >> 1};
-        if (limbs[3] < ff::Fr::modulus_limb(3) || (limbs[3] == ff::Fr::modulus_limb(3) && limbs[2] < ff::Fr::modulus_limb(2))) {
-            return ff::Fr::from_canonical(limbs);
-        }
+        if (F::is_canonical(limbs)) return F::from_canonical(limbs);
     }
 }
+inline ff::Fr random_fr(std::mt19937_64& rng) { return random_scalar<ff::Fr>(rng); }
 
 // How the bases repeat: every point different, a few points repeated many times (the
 // same point twice in a bucket: the additions double), or some at infinity.
@@ -54,10 +56,10 @@ template <class C>
 std::vector<ec::Affine<C>> make_bases(size_t n, BaseProfile profile, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const size_t distinct = profile == BaseProfile::repeated ? std::min<size_t>(n, 3) : n;
-    std::vector<ff::Fr> scalars(distinct);
-    for (ff::Fr& k : scalars) k = random_fr(rng);
+    std::vector<typename C::Scalar> scalars(distinct);
+    for (auto& k : scalars) k = random_scalar<typename C::Scalar>(rng);
     std::vector<ec::Affine<C>> points(distinct);
-    ec::fixed_base_mul(curve_generator<C>(), scalars.data(), distinct, points.data(), host_threads());
+    ec::fixed_base_mul(ec::generator<C>(), scalars.data(), distinct, points.data(), host_threads());
     std::vector<ec::Affine<C>> bases(n);
     for (size_t i = 0; i < n; ++i) bases[i] = points[i % distinct];
     if (profile == BaseProfile::with_infinity) {
@@ -89,38 +91,40 @@ inline constexpr ScalarProfile kScalarProfiles[] = {ScalarProfile::uniform,   Sc
                                                     ScalarProfile::r_minus_1, ScalarProfile::small,
                                                     ScalarProfile::edges};
 
-// Field elements (Montgomery form, as a witness is held).
-inline std::vector<ff::Fr> make_scalars(size_t n, ScalarProfile profile, uint64_t seed) {
+// Elements of the scalar field F (BLS12-381's by default) in Montgomery form, as a
+// witness is held.
+template <class F = ff::Fr>
+std::vector<F> make_scalars(size_t n, ScalarProfile profile, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    const ff::Fr minus_one = -ff::Fr::one();
-    std::vector<ff::Fr> scalars(n);
+    const F minus_one = -F::one();
+    std::vector<F> scalars(n);
     for (size_t i = 0; i < n; ++i) {
-        ff::Fr& s = scalars[i];
+        F& s = scalars[i];
         switch (profile) {
-            case ScalarProfile::uniform: s = random_fr(rng); break;
-            case ScalarProfile::zeros: s = ff::Fr::zero(); break;
-            case ScalarProfile::ones: s = ff::Fr::one(); break;
+            case ScalarProfile::uniform: s = random_scalar<F>(rng); break;
+            case ScalarProfile::zeros: s = F::zero(); break;
+            case ScalarProfile::ones: s = F::one(); break;
             case ScalarProfile::mostly_boolean: {
                 const uint64_t draw = rng() % 20;
-                s = draw < 9 ? ff::Fr::zero() : draw < 18 ? ff::Fr::one() : random_fr(rng);
+                s = draw < 9 ? F::zero() : draw < 18 ? F::one() : random_scalar<F>(rng);
                 break;
             }
             case ScalarProfile::r_minus_1: s = minus_one; break;
-            case ScalarProfile::small: s = ff::Fr::from_u64(rng() % 65536); break;
+            case ScalarProfile::small: s = F::from_u64(rng() % 65536); break;
             case ScalarProfile::edges: {
                 const uint64_t draw = rng() % 8;
-                if (draw == 0) s = ff::Fr::zero();
-                if (draw == 1) s = ff::Fr::one();
-                if (draw == 2) s = ff::Fr::from_u64(2);
+                if (draw == 0) s = F::zero();
+                if (draw == 1) s = F::one();
+                if (draw == 2) s = F::from_u64(2);
                 if (draw == 3) s = minus_one;
-                if (draw == 4) s = minus_one - ff::Fr::one();
-                if (draw == 5) {  // 2^k for k < 255
+                if (draw == 4) s = minus_one - F::one();
+                if (draw == 5) {  // 2^k below r: k < r's bit length - 1
                     uint64_t limbs[4] = {0, 0, 0, 0};
-                    const unsigned k = static_cast<unsigned>(rng() % 255);
+                    const unsigned k = static_cast<unsigned>(rng() % (F::kModulusBits - 1));
                     limbs[k / 64] = uint64_t{1} << (k % 64);
-                    s = ff::Fr::from_canonical(limbs);
+                    s = F::from_canonical(limbs);
                 }
-                if (draw >= 6) s = random_fr(rng);
+                if (draw >= 6) s = random_scalar<F>(rng);
                 break;
             }
         }
@@ -128,7 +132,8 @@ inline std::vector<ff::Fr> make_scalars(size_t n, ScalarProfile profile, uint64_
     return scalars;
 }
 
-inline std::vector<msm::Scalar> canonical_scalars(const std::vector<ff::Fr>& scalars) {
+template <class F>
+std::vector<msm::Scalar> canonical_scalars(const std::vector<F>& scalars) {
     std::vector<msm::Scalar> canonical(scalars.size());
     for (size_t i = 0; i < scalars.size(); ++i) canonical[i] = msm::to_scalar(scalars[i]);
     return canonical;
