@@ -40,11 +40,23 @@ namespace zkbatch::ff {
 
 namespace field32_detail {
 
+// The modulus's 32-bit limbs.
+template <class Description>
+struct ModulusWords {
+    uint32_t words[2 * Description::kLimbs];
+    ZKB_HOST_DEVICE constexpr ModulusWords() : words{} {
+        for (int j = 0; j < 2 * Description::kLimbs; ++j) {
+            words[j] = static_cast<uint32_t>(Description::modulus().limbs[j / 2] >> (32 * (j % 2)));
+        }
+    }
+};
+
 // The modulus's 32-bit limb j (a function, so device code can index it; after unrolling,
 // an immediate). Outside Field32: its constants are computed from it in the class body.
 template <class Description>
 ZKB_HOST_DEVICE constexpr uint32_t modulus_limb(int j) {
-    return static_cast<uint32_t>(Description::modulus().limbs[j / 2] >> (32 * (j % 2)));
+    constexpr ModulusWords<Description> kModulus;
+    return kModulus.words[j];
 }
 
 }  // namespace field32_detail
