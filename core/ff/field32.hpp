@@ -313,6 +313,18 @@ struct Field32 {
         ZKB_UNROLL
         for (int i = 0; i < kLimbs / 2; ++i) out[i] = (uint64_t{in[2 * i + 1]} << 32) | in[2 * i];
     }
+    // kOp (one of the above, or any of that signature) on two elements F of the field,
+    // through their 32-bit limbs.
+    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*), class F>
+    ZKB_HOST_DEVICE ZKB_FORCEINLINE static F apply(const F& x, const F& y) {
+        uint32_t a[kLimbs], b[kLimbs], out[kLimbs];
+        split(x.limbs, a);
+        split(y.limbs, b);
+        kOp(a, b, out);
+        F result;
+        join(out, result.limbs);
+        return result;
+    }
 
 private:
     // The modulus's limbs as an array, for the rows (immediates after unrolling).
@@ -542,15 +554,15 @@ struct DeviceArithmetic32 {
 
     template <class F>
     __device__ static ZKB_FORCEINLINE F add(const F& x, const F& y) {
-        return apply<Limbs32::template add<PtxChain>>(x, y);
+        return Limbs32::template apply<Limbs32::template add<PtxChain>>(x, y);
     }
     template <class F>
     __device__ static ZKB_FORCEINLINE F sub(const F& x, const F& y) {
-        return apply<Limbs32::template sub<PtxChain>>(x, y);
+        return Limbs32::template apply<Limbs32::template sub<PtxChain>>(x, y);
     }
     template <class F>
     __device__ static ZKB_FORCEINLINE F mont_mul(const F& x, const F& y) {
-        return apply<Limbs32::template mont_mul<PtxChain>>(x, y);
+        return Limbs32::template apply<Limbs32::template mont_mul<PtxChain>>(x, y);
     }
     // (a0 + a1) b
     template <class F>
@@ -589,16 +601,6 @@ struct DeviceArithmetic32 {
     }
 
 private:
-    template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*), class F>
-    __device__ static ZKB_FORCEINLINE F apply(const F& x, const F& y) {
-        uint32_t a[kLimbs], b[kLimbs], out[kLimbs];
-        Limbs32::split(x.limbs, a);
-        Limbs32::split(y.limbs, b);
-        kOp(a, b, out);
-        F result;
-        Limbs32::join(out, result.limbs);
-        return result;
-    }
     // a0 + a1 in 32-bit limbs, unreduced (below 2m).
     template <class F>
     __device__ static ZKB_FORCEINLINE void unreduced_sum(const F& a0, const F& a1, uint32_t sum[kLimbs]) {

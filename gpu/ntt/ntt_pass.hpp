@@ -181,26 +181,15 @@ namespace partial {
 
 using Fr32 = ff::Field32<ff::bls12_381::FrDescription>;
 
-template <void (*kOp)(const uint32_t*, const uint32_t*, uint32_t*)>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr limbwise(const Fr& x, const Fr& y) {
-    uint32_t a[8], b[8], out[8];
-    Fr32::split(x.limbs, a);
-    Fr32::split(y.limbs, b);
-    kOp(a, b, out);
-    Fr result;
-    Fr32::join(out, result.limbs);
-    return result;
-}
-
 // factor < r (a table entry or a constant), value < 2r: < 2r.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr mul(const Fr& factor, const Fr& value) {
-    return limbwise<Fr32::mont_mul_partial<ff::NativeChain>>(factor, value);
+    return Fr32::apply<Fr32::mont_mul_partial<ff::NativeChain>>(factor, value);
 }
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr add(const Fr& x, const Fr& y) {
-    return limbwise<Fr32::add_partial<ff::NativeChain>>(x, y);
+    return Fr32::apply<Fr32::add_partial<ff::NativeChain>>(x, y);
 }
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr sub(const Fr& x, const Fr& y) {
-    return limbwise<Fr32::sub_partial<ff::NativeChain>>(x, y);
+    return Fr32::apply<Fr32::sub_partial<ff::NativeChain>>(x, y);
 }
 // value < 2r -> the same residue < r.
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr reduce(const Fr& value) {
