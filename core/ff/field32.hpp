@@ -11,7 +11,7 @@
 //
 // Field32<Description> takes a MontgomeryField description (montgomery_field.hpp) and
 // derives the rest from its modulus m: the 32-bit limbs, -m^-1 mod 2^32, and which of
-// the optional paths the modulus allows. R = 2^(64 N) as in montgomery_field.hpp, so
+// the optional paths the modulus allows. R = 2^(32 K), montgomery_field.hpp's R, so
 // the results are the same bits as the host's.
 //
 // Montgomery multiplication is CIOS. A round adds a * b_i, then m_i * modulus with
