@@ -40,7 +40,7 @@ namespace zkbatch::ff {
 
 namespace field32_detail {
 
-// The modulus's 32-bit limbs.
+// The modulus's 32-bit limbs, as a constexpr array: what modulus_limb and the rows read.
 template <class Description>
 struct ModulusWords {
     uint32_t words[2 * Description::kLimbs];
@@ -260,10 +260,10 @@ struct Field32 {
                 generic_reduce_row(chain, first, second);
             } else {
                 merge_row(chain, first, second);
-                shifted_row(chain, first, second, kModulus.limbs, Chain::mul_lo(first[0], kMontInv));
+                shifted_row(chain, first, second, kModulus.words, Chain::mul_lo(first[0], kMontInv));
             }
             merge_row(chain, second, first);
-            shifted_row(chain, second, first, kModulus.limbs, Chain::mul_lo(second[0], kMontInv));
+            shifted_row(chain, second, first, kModulus.words, Chain::mul_lo(second[0], kMontInv));
         }
         uint32_t low[kLimbs];
         fold_accumulators(chain, first, second, low);
@@ -328,12 +328,7 @@ struct Field32 {
 
 private:
     // The modulus's limbs as an array, for the rows (immediates after unrolling).
-    struct Modulus {
-        uint32_t limbs[kLimbs];
-        ZKB_HOST_DEVICE constexpr Modulus() : limbs{} {
-            for (int j = 0; j < kLimbs; ++j) limbs[j] = modulus_limb(j);
-        }
-    };
+    using Modulus = field32_detail::ModulusWords<Description>;
 
     // out = a - b, plus kMultiple * m when that borrows: a - b mod m for a, b below
     // kMultiple * m, in [0, kMultiple * m).
@@ -464,7 +459,7 @@ private:
                                                                    uint32_t odd[kLimbs]) {
         constexpr Modulus kModulus;
         const uint32_t m = Chain::mul_lo(even[0], kMontInv);
-        in_place_row(chain, even, odd, kModulus.limbs, m);
+        in_place_row(chain, even, odd, kModulus.words, m);
         even[0] = 0;
     }
 
