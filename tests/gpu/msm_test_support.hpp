@@ -6,6 +6,7 @@
 #include "core/ec/curve.hpp"
 #include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
+#include "core/ff/random.hpp"
 #include "core/msm/pippenger.hpp"
 
 #include <algorithm>
@@ -28,13 +29,14 @@ std::string curve_name() {
     return std::string(kBn254 ? "BN254 " : "") + (kG2 ? "G2" : "G1");
 }
 
-// A uniform element of the scalar field F (rejection sampling below its modulus).
+// A uniform element of the scalar field F: ff::uniform_element over this generator.
 template <class F>
 F random_scalar(std::mt19937_64& rng) {
-    for (;;) {
-        uint64_t limbs[4] = {rng(), rng(), rng(), rng() >> 1};
-        if (F::is_canonical(limbs)) return F::from_canonical(limbs);
-    }
+    struct Words {
+        std::mt19937_64& rng;
+        uint64_t next() { return rng(); }
+    } words{rng};
+    return ff::uniform_element<F>(words);
 }
 inline ff::Fr random_fr(std::mt19937_64& rng) { return random_scalar<ff::Fr>(rng); }
 
