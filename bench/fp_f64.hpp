@@ -42,10 +42,10 @@ inline constexpr int kLimbs = 8;  // 8 x 48 = 384 bits: R = 2^384, Fp32's radix
 inline constexpr int kLimbBits = 48;
 inline constexpr uint64_t kLimbMask = (uint64_t{1} << kLimbBits) - 1;
 
-// 48-bit limb j of twelve 32-bit words: limb 2k is word 3k and the low half of word
-// 3k + 1, limb 2k + 1 the high half of word 3k + 1 and word 3k + 2.
 using Fp32 = Field32<bls12_381::FpDescription>;
 
+// 48-bit limb j of twelve 32-bit words: limb 2k is word 3k and the low half of word
+// 3k + 1, limb 2k + 1 the high half of word 3k + 1 and word 3k + 2.
 ZKB_HOST_DEVICE constexpr uint64_t limb_of_words(const uint32_t words[Fp32::kLimbs], int j) {
     const int k = 3 * (j / 2);
     return j % 2 == 0 ? uint64_t{words[k]} | (uint64_t{words[k + 1] & 0xffffu} << 32)

@@ -19,7 +19,6 @@
 #include "gpu/util/event.hpp"
 #include "gpu/util/stream.hpp"
 #include "core/ff/fp.hpp"
-#include "core/ff/fp.hpp"
 #include "bench/fp_f64.hpp"
 
 #include "event_timing.hpp"
