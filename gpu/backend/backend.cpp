@@ -6,6 +6,7 @@
 #include "gpu/ntt/ntt_steps.hpp"
 #include "gpu/util/nvtx.hpp"
 #include "core/groth16/cpu_partition.hpp"
+#include "core/groth16/key_file.hpp"
 #include "core/groth16/proof.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/msm/pippenger.hpp"
@@ -27,6 +28,7 @@
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -99,7 +101,10 @@ T get_choice(plugin::PluginOptions& options, const char* key,
 // The MSMs' chunk sizes to try, largest first: whole, else ever smaller chunks (powers of
 // two) while the prove report has room for their intervals; msm_chunk_log (0: none)
 // fixes the size, and is refused where its chunks make too many intervals.
-std::vector<uint64_t> msm_chunk_choices(const groth16::ProvingKey& shape, uint64_t b_points, uint32_t msm_chunk_log) {
+template <class Curve>
+std::vector<uint64_t> msm_chunk_choices(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
+                                        uint32_t msm_chunk_log) {
+    using Msms = ProofMsms<Curve>;
     const uint64_t largest = largest_query(shape);
     std::vector<uint64_t> choices;
     if (msm_chunk_log != 0) {
@@ -107,17 +112,17 @@ std::vector<uint64_t> msm_chunk_choices(const groth16::ProvingKey& shape, uint64
     } else {
         choices.push_back(largest);
         for (uint64_t chunk = std::bit_floor((largest - 1) | 1); chunk >= 1024; chunk /= 2) {
-            if (ProofMsms::chunk_intervals(shape, b_points, chunk) > ProofMsms::kMaxChunkIntervals) break;
+            if (Msms::chunk_intervals(shape, b_points, chunk) > Msms::kMaxChunkIntervals) break;
             choices.push_back(chunk);
         }
     }
-    const uint64_t intervals = ProofMsms::chunk_intervals(shape, b_points, choices.front());
-    if (intervals > ProofMsms::kMaxChunkIntervals) {
-        throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
-                            plugin::concat("option 'msm_chunk_log' = ", msm_chunk_log, " cuts the witness's ",
-                                           shape.num_variables, " points into chunks that make ", intervals,
-                                           " MSM intervals, more than the ", ProofMsms::kMaxChunkIntervals,
-                                           " a prove report has phases for: raise it, or leave it out"));
+    const uint64_t intervals = Msms::chunk_intervals(shape, b_points, choices.front());
+    if (intervals > Msms::kMaxChunkIntervals) {
+        throw plugin::Error(
+            ZKB_ERR_INVALID_ARGUMENT,
+            plugin::concat("option 'msm_chunk_log' = ", msm_chunk_log, " cuts the witness's ", shape.num_variables,
+                           " points into chunks that make ", intervals, " MSM intervals, more than the ",
+                           Msms::kMaxChunkIntervals, " a prove report has phases for: raise it, or leave it out"));
     }
     return choices;
 }
@@ -144,6 +149,26 @@ std::string host_queries(const KeyPlacement& placement) {
     if (!placement.b2_on_host()) return streamed;
     return streamed + (streamed.empty() ? "" : ", ") + "B2's points for the host's MSM";
 }
+
+// visit(value) for the value `variant` holds, unless that is its std::monostate (no key,
+// no Groth16 buffers); returns whether it called visit.
+template <class Variant, class Visit>
+bool visit_held(Variant& variant, Visit&& visit) {
+    return std::visit(
+        [&](auto& held) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(held)>, std::monostate>) {
+                return false;
+            } else {
+                visit(held);
+                return true;
+            }
+        },
+        variant);
+}
+
+// The curve description of a DeviceProvingKey or Groth16Buffers.
+template <class T>
+using CurveOf = typename std::decay_t<T>::Curve;
 
 std::optional<Stream> stream_if(bool wanted) {
     std::optional<Stream> stream;
@@ -255,26 +280,27 @@ void CudaBackend::describe(zkb_facts* facts) const {
     plugin::add_fact(facts, "cuda.copy_streams", config_.copy_streams == CopyStreams::device ? "device" : "worker");
     plugin::add_fact(facts, "cuda.quotient_memory", quotient_memory_name(quotient_memory_));
     if (config_.device_memory_bytes != 0) plugin::add_fact(facts, "cuda.device_memory_cap_bytes", config_.device_memory_bytes);
-    if (key_) plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
-    if (key_) plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
-    if (key_) plugin::add_fact(facts, "cuda.b2_msm", key_plan_.placement.b2_on_host() ? "host" : "device");
-    if (key_ && key_->host_bytes() != 0) plugin::add_fact(facts, "cuda.key_host_bytes", key_->host_bytes());
-    if (key_) plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key_->tables.names() : "off");
-    if (key_) {
-        plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
-                         ProofMsms::g2_affine_segment(key_->header, key_plan_.chunk_points, msm_memory_));
-        plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
-    }
+    visit_held(key_, [&](const auto& key) { add_key_facts(key, facts); });
     if (msm_memory_budget_bytes_ != 0) {
         plugin::add_fact(facts, "cuda.msm_memory_budget_bytes", msm_memory_budget_bytes_);
     }
-    if (key_) {
-        plugin::add_fact(facts, "cuda.msm_worker_bytes",
-                         worker_bytes(key_->header, key_plan_.chunk_points, quotient_memory_, msm_memory_));
-    }
-    if (key_ && !key_->tables.empty()) {
-        plugin::add_fact(facts, "cuda.msm_table_shapes", key_->tables.shapes());
-        plugin::add_fact(facts, "cuda.msm_table_bytes", key_->tables.device_bytes());
+}
+
+template <class Curve>
+void CudaBackend::add_key_facts(const DeviceProvingKey<Curve>& key, zkb_facts* facts) const {
+    plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
+    plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
+    plugin::add_fact(facts, "cuda.b2_msm", key_plan_.placement.b2_on_host() ? "host" : "device");
+    if (key.host_bytes() != 0) plugin::add_fact(facts, "cuda.key_host_bytes", key.host_bytes());
+    plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key.tables.names() : "off");
+    plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
+                     ProofMsms<Curve>::g2_affine_segment(key.header, key_plan_.chunk_points, msm_memory_));
+    plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
+    plugin::add_fact(facts, "cuda.msm_worker_bytes",
+                     worker_bytes(key.header, key_plan_.chunk_points, quotient_memory_, msm_memory_));
+    if (!key.tables.empty()) {
+        plugin::add_fact(facts, "cuda.msm_table_shapes", key.tables.shapes());
+        plugin::add_fact(facts, "cuda.msm_table_bytes", key.tables.device_bytes());
         plugin::add_fact(facts, "cuda.msm_table_build_ms", table_build_ms_);
     }
 }
@@ -302,14 +328,17 @@ std::unique_lock<std::mutex> CudaBackend::lock_download_stream() {
     return download_stream_ ? std::unique_lock(download_mutex_) : std::unique_lock<std::mutex>();
 }
 
-uint64_t CudaBackend::worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points, QuotientMemory quotient,
-                                   const MsmMemoryPlan& memory) const {
-    return vectors_block_bytes(config_.max_log_n, ProofMsms::lent_bytes(shape, chunk_points, memory), quotient) +
-           shape.num_variables * sizeof(ff::Fr) + ProofMsms::device_bytes_for(shape, chunk_points, memory);
+template <class Curve>
+uint64_t CudaBackend::worker_bytes(const groth16::generic::ProvingKey<Curve>& shape, uint64_t chunk_points,
+                                   QuotientMemory quotient, const MsmMemoryPlan& memory) const {
+    using Msms = ProofMsms<Curve>;
+    return vectors_block_bytes(config_.max_log_n, Msms::lent_bytes(shape, chunk_points, memory), quotient) +
+           shape.num_variables * sizeof(typename Curve::Fr) + Msms::device_bytes_for(shape, chunk_points, memory);
 }
 
-CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points,
-                                                        uint64_t scratch_bytes) const {
+template <class Curve>
+CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::generic::ProvingKey<Curve>& shape,
+                                                        uint64_t b_points, uint64_t scratch_bytes) const {
     // The domain's tables, the key's resident part and, per worker, a, b (c), z and the
     // MSMs' buffers (the workers are created after load_key); the scratch for making the
     // key is freed before the workers exist. The streamed part goes in pinned host memory.
@@ -398,56 +427,72 @@ CudaBackend::KeyMemoryPlan CudaBackend::plan_key_memory(const groth16::ProvingKe
                                                                              : ""));
 }
 
-void CudaBackend::load_key(const zkb_key_source& source, zkb_key_report* report) {
+void CudaBackend::load_key(curve::CurveId curve, const zkb_key_source& source, zkb_key_report* report) {
     *report = zkb_key_report{};
     report->start_ns = steady_now_ns();
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
-    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
-    if (source.format == ZKB_KEY_FORMAT_SEEDED) {
-        // Made here: the scalars on the host, the points on the device (no file to read:
-        // a 2^27 key is some 77 GB). Refused before the O(m) scalar pass if even a key
-        // with no point in B could not fit; planned once the scalars say what B holds.
-        const plugin::SeededKeySource<> seeded = plugin::seeded_key_source(source, config_.max_log_n);
-        groth16::ProvingKey shape;
-        shape.log_n = seeded.circuit.shape().log_n;
-        shape.num_variables = seeded.circuit.variables();
-        shape.num_public = seeded.circuit.public_inputs();
-        (void)plan_key_memory(shape, 0, key_generation_scratch_bytes());
-        groth16::ProvingKey header;
-        {
-            const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
-            // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
-            const std::vector<uint32_t> b_variables = sparse_b_variables(
-                shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
-            key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
-            build_largest_tables();
-            header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
-            key_ = std::make_unique<DeviceProvingKey>(
-                generate_proving_key(header, scalars, b_variables, host_threads, key_plan_.placement));
+    curve::with_curve(curve, [&](auto c) {
+        using Curve = decltype(c);
+        if (std::is_same_v<Curve, curve::Bls12_381> && source.format == ZKB_KEY_FORMAT_SEEDED) {
+            generate_key_on_device(source, report);
+        } else {
+            upload_host_key<Curve>(source, report);
         }
-        plugin::copy_text(report->points_digest, device_key_points_digest(*key_));
-        plugin::copy_text(report->how, "generated");
-    } else {
-        const groth16::ProvingKey host_key = plugin::load_host_key(source, config_.max_log_n, host_threads);
-        const std::vector<uint32_t> b_variables =
-            sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
-                return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
-            });
-        key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
-        build_largest_tables();
-        key_ = std::make_unique<DeviceProvingKey>(
-            upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement));
-        plugin::copy_text(report->how, "uploaded");
-    }
-    // Before spend_free_memory frees the tabled queries.
-    report->key_bytes = key_->device_bytes() + key_->host_bytes();
-    spend_free_memory();
-    policy_->add_witness(key_->header.num_variables);
+        DeviceProvingKey<Curve>& key = std::get<DeviceProvingKey<Curve>>(key_);
+        // Before spend_free_memory frees the tabled queries.
+        report->key_bytes = key.device_bytes() + key.host_bytes();
+        spend_free_memory(key);
+        policy_->add_witness(key.header.num_variables);
+        report->num_variables = key.header.num_variables;
+    });
     report->end_ns = steady_now_ns();
-    report->num_variables = key_->header.num_variables;
     plugin::copy_text(report->where,
                       plugin::concat("device", config_.device,
                                      key_plan_.placement.any_in_host_memory() ? "+host" : ""));
+}
+
+void CudaBackend::generate_key_on_device(const zkb_key_source& source, zkb_key_report* report) {
+    // The scalars on the host, the points on the device (no file to read: a 2^27 key is
+    // some 77 GB). Refused before the O(m) scalar pass if even a key with no point in B
+    // could not fit; planned once the scalars say what B holds.
+    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+    const plugin::SeededKeySource<> seeded = plugin::seeded_key_source(source, config_.max_log_n);
+    groth16::ProvingKey shape;
+    shape.log_n = seeded.circuit.shape().log_n;
+    shape.num_variables = seeded.circuit.variables();
+    shape.num_public = seeded.circuit.public_inputs();
+    (void)plan_key_memory(shape, 0, key_generation_scratch_bytes());
+    {
+        const groth16::KeyScalars scalars = groth16::key_scalars(seeded.circuit, seeded.secrets, host_threads);
+        // [v_i] G is at infinity exactly where v_i = 0 (G1 and G2 have prime order r).
+        const std::vector<uint32_t> b_variables =
+            sparse_b_variables(shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
+        key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
+        build_largest_tables();
+        groth16::ProvingKey header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
+        key_ = generate_proving_key(std::move(header), scalars, b_variables, host_threads, key_plan_.placement);
+    }
+    plugin::copy_text(report->points_digest,
+                      device_key_points_digest(std::get<DeviceProvingKey<curve::Bls12_381>>(key_)));
+    plugin::copy_text(report->how, "generated");
+}
+
+template <class Curve>
+void CudaBackend::upload_host_key(const zkb_key_source& source, zkb_key_report* report) {
+    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+    const groth16::generic::ProvingKey<Curve> host_key =
+        plugin::load_host_key<Curve>(source, config_.max_log_n, host_threads);
+    const std::vector<uint32_t> b_variables = sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
+        return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
+    });
+    key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
+    build_largest_tables();
+    key_ = upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement);
+    // A seeded key made here (BN254's) is checked by its points digest, as one made on
+    // the device is.
+    const bool seeded = source.format == ZKB_KEY_FORMAT_SEEDED;
+    if (seeded) plugin::copy_text(report->points_digest, groth16::key_points_digest(host_key));
+    plugin::copy_text(report->how, seeded ? "generated" : "uploaded");
 }
 
 void CudaBackend::build_largest_tables() {
@@ -473,20 +518,21 @@ std::string CudaBackend::describe_memory(const DeviceMemory& memory) const {
                           capped ? " (option device_memory caps it)" : "");
 }
 
-void CudaBackend::spend_free_memory() {
+template <class Curve>
+void CudaBackend::spend_free_memory(DeviceProvingKey<Curve>& key) {
     const uint64_t free_bytes = device_memory().free_bytes;
     msm_memory_budget_bytes_ = free_bytes > kReserveBytes ? free_bytes - kReserveBytes : 0;
     const uint64_t start_ns = steady_now_ns();
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
-    const bool whole = key_plan_.chunk_points == largest_query(key_->header);
-    msm_memory_ = plan_msm_memory(key_->header, key_->b_points(), key_plan_.placement, msm_memory_budget_bytes_,
-                                  config_.msm_tables && whole,
-                                  config_.msm_affine_rounds, [&](const MsmMemoryPlan& memory) {
-                                      return config_.prove_workers * worker_bytes(key_->header, key_plan_.chunk_points,
-                                                                                  quotient_memory_, memory);
-                                  },
-                                  config_.msm_table_stride);
-    build_key_tables(*key_, msm_memory_);
+    const bool whole = key_plan_.chunk_points == largest_query(key.header);
+    msm_memory_ = plan_msm_memory(
+        key.header, key.b_points(), key_plan_.placement, msm_memory_budget_bytes_, config_.msm_tables && whole,
+        config_.msm_affine_rounds,
+        [&](const MsmMemoryPlan& memory) {
+            return config_.prove_workers * worker_bytes(key.header, key_plan_.chunk_points, quotient_memory_, memory);
+        },
+        config_.msm_table_stride);
+    build_key_tables(key, msm_memory_);
     table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }
 
@@ -494,6 +540,12 @@ std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
     return std::make_unique<CudaWorker>(*this, worker_index);
 }
+
+template <class CurveDescription>
+CudaWorker::Groth16Buffers<CurveDescription>::Groth16Buffers(const DeviceProvingKey<Curve>& key,
+                                                             const CudaBackend& backend, void* lent)
+    : z(key.header.num_variables),
+      msms(key.header, key.b_points(), backend.msm_chunk_points(), backend.msm_memory(), lent) {}
 
 CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     : backend_(backend),
@@ -507,28 +559,30 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     // Build the tables of the largest domain now rather than in the first prove.
     const uint32_t max_log_n = backend.config().max_log_n;
     (void)backend_.tables(max_log_n);
-    const DeviceProvingKey* key = backend.key();
-    const uint64_t lent_bytes =
-        key ? ProofMsms::lent_bytes(key->header, backend.msm_chunk_points(), backend.msm_memory()) : 0;
+    uint64_t lent_bytes = 0;
+    visit_held(backend.key(), [&](const auto& key) {
+        using Msms = ProofMsms<CurveOf<decltype(key)>>;
+        lent_bytes = Msms::lent_bytes(key.header, backend.msm_chunk_points(), backend.msm_memory());
+    });
     const QuotientMemory quotient = backend.quotient_memory();
     vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient));
     a_ = reinterpret_cast<ff::Fr*>(vectors_.data());
     b_ = a_ + (size_t{1} << max_log_n);
     c_ = quotient == QuotientMemory::full ? b_ + (size_t{1} << max_log_n) : nullptr;
-    if (key) {
-        z_ = DeviceBuffer<ff::Fr>(key->header.num_variables);
-        msms_ = std::make_unique<ProofMsms>(key->header, key->b_points(), backend.msm_chunk_points(),
-                                            backend.msm_memory(), vectors_.data());
-        z_chunk_up_.resize(msms_->z_chunks(key->header));
+    visit_held(backend.key(), [&](const auto& key) {
+        auto& buffers = groth16_.emplace<Groth16Buffers<CurveOf<decltype(key)>>>(key, backend, vectors_.data());
+        z_chunk_up_.resize(buffers.msms.z_chunks(key.header));
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
-        if (key->placement.b2_on_host()) b2_scalars_.resize(key->b_points());
-    }
+        if (key.placement.b2_on_host()) b2_scalars_.resize(key.b_points());
+    });
 }
 
 struct CudaWorker::Partition {
+    const zkb_prove_request& request;
     const zkb_host_buffers& buffers;
-    const DeviceProvingKey* key;  // a Groth16 partition's; null for the quotient workload
-    groth16::ProofRandomness blinding;
+    bool groth16;  // else the quotient workload
+    // A Groth16 partition whose quotient the host makes (run_host_quotient_groth16_schedule).
+    bool host_quotient;
     const ntt::DomainTablesView& tables;
     uint32_t log_n;
     uint64_t n;
@@ -550,29 +604,56 @@ void CudaWorker::prove(const zkb_prove_request& request, zkb_prove_report* repor
     const NvtxRange whole_range(partition.nvtx_prefix + "prove on " + compute_lane_);
     const uint64_t anchor_ns = record_anchor();
     phases_.clear();
-    std::optional<groth16::MsmSums> sums;
-    // B2 on the host's cores runs beside the whole schedule on the GPU.
-    std::future<ec::G2> host_b2;
-    if (partition.key != nullptr && partition.key->placement.b2_on_host()) {
-        host_b2 = std::async(std::launch::async, [&] { return sum_b2_on_host(partition); });
+    if (!partition.groth16) {
+        run_to_completion([&] { run_quotient_schedule(partition); });
+    } else {
+        visit_held(groth16_, [&](auto& buffers) {
+            using Curve = CurveOf<decltype(buffers)>;
+            prove_groth16(partition, std::get<DeviceProvingKey<Curve>>(backend_.key()), buffers, report);
+        });
     }
+    phases_.write(report, anchor_, anchor_ns);
+}
+
+template <class Schedule>
+void CudaWorker::run_to_completion(Schedule&& schedule) {
     try {
-        sums = run_schedule(partition, report);
+        schedule();
         compute_stream_.synchronize();  // done already; reports a fault of its kernels
-        if (host_b2.valid()) {
-            sums->b_g2 = host_b2.get();
-            phases_.add_host(PhaseLog::Section::msms, groth16::phase_name(groth16::ProofMsm::b_g2), host_lane_,
-                             b2_start_ns_, b2_end_ns_);
-        }
     } catch (...) {
-        // Never return while queued work (or B2 on the host) may still read or write this
-        // partition's host buffers: the runner reuses them as soon as prove returns.
+        // Never return while queued work may still read or write this partition's host
+        // buffers: the runner reuses them as soon as prove returns.
         synchronize_streams();
-        if (host_b2.valid()) host_b2.wait();
         throw;
     }
-    if (sums) combine_proof(partition, *sums, report);
-    phases_.write(report, anchor_, anchor_ns);
+}
+
+template <class Curve>
+void CudaWorker::prove_groth16(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                               Groth16Buffers<Curve>& buffers, zkb_prove_report* report) {
+    // Checked before anything is enqueued.
+    const groth16::generic::ProofRandomness<Curve> blinding = plugin::request_blinding<Curve>(partition.request);
+    groth16::generic::MsmSums<Curve> sums;
+    // B2 on the host's cores runs beside the whole schedule on the GPU.
+    std::future<curve::G2<Curve>> host_b2;
+    if (key.placement.b2_on_host()) {
+        host_b2 = std::async(std::launch::async, [&] { return sum_b2_on_host(partition, key); });
+    }
+    try {
+        run_to_completion([&] {
+            sums = partition.host_quotient ? run_host_quotient_groth16_schedule(partition, key, buffers, report)
+                                           : run_groth16_schedule(partition, key, buffers);
+        });
+    } catch (...) {
+        if (host_b2.valid()) host_b2.wait();  // it reads the partition's host buffers too
+        throw;
+    }
+    if (host_b2.valid()) {
+        sums.b_g2 = host_b2.get();
+        phases_.add_host(PhaseLog::Section::msms, groth16::phase_name(groth16::ProofMsm::b_g2), host_lane_,
+                         b2_start_ns_, b2_end_ns_);
+    }
+    combine_proof(key, sums, blinding, report);
 }
 
 CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& request) {
@@ -586,23 +667,28 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
                                            ": the host buffers are missing or not for 2^", request.log_n,
                                            " elements (use buffers from acquire_buffers with the same log_n)"));
     }
-    const DeviceProvingKey* key = backend_.key();
-    const bool groth16 = plugin::check_workload(request, key != nullptr ? &key->header : nullptr);
-    if (groth16 && msms_ == nullptr) {
+    // The device transforms BLS12-381's standard H convention alone: any other key's
+    // quotient is made on the host (run_host_quotient_groth16_schedule).
+    bool groth16 = false, host_quotient = false;
+    const bool keyed = visit_held(backend_.key(), [&](const auto& key) {
+        groth16 = plugin::check_workload(request, &key.header);
+        host_quotient = groth16 && (!std::is_same_v<CurveOf<decltype(key)>, curve::Bls12_381> ||
+                                    key.header.h_convention == groth16::HConvention::odd_coset);
+    });
+    if (!keyed) groth16 = plugin::check_workload<curve::Bls12_381>(request, nullptr);
+    if (groth16 && std::holds_alternative<std::monostate>(groth16_)) {
         throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT,
                             "a Groth16 partition on a worker created before load_key: create workers after the key");
     }
-    const groth16::ProofRandomness blinding = groth16 ? plugin::request_blinding(request) : groth16::ProofRandomness{};
-    // snarkjs's H convention: the quotient on the host (run_host_quotient_groth16_schedule).
-    const bool host_quotient = groth16 && key->header.h_convention == groth16::HConvention::odd_coset;
     ZKB_CUDA_CHECK(cudaSetDevice(backend_.config().device));
     const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
     const uint64_t bytes = n * sizeof(ff::Fr);
     const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
     return Partition{
+        .request = request,
         .buffers = *buffers,
-        .key = groth16 ? key : nullptr,
-        .blinding = blinding,
+        .groth16 = groth16,
+        .host_quotient = host_quotient,
         .tables = tables,
         .log_n = request.log_n,
         .n = n,
@@ -622,17 +708,6 @@ uint64_t CudaWorker::record_anchor() {
     return steady_now_ns();
 }
 
-std::optional<groth16::MsmSums> CudaWorker::run_schedule(const Partition& partition, zkb_prove_report* report) {
-    if (partition.key == nullptr) {
-        run_quotient_schedule(partition);
-        return std::nullopt;
-    }
-    if (partition.key->header.h_convention == groth16::HConvention::odd_coset) {
-        return run_host_quotient_groth16_schedule(partition, report);
-    }
-    return run_groth16_schedule(partition);
-}
-
 void CudaWorker::synchronize_streams() const noexcept {
     // Errors here repeat the one being thrown.
     const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
@@ -649,86 +724,98 @@ void CudaWorker::run_quotient_schedule(const Partition& partition) {
     bring_h_back(partition);
 }
 
-groth16::MsmSums CudaWorker::run_groth16_schedule(const Partition& partition) {
-    const Event& z_msms_done = upload_z_and_run_its_msms(partition);
+template <class Curve>
+groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partition& partition,
+                                                                  const DeviceProvingKey<Curve>& key,
+                                                                  Groth16Buffers<Curve>& buffers) {
+    const Event& z_msms_done = upload_z_and_run_its_msms(partition, key, buffers);
     // Where B2's rounds wrote their scratch in a, b and c's block, a, b and c go up only
     // once z's MSMs are done: under L, and the quotient follows L. Where they did not run
     // (too few full-size values), the block is free at once.
-    const bool vectors_after_l = msms_->lent_scratch_written();
-    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
+    const bool vectors_after_l = buffers.msms.lent_scratch_written();
+    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
     start_quotient_on_device(partition, "quotient");
     // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
     const bool l_under_c = !vectors_after_l && c_ == nullptr;
-    if (l_under_c) run_l(partition);
+    if (l_under_c) run_l(partition, key, buffers);
     finish_quotient_on_device(partition, "quotient");
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
-    if (!vectors_after_l && !l_under_c) run_l(partition);
+    if (!vectors_after_l && !l_under_c) run_l(partition, key, buffers);
     // h is made in b on the compute stream, after a's upload: the event H waits for.
-    run_h(partition, quotient_inputs_[0].upload.end);
+    run_h(partition, key, buffers, quotient_inputs_[0].upload.end);
     bring_h_back(partition);  // under H's MSM
-    return collect_msm_sums(partition);
+    return collect_msm_sums(key, buffers);
 }
 
-groth16::MsmSums CudaWorker::run_host_quotient_groth16_schedule(const Partition& partition,
-                                                                 zkb_prove_report* report) {
-    const Event& z_msms_done = upload_z_and_run_its_msms(partition);
-    make_quotient_on_host(partition, report);  // under the MSMs of z
+template <class Curve>
+groth16::generic::MsmSums<Curve> CudaWorker::run_host_quotient_groth16_schedule(const Partition& partition,
+                                                                                const DeviceProvingKey<Curve>& key,
+                                                                                Groth16Buffers<Curve>& buffers,
+                                                                                zkb_prove_report* report) {
+    const Event& z_msms_done = upload_z_and_run_its_msms(partition, key, buffers);
+    make_quotient_on_host(partition, key, buffers, report);  // under the MSMs of z
     // As in run_groth16_schedule: h goes up into a, b and c's block only after z's MSMs
     // where B2's rounds wrote there.
-    const bool vectors_after_l = msms_->lent_scratch_written();
-    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, z_msms_done);
+    const bool vectors_after_l = buffers.msms.lent_scratch_written();
+    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
     upload_h(partition);
-    if (!vectors_after_l) run_l(partition);
-    run_h(partition, h_upload_.end);
-    return collect_msm_sums(partition);
+    if (!vectors_after_l) run_l(partition, key, buffers);
+    run_h(partition, key, buffers, h_upload_.end);
+    return collect_msm_sums(key, buffers);
 }
 
-const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition) {
+template <class Curve>
+const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                                                   Groth16Buffers<Curve>& buffers) {
     // z first: A, B1 and B2 need nothing else, so the GPU starts on them while a, b and c
     // go up behind z (or the host makes the quotient) instead of waiting for the
     // quotient's uploads (docs/msm.md#a-proofs-five-msms). z goes up in the MSMs' chunks, so the
     // first chunk's MSMs start once its part is up.
-    const DeviceProvingKey& key = *partition.key;
-    upload(partition, PhaseLog::Section::z_upload, "z", z_.data(), partition.buffers.z,
-           key.header.num_variables * sizeof(ff::Fr), z_upload_, msms_->chunk_points() * sizeof(ff::Fr),
+    using Fr = typename Curve::Fr;
+    upload(partition, PhaseLog::Section::z_upload, "z", buffers.z.data(), partition.buffers.z,
+           key.header.num_variables * sizeof(Fr), z_upload_, buffers.msms.chunk_points() * sizeof(Fr),
            z_chunk_up_.data());
     const NvtxRange range(partition.nvtx_prefix + "msms of z");
-    return msms_->run_z(key, z_.data(), compute_stream_,
-                        std::span<const Event>(z_chunk_up_));
+    return buffers.msms.run_z(key, buffers.z.data(), compute_stream_, std::span<const Event>(z_chunk_up_));
 }
 
-void CudaWorker::make_quotient_on_host(const Partition& partition, zkb_prove_report* report) {
+template <class Curve>
+void CudaWorker::make_quotient_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                                       Groth16Buffers<Curve>& buffers, zkb_prove_report* report) {
     // Its steps are the report's first phases, written as they end: the log is written
     // after them.
-    const zkb_host_buffers& buffers = partition.buffers;
-    groth16::quotient_on_cpu(partition.log_n, partition.key->header.h_convention,
-                             static_cast<const ff::Fr*>(buffers.a), static_cast<const ff::Fr*>(buffers.b),
-                             static_cast<const ff::Fr*>(buffers.c), static_cast<ff::Fr*>(buffers.h),
-                             host_scratch(partition.n), host_threads_,
+    using Fr = typename Curve::Fr;
+    const zkb_host_buffers& host = partition.buffers;
+    if (buffers.host_scratch.size() < 2 * partition.n) buffers.host_scratch.resize(2 * partition.n);
+    groth16::quotient_on_cpu(partition.log_n, key.header.h_convention, static_cast<const Fr*>(host.a),
+                             static_cast<const Fr*>(host.b), static_cast<const Fr*>(host.c), static_cast<Fr*>(host.h),
+                             buffers.host_scratch.data(), host_threads_,
                              [&](const char* step, int64_t start_ns, int64_t end_ns) {
                                  plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
                              });
 }
 
-ec::G2 CudaWorker::sum_b2_on_host(const Partition& partition) {
+template <class Curve>
+curve::G2<Curve> CudaWorker::sum_b2_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key) {
     const NvtxRange range(partition.nvtx_prefix + "msm b_g2 on the host");
     b2_start_ns_ = steady_now_ns();
-    const DeviceProvingKey& key = *partition.key;
-    const auto* z = static_cast<const ff::Fr*>(partition.buffers.z);
+    const auto* z = static_cast<const typename Curve::Fr*>(partition.buffers.z);
     const std::vector<uint32_t>& variables = key.host_b_variables;  // empty: every variable
     util::parallel_for(0, b2_scalars_.size(), host_threads_, [&](size_t first, size_t last) {
         for (size_t j = first; j < last; ++j) {
             b2_scalars_[j] = zkbatch::msm::to_scalar(z[variables.empty() ? j : variables[j]]);
         }
     });
-    const ec::G2 sum = zkbatch::msm::pippenger<ec::G2Params>(key.b_g2_query.host_points(), b2_scalars_.data(),
-                                                             b2_scalars_.size(), host_threads_);
+    const curve::G2<Curve> sum = zkbatch::msm::pippenger<typename Curve::G2Params>(
+        key.b_g2_query.host_points(), b2_scalars_.data(), b2_scalars_.size(), host_threads_);
     b2_end_ns_ = steady_now_ns();
     return sum;
 }
 
-void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done) {
-    run_l(partition);
+template <class Curve>
+void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                                            Groth16Buffers<Curve>& buffers, const Event& z_msms_done) {
+    run_l(partition, key, buffers);
     z_msms_done.synchronize();  // done already, unless L had no points to count
 }
 
@@ -812,14 +899,18 @@ void CudaWorker::enqueue_digest_block_sums(const Partition& partition, const cha
     phases_.add(PhaseLog::Section::kernels, phase, compute_lane_, digest_blocks_);
 }
 
-void CudaWorker::run_l(const Partition& partition) {
+template <class Curve>
+void CudaWorker::run_l(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers) {
     const NvtxRange range(partition.nvtx_prefix + "msm l");
-    msms_->run_l(*partition.key, z_.data(), compute_stream_);
+    buffers.msms.run_l(key, buffers.z.data(), compute_stream_);
 }
 
-void CudaWorker::run_h(const Partition& partition, const Event& h_ready) {
+template <class Curve>
+void CudaWorker::run_h(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers,
+                       const Event& h_ready) {
     const NvtxRange range(partition.nvtx_prefix + "msm h");
-    msms_->run_h(*partition.key, b_, compute_stream_, h_ready);
+    // h in b, made there by the device's quotient or uploaded as the key's curve's Fr.
+    buffers.msms.run_h(key, reinterpret_cast<const typename Curve::Fr*>(b_), compute_stream_, h_ready);
 }
 
 void CudaWorker::bring_h_back(const Partition& partition) {
@@ -844,15 +935,17 @@ void CudaWorker::download_h(const Partition& partition) {
     download(partition.buffers.h, b_, partition.bytes, quotient_output_.end, h_download_);
 }
 
-groth16::MsmSums CudaWorker::collect_msm_sums(const Partition& partition) {
-    groth16::MsmSums sums = msms_->sums(*partition.key, compute_stream_);
-    for (const ProofMsms::Interval& interval : msms_->intervals()) {
+template <class Curve>
+groth16::generic::MsmSums<Curve> CudaWorker::collect_msm_sums(const DeviceProvingKey<Curve>& key,
+                                                              Groth16Buffers<Curve>& buffers) {
+    groth16::generic::MsmSums<Curve> sums = buffers.msms.sums(key, compute_stream_);
+    for (const auto& interval : buffers.msms.intervals()) {
         phases_.add(PhaseLog::Section::msms, groth16::phase_name(interval.msm), compute_lane_, *interval.start,
                     *interval.end);
     }
     // The streamed queries' copies, on their own stream: one interval from the first to
     // the last, with every chunk's bytes (they run under the MSMs they feed).
-    const QueryStager& key_copies = msms_->key_copies();
+    const QueryStager& key_copies = buffers.msms.key_copies();
     if (key_copies.bytes() != 0) {
         phases_.add(PhaseLog::Section::msms, "key_h2d", copy_lane_, key_copies.first_start(), key_copies.last_end(),
                     key_copies.bytes());
@@ -860,10 +953,12 @@ groth16::MsmSums CudaWorker::collect_msm_sums(const Partition& partition) {
     return sums;
 }
 
-void CudaWorker::combine_proof(const Partition& partition, const groth16::MsmSums& sums, zkb_prove_report* report) {
+template <class Curve>
+void CudaWorker::combine_proof(const DeviceProvingKey<Curve>& key, const groth16::generic::MsmSums<Curve>& sums,
+                               const groth16::generic::ProofRandomness<Curve>& blinding, zkb_prove_report* report) {
     const uint64_t combine_start_ns = steady_now_ns();
-    groth16::encode_proof(groth16::combine(partition.key->header, sums, partition.blinding), report->proof);
-    report->proof_bytes = groth16::kProofBytes;
+    groth16::encode_proof(groth16::combine(key.header, sums, blinding), report->proof);
+    report->proof_bytes = groth16::kProofBytesOf<Curve>;
     report->has_proof = 1;
     phases_.add_host(PhaseLog::Section::proof, "combine", host_lane_, combine_start_ns, steady_now_ns());
 }
@@ -911,11 +1006,6 @@ void CudaWorker::download(void* host_destination, const void* device_source, uin
     }
     span.end.synchronize();
     phases_.add(PhaseLog::Section::results, "d2h", copy_lane_, span, size);
-}
-
-ff::Fr* CudaWorker::host_scratch(uint64_t n) {
-    if (host_scratch_.size() < 2 * n) host_scratch_.resize(2 * n);
-    return host_scratch_.data();
 }
 
 }  // namespace zkbatch::cuda

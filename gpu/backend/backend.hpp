@@ -13,6 +13,7 @@
 #include "gpu/util/host_memory.hpp"
 #include "gpu/msm/proof_msms.hpp"
 #include "gpu/util/stream.hpp"
+#include "core/curve/curves.hpp"
 #include "core/ff/fr.hpp"
 #include "core/msm/pippenger.hpp"
 #include "core/plugin/abi.h"
@@ -24,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -61,16 +63,17 @@ public:
     void release_buffers(const zkb_host_buffers& buffers) noexcept;
     std::unique_ptr<CudaWorker> create_worker(uint32_t worker_index);
 
-    // A Groth16 run's proving key (plugin ABI v6, before any buffers or workers): read
-    // from `source`'s file on the host and uploaded, or for ZKB_KEY_FORMAT_SEEDED made on
-    // the device (generate_proving_key; the report carries its points digest); refused
-    // with the numbers unless it fits in device memory beside every worker's buffers and
-    // MSM scratch. Every buffer set from now on carries the witness z. Throws
+    // A Groth16 run's proving key over `curve` (plugin ABI v6, before any buffers or
+    // workers): read from `source`'s file on the host and uploaded, or for
+    // ZKB_KEY_FORMAT_SEEDED made on the device (BLS12-381: generate_proving_key) or on
+    // the host's cores and uploaded (BN254), the report carrying its points digest;
+    // refused with the numbers unless it fits in device memory beside every worker's
+    // buffers and MSM scratch. Every buffer set from now on carries the witness z. Throws
     // plugin::Error (ZKB_ERR_INVALID_ARGUMENT for the file or descriptions,
     // ZKB_ERR_OUT_OF_MEMORY for the memory) or CudaError.
-    void load_key(const zkb_key_source& source, zkb_key_report* report);
-    // The key on the device; null before load_key (a quotient run).
-    const DeviceProvingKey* key() const { return key_.get(); }
+    void load_key(curve::CurveId curve, const zkb_key_source& source, zkb_key_report* report);
+    // The key on the device, of either curve; none before load_key (a quotient run).
+    const AnyDeviceKey& key() const { return key_; }
     // The most points each worker's MSMs take at once (ProofMsms), chosen by load_key.
     uint64_t msm_chunk_points() const { return key_plan_.chunk_points; }
     // The key's tables and B2's rounds (whole MSMs only), planned by load_key: what each
@@ -110,19 +113,32 @@ private:
     // largest chunks (whole MSMs first). Else the largest chunks that fit, with the fewest
     // queries streamed and the full quotient where they can. Throws
     // plugin::Error(ZKB_ERR_OUT_OF_MEMORY) with the numbers when none does.
-    KeyMemoryPlan plan_key_memory(const groth16::ProvingKey& shape, uint64_t b_points, uint64_t scratch_bytes) const;
+    template <class Curve>
+    KeyMemoryPlan plan_key_memory(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
+                                  uint64_t scratch_bytes) const;
     // Adopts key_plan_'s quotient and builds the largest domain's tables.
     void build_largest_tables();
     // One worker's device buffers for a key of `shape`'s sizes: a, b (c), z and ProofMsms
     // (with `memory`'s placement, tables and rounds; plan_key_memory sizes workers
     // without tables or rounds).
-    uint64_t worker_bytes(const groth16::ProvingKey& shape, uint64_t chunk_points, QuotientMemory quotient,
-                          const MsmMemoryPlan& memory = {}) const;
+    template <class Curve>
+    uint64_t worker_bytes(const groth16::generic::ProvingKey<Curve>& shape, uint64_t chunk_points,
+                          QuotientMemory quotient, const MsmMemoryPlan& memory = {}) const;
+    // load_key's two ways: a BLS12-381 seeded key made on the device, any other key read
+    // or made on the host and uploaded. Each plans, builds the largest domain's tables and
+    // sets key_.
+    void generate_key_on_device(const zkb_key_source& source, zkb_key_report* report);
+    template <class Curve>
+    void upload_host_key(const zkb_key_source& source, zkb_key_report* report);
+    // The facts of the key and what its plan spent (describe).
+    template <class Curve>
+    void add_key_facts(const DeviceProvingKey<Curve>& key, zkb_facts* facts) const;
 
     // Plans what the free memory the workers (created after load_key) will leave buys
     // (plan_msm_memory: the key's tables under msm_tables = auto when the MSMs run whole,
     // B2's rounds under msm_affine_rounds = auto, in chunks too), then builds the tables.
-    void spend_free_memory();
+    template <class Curve>
+    void spend_free_memory(DeviceProvingKey<Curve>& key);
     // The device's free and total memory, or, under option device_memory, a card of that
     // size's: what the device already uses comes off the cap.
     struct DeviceMemory {
@@ -141,7 +157,7 @@ private:
     std::optional<Stream> upload_stream_, download_stream_;
     std::mutex upload_mutex_, download_mutex_;
     std::unique_ptr<HostMemoryPolicy> policy_;
-    std::unique_ptr<DeviceProvingKey> key_;
+    AnyDeviceKey key_;
     KeyMemoryPlan key_plan_;
     QuotientMemory quotient_memory_ = QuotientMemory::full;
     MsmMemoryPlan msm_memory_;
@@ -168,10 +184,10 @@ public:
     // scratch in a, b and c's block, under L, which then comes before the quotient); then L, and H
     // over the h still on the device, under which the digest and h come back. Only the
     // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
-    // as cpu-ref). A key of snarkjs's H convention has its odd-coset quotient made on the
-    // host (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded: the device
-    // has no odd-coset transform yet. Under option b2_msm = host, B2 runs on the host's
-    // cores from the start, beside all of that.
+    // as cpu-ref). The device's transforms are BLS12-381's standard H convention: a key
+    // of snarkjs's (odd coset) or of BN254 has its quotient made on the host
+    // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded. Under option
+    // b2_msm = host, B2 runs on the host's cores from the start, beside all of that.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
     // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
@@ -179,33 +195,64 @@ public:
 private:
     // One request, checked, and what follows from it (backend.cpp).
     struct Partition;
+    // A Groth16 key's buffers in this worker, of the key's curve: z on the device, the
+    // proof's MSMs, and host scratch for a quotient made on the host.
+    template <class CurveDescription>
+    struct Groth16Buffers {
+        using Curve = CurveDescription;
+        Groth16Buffers(const DeviceProvingKey<Curve>& key, const CudaBackend& backend, void* lent);
+        DeviceBuffer<typename Curve::Fr> z;
+        ProofMsms<Curve> msms;
+        std::vector<typename Curve::Fr> host_scratch;  // 2n elements, allocated on first use
+    };
 
     // Checks `request` and makes the backend's device current; throws plugin::Error
     // before anything is enqueued.
     Partition open_partition(const zkb_prove_request& request);
     // Records the anchor on the idle compute stream; returns its time on the runner's clock.
     uint64_t record_anchor();
-    // Runs the request's schedule; a Groth16 one returns the MSMs' sums.
-    std::optional<groth16::MsmSums> run_schedule(const Partition& partition, zkb_prove_report* report);
+    // Runs `schedule`; after a failure, waits for every stream this worker enqueued on
+    // before it rethrows (the runner reuses the host buffers as soon as prove returns).
+    template <class Schedule>
+    void run_to_completion(Schedule&& schedule);
     // Waits for every stream this worker enqueues on, ignoring their errors: after a
     // failure, before prove rethrows it.
     void synchronize_streams() const noexcept;
 
     // The schedules, one per workload: each runs its steps in order, and each step
-    // enqueues its work and logs the phases it reports.
+    // enqueues its work and logs the phases it reports. A Groth16 one returns the MSMs'
+    // sums; prove_groth16 runs it (beside B2 on the host where the key says so) and
+    // combines the proof.
     void run_quotient_schedule(const Partition& partition);
-    groth16::MsmSums run_groth16_schedule(const Partition& partition);
-    // snarkjs's H convention: the quotient on the host, h uploaded.
-    groth16::MsmSums run_host_quotient_groth16_schedule(const Partition& partition, zkb_prove_report* report);
+    template <class Curve>
+    void prove_groth16(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers,
+                       zkb_prove_report* report);
+    template <class Curve>
+    groth16::generic::MsmSums<Curve> run_groth16_schedule(const Partition& partition,
+                                                          const DeviceProvingKey<Curve>& key,
+                                                          Groth16Buffers<Curve>& buffers);
+    // The quotient on the host, h uploaded.
+    template <class Curve>
+    groth16::generic::MsmSums<Curve> run_host_quotient_groth16_schedule(const Partition& partition,
+                                                                        const DeviceProvingKey<Curve>& key,
+                                                                        Groth16Buffers<Curve>& buffers,
+                                                                        zkb_prove_report* report);
 
     // The steps, in the order the schedules take them.
-    const Event& upload_z_and_run_its_msms(const Partition& partition);
+    template <class Curve>
+    const Event& upload_z_and_run_its_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                                           Groth16Buffers<Curve>& buffers);
     // B2 = sum z_i [v_i]2 on the host's cores (KeyPlacement::b2_on_host), over z in the
     // partition's host buffers and B's points in pinned host memory: prove runs it on a
     // thread of its own beside the GPU's schedule, and logs its interval.
-    ec::G2 sum_b2_on_host(const Partition& partition);
-    void make_quotient_on_host(const Partition& partition, zkb_prove_report* report);
-    void run_l_then_wait_for_z_msms(const Partition& partition, const Event& z_msms_done);
+    template <class Curve>
+    curve::G2<Curve> sum_b2_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key);
+    template <class Curve>
+    void make_quotient_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                               Groth16Buffers<Curve>& buffers, zkb_prove_report* report);
+    template <class Curve>
+    void run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
+                                    Groth16Buffers<Curve>& buffers, const Event& z_msms_done);
     // a, b and c up and to the coset (lean: a and b, then a *= b, and c's upload into b
     // enqueued), then c (lean: to the coset) and h's transform, into b. Their kernels are
     // `kernel_phase`.
@@ -221,13 +268,20 @@ private:
     void enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span);
     void upload_h(const Partition& partition);
     void enqueue_digest_block_sums(const Partition& partition, const char* phase);
-    void run_l(const Partition& partition);
-    void run_h(const Partition& partition, const Event& h_ready);
+    template <class Curve>
+    void run_l(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers);
+    template <class Curve>
+    void run_h(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers,
+               const Event& h_ready);
     void bring_h_back(const Partition& partition);
     void download_digest(const Partition& partition);
     void download_h(const Partition& partition);
-    groth16::MsmSums collect_msm_sums(const Partition& partition);
-    void combine_proof(const Partition& partition, const groth16::MsmSums& sums, zkb_prove_report* report);
+    template <class Curve>
+    groth16::generic::MsmSums<Curve> collect_msm_sums(const DeviceProvingKey<Curve>& key,
+                                                      Groth16Buffers<Curve>& buffers);
+    template <class Curve>
+    void combine_proof(const DeviceProvingKey<Curve>& key, const groth16::generic::MsmSums<Curve>& sums,
+                       const groth16::generic::ProofRandomness<Curve>& blinding, zkb_prove_report* report);
 
     // One copy each way, timed by `span` and logged as a phase (see backend.cpp).
     void upload(const Partition& partition, PhaseLog::Section section, const char* what, void* device_destination,
@@ -235,9 +289,6 @@ private:
                 const Event* piece_up = nullptr);
     void download(void* host_destination, const void* device_source, uint64_t size, const Event& ready,
                   const TimedSpan& span);
-
-    // 2n elements of host scratch for an odd-coset quotient, allocated on first use.
-    ff::Fr* host_scratch(uint64_t n);
 
     CudaBackend& backend_;
     std::string copy_lane_;
@@ -249,15 +300,14 @@ private:
     const Stream& download_stream_;
     // a, b and c, one after the other in one block, which also holds B2's rounds' scratch
     // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors). c_ is null where
-    // the quotient is lean (QuotientMemory): c goes up into b.
+    // the quotient is lean (QuotientMemory): c goes up into b. A quotient made on the host
+    // goes up into b as the key's curve's Fr (the same 32 bytes an element).
     DeviceBuffer<uint8_t> vectors_;
     ff::Fr* a_ = nullptr;
     ff::Fr* b_ = nullptr;
     ff::Fr* c_ = nullptr;
-    // Groth16 only: the witness, the MSMs, and host scratch for an odd-coset quotient.
-    DeviceBuffer<ff::Fr> z_;
-    std::unique_ptr<ProofMsms> msms_;
-    std::vector<ff::Fr> host_scratch_;
+    // Groth16 only, of the key's curve (none for the quotient workload).
+    std::variant<std::monostate, Groth16Buffers<curve::Bls12_381>, Groth16Buffers<curve::Bn254>> groth16_;
     unsigned host_threads_ = 1;
     // B2 on the host: its scalars (B's of z, canonical), and its last interval.
     std::vector<zkbatch::msm::Scalar> b2_scalars_;

@@ -28,7 +28,7 @@ class CudaPlugin {
 public:
     static const zkb_plugin_api* api() {
         static const zkb_plugin_api table = {
-            ZKB_ABI_VERSION, 1u << ZKB_CURVE_BLS12_381,  // BN254 on the GPU: not yet
+            ZKB_ABI_VERSION, (1u << ZKB_CURVE_BLS12_381) | (1u << ZKB_CURVE_BN254),
             Policy::kName,    backend_version(), Policy::kDescription,
             &probe,          &create,          &destroy,          &describe,
             &acquire_buffers, &release_buffers, &create_worker,   &destroy_worker,
@@ -102,8 +102,7 @@ private:
                         zkb_error* err) {
         return plugin::guarded(err, Policy::kName, [&] {
             if (source == nullptr) throw plugin::Error(ZKB_ERR_INVALID_ARGUMENT, "load_key needs a key source");
-            plugin::key_curve(*source, api()->curves, Policy::kName);
-            backend_of(backend)->load_key(*source, report);
+            backend_of(backend)->load_key(plugin::key_curve(*source, api()->curves, Policy::kName), *source, report);
         });
     }
 

@@ -80,8 +80,8 @@ KeyQuery<ec::Affine<C>> multiply(const FixedBaseGenerator<C>& generator, const s
 }
 
 // Each present table with its name, in the facts' order.
-template <class F>
-void for_each_table(const KeyTables& tables, F&& visit) {
+template <class Curve, class F>
+void for_each_table(const KeyTables<Curve>& tables, F&& visit) {
     visit("a", tables.a.get());
     visit("b_g1", tables.b_g1.get());
     visit("b_g2", tables.b_g2.get());
@@ -114,7 +114,8 @@ KeyQuery<Point> place_b(std::span<const Point> points, const std::vector<uint32_
     return place(std::span<const Point>(compact), in_host, threads);
 }
 
-groth16::ProvingKey without_queries(groth16::ProvingKey key) {
+template <class Curve>
+groth16::generic::ProvingKey<Curve> without_queries(groth16::generic::ProvingKey<Curve> key) {
     key.a_query = {};
     key.b_g1_query = {};
     key.b_g2_query = {};
@@ -154,28 +155,32 @@ std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std
     return variables;
 }
 
-KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyPlacement& placement) {
+template <class Curve>
+KeyBytes key_bytes(const groth16::generic::ProvingKey<Curve>& key, uint64_t b_points, const KeyPlacement& placement) {
     using groth16::ProofMsm;
+    using G1Affine = curve::G1Affine<Curve>;
     KeyBytes bytes;
     bytes.device = b_points < key.num_variables ? b_points * sizeof(uint32_t) : 0;  // B's variables
     const auto add = [&](ProofMsm query, uint64_t query_bytes) {
         (placement.in_host_memory(query) ? bytes.host : bytes.device) += query_bytes;
     };
-    add(ProofMsm::a, key.num_variables * sizeof(ec::G1Affine));
-    add(ProofMsm::b_g1, b_points * sizeof(ec::G1Affine));
-    add(ProofMsm::b_g2, b_points * sizeof(ec::G2Affine));
-    add(ProofMsm::l, key.private_variables() * sizeof(ec::G1Affine));
-    add(ProofMsm::h, key.h_points() * sizeof(ec::G1Affine));
+    add(ProofMsm::a, key.num_variables * sizeof(G1Affine));
+    add(ProofMsm::b_g1, b_points * sizeof(G1Affine));
+    add(ProofMsm::b_g2, b_points * sizeof(curve::G2Affine<Curve>));
+    add(ProofMsm::l, key.private_variables() * sizeof(G1Affine));
+    add(ProofMsm::h, key.h_points() * sizeof(G1Affine));
     return bytes;
 }
 
-uint64_t KeyTables::device_bytes() const {
+template <class Curve>
+uint64_t KeyTables<Curve>::device_bytes() const {
     uint64_t bytes = 0;
     for_each_table(*this, [&](const char*, const auto* table) { bytes += table ? table->device_bytes() : 0; });
     return bytes;
 }
 
-std::string KeyTables::names() const {
+template <class Curve>
+std::string KeyTables<Curve>::names() const {
     std::vector<std::string> names;
     for_each_table(*this, [&](const char* name, const auto* table) {
         if (table) names.emplace_back(name);
@@ -183,20 +188,13 @@ std::string KeyTables::names() const {
     return listed(names);
 }
 
-std::string KeyTables::shapes() const {
+template <class Curve>
+std::string KeyTables<Curve>::shapes() const {
     std::vector<std::string> shapes;
     for_each_table(*this, [&](const char* name, const auto* table) {
         if (table) shapes.push_back(plugin::concat(name, "=", table->shape().window_bits, "/", table->shape().stride));
     });
     return listed(shapes);
-}
-
-uint64_t largest_query(const groth16::ProvingKey& shape) {
-    return std::max({shape.num_variables, shape.private_variables(), shape.h_points(), uint64_t{1}});
-}
-
-uint32_t key_table_window_bits(const groth16::ProvingKey& shape) {
-    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, 1);
 }
 
 std::vector<msm::TableShape> strided_table_shapes(uint64_t points) {
@@ -264,12 +262,15 @@ private:
 };
 
 // z's tables, whole: A's and B1's (G1) and B2's (G2) together, or none.
-void plan_z_tables(MemoryPlanner& planner, const groth16::ProvingKey& shape, uint64_t b_points,
+template <class Curve>
+void plan_z_tables(MemoryPlanner& planner, const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
                    msm::TableShape whole) {
+    using G1Params = typename Curve::G1Params;
     MsmMemoryPlan candidate = planner.plan();
     candidate.z = whole;
-    planner.try_add(candidate, {table_bytes<ec::G1Params>(shape.num_variables, whole),
-                                table_bytes<ec::G1Params>(b_points, whole), table_bytes<ec::G2Params>(b_points, whole)});
+    planner.try_add(candidate,
+                    {table_bytes<G1Params>(shape.num_variables, whole), table_bytes<G1Params>(b_points, whole),
+                     table_bytes<typename Curve::G2Params>(b_points, whole)});
 }
 
 // B2's rounds: the longest segments whose scratch fits on its own, or else in one block
@@ -311,8 +312,10 @@ double msm_cost(uint64_t points, const TableOption& table) {
 // first, the pair the cost model finds cheapest; the first such in the options' order on
 // a tie. H's best table alone can take the room that L's needed for more: at 2^26, 24/3
 // with L plain against 22/4 with L at 22/6. Returns the planner's plan with that pair.
-MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::ProvingKey& shape,
+template <class Curve>
+MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::generic::ProvingKey<Curve>& shape,
                                   msm::TableShape whole, uint32_t stride) {
+    using G1Params = typename Curve::G1Params;
     const uint64_t h_points = shape.h_points(), l_points = shape.private_variables();
     const std::vector<TableOption> h_options = table_options(h_points, whole, stride);
     const std::vector<TableOption> l_options = table_options(l_points, whole, stride);
@@ -323,10 +326,10 @@ MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::P
             MemoryPlanner pair = planner;
             MsmMemoryPlan with_h = pair.plan();
             with_h.h = h;
-            if (h && !pair.try_add(with_h, {table_bytes<ec::G1Params>(h_points, *h)})) continue;
+            if (h && !pair.try_add(with_h, {table_bytes<G1Params>(h_points, *h)})) continue;
             MsmMemoryPlan with_l = pair.plan();
             with_l.l = l;
-            if (l && !pair.try_add(with_l, {table_bytes<ec::G1Params>(l_points, *l)})) continue;
+            if (l && !pair.try_add(with_l, {table_bytes<G1Params>(l_points, *l)})) continue;
             const double pair_cost = msm_cost(h_points, h) + msm_cost(l_points, l);
             if (pair_cost < best_cost) {
                 best = pair.plan();
@@ -339,9 +342,10 @@ MsmMemoryPlan plan_h_and_l_tables(const MemoryPlanner& planner, const groth16::P
 
 }  // namespace
 
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, const KeyPlacement& placement,
-                              uint64_t free_bytes, bool tables, G2Rounds g2_rounds, const WorkersBytes& workers_bytes,
-                              uint32_t g1_table_stride) {
+template <class Curve>
+MsmMemoryPlan plan_msm_memory(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
+                              const KeyPlacement& placement, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride) {
     MemoryPlanner planner(free_bytes, workers_bytes, placement);
     tables = tables && !placement.any_in_host_memory();
     const msm::TableShape whole{key_table_window_bits(shape), 1};
@@ -351,7 +355,8 @@ MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_point
     return plan_h_and_l_tables(planner, shape, whole, g1_table_stride);
 }
 
-void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
+template <class Curve>
+void build_key_tables(DeviceProvingKey<Curve>& key, const MsmMemoryPlan& plan) {
     const Stream stream;
     // The table of a resident `query`, which is then freed (its points are the table's
     // multiple 0).
@@ -363,7 +368,7 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
         query.device = DeviceBuffer<ec::Affine<C>>();
         return table;
     };
-    KeyTables& tables = key.tables;
+    KeyTables<Curve>& tables = key.tables;
     if (plan.z) {
         tables.a = table_of(key.a_query, *plan.z);
         tables.b_g1 = table_of(key.b_g1_query, *plan.z);
@@ -373,10 +378,12 @@ void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan) {
     if (plan.l) tables.l = table_of(key.l_query, *plan.l);
 }
 
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
-                                    unsigned host_threads, const KeyPlacement& placement) {
+template <class Curve>
+DeviceProvingKey<Curve> upload_proving_key(const groth16::generic::ProvingKey<Curve>& key,
+                                           const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                           const KeyPlacement& placement) {
     using groth16::ProofMsm;
-    DeviceProvingKey device;
+    DeviceProvingKey<Curve> device;
     device.placement = placement;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
     if (placement.b2_on_host()) device.host_b_variables = b_variables;
@@ -394,9 +401,9 @@ uint64_t key_generation_scratch_bytes() {
            kScalarChunk * (sizeof(ff::Fr) + sizeof(ec::G2Affine));
 }
 
-DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      const std::vector<uint32_t>& b_variables, unsigned host_threads,
-                                      const KeyPlacement& placement) {
+DeviceProvingKey<curve::Bls12_381> generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                                        const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                                        const KeyPlacement& placement) {
     using groth16::ProofMsm;
     const Stream stream;
     DeviceBuffer<ff::Fr> chunk(kScalarChunk);
@@ -404,7 +411,7 @@ DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16:
     const auto made = [&](const auto& generator, const std::vector<ff::Fr>& query_scalars, ProofMsm query) {
         return multiply(generator, query_scalars, placement.in_host_memory(query), chunk, points_chunk, stream);
     };
-    DeviceProvingKey device;
+    DeviceProvingKey<curve::Bls12_381> device;
     device.placement = placement;
     device.b_variables = upload(std::span<const uint32_t>(b_variables));
     if (placement.b2_on_host()) device.host_b_variables = b_variables;
@@ -477,9 +484,10 @@ void add_sparse_points(groth16::KeyPointsDigest& digest, Section section, const 
 
 }  // namespace
 
-std::string device_key_points_digest(const DeviceProvingKey& key) {
-    const groth16::ProvingKey& header = key.header;
-    groth16::KeyPointsDigest digest(curve::CurveId::bls12_381, header.log_n, header.num_variables, header.num_public,
+template <class Curve>
+std::string device_key_points_digest(const DeviceProvingKey<Curve>& key) {
+    const groth16::generic::ProvingKey<Curve>& header = key.header;
+    groth16::KeyPointsDigest digest(Curve::kId, header.log_n, header.num_variables, header.num_public,
                                     header.h_convention);
     const std::vector<uint8_t> vk = groth16::vk_section_bytes(header);
     digest.add(Section::vk, vk.data(), vk.size());
@@ -507,5 +515,18 @@ std::string device_key_points_digest(const DeviceProvingKey& key) {
     add(Section::h, key.h_query);
     return digest.finish();
 }
+
+#define ZKB_DEVICE_KEY_INSTANTIATE(Curve)                                                                             \
+    template struct KeyTables<Curve>;                                                                                 \
+    template MsmMemoryPlan plan_msm_memory(const groth16::generic::ProvingKey<Curve>&, uint64_t, const KeyPlacement&, \
+                                           uint64_t, bool, G2Rounds, const WorkersBytes&, uint32_t);                  \
+    template KeyBytes key_bytes(const groth16::generic::ProvingKey<Curve>&, uint64_t, const KeyPlacement&);           \
+    template DeviceProvingKey<Curve> upload_proving_key(const groth16::generic::ProvingKey<Curve>&,                   \
+                                                        const std::vector<uint32_t>&, unsigned, const KeyPlacement&); \
+    template void build_key_tables(DeviceProvingKey<Curve>&, const MsmMemoryPlan&);                                   \
+    template std::string device_key_points_digest(const DeviceProvingKey<Curve>&);
+ZKB_DEVICE_KEY_INSTANTIATE(curve::Bls12_381)
+ZKB_DEVICE_KEY_INSTANTIATE(curve::Bn254)
+#undef ZKB_DEVICE_KEY_INSTANTIATE
 
 }  // namespace zkbatch::cuda

@@ -4,7 +4,7 @@
 // Both CUDA plugins hold their key this way (only their host memory policy for a, b, c,
 // z and the outputs differs). Made once per backend by load_key, from a key in host
 // memory (upload_proving_key) or, for a seeded setup, on the device itself
-// (generate_proving_key): the same points either way, in groth16::ProvingKey's layout
+// (generate_proving_key): the same points either way, in groth16::generic::ProvingKey's layout
 // (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also builds
 // base tables of resident queries (KeyTables) in the memory the workers leave.
 #pragma once
@@ -15,15 +15,18 @@
 #include "gpu/msm/msm.hpp"
 #include "gpu/util/pinned_buffer.hpp"
 #include "gpu/util/stream.hpp"
+#include "core/curve/curves.hpp"
 #include "core/ec/curve.hpp"
 #include "core/groth16/keys.hpp"
 #include "core/groth16/setup.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace zkbatch::cuda {
@@ -34,9 +37,10 @@ namespace zkbatch::cuda {
 // over a table of every s-th window's multiples (docs/msm.md#tables-of-every-s-th-window).
 // Three sets, each present or absent: z's (A, B1 and
 // B2, whose one plan of z then has the tables' layout), H's, L's.
+template <class Curve>
 struct KeyTables {
-    std::unique_ptr<msm::BaseTable<ec::G1Params>> a, b_g1, l, h;
-    std::unique_ptr<msm::BaseTable<ec::G2Params>> b_g2;
+    std::unique_ptr<msm::BaseTable<typename Curve::G1Params>> a, b_g1, l, h;
+    std::unique_ptr<msm::BaseTable<typename Curve::G2Params>> b_g2;
 
     bool empty() const { return !a && !b_g1 && !b_g2 && !l && !h; }
     uint64_t device_bytes() const;
@@ -72,11 +76,17 @@ struct MsmMemoryPlan {
 
 // The most points any of the proof's five MSMs has (at least 1): MSMs in chunks of this
 // many are in no chunks.
-uint64_t largest_query(const groth16::ProvingKey& shape);
+template <class Curve>
+uint64_t largest_query(const groth16::generic::ProvingKey<Curve>& shape) {
+    return std::max({shape.num_variables, shape.private_variables(), shape.h_points(), uint64_t{1}});
+}
 
 // The whole tables' width for a key of `shape`'s sizes: the cost model's best over a
 // table of stride 1 for its largest MSM (msm::choose_window_bits), 22 bits at 2^24 points.
-uint32_t key_table_window_bits(const groth16::ProvingKey& shape);
+template <class Curve>
+uint32_t key_table_window_bits(const groth16::generic::ProvingKey<Curve>& shape) {
+    return msm::choose_window_bits(largest_query(shape), msm::kMaxWindowBits, 1);
+}
 
 // The tables of every s-th window an MSM of `points` points may have where a whole one
 // does not fit, most memory first: for s = 2, 3, ..., the width the cost model
@@ -110,9 +120,10 @@ using WorkersBytes = std::function<uint64_t(const MsmMemoryPlan&)>;
 // is then freed (multiple 0 is a copy of it), so each table needs its own bytes while it
 // is built and one multiple fewer after.
 // The plan carries `placement`; tables only where it streams nothing.
-MsmMemoryPlan plan_msm_memory(const groth16::ProvingKey& shape, uint64_t b_points, const KeyPlacement& placement,
-                              uint64_t free_bytes, bool tables, G2Rounds g2_rounds, const WorkersBytes& workers_bytes,
-                              uint32_t g1_table_stride = 0);
+template <class Curve>
+MsmMemoryPlan plan_msm_memory(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
+                              const KeyPlacement& placement, uint64_t free_bytes, bool tables, G2Rounds g2_rounds,
+                              const WorkersBytes& workers_bytes, uint32_t g1_table_stride = 0);
 
 // Where B is sparse (at most kSparseB of the variables in it, as in a PoRep partition or
 // most circom circuits), the device key holds B's points of those variables alone: the
@@ -127,7 +138,8 @@ std::vector<uint32_t> sparse_b_variables(uint64_t m, unsigned threads, const std
 
 // The points in each of B's queries of a key of `shape` whose sparse_b_variables list
 // `listed` variables (0: B is dense).
-inline uint64_t b_points_of(const groth16::ProvingKey& shape, uint64_t listed) {
+template <class Curve>
+uint64_t b_points_of(const groth16::generic::ProvingKey<Curve>& shape, uint64_t listed) {
     return listed != 0 ? listed : shape.num_variables;
 }
 
@@ -142,15 +154,17 @@ struct KeyQuery {
     const Point* host_points() const { return static_cast<const Point*>(host.data()); }
 };
 
+template <class CurveDescription>
 struct DeviceProvingKey {
+    using Curve = CurveDescription;
     // Everything but the queries: sizes, H convention, verifying key, beta_g1, delta_g1.
     // Its spans are empty and its storage is null.
-    groth16::ProvingKey header;
-    KeyQuery<ec::G1Affine> a_query, b_g1_query, l_query, h_query;
-    KeyQuery<ec::G2Affine> b_g2_query;  // b_points() each, B's
+    groth16::generic::ProvingKey<Curve> header;
+    KeyQuery<curve::G1Affine<Curve>> a_query, b_g1_query, l_query, h_query;
+    KeyQuery<curve::G2Affine<Curve>> b_g2_query;  // b_points() each, B's
     // Built by build_key_tables; none by default. A tabled query's buffer is then empty:
     // its points are the table's window 0.
-    KeyTables tables;
+    KeyTables<Curve> tables;
     // Where B is sparse (sparse_b_variables): the variables whose points B's queries hold,
     // ascending, the gather of B's plans of z (ScalarPlan::prepare). Empty where B is dense:
     // B's queries hold every variable's points and B's MSMs share A's plan of z.
@@ -184,25 +198,30 @@ struct KeyBytes {
 // What a DeviceProvingKey of `key`'s shape with `b_points` points in each of B's queries
 // (key.num_variables where B is dense) holds under `placement` (only the header's sizes
 // are read: a key_header will do).
-KeyBytes key_bytes(const groth16::ProvingKey& key, uint64_t b_points, const KeyPlacement& placement = {});
+template <class Curve>
+KeyBytes key_bytes(const groth16::generic::ProvingKey<Curve>& key, uint64_t b_points,
+                   const KeyPlacement& placement = {});
 
 // The queries of `key` (host memory: a mapped key file or a read .zkey) copied to the
 // current device, or, where `placement` keeps them in host memory (streamed, or B2 on the
 // host), into pinned host memory, synchronously; B's of `b_variables` alone
 // (sparse_b_variables; every variable's when empty); the header keeps everything else.
 // Throws CudaError.
-DeviceProvingKey upload_proving_key(const groth16::ProvingKey& key, const std::vector<uint32_t>& b_variables,
-                                    unsigned host_threads, const KeyPlacement& placement = {});
+template <class Curve>
+DeviceProvingKey<Curve> upload_proving_key(const groth16::generic::ProvingKey<Curve>& key,
+                                           const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                           const KeyPlacement& placement = {});
 
 // The seeded key made on the current device: `header` from groth16::key_header, each
 // query's points its scalars (groth16::key_scalars) times a generator, by
 // FixedBaseGenerator, the scalars copied up in chunks; B's of `b_variables` alone, as in
 // upload_proving_key. A query the placement keeps in host memory is made a chunk at a
 // time and copied down into pinned host memory. The same points as
-// groth16::generate_key. Synchronous; throws CudaError.
-DeviceProvingKey generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
-                                      const std::vector<uint32_t>& b_variables, unsigned host_threads,
-                                      const KeyPlacement& placement = {});
+// groth16::generate_key. Synchronous; throws CudaError. BLS12-381's: BN254's seeded keys
+// are made on the host and uploaded (the fixed-base kernels are BLS12-381's alone).
+DeviceProvingKey<curve::Bls12_381> generate_proving_key(groth16::ProvingKey header, const groth16::KeyScalars& scalars,
+                                                        const std::vector<uint32_t>& b_variables, unsigned host_threads,
+                                                        const KeyPlacement& placement = {});
 
 // Device memory generate_proving_key needs beside the key: the generators' tables, a
 // chunk of scalars and one of points (for a streamed query).
@@ -211,11 +230,17 @@ uint64_t key_generation_scratch_bytes();
 // Builds `plan`'s tables of `key`'s queries on the current device into key.tables and
 // frees each tabled query, synchronously: seconds a table at 2^24
 // (docs/msm.md#base-tables). Throws CudaError.
-void build_key_tables(DeviceProvingKey& key, const MsmMemoryPlan& plan);
+template <class Curve>
+void build_key_tables(DeviceProvingKey<Curve>& key, const MsmMemoryPlan& plan);
 
 // The points digest of a key: what its key file's header would carry
 // (groth16::KeyPointsDigest), from its points in file order (downloaded where resident),
 // before build_key_tables frees any query. Synchronous.
-std::string device_key_points_digest(const DeviceProvingKey& key);
+template <class Curve>
+std::string device_key_points_digest(const DeviceProvingKey<Curve>& key);
+
+// A proving key on the device of either curve, or none (before load_key, and in a run of
+// the quotient workload).
+using AnyDeviceKey = std::variant<std::monostate, DeviceProvingKey<curve::Bls12_381>, DeviceProvingKey<curve::Bn254>>;
 
 }  // namespace zkbatch::cuda

@@ -8,23 +8,23 @@ namespace zkbatch::cuda {
 namespace {
 
 // The largest point a slot holds: B2's (G2) where it streams, else G1's.
-uint64_t slot_bytes_for(uint64_t chunk_points, const KeyPlacement& placement) {
+uint64_t slot_bytes_for(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point) {
     if (!placement.any_streamed()) return 0;
     const bool g2 = placement.streamed(groth16::ProofMsm::b_g2);
-    return chunk_points * (g2 ? sizeof(ec::G2Affine) : sizeof(ec::G1Affine));
+    return chunk_points * (g2 ? point.g2 : point.g1);
 }
 
 }  // namespace
 
-QueryStager::QueryStager(uint64_t chunk_points, const KeyPlacement& placement)
-    : slot_bytes_(slot_bytes_for(chunk_points, placement)) {
+QueryStager::QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point)
+    : slot_bytes_(slot_bytes_for(chunk_points, placement, point)) {
     if (slot_bytes_ == 0) return;
     for (DeviceBuffer<uint8_t>& slot : slots_) slot = DeviceBuffer<uint8_t>(slot_bytes_);
     copies_.emplace();
 }
 
-uint64_t QueryStager::device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement) {
-    return 2 * slot_bytes_for(chunk_points, placement);
+uint64_t QueryStager::device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point) {
+    return 2 * slot_bytes_for(chunk_points, placement, point);
 }
 
 void QueryStager::begin() {
@@ -83,9 +83,13 @@ void QueryStager::release(const Stream& compute) {
     last_slot_ = -1;
 }
 
-template const ec::G1Affine* QueryStager::chunk(const KeyQuery<ec::G1Affine>&, uint64_t, uint64_t, const Stream&);
-template const ec::G2Affine* QueryStager::chunk(const KeyQuery<ec::G2Affine>&, uint64_t, uint64_t, const Stream&);
-template void QueryStager::prefetch(const KeyQuery<ec::G1Affine>&, uint64_t, uint64_t);
-template void QueryStager::prefetch(const KeyQuery<ec::G2Affine>&, uint64_t, uint64_t);
+#define ZKB_QUERY_STAGER_INSTANTIATE(Point)                                                              \
+    template const Point* QueryStager::chunk(const KeyQuery<Point>&, uint64_t, uint64_t, const Stream&); \
+    template void QueryStager::prefetch(const KeyQuery<Point>&, uint64_t, uint64_t);
+ZKB_QUERY_STAGER_INSTANTIATE(ec::G1Affine)
+ZKB_QUERY_STAGER_INSTANTIATE(ec::G2Affine)
+ZKB_QUERY_STAGER_INSTANTIATE(ec::bn254::G1Affine)
+ZKB_QUERY_STAGER_INSTANTIATE(ec::bn254::G2Affine)
+#undef ZKB_QUERY_STAGER_INSTANTIATE
 
 }  // namespace zkbatch::cuda

@@ -19,12 +19,22 @@
 
 namespace zkbatch::cuda {
 
+// A curve's affine points' bytes in G1 and G2: what a slot holds chunks of.
+struct PointBytes {
+    uint64_t g1 = 0, g2 = 0;
+
+    template <class Curve>
+    static constexpr PointBytes of() {
+        return {sizeof(curve::G1Affine<Curve>), sizeof(curve::G2Affine<Curve>)};
+    }
+};
+
 class QueryStager {
 public:
-    // Slots for chunks of up to `chunk_points` points of the queries `placement` streams
-    // (none: no memory, no stream).
-    QueryStager(uint64_t chunk_points, const KeyPlacement& placement);
-    static uint64_t device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement);
+    // Slots for chunks of up to `chunk_points` points (of `point`'s sizes) of the queries
+    // `placement` streams (none: no memory, no stream).
+    QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point);
+    static uint64_t device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point);
 
     // Forgets the previous proof's copies.
     void begin();

@@ -35,14 +35,16 @@ struct ChunkCounts {
 };
 
 // 0 (no chunks) as the largest MSM.
-uint64_t effective_chunk(const groth16::ProvingKey& header, uint64_t chunk_points) {
+template <class Curve>
+uint64_t effective_chunk(const groth16::generic::ProvingKey<Curve>& header, uint64_t chunk_points) {
     const uint64_t largest = largest_query(header);
     return chunk_points == 0 ? largest : std::min(chunk_points, largest);
 }
 
 // For B's queries of `b_points` points (DeviceProvingKey::b_points); device_bytes_for
 // sizes for a dense B's, the most there can be.
-ChunkCounts chunk_counts(const groth16::ProvingKey& header, uint64_t chunk_points,
+template <class Curve>
+ChunkCounts chunk_counts(const groth16::generic::ProvingKey<Curve>& header, uint64_t chunk_points,
                          std::optional<uint64_t> b_points = std::nullopt) {
     const uint64_t b = b_points.value_or(header.num_variables);
     return {chunks(header.num_variables, chunk_points), chunks(b, chunk_points),
@@ -99,7 +101,8 @@ void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& p
 struct Capacities {
     msm::MsmCapacity plan, g1, g2;
 };
-Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const MsmMemoryPlan& memory) {
+template <class Curve>
+Capacities capacities(const groth16::generic::ProvingKey<Curve>& header, uint64_t chunk, const MsmMemoryPlan& memory) {
     const uint64_t z = std::min(chunk, header.num_variables);
     const uint64_t most = std::max(z, std::min(chunk, std::max(header.private_variables(), header.h_points())));
     const bool all_tabled = memory.z && memory.h && memory.l;
@@ -107,10 +110,9 @@ Capacities capacities(const groth16::ProvingKey& header, uint64_t chunk, const M
                      capacity_for(most, {memory.z, memory.h, memory.l}, !all_tabled),
                      capacity_for(z, {memory.z}, !memory.z)};
     if (memory.g2_affine_segment != 0 && !memory.key.b2_on_host()) {
-        sized.g2.affine_segment =
-            msm::choose_affine_segment(sized.g2.max_entries(),
-                                       msm::BucketAccumulator<ec::G2Params>::device_affine_slots(),
-                                       memory.g2_affine_segment);
+        sized.g2.affine_segment = msm::choose_affine_segment(
+            sized.g2.max_entries(), msm::BucketAccumulator<typename Curve::G2Params>::device_affine_slots(),
+            memory.g2_affine_segment);
         sized.g2.affine_rounds = sized.g2.affine_segment != 0;
         sized.g2.spills_for_rounds = true;
     }
@@ -128,8 +130,10 @@ void* lent_scratch(const MsmMemoryPlan& memory, void* lent) {
 }
 
 // B2's rounds' scratch where the plan puts it in the caller's memory, else 0.
+template <class Curve>
 uint64_t lent_of(const Capacities& sized, const MsmMemoryPlan& memory) {
-    return memory.g2_scratch_in_vectors ? msm::BucketAccumulator<ec::G2Params>::rounds_scratch_bytes(sized.g2) : 0;
+    using G2Accumulator = msm::BucketAccumulator<typename Curve::G2Params>;
+    return memory.g2_scratch_in_vectors ? G2Accumulator::rounds_scratch_bytes(sized.g2) : 0;
 }
 
 // B2's chunk sums: one per chunk of B, none where B2 runs on the host.
@@ -137,37 +141,42 @@ uint64_t g2_sums(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
     return memory.key.b2_on_host() ? 0 : counts.b;
 }
 
+template <class Curve>
 uint64_t sums_bytes(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
-    return counts.g1_sums() * sizeof(ec::G1) + g2_sums(counts, memory) * sizeof(ec::G2);
+    return counts.g1_sums() * sizeof(curve::G1<Curve>) + g2_sums(counts, memory) * sizeof(curve::G2<Curve>);
 }
 
 }  // namespace
 
-uint64_t ProofMsms::chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points) {
+template <class Curve>
+uint64_t ProofMsms<Curve>::chunk_intervals(const KeyHeader& header, uint64_t b_points, uint64_t chunk_points) {
     return chunk_counts(header, effective_chunk(header, chunk_points), b_points).intervals();
 }
 
-uint64_t ProofMsms::z_chunks(const groth16::ProvingKey& header) const {
+template <class Curve>
+uint64_t ProofMsms<Curve>::z_chunks(const KeyHeader& header) const {
     return chunk_counts(header, chunk_points_).z;
 }
 
-uint32_t ProofMsms::g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
-                                      const MsmMemoryPlan& memory) {
+template <class Curve>
+uint32_t ProofMsms<Curve>::g2_affine_segment(const KeyHeader& header, uint64_t chunk_points,
+                                             const MsmMemoryPlan& memory) {
     const msm::MsmCapacity g2 = capacities(header, effective_chunk(header, chunk_points), memory).g2;
     return g2.affine_rounds ? g2.affine_segment : 0;
 }
 
-ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points,
-                     const MsmMemoryPlan& memory, void* lent)
+template <class Curve>
+ProofMsms<Curve>::ProofMsms(const KeyHeader& header, uint64_t b_points, uint64_t chunk_points,
+                            const MsmMemoryPlan& memory, void* lent)
     : chunk_points_(effective_chunk(header, chunk_points)),
       b_points_(b_points),
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
-      stager_(chunk_points_, memory.key),
+      stager_(chunk_points_, memory.key, PointBytes::of<Curve>()),
       g1_sums_(chunk_counts(header, chunk_points_, b_points).g1_sums()),
       g2_sums_(g2_sums(chunk_counts(header, chunk_points_, b_points), memory)),
-      host_sums_(sums_bytes(chunk_counts(header, chunk_points_, b_points), memory)) {
+      host_sums_(sums_bytes<Curve>(chunk_counts(header, chunk_points_, b_points), memory)) {
     if (!memory.key.b2_on_host()) g2_.emplace(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent));
     const uint64_t intervals = chunk_counts(header, chunk_points_, b_points).intervals();
     if (intervals > kMaxChunkIntervals) {
@@ -182,36 +191,41 @@ ProofMsms::ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint6
     intervals_.reserve(intervals);
 }
 
-uint64_t ProofMsms::device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points,
-                                     const MsmMemoryPlan& memory) {
+template <class Curve>
+uint64_t ProofMsms<Curve>::device_bytes_for(const KeyHeader& header, uint64_t chunk_points,
+                                            const MsmMemoryPlan& memory) {
     const uint64_t chunk = effective_chunk(header, chunk_points);
     const Capacities sized = capacities(header, chunk, memory);
     const uint64_t g2_bytes =
-        memory.key.b2_on_host() ? 0 : msm::BucketAccumulator<ec::G2Params>::device_bytes_for(sized.g2);
+        memory.key.b2_on_host() ? 0 : msm::BucketAccumulator<G2Params>::device_bytes_for(sized.g2);
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
-           msm::BucketAccumulator<ec::G1Params>::device_bytes_for(sized.g1) + g2_bytes +
-           sums_bytes(chunk_counts(header, chunk), memory) + QueryStager::device_bytes_for(chunk, memory.key) -
-           lent_of(sized, memory);
+           msm::BucketAccumulator<G1Params>::device_bytes_for(sized.g1) + g2_bytes +
+           sums_bytes<Curve>(chunk_counts(header, chunk), memory) +
+           QueryStager::device_bytes_for(chunk, memory.key, PointBytes::of<Curve>()) - lent_of<Curve>(sized, memory);
 }
 
-uint64_t ProofMsms::lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
-    return lent_of(capacities(header, effective_chunk(header, chunk_points), memory), memory);
+template <class Curve>
+uint64_t ProofMsms<Curve>::lent_bytes(const KeyHeader& header, uint64_t chunk_points, const MsmMemoryPlan& memory) {
+    return lent_of<Curve>(capacities(header, effective_chunk(header, chunk_points), memory), memory);
 }
 
-const Event& ProofMsms::mark(const Stream& stream) {
+template <class Curve>
+const Event& ProofMsms<Curve>::mark(const Stream& stream) {
     const Event& event = events_.at(events_used_++);
     event.record(stream);
     return event;
 }
 
-void ProofMsms::advance(Step previous, Step next) {
+template <class Curve>
+void ProofMsms<Curve>::advance(Step previous, Step next) {
     if (done_ != previous) throw std::logic_error("ProofMsms: run_z, run_l and run_h out of order");
     done_ = next;
 }
 
-const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
-                              std::span<const Event> z_ready) {
-    const KeyTables& tables = key.tables;
+template <class Curve>
+const Event& ProofMsms<Curve>::run_z(const Key& key, const Fr* z, const Stream& stream,
+                                     std::span<const Event> z_ready) {
+    const KeyTables<Curve>& tables = key.tables;
     if (shape_of(tables.a.get()) != memory_.z || shape_of(tables.b_g1.get()) != memory_.z ||
         shape_of(tables.b_g2.get()) != memory_.z || shape_of(tables.h.get()) != memory_.h ||
         shape_of(tables.l.get()) != memory_.l) {
@@ -235,8 +249,8 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     stager_.begin();
 
     const bool sparse_b = key.b_variables.size() != 0;
-    ec::G1* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
-    ec::G1* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
+    curve::G1<Curve>* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
+    curve::G1<Curve>* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
     // B2's chunk sums (none where it runs on the host).
     const auto b_g2_sum = [&](uint64_t chunk) { return g2_ ? g2_sums_.data() + chunk : nullptr; };
     // A dense B's A, B1 and B2 take turns a chunk at a time, each chunk an interval. A
@@ -250,7 +264,7 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         // A streamed chunk's copy is enqueued before the preparation blocks the host, so
         // that it runs under the MSM before it, and so is the next chunk's: B1's of this
         // chunk of z where B is dense, else A's next, or B1's first after A's last.
-        const ec::G1Affine* a_bases = stager_.chunk(key.a_query, first, count, stream);
+        const curve::G1Affine<Curve>* a_bases = stager_.chunk(key.a_query, first, count, stream);
         if (!sparse_b) {
             stager_.prefetch(key.b_g1_query, first, count);
         } else if (chunk + 1 < counts.z) {
@@ -258,14 +272,14 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
         } else if (counts.b > 0) {
             stager_.prefetch(key.b_g1_query, 0, std::min(chunk_points_, key.b_points()));
         }
-        prepare(plan_, memory_.z, z + first, msm::ScalarForm::montgomery, count, stream);
+        prepare(plan_, memory_.z, z + first, msm::montgomery_form<Fr>(), count, stream);
         accumulate(g1_, plan_, tables.a.get(), a_bases, a_sums + chunk, stream);
         stager_.release(stream);
         if (sparse_b && chunk + 1 < counts.z) continue;
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, a_start, &a_done});
         if (!sparse_b) {  // over A's plan
-            const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
+            const curve::G1Affine<Curve>* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
             run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), a_done, stream);
         }
     }
@@ -273,27 +287,28 @@ const Event& ProofMsms::run_z(const DeviceProvingKey& key, const ff::Fr* z, cons
     for (uint64_t chunk = 0; sparse_b && chunk < counts.b; ++chunk) {
         const uint64_t first = chunk * chunk_points_, count = std::min(chunk_points_, key.b_points() - first);
         const Event& start = mark(stream);
-        const ec::G1Affine* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
+        const curve::G1Affine<Curve>* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
         if (g2_) {
             stager_.prefetch(key.b_g2_query, first, count);
         } else if (chunk + 1 < counts.b) {  // B2 on the host: B1's next chunk
             stager_.prefetch(key.b_g1_query, first + count, std::min(chunk_points_, key.b_points() - first - count));
         }
-        prepare(plan_, memory_.z, z, msm::ScalarForm::montgomery, count, stream, key.b_variables.data() + first);
+        prepare(plan_, memory_.z, z, msm::montgomery_form<Fr>(), count, stream, key.b_variables.data() + first);
         run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), start, stream);
     }
     return *intervals_.back().end;
 }
 
-void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_t count,
-                            const ec::G1Affine* b_g1_bases, ec::G1* b_g1_sum, ec::G2* b_g2_sum, const Event& start,
-                            const Stream& stream) {
+template <class Curve>
+void ProofMsms<Curve>::run_b_chunk(const Key& key, uint64_t first, uint64_t count,
+                                   const curve::G1Affine<Curve>* b_g1_bases, curve::G1<Curve>* b_g1_sum,
+                                   curve::G2<Curve>* b_g2_sum, const Event& start, const Stream& stream) {
     accumulate(g1_, plan_, key.tables.b_g1.get(), b_g1_bases, b_g1_sum, stream);
     stager_.release(stream);
     const Event& b_g1_done = mark(stream);
     intervals_.push_back({groth16::ProofMsm::b_g1, &start, &b_g1_done});
     if (!g2_) return;  // B2 on the host
-    const ec::G2Affine* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
+    const curve::G2Affine<Curve>* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
     accumulate(*g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
     lent_written_ = lent_written_ || (memory_.g2_scratch_in_vectors && g2_->ran_rounds());
     stager_.release(stream);
@@ -303,51 +318,56 @@ void ProofMsms::run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_
 // The plan is made again for each chunk of L, then of H, on the same stream, after the
 // previous run has read it; nothing else runs on it between, so one interval covers each
 // MSM's chunks.
-void ProofMsms::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                              const msm::BaseTable<ec::G1Params>* table, const KeyQuery<ec::G1Affine>& query,
-                              ec::G1* sums, const Stream& stream) {
+template <class Curve>
+void ProofMsms<Curve>::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+                                     const msm::BaseTable<G1Params>* table,
+                                     const KeyQuery<curve::G1Affine<Curve>>& query, curve::G1<Curve>* sums,
+                                     const Stream& stream) {
     const Event& start = mark(stream);
     for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
         const uint64_t count = std::min(chunk_points_, points - first);
-        const ec::G1Affine* bases = stager_.chunk(query, first, count, stream);
+        const curve::G1Affine<Curve>* bases = stager_.chunk(query, first, count, stream);
         if (first + count < points) {
             stager_.prefetch(query, first + count, std::min(chunk_points_, points - first - count));
         }
-        prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(ff::Fr), form,
-                count, stream);
+        prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(Fr), form, count,
+                stream);
         accumulate(g1_, plan_, table, bases, sums + chunk, stream);
         stager_.release(stream);
     }
     intervals_.push_back({msm, &start, &mark(stream)});
 }
 
-void ProofMsms::run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream) {
+template <class Curve>
+void ProofMsms<Curve>::run_l(const Key& key, const Fr* z, const Stream& stream) {
     advance(Step::z, Step::l);
-    const groth16::ProvingKey& header = key.header;
+    const KeyHeader& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
-    run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::ScalarForm::montgomery,
+    run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::montgomery_form<Fr>(),
                   header.private_variables(), key.tables.l.get(), key.l_query,
                   g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
 
-void ProofMsms::run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready) {
+template <class Curve>
+void ProofMsms<Curve>::run_h(const Key& key, const Fr* h, const Stream& stream, const Event& h_ready) {
     advance(Step::l, Step::h);
-    const groth16::ProvingKey& header = key.header;
+    const KeyHeader& header = key.header;
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
                   key.h_query, g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
-    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
+    const size_t g1_bytes = counts.g1_sums() * sizeof(curve::G1<Curve>);
     stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
     if (g2_sums_.size() != 0) stream.copy_to_host(host + g1_bytes, g2_sums_.data(), g2_sums_.bytes());
 }
 
-groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stream) {
+template <class Curve>
+groth16::generic::MsmSums<Curve> ProofMsms<Curve>::sums(const Key& key, const Stream& stream) {
     advance(Step::h, Step::none);
     const ChunkCounts counts = chunk_counts(key.header, chunk_points_, key.b_points());
     auto* host = static_cast<unsigned char*>(host_sums_.data());
-    const size_t g1_bytes = counts.g1_sums() * sizeof(ec::G1);
+    const size_t g1_bytes = counts.g1_sums() * sizeof(curve::G1<Curve>);
     stream.synchronize();
 
     // Each MSM's chunks added up (one chunk: its sum as it is).
@@ -362,16 +382,19 @@ groth16::MsmSums ProofMsms::sums(const DeviceProvingKey& key, const Stream& stre
         }
         return sum;
     };
-    groth16::MsmSums result;
+    groth16::generic::MsmSums<Curve> result;
     const auto g1_total = [&](groth16::ProofMsm msm, uint64_t count) {
-        return total(ec::G1{}, counts.first_g1_sum(msm) * sizeof(ec::G1), count);
+        return total(curve::G1<Curve>{}, counts.first_g1_sum(msm) * sizeof(curve::G1<Curve>), count);
     };
     result.a = g1_total(groth16::ProofMsm::a, counts.z);
     result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.b);
     result.l = g1_total(groth16::ProofMsm::l, counts.l);
     result.h = g1_total(groth16::ProofMsm::h, counts.h);
-    result.b_g2 = g2_ ? total(ec::G2{}, g1_bytes, counts.b) : ec::G2::infinity();
+    result.b_g2 = g2_ ? total(curve::G2<Curve>{}, g1_bytes, counts.b) : curve::G2<Curve>::infinity();
     return result;
 }
+
+template class ProofMsms<curve::Bls12_381>;
+template class ProofMsms<curve::Bn254>;
 
 }  // namespace zkbatch::cuda

@@ -34,7 +34,7 @@
 #include "gpu/msm/msm.hpp"
 #include "gpu/util/pinned_buffer.hpp"
 #include "gpu/util/stream.hpp"
-#include "core/ff/fr.hpp"
+#include "core/curve/curves.hpp"
 #include "core/groth16/prover.hpp"
 
 #include <cstdint>
@@ -44,8 +44,15 @@
 
 namespace zkbatch::cuda {
 
+template <class Curve>
 class ProofMsms {
 public:
+    using Fr = typename Curve::Fr;
+    using G1Params = typename Curve::G1Params;
+    using G2Params = typename Curve::G2Params;
+    using Key = DeviceProvingKey<Curve>;
+    using KeyHeader = groth16::generic::ProvingKey<Curve>;
+
     // For a key of `header`'s sizes (m variables, h_points() H points) with `b_points`
     // points in each of B's queries (DeviceProvingKey::b_points), in chunks of at most
     // `chunk_points` points (0: none, every MSM at once), with the tables and B2's rounds
@@ -54,23 +61,22 @@ public:
     // std::invalid_argument when the chunks make more than kMaxChunkIntervals intervals,
     // or come with tables (tables are for whole MSMs), or when the scratch is to be lent
     // and `lent` is null.
-    ProofMsms(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points = 0,
-              const MsmMemoryPlan& memory = {}, void* lent = nullptr);
+    ProofMsms(const KeyHeader& header, uint64_t b_points, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {},
+              void* lent = nullptr);
 
     // Device bytes a ProofMsms of these arguments (any b_points) allocates (the plan,
     // both accumulators, the rounds' scratch unless lent, the sums, the slots for the
     // streamed queries' chunks), before allocating anything: what load_key adds up per
     // worker.
-    static uint64_t device_bytes_for(const groth16::ProvingKey& header, uint64_t chunk_points = 0,
+    static uint64_t device_bytes_for(const KeyHeader& header, uint64_t chunk_points = 0,
                                      const MsmMemoryPlan& memory = {});
     // The device bytes it takes in the caller's memory: B2's rounds' scratch under
     // memory.g2_scratch_in_vectors, else 0.
-    static uint64_t lent_bytes(const groth16::ProvingKey& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
+    static uint64_t lent_bytes(const KeyHeader& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
     // The longest level-0 segment B2's rounds get scratch for under `memory` on the
     // current device: what its most entries can use of memory.g2_affine_segment; 0 when
     // none (too few entries to fill the slots, or no scratch planned).
-    static uint32_t g2_affine_segment(const groth16::ProvingKey& header, uint64_t chunk_points,
-                                      const MsmMemoryPlan& memory);
+    static uint32_t g2_affine_segment(const KeyHeader& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
     // The MSMs' intervals in a proof: each of B's chunks for B1 and B2, one for all of
     // L's and one for all of H's, and for A each of z's chunks where B is dense (A, B1 and
     // B2 take turns), one for all of them where B is sparse; 5 unchunked. Each is a phase
@@ -78,11 +84,11 @@ public:
     // the key's among them, the quotient's kernels, digest, combine): z in 15 chunks at
     // most where B is dense, B in 22 where it is sparse.
     static constexpr uint64_t kMaxChunkIntervals = ZKB_MAX_PHASES - 16;
-    static uint64_t chunk_intervals(const groth16::ProvingKey& header, uint64_t b_points, uint64_t chunk_points);
+    static uint64_t chunk_intervals(const KeyHeader& header, uint64_t b_points, uint64_t chunk_points);
     // The points of a chunk (the last may have fewer), and how many chunks z makes of a key
     // of `header`'s sizes.
     uint64_t chunk_points() const { return chunk_points_; }
-    uint64_t z_chunks(const groth16::ProvingKey& header) const;
+    uint64_t z_chunks(const KeyHeader& header) const;
 
     // The five MSMs on `stream`, in three steps in this order, then their sums, so that
     // the caller can put the quotient between them: A, B1 and B2 need only z, and so does
@@ -102,16 +108,15 @@ public:
     //          host work under H first); B2's at infinity where it runs on the host.
     // run_l, run_h or sums out of this order throws std::logic_error; run_z always starts
     // anew.
-    const Event& run_z(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream,
-                       std::span<const Event> z_ready);
+    const Event& run_z(const Key& key, const Fr* z, const Stream& stream, std::span<const Event> z_ready);
     // After run_z: whether B2's rounds wrote their scratch in the lent memory, which is
     // then the caller's again only once run_z's event completes. A witness of few
     // full-size values (a PoRep partition's) gives B2 too few entries for the rounds, and
     // leaves the lent memory alone.
     bool lent_scratch_written() const { return lent_written_; }
-    void run_l(const DeviceProvingKey& key, const ff::Fr* z, const Stream& stream);
-    void run_h(const DeviceProvingKey& key, const ff::Fr* h, const Stream& stream, const Event& h_ready);
-    groth16::MsmSums sums(const DeviceProvingKey& key, const Stream& stream);
+    void run_l(const Key& key, const Fr* z, const Stream& stream);
+    void run_h(const Key& key, const Fr* h, const Stream& stream, const Event& h_ready);
+    groth16::generic::MsmSums<Curve> sums(const Key& key, const Stream& stream);
 
     // After sums: the MSMs' intervals, each between two events on the caller's stream:
     // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), or where B is
@@ -132,12 +137,12 @@ private:
     // B1's and B2's MSMs over `count` of B's points from `first` on (B1's at `b_g1_bases`,
     // from the stager), by the plan as prepared, after the event `start`; their sums to
     // *b_g1_sum and *b_g2_sum.
-    void run_b_chunk(const DeviceProvingKey& key, uint64_t first, uint64_t count, const ec::G1Affine* b_g1_bases,
-                     ec::G1* b_g1_sum, ec::G2* b_g2_sum, const Event& start, const Stream& stream);
+    void run_b_chunk(const Key& key, uint64_t first, uint64_t count, const curve::G1Affine<Curve>* b_g1_bases,
+                     curve::G1<Curve>* b_g1_sum, curve::G2<Curve>* b_g2_sum, const Event& start, const Stream& stream);
     // L's or H's chunks, one interval for all of them.
     void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
-                       const msm::BaseTable<ec::G1Params>* table, const KeyQuery<ec::G1Affine>& query, ec::G1* sums,
-                       const Stream& stream);
+                       const msm::BaseTable<G1Params>* table, const KeyQuery<curve::G1Affine<Curve>>& query,
+                       curve::G1<Curve>* sums, const Stream& stream);
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
     enum class Step { none, z, l, h };
     void advance(Step previous, Step next);
@@ -146,11 +151,11 @@ private:
     uint64_t b_points_;
     MsmMemoryPlan memory_;
     msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
-    msm::BucketAccumulator<ec::G1Params> g1_;
-    std::optional<msm::BucketAccumulator<ec::G2Params>> g2_;  // none where B2 runs on the host
+    msm::BucketAccumulator<G1Params> g1_;
+    std::optional<msm::BucketAccumulator<G2Params>> g2_;  // none where B2 runs on the host
     QueryStager stager_;  // the streamed queries' chunks (memory.key)
-    DeviceBuffer<ec::G1> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
-    DeviceBuffer<ec::G2> g2_sums_;  // each of B's chunks' sum of B2 (none where B2 runs on the host)
+    DeviceBuffer<curve::G1<Curve>> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
+    DeviceBuffer<curve::G2<Curve>> g2_sums_;  // each of B's chunks' sum of B2 (none where B2 runs on the host)
     PinnedBuffer host_sums_;
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;
@@ -158,5 +163,8 @@ private:
     Step done_ = Step::none;  // which of run_z, run_l and run_h ran last (none once sums has)
     bool lent_written_ = false;  // lent_scratch_written
 };
+
+extern template class ProofMsms<curve::Bls12_381>;
+extern template class ProofMsms<curve::Bn254>;
 
 }  // namespace zkbatch::cuda

@@ -65,15 +65,21 @@ LoadedBackend load_backend(const std::string& name, uint32_t log_n, const zkb_ke
     return loaded;
 }
 
-// One partition's inputs, written into a backend's buffers by `fill(z, a, b, c)`.
-using Fill = std::function<void(Fr* z, Fr* a, Fr* b, Fr* c)>;
+// One partition's inputs, of a curve's Fr, written into a backend's buffers by
+// `fill(z, a, b, c)`.
+template <class F>
+using FillOf = std::function<void(F* z, F* a, F* b, F* c)>;
+using Fill = FillOf<Fr>;
 
 // The proof `loaded` makes of the inputs `fill` writes, with the given blinding.
-Proof prove_with(const LoadedBackend& loaded, uint32_t log_n, uint64_t partition, const Fill& fill,
-                 const groth16::ProofRandomness& blinding, zkb_prove_report* report_out = nullptr) {
+template <class Curve>
+Proof prove_with(const LoadedBackend& loaded, uint32_t log_n, uint64_t partition,
+                 const FillOf<typename Curve::Fr>& fill, const groth16::generic::ProofRandomness<Curve>& blinding,
+                 zkb_prove_report* report_out = nullptr) {
+    using F = typename Curve::Fr;
     zkb_host_buffers buffers = loaded.backend->acquire_buffers(log_n);
-    fill(static_cast<Fr*>(buffers.z), static_cast<Fr*>(buffers.a), static_cast<Fr*>(buffers.b),
-         static_cast<Fr*>(buffers.c));
+    fill(static_cast<F*>(buffers.z), static_cast<F*>(buffers.a), static_cast<F*>(buffers.b),
+         static_cast<F*>(buffers.c));
     zkb_prove_request request = plugin::quotient_request(partition, log_n, false, &buffers);
     request.workload = ZKB_WORKLOAD_GROTH16;
     blinding.r.to_canonical_le_bytes(request.r);
@@ -84,6 +90,7 @@ Proof prove_with(const LoadedBackend& loaded, uint32_t log_n, uint64_t partition
     loaded.backend->release_buffers(buffers);
     EXPECT_EQ(rc, ZKB_OK) << error;
     EXPECT_EQ(report->has_proof, 1);
+    EXPECT_EQ(report->proof_bytes, groth16::kProofBytesOf<Curve>);
     Proof proof{};
     std::copy(report->proof, report->proof + ZKB_PROOF_BYTES, proof.begin());
     if (report_out != nullptr) *report_out = *report;
@@ -93,9 +100,12 @@ Proof prove_with(const LoadedBackend& loaded, uint32_t log_n, uint64_t partition
 // cpu-ref and both CUDA backends prove `partitions` partitions with `key_file`'s key:
 // the GPU proofs equal cpu-ref's byte for byte, and cpu-ref's verify against `vk` with
 // the public inputs `fill` wrote (z_1..z_l).
-void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& source, const groth16::VerifyingKey& vk,
-                                     uint64_t m, uint64_t partitions, const std::function<Fill(uint64_t)>& fill_for,
+template <class Curve>
+void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& source,
+                                     const groth16::generic::VerifyingKey<Curve>& vk, uint64_t m, uint64_t partitions,
+                                     const std::function<FillOf<typename Curve::Fr>(uint64_t)>& fill_for,
                                      uint64_t job_seed, const std::string& gpu_options = "") {
+    using F = typename Curve::Fr;
     const LoadedBackend reference = load_backend("cpu-ref", log_n, source);
     std::vector<LoadedBackend> gpus;
     for (const char* name : kGpuBackends) {
@@ -106,10 +116,10 @@ void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& sourc
     }
     for (uint64_t partition = 0; partition < partitions; ++partition) {
         SCOPED_TRACE(testing::Message() << "log_n " << log_n << ", partition " << partition);
-        const Fill fill = fill_for(partition);
-        const groth16::ProofRandomness blinding = groth16::derived_randomness(job_seed, partition);
+        const FillOf<F> fill = fill_for(partition);
+        const auto blinding = groth16::derived_randomness<Curve>(job_seed, partition);
         const Proof expected = prove_with(reference, log_n, partition, fill, blinding);
-        std::vector<Fr> z(m), a(size_t{1} << log_n), b(a.size()), c(a.size());
+        std::vector<F> z(m), a(size_t{1} << log_n), b(a.size()), c(a.size());
         fill(z.data(), a.data(), b.data(), c.data());
         const auto verdict = groth16::verify_encoded(vk, expected.data(), z.data() + 1, vk.num_public());
         EXPECT_TRUE(verdict.ok) << "cpu-ref's proof: " << verdict.detail;
@@ -121,33 +131,38 @@ void expect_gpu_proofs_equal_cpu_ref(uint32_t log_n, const zkb_key_source& sourc
 }
 
 // A seeded key for `shape`, written to a key file in `folder`; its source for load_key.
+template <class Curve = curve::Bls12_381>
 struct SeededKey {
+    using F = typename Curve::Fr;
     circuit::SyntheticR1cs circuit;
-    groth16::ProvingKey key;
+    groth16::generic::ProvingKey<Curve> key;
     fs::path path;
     std::string circuit_description, setup_description;
     zkb_key_source source() const {
         return {path.c_str(), ZKB_KEY_FORMAT_ZKBATCH, 0, circuit_description.c_str(), setup_description.c_str(),
-                ZKB_CURVE_BLS12_381, 0};
+                static_cast<uint32_t>(Curve::kId), 0};
     }
     // The same key, made by the backend from the descriptions (setup.key = "backend").
     zkb_key_source seeded_source() const {
-        return {nullptr,         ZKB_KEY_FORMAT_SEEDED, 0, circuit_description.c_str(), setup_description.c_str(),
-                ZKB_CURVE_BLS12_381, 0};
+        return {nullptr, ZKB_KEY_FORMAT_SEEDED, 0, circuit_description.c_str(), setup_description.c_str(),
+                static_cast<uint32_t>(Curve::kId), 0};
     }
     // Each partition's inputs as the runner synthesizes them for `job_seed`.
-    std::function<Fill(uint64_t)> synthesized(uint64_t job_seed) const {
-        return [this, job_seed](uint64_t partition) -> Fill {
-            return [this, job_seed, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
+    std::function<FillOf<F>(uint64_t)> synthesized(uint64_t job_seed) const {
+        return [this, job_seed](uint64_t partition) -> FillOf<F> {
+            return [this, job_seed, partition](F* z, F* a, F* b, F* c) {
                 circuit.synthesize(job_seed, partition, z, a, b, c, host_threads());
             };
         };
     }
 };
 
-std::unique_ptr<SeededKey> seeded_key(const circuit::R1csShape& shape, uint64_t setup_seed, const fs::path& folder) {
-    auto made = std::unique_ptr<SeededKey>(new SeededKey{circuit::SyntheticR1cs(shape), {}, {}, {}, {}});
-    made->key = groth16::generate_key(made->circuit, groth16::toxic_waste_from_seed(setup_seed, shape.log_n),
+// Over the curve `shape` names (a description's `curve`).
+template <class Curve = curve::Bls12_381>
+std::unique_ptr<SeededKey<Curve>> seeded_key(circuit::R1csShape shape, uint64_t setup_seed, const fs::path& folder) {
+    shape.curve = Curve::kId;
+    auto made = std::unique_ptr<SeededKey<Curve>>(new SeededKey<Curve>{circuit::SyntheticR1cs(shape), {}, {}, {}, {}});
+    made->key = groth16::generate_key(made->circuit, groth16::toxic_waste_from_seed<Curve>(setup_seed, shape.log_n),
                                       host_threads());
     made->path = folder / ("log" + std::to_string(shape.log_n) + ".zkbkey");
     made->circuit_description = made->circuit.description();
@@ -158,7 +173,7 @@ std::unique_ptr<SeededKey> seeded_key(const circuit::R1csShape& shape, uint64_t 
 
 // The report of `loaded`'s proof of partition 0 of `made`'s circuit, witness of job seed
 // `job_seed`, derived randomness: the phases a test reads.
-zkb_prove_report first_partition_report(const LoadedBackend& loaded, const SeededKey& made, uint64_t job_seed) {
+zkb_prove_report first_partition_report(const LoadedBackend& loaded, const SeededKey<>& made, uint64_t job_seed) {
     zkb_prove_report report{};
     prove_with(loaded, made.circuit.shape().log_n, 0, made.synthesized(job_seed)(0),
                groth16::derived_randomness(job_seed, 0), &report);
@@ -228,43 +243,46 @@ TEST(CudaGroth16, ReportsEveryStepOfTheProof) {
     }
 }
 
-// The circom fixtures (tools/js/circuit-fixture.mjs builds them into
-// tools/js/cache/circom/NAME/; the GPU machine gets them with the working tree): each
-// witness proved on the GPU, byte-equal to cpu-ref, verified against the .zkey's own
-// verifying key. snarkjs's H convention: the odd-coset quotient on the host, the MSMs
-// on the device.
-TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
-    ZKB_REQUIRE_GPU();
-    const fs::path cache = fs::path(std::getenv("ZKBATCH_CIRCOM_CACHE") != nullptr ? std::getenv("ZKBATCH_CIRCOM_CACHE")
-                                                                                     : "tools/js/cache/circom");
-    if (!fs::is_directory(cache))
-        GTEST_SKIP() << "no circom fixtures in " << fs::absolute(cache).string()
-                     << ": build them with `node tools/js/circuit-fixture.mjs NAME tools/js/cache/circom/NAME` "
-                        "or set ZKBATCH_CIRCOM_CACHE";
+// The circom fixtures' folder (tools/js/circuit-fixture.mjs builds them into
+// tools/js/cache/circom/NAME/, BN254's under bn128/; the GPU machine gets them with the
+// working tree), or none.
+std::optional<fs::path> circom_cache() {
+    const char* set = std::getenv("ZKBATCH_CIRCOM_CACHE");
+    const fs::path cache = set != nullptr ? set : "tools/js/cache/circom";
+    if (!fs::is_directory(cache)) return std::nullopt;
+    return cache;
+}
+
+// Each witness of each fixture in `folder` (`names`, over Curve) proved on the GPU,
+// byte-equal to cpu-ref, verified against the .zkey's own verifying key; returns how many
+// fixtures had a .zkey. snarkjs's H convention: the odd-coset quotient on the host, the
+// MSMs on the device.
+template <class Curve, size_t N>
+int expect_circom_fixtures_prove_as_on_cpu_ref(const fs::path& folder, const std::string (&names)[N]) {
+    using F = typename Curve::Fr;
     int proved = 0;
-    for (const std::string& name : test::kCircomFixtures) {
-        const fs::path folder = cache / name;
-        const fs::path zkey_path = folder / (name + ".zkey");
+    for (const std::string& name : names) {
+        const fs::path zkey_path = folder / name / (name + ".zkey");
         if (!fs::exists(zkey_path)) continue;
         SCOPED_TRACE(name);
-        const groth16::Zkey zkey = groth16::read_zkey(zkey_path, host_threads());
-        std::vector<std::vector<Fr>> witnesses;
-        for (const auto& entry : fs::directory_iterator(folder / "wtns"))
-            witnesses.push_back(groth16::read_wtns(entry.path(), zkey.circuit.num_variables));
-        ASSERT_FALSE(witnesses.empty());
+        const groth16::generic::Zkey<Curve> zkey = groth16::read_zkey<Curve>(zkey_path, host_threads());
+        std::vector<std::vector<F>> witnesses;
+        for (const auto& entry : fs::directory_iterator(folder / name / "wtns"))
+            witnesses.push_back(groth16::read_wtns<F>(entry.path(), zkey.circuit.num_variables));
+        EXPECT_FALSE(witnesses.empty());
         const std::string circuit_description = zkey.circuit.description();
         const std::string path = zkey_path.string();
         const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), "",
-                                    ZKB_CURVE_BLS12_381, 0};
+                                    static_cast<uint32_t>(Curve::kId), 0};
         // The MSMs over the key's points and over base tables of them (a .zkey's queries
         // hold points at infinity, for wires that never appear in A or B).
         for (const char* options : {"", "msm_tables=auto\n"}) {
             SCOPED_TRACE(options);
             expect_gpu_proofs_equal_cpu_ref(
                 zkey.circuit.log_n, source, zkey.key.vk, zkey.circuit.num_variables, witnesses.size(),
-                [&](uint64_t partition) -> Fill {
-                    return [&, partition](Fr* z, Fr* a, Fr* b, Fr* c) {
-                        const std::vector<Fr>& w = witnesses[partition];
+                [&](uint64_t partition) -> FillOf<F> {
+                    return [&, partition](F* z, F* a, F* b, F* c) {
+                        const std::vector<F>& w = witnesses[partition];
                         std::copy(w.begin(), w.end(), z);
                         zkey.circuit.synthesize(w.data(), a, b, c, host_threads());
                     };
@@ -273,7 +291,57 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
         }
         ++proved;
     }
-    EXPECT_GE(proved, 1) << "no fixture with a .zkey in " << cache.string();
+    return proved;
+}
+
+constexpr const char* kNoCircomCache =
+    "no circom fixtures in tools/js/cache/circom: build them with `node tools/js/circuit-fixture.mjs NAME "
+    "tools/js/cache/circom/NAME` or set ZKBATCH_CIRCOM_CACHE";
+
+TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
+    ZKB_REQUIRE_GPU();
+    const std::optional<fs::path> cache = circom_cache();
+    if (!cache) GTEST_SKIP() << kNoCircomCache;
+    EXPECT_GE(expect_circom_fixtures_prove_as_on_cpu_ref<curve::Bls12_381>(*cache, test::kCircomFixtures), 1)
+        << "no fixture with a .zkey in " << cache->string();
+}
+
+// BN254 (circom's default curve), whose every quotient the host makes: the device's
+// transforms are BLS12-381's.
+TEST(CudaGroth16, Bn254CircomFixturesProveAsOnCpuRef) {
+    ZKB_REQUIRE_GPU();
+    const std::optional<fs::path> cache = circom_cache();
+    if (!cache) GTEST_SKIP() << kNoCircomCache;
+    EXPECT_GE(expect_circom_fixtures_prove_as_on_cpu_ref<curve::Bn254>(*cache / "bn128", test::kCircomBn254Fixtures), 1)
+        << "no fixture with a .zkey in " << (*cache / "bn128").string();
+}
+
+// Synthetic BN254 circuits (circuit.curve = "bn254"), their keys uploaded from a key file
+// and made by the backend (on the host's cores: the fixed-base kernels are BLS12-381's;
+// reported with the key file's points digest), proved as cpu-ref proves them: the MSMs
+// whole, over base tables, in chunks of a quarter, and with B2 on the host.
+TEST(CudaGroth16, Bn254ProofsAreByteEqualToCpuRef) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    const circuit::R1csShape shapes[] = {{1, 1, 0, 0.9, 3}, {5, 2, 3, 1.0, 4}, {9, 4, 2, 0.0, 5}, {14, 3, 1, 0.9, 6}};
+    for (const circuit::R1csShape& shape : shapes) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n);
+        const auto made = seeded_key<curve::Bn254>(shape, 40 + shape.log_n, folder.path());
+        const uint64_t job_seed = 50 + shape.log_n, m = made->circuit.variables();
+        expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, m, 2, made->synthesized(job_seed),
+                                        job_seed);
+        expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->seeded_source(), made->key.vk, m, 1,
+                                        made->synthesized(job_seed), job_seed);
+        const LoadedBackend made_here = load_backend("cuda-pinned", shape.log_n, made->seeded_source());
+        EXPECT_EQ(made_here.load.how, "generated");
+        EXPECT_EQ(made_here.load.points_digest, groth16::key_points_digest(made->key));
+        const std::string chunks = "msm_chunk_log=" + std::to_string(std::max(12u, shape.log_n) - 2) + "\n";
+        for (const std::string& options : {std::string("msm_tables=auto\n"), chunks, std::string("b2_msm=host\n")}) {
+            SCOPED_TRACE(options);
+            expect_gpu_proofs_equal_cpu_ref(shape.log_n, made->source(), made->key.vk, m, 1,
+                                            made->synthesized(job_seed + 1), job_seed + 1, options);
+        }
+    }
 }
 
 // setup.key = "backend" (plugin ABI v6): the CUDA backends make the seeded key on the

@@ -135,7 +135,7 @@ TEST(SparseB, VariablesInBAreListedWhereBIsSparse) {
 // The bytes of a device key's queries (on the device, or streamed: in pinned host memory)
 // against a host key's; where the device key lists B's variables, its B queries are the
 // host's points of those, and every other variable's B points are at infinity.
-void expect_same_key(const cuda::DeviceProvingKey& device, const groth16::ProvingKey& host) {
+void expect_same_key(const cuda::DeviceProvingKey<curve::Bls12_381>& device, const groth16::ProvingKey& host) {
     const auto expect_query = [](const auto& query, auto span, const char* name) {
         using Point = std::remove_const_t<typename decltype(span)::element_type>;
         std::vector<Point> got;
@@ -199,7 +199,7 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
             for (size_t streamed : {size_t{0}, size_t{2}, std::size(cuda::kStreamOrder)}) {
                 const cuda::KeyPlacement placement = cuda::KeyPlacement::streaming_first(streamed);
                 SCOPED_TRACE(placement.names());
-                const cuda::DeviceProvingKey device = cuda::generate_proving_key(
+                const cuda::DeviceProvingKey<curve::Bls12_381> device = cuda::generate_proving_key(
                     groth16::key_header(circuit, secrets, scalars.ic, 4), scalars, b_variables, 4, placement);
                 expect_same_key(device, host);
                 EXPECT_EQ(device.placement, placement);
@@ -207,7 +207,8 @@ TEST(DeviceKeyGeneration, MakesTheHostsKeyWithItsFilesDigest) {
                 EXPECT_EQ(device.device_bytes(), bytes.device);
                 EXPECT_EQ(device.host_bytes(), bytes.host);
                 EXPECT_EQ(cuda::device_key_points_digest(device), digest);
-                const cuda::DeviceProvingKey uploaded = cuda::upload_proving_key(host, b_variables, 2, placement);
+                const cuda::DeviceProvingKey<curve::Bls12_381> uploaded =
+                    cuda::upload_proving_key(host, b_variables, 2, placement);
                 expect_same_key(uploaded, host);
                 EXPECT_EQ(uploaded.placement, placement);
                 EXPECT_EQ(cuda::device_key_points_digest(uploaded), digest);

@@ -305,7 +305,7 @@ TEST(AutoBackend, PrefersPinnedOverPageable) {
 }
 
 // A usable GPU backend that does not prove the job's curve is passed over (the test
-// plugins, like the CUDA backends, prove BLS12-381 alone).
+// plugins prove BLS12-381 alone).
 TEST(AutoBackend, PassesOverABackendThatDoesNotProveTheCurve) {
     ScopedPluginPath env(std::nullopt);
     std::string why;
