@@ -25,12 +25,12 @@ constexpr uint64_t kVerifyTag = 0x7a6b622d76657269ULL;  // "zkb-veri"
 
 // The check, with h read through `h_at(i)` (Montgomery in memory, or canonical bytes
 // converted per element: the Horner step then costs one more multiplication).
-template <typename HAt>
-IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                          const HAt& h_at, uint64_t x_seed, unsigned threads) {
-    using ff::Fr;
+template <class Fr, typename HAt>
+IdentityResult check_with(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c, const HAt& h_at, uint64_t x_seed,
+                          unsigned threads) {
     if (log_n > Fr::kTwoAdicity) {
-        return {false, "log_n = " + std::to_string(log_n) + " exceeds the field's largest domain (log_n <= 32)"};
+        return {false, "log_n = " + std::to_string(log_n) +
+                           " exceeds the field's largest domain (log_n <= " + std::to_string(Fr::kTwoAdicity) + ")"};
     }
     const size_t n = size_t{1} << log_n;
     if (const Fr last = h_at(n - 1); !last.is_zero()) {
@@ -39,8 +39,8 @@ IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, cons
     }
 
     util::SplitMix64 generator(util::derive_key(kVerifyTag, x_seed));
-    Fr x = ff::uniform_fr(generator);
-    while (x.pow(n) == Fr::one()) x = ff::uniform_fr(generator);  // x in H: redraw
+    Fr x = ff::uniform_element<Fr>(generator);
+    while (x.pow(n) == Fr::one()) x = ff::uniform_element<Fr>(generator);  // x in H: redraw
     const Fr vanishing_at_x = x.pow(n) - Fr::one();
     const Fr omega = Fr::root_of_unity(log_n);
 
@@ -104,23 +104,24 @@ IdentityResult check_with(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, cons
 
 }  // namespace
 
-IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                              const ff::Fr* h, uint64_t x_seed, unsigned threads) {
+template <class Fr>
+IdentityResult check_quotient(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c, const Fr* h, uint64_t x_seed,
+                              unsigned threads) {
     return check_with(log_n, a, b, c, [h](size_t i) { return h[i]; }, x_seed, threads);
 }
 
-IdentityResult check_quotient_canonical_h(uint32_t log_n, const ff::Fr* a, const ff::Fr* b,
-                                          const ff::Fr* c, const uint8_t* h_canonical_le,
-                                          uint64_t x_seed, unsigned threads) {
+template <class Fr>
+IdentityResult check_quotient_canonical_h(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c,
+                                          const uint8_t* h_canonical_le, uint64_t x_seed, unsigned threads) {
     // A value >= r is no field element: remember the first one and fail after the sums.
     std::atomic<size_t> first_bad{SIZE_MAX};
     const auto h_at = [&](size_t i) {
-        ff::Fr value;
-        if (!ff::Fr::try_from_canonical_le_bytes(h_canonical_le + 32 * i, value)) {
+        Fr value;
+        if (!Fr::try_from_canonical_le_bytes(h_canonical_le + 32 * i, value)) {
             size_t expected = first_bad.load();
             while (i < expected && !first_bad.compare_exchange_weak(expected, i)) {
             }
-            return ff::Fr::zero();
+            return Fr::zero();
         }
         return value;
     };
@@ -132,5 +133,13 @@ IdentityResult check_quotient_canonical_h(uint32_t log_n, const ff::Fr* a, const
     }
     return result;
 }
+
+#define ZKB_IDENTITY_INSTANTIATE(Fr)                                                                                  \
+    template IdentityResult check_quotient(uint32_t, const Fr*, const Fr*, const Fr*, const Fr*, uint64_t, unsigned); \
+    template IdentityResult check_quotient_canonical_h(uint32_t, const Fr*, const Fr*, const Fr*, const uint8_t*,     \
+                                                       uint64_t, unsigned);
+ZKB_IDENTITY_INSTANTIATE(ff::Fr)
+ZKB_IDENTITY_INSTANTIATE(ff::bn254::Fr)
+#undef ZKB_IDENTITY_INSTANTIATE
 
 }  // namespace zkbatch::verify

@@ -3,6 +3,7 @@
 // the barycentric formula and h(x) by Horner; and h[n-1] == 0.
 #pragma once
 
+#include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 
 #include <cstdint>
@@ -16,14 +17,16 @@ struct IdentityResult {
 };
 
 // x is derived deterministically from x_seed (redrawn while x^n == 1). Uses up to
-// `threads` threads; the verdict does not depend on the count.
-IdentityResult check_quotient(uint32_t log_n, const ff::Fr* a, const ff::Fr* b, const ff::Fr* c,
-                              const ff::Fr* h, uint64_t x_seed, unsigned threads = 1);
+// `threads` threads; the verdict does not depend on the count. Over either curve's Fr
+// (ff::Fr, BLS12-381's, or ff::bn254::Fr), for zkbatch's H convention (the coefficients).
+template <class Fr = ff::Fr>
+IdentityResult check_quotient(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c, const Fr* h, uint64_t x_seed,
+                              unsigned threads = 1);
 
 // The same check with h as backends return it (plugin ABI v3): n elements of 32
 // canonical little-endian bytes; a, b, c in Montgomery form. An element >= r fails.
-IdentityResult check_quotient_canonical_h(uint32_t log_n, const ff::Fr* a, const ff::Fr* b,
-                                          const ff::Fr* c, const uint8_t* h_canonical_le,
-                                          uint64_t x_seed, unsigned threads = 1);
+template <class Fr = ff::Fr>
+IdentityResult check_quotient_canonical_h(uint32_t log_n, const Fr* a, const Fr* b, const Fr* c,
+                                          const uint8_t* h_canonical_le, uint64_t x_seed, unsigned threads = 1);
 
 }  // namespace zkbatch::verify

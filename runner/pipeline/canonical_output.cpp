@@ -19,8 +19,8 @@ namespace {
 // Leaving Montgomery form costs a multiplication per element (seconds at 2^27 on one
 // core), so each block is converted on every core; the file still gets the bytes in
 // order. Only dumps of a, b, c pay it: h arrives canonical.
-template <typename Sink>
-void for_each_canonical_chunk(const ff::Fr* elements, uint64_t n, Sink&& sink) {
+template <class Fr, typename Sink>
+void for_each_canonical_chunk(const Fr* elements, uint64_t n, Sink&& sink) {
     constexpr uint64_t kElementsPerThread = 1u << 16;
     const unsigned threads = n < 2 * kElementsPerThread ? 1 : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t block_elements = kElementsPerThread * threads;
@@ -64,10 +64,13 @@ void write_dump(const std::filesystem::path& dir, uint64_t partition_index, cons
 
 }  // namespace
 
-void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
-                 const ff::Fr* elements, uint64_t n) {
+template <class Fr>
+void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name, const Fr* elements,
+                 uint64_t n) {
     write_dump(dir, partition_index, name, [&](const auto& write) { for_each_canonical_chunk(elements, n, write); });
 }
+template void dump_vector(const std::filesystem::path&, uint64_t, const char*, const ff::Fr*, uint64_t);
+template void dump_vector(const std::filesystem::path&, uint64_t, const char*, const ff::bn254::Fr*, uint64_t);
 
 void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
                 const void* bytes, size_t size) {

@@ -4,6 +4,7 @@
 // Montgomery form and converted for dumps.
 #pragma once
 
+#include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 
 #include <array>
@@ -21,11 +22,12 @@ std::string digest_hex(const void* bytes, size_t size);
 // The same 32 digits of a digest already in canonical form (a backend's, plugin ABI v4).
 std::string digest_hex(const std::array<uint8_t, 16>& canonical);
 
-// Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, the Montgomery-form elements
-// converted to canonical little-endian, whole or not at all. Throws
+// Writes `dir/p<index>.<name>.bin`: exactly n*32 bytes, the Montgomery-form elements (of
+// either curve's Fr) converted to canonical little-endian, whole or not at all. Throws
 // util::OutputFileError (a std::runtime_error) naming the file and the OS error.
-void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name,
-                 const ff::Fr* elements, uint64_t n);
+template <class Fr>
+void dump_vector(const std::filesystem::path& dir, uint64_t partition_index, const char* name, const Fr* elements,
+                 uint64_t n);
 
 // Writes `dir/p<index>.<name>.bin` holding `size` bytes as they are (canonical h).
 void dump_bytes(const std::filesystem::path& dir, uint64_t partition_index, const char* name,

@@ -464,9 +464,9 @@ private:
     void finalize_proved(WorkItem& item, uint64_t x_seed) {
         auto& record = item.record;
         const int64_t start_ns = steady_now_ns();
-        const auto* a = static_cast<const ff::Fr*>(item.buffers.a);
-        const auto* b = static_cast<const ff::Fr*>(item.buffers.b);
-        const auto* c = static_cast<const ff::Fr*>(item.buffers.c);
+        // a, b and c are of the run's Fr: the key's for Groth16, BLS12-381's for the
+        // quotient workload.
+        const curve::CurveId curve = groth16_ ? groth16::curve_of(*settings_.verifying_key) : curve::CurveId::bls12_381;
         // h arrives canonical (plugin ABI v3), digested and dumped as it is; it is in host
         // memory where it was asked for (verified or dumped partitions) or the backend
         // formed no digest (ABI v4).
@@ -497,7 +497,13 @@ private:
                 record.error = "verification failed: the proof does not verify: " + proof_check->detail;
             }
         } else if (should_verify(record.partition_index)) {
-            const auto result = verify::check_quotient_canonical_h(log_n_, a, b, c, h_bytes, x_seed, verify_threads_);
+            const auto result = curve::with_curve(curve, [&](auto c) {
+                using Fr = typename decltype(c)::Fr;
+                const zkb_host_buffers& buffers = item.buffers;
+                return verify::check_quotient_canonical_h(
+                    log_n_, static_cast<const Fr*>(buffers.a), static_cast<const Fr*>(buffers.b),
+                    static_cast<const Fr*>(buffers.c), h_bytes, x_seed, verify_threads_);
+            });
             const int64_t verify_end = steady_now_ns();
             time_phase(record, "verify", "finalize", start_ns, verify_end);
             record.verified = result.ok;
@@ -516,8 +522,11 @@ private:
             record.error += (record.error.empty() ? "" : "; ") + mismatch;
         }
         if (settings_.dump_dir) {
-            for (auto [name, data] : {std::pair{"a", a}, {"b", b}, {"c", c}})
-                dump_vector(*settings_.dump_dir, record.partition_index, name, data, n_);
+            curve::with_curve(curve, [&](auto c) {
+                using Fr = typename decltype(c)::Fr;
+                for (auto [name, data] : {std::pair{"a", item.buffers.a}, {"b", item.buffers.b}, {"c", item.buffers.c}})
+                    dump_vector(*settings_.dump_dir, record.partition_index, name, static_cast<const Fr*>(data), n_);
+            });
             dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
             if (groth16_) {
                 dump_bytes(*settings_.dump_dir, record.partition_index, "proof", record.proof.data(), record.proof.size());

@@ -124,6 +124,27 @@ TYPED_TEST(QuotientOver, ResultDoesNotDependOnThreadCount) {
     EXPECT_EQ(quotient_of(v, log_n, 5), single);
 }
 
+// The runner's check of a backend's h, over either curve's Fr: it holds for the quotient
+// and, with h as backends return it (canonical bytes), fails when one coefficient changes.
+TYPED_TEST(QuotientOver, IdentityHoldsAndCatchesAChangedCoefficient) {
+    const uint32_t log_n = 15;  // two blocks of the check
+    const auto v = random_satisfied<TypeParam>(size_t{1} << log_n, 88);
+    auto h = quotient_of(v, log_n, 2);
+    const auto canonical = [&] {
+        std::vector<uint8_t> bytes(32 * h.size());
+        for (size_t i = 0; i < h.size(); ++i) h[i].to_canonical_le_bytes(bytes.data() + 32 * i);
+        return bytes;
+    };
+    EXPECT_TRUE(verify::check_quotient(log_n, v.a.data(), v.b.data(), v.c.data(), h.data(), 3, 2).ok);
+    EXPECT_TRUE(
+        verify::check_quotient_canonical_h(log_n, v.a.data(), v.b.data(), v.c.data(), canonical().data(), 3, 2).ok);
+    h[(size_t{1} << 14) + 5] += TypeParam::one();
+    const verify::IdentityResult changed =
+        verify::check_quotient_canonical_h(log_n, v.a.data(), v.b.data(), v.c.data(), canonical().data(), 3, 2);
+    EXPECT_FALSE(changed.ok);
+    EXPECT_NE(changed.detail.find("h is not the quotient"), std::string::npos) << changed.detail;
+}
+
 TEST(Identity, HoldsForSynthesizedCircuits) {
     for (uint32_t log_n = 1; log_n <= 14; ++log_n) {
         SCOPED_TRACE("log_n = " + std::to_string(log_n));
