@@ -599,18 +599,21 @@ step_ab() {
 }
 
 step_snarkjs() {
-  local entries=() cache=${ZKBATCH_CIRCOM_CACHE:-tools/js/cache/circom} fixture name backend db ids line
+  local entries=() cache=${ZKBATCH_CIRCOM_CACHE:-tools/js/cache/circom} fixture folder name backend db ids line
   local failed=0 checked=()
   if ! command -v node >/dev/null || [ ! -x tools/js/node_modules/.bin/snarkjs ] || ! command -v sqlite3 >/dev/null; then
     skip snarkjs "needs node, tools/js/node_modules (npm ci --prefix tools/js) and sqlite3; check the proofs on any machine that has them: tools/verify-exported-proofs.sh $OUT_DIR/proofs.db"
     return
   fi
-  for fixture in "$cache"/*/wtns; do
+  # BLS12-381's fixtures, then BN254's (bn128/NAME, run as circom-bn128-NAME)
+  for fixture in "$cache"/*/wtns "$cache"/bn128/*/wtns; do
     [ -d "$fixture" ] || continue
-    name=$(basename "$(dirname "$fixture")")
+    folder=$(dirname "$fixture")
+    name=${folder#"$cache"/}
+    name=${name//\//-}
     for backend in cuda-pinned cuda-pageable; do
       zk_run snarkjs "circom-$name/$backend" jobs/circom.toml --backend "$backend" --set job.name="circom-$name" \
-        --set circuit.zkey="$cache/$name/$name.zkey" --set circuit.witnesses="$cache/$name/wtns/*.wtns" \
+        --set circuit.zkey="$folder/$(basename "$folder").zkey" --set circuit.witnesses="$folder/wtns/*.wtns" \
         --set proof.randomness=derived --set output.tags.step=snarkjs --set output.tags.shape="circom-$name"
       [ "$run_status" -eq 0 ] || failed=1
     done

@@ -3,7 +3,8 @@
 # would: zkbatch proofs exports each run's pP.proof.json, pP.public.json and
 # verification_key.json; snarkjs groth16 verify checks each proof against the run's
 # verifying key, or, for a circom run whose job is named circom-NAME, against the
-# fixture's own verification_key.json from snarkjs (CIRCOM_CACHE/NAME/).
+# fixture's own verification_key.json from snarkjs (CIRCOM_CACHE/NAME/; circom-bn128-NAME:
+# CIRCOM_CACHE/bn128/NAME/).
 #
 #   tools/verify-exported-proofs.sh DB [RUN...]      (default: every run in DB)
 #
@@ -26,8 +27,10 @@ for run in "${runs[@]}"; do
   job=$(sqlite3 "$db" "SELECT job_name || ' on ' || backend_name FROM run WHERE id = $run")
   name=$(sqlite3 "$db" "SELECT job_name FROM run WHERE id = $run")
   vk=$folder/verification_key.json
-  if [[ $name == circom-* ]] && [ -f "$circom_cache/${name#circom-}/verification_key.json" ]; then
-    vk=$circom_cache/${name#circom-}/verification_key.json
+  fixture=${name#circom-}
+  fixture=${fixture/#bn128-/bn128/}
+  if [[ $name == circom-* ]] && [ -f "$circom_cache/$fixture/verification_key.json" ]; then
+    vk=$circom_cache/$fixture/verification_key.json
   fi
   for proof in "$folder"/p*.proof.json; do
     public=${proof%.proof.json}.public.json
