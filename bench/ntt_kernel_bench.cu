@@ -37,9 +37,9 @@ namespace zkbatch {
 namespace {
 
 using cuda::ntt::Direction;
-using cuda::ntt::LaunchSequence;
 using cuda::ntt::NttPlan;
 using ff::Fr;
+using LaunchSequence = cuda::ntt::LaunchSequence<Fr>;
 
 // Element i: four SplitMix64 words of (seed, i), top two bits cleared (< 2^254 < r), read
 // as a Montgomery representation: a uniform-enough random field element.
@@ -129,8 +129,8 @@ struct Vectors {
 
 // Device memory DeviceDomainTables of `plan` allocates.
 uint64_t tables_bytes(const NttPlan& plan) {
-    const cuda::ntt::DomainSeeds seeds(plan);
-    return (seeds.storage.size() + cuda::ntt::DomainSeeds::kPowerTables * seeds.table_size()) * sizeof(Fr);
+    const cuda::ntt::DomainSeeds<Fr> seeds(plan);
+    return (seeds.storage.size() + cuda::ntt::DomainSeeds<Fr>::kPowerTables * seeds.table_size()) * sizeof(Fr);
 }
 
 // One row: `plan`'s tables built (timed apart), then each transform timed over `vectors`.
@@ -138,10 +138,10 @@ void run_row(const Options& options, const cuda::Stream& stream, const NttPlan& 
              const Vectors& vectors) {
     const uint32_t log_n = plan.log_n;
     const auto setup_start = std::chrono::steady_clock::now();
-    const cuda::ntt::DeviceDomainTables tables(plan);
+    const cuda::ntt::DeviceDomainTables<Fr> tables(plan);
     const double setup_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
-    const cuda::ntt::DomainTablesView& view = tables.view();
+    const cuda::ntt::DomainTablesView<Fr>& view = tables.view();
     Fr* const a = vectors.a.data();
     Fr* const b = vectors.b.data();
     Fr* const c = vectors.c.data();
@@ -166,14 +166,14 @@ void run_row(const Options& options, const cuda::Stream& stream, const NttPlan& 
     });
     // The lean schedule's kernels over seeded tables (c transformed where it lies: the
     // backend uploads it into b, the same work).
-    const cuda::ntt::DeviceDomainTables seeded(plan, cuda::ntt::PowerTables::seeded);
+    const cuda::ntt::DeviceDomainTables<Fr> seeded(plan, cuda::ntt::PowerTables::seeded);
     const double lean_quotient = bench::median_event_ms(stream, 2, options.repetitions, [&] {
-        const cuda::ntt::DomainTablesView& lean = seeded.view();
+        const cuda::ntt::DomainTablesView<Fr>& lean = seeded.view();
         for (Fr* vector : {a, b}) cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(lean, vector), stream);
         cuda::ntt::enqueue(cuda::ntt::pointwise_product_steps(lean, a, b), stream);
         cuda::ntt::enqueue(cuda::ntt::quotient_input_steps(lean, c), stream);
         cuda::ntt::enqueue(cuda::ntt::pointwise_difference_steps(lean, a, c), stream);
-        cuda::ntt::enqueue(cuda::ntt::quotient_output_steps(lean, a, nullptr, nullptr, b), stream);
+        cuda::ntt::enqueue(cuda::ntt::quotient_output_steps<Fr>(lean, a, nullptr, nullptr, b), stream);
     });
     std::printf("| %u | %u passes, <= %u stages, tiles 2^%u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
                 log_n, plan.pass_count, max_stages, plan.tile_log, forward_nn, forward_rn, inverse_nr, input, output,

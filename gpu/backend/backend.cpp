@@ -48,7 +48,8 @@ uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(f
 uint64_t quotient_vectors(QuotientMemory quotient) { return quotient == QuotientMemory::full ? 3 : 2; }
 
 uint64_t domain_tables_bytes(uint32_t log_n, QuotientMemory quotient) {
-    return ntt::DeviceDomainTables::device_bytes(log_n, power_tables_of(quotient));
+    // Either field's: both are 32 bytes an element.
+    return ntt::DeviceDomainTables<ff::Fr>::device_bytes(log_n, power_tables_of(quotient));
 }
 
 // A worker's block for a, b and c (a and b where the quotient is lean), which holds B2's
@@ -234,7 +235,7 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
 }
 
 CudaBackend::CudaBackend(const BackendConfig& config, const PolicyFactory& make_policy)
-    : config_(config), tables_(config.device) {
+    : config_(config), tables_(config.device, config.device) {
     const std::string unavailable = cuda_unavailable_reason(config.device);
     if (!unavailable.empty()) throw plugin::Error(ZKB_ERR_UNAVAILABLE, unavailable);
     ZKB_CUDA_CHECK(cudaSetDevice(config.device));
@@ -468,7 +469,7 @@ void CudaBackend::generate_key_on_device(const zkb_key_source& source, zkb_key_r
         const std::vector<uint32_t> b_variables =
             sparse_b_variables(shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
         key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
-        build_largest_tables();
+        build_largest_tables<curve::Bls12_381>();
         groth16::ProvingKey header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
         key_ = generate_proving_key(std::move(header), scalars, b_variables, host_threads, key_plan_.placement);
     }
@@ -486,7 +487,7 @@ void CudaBackend::upload_host_key(const zkb_key_source& source, zkb_key_report* 
         return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
     });
     key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
-    build_largest_tables();
+    build_largest_tables<Curve>();
     key_ = upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement);
     // A seeded key made here (BN254's) is checked by its points digest, as one made on
     // the device is.
@@ -495,11 +496,18 @@ void CudaBackend::upload_host_key(const zkb_key_source& source, zkb_key_report* 
     plugin::copy_text(report->how, seeded ? "generated" : "uploaded");
 }
 
+template <class Curve>
 void CudaBackend::build_largest_tables() {
     // Before the key, as the plan counted them: the free memory the key and the workers'
     // buffers were planned in is then what is left.
     quotient_memory_ = key_plan_.quotient;
-    (void)tables(config_.max_log_n);
+    (void)tables<typename Curve::Fr>(config_.max_log_n);
+}
+
+curve::CurveId CudaBackend::key_curve() const {
+    curve::CurveId curve = curve::CurveId::bls12_381;
+    visit_held(key_, [&](const auto& key) { curve = CurveOf<decltype(key)>::kId; });
+    return curve;
 }
 
 CudaBackend::DeviceMemory CudaBackend::device_memory() const {
@@ -558,7 +566,7 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       phases_(backend.config().device) {
     // Build the tables of the largest domain now rather than in the first prove.
     const uint32_t max_log_n = backend.config().max_log_n;
-    (void)backend_.tables(max_log_n);
+    curve::with_curve(backend.key_curve(), [&](auto c) { (void)backend_.tables<typename decltype(c)::Fr>(max_log_n); });
     uint64_t lent_bytes = 0;
     visit_held(backend.key(), [&](const auto& key) {
         using Msms = ProofMsms<CurveOf<decltype(key)>>;
@@ -566,9 +574,10 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     });
     const QuotientMemory quotient = backend.quotient_memory();
     vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient));
-    a_ = reinterpret_cast<ff::Fr*>(vectors_.data());
-    b_ = a_ + (size_t{1} << max_log_n);
-    c_ = quotient == QuotientMemory::full ? b_ + (size_t{1} << max_log_n) : nullptr;
+    const uint64_t vector_bytes = (uint64_t{1} << max_log_n) * sizeof(ff::Fr);
+    a_ = vectors_.data();
+    b_ = a_ + vector_bytes;
+    c_ = quotient == QuotientMemory::full ? b_ + vector_bytes : nullptr;
     visit_held(backend.key(), [&](const auto& key) {
         auto& buffers = groth16_.emplace<Groth16Buffers<CurveOf<decltype(key)>>>(key, backend, vectors_.data());
         z_chunk_up_.resize(buffers.msms.z_chunks(key.header));
@@ -583,7 +592,6 @@ struct CudaWorker::Partition {
     bool groth16;  // else the quotient workload
     // A Groth16 partition whose quotient the host makes (run_host_quotient_groth16_schedule).
     bool host_quotient;
-    const ntt::DomainTablesView& tables;
     uint32_t log_n;
     uint64_t n;
     uint64_t bytes;  // of a, b, c and h each
@@ -667,13 +675,12 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
                                            ": the host buffers are missing or not for 2^", request.log_n,
                                            " elements (use buffers from acquire_buffers with the same log_n)"));
     }
-    // The device transforms BLS12-381's standard H convention alone: any other key's
-    // quotient is made on the host (run_host_quotient_groth16_schedule).
+    // The device transforms the standard H convention alone: a key of snarkjs's has its
+    // quotient made on the host (run_host_quotient_groth16_schedule).
     bool groth16 = false, host_quotient = false;
     const bool keyed = visit_held(backend_.key(), [&](const auto& key) {
         groth16 = plugin::check_workload(request, &key.header);
-        host_quotient = groth16 && (!std::is_same_v<CurveOf<decltype(key)>, curve::Bls12_381> ||
-                                    key.header.h_convention == groth16::HConvention::odd_coset);
+        host_quotient = groth16 && key.header.h_convention == groth16::HConvention::odd_coset;
     });
     if (!keyed) groth16 = plugin::check_workload<curve::Bls12_381>(request, nullptr);
     if (groth16 && std::holds_alternative<std::monostate>(groth16_)) {
@@ -681,7 +688,6 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
                             "a Groth16 partition on a worker created before load_key: create workers after the key");
     }
     ZKB_CUDA_CHECK(cudaSetDevice(backend_.config().device));
-    const ntt::DomainTablesView& tables = backend_.tables(request.log_n);
     const uint64_t bytes = n * sizeof(ff::Fr);
     const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
     return Partition{
@@ -689,7 +695,6 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
         .buffers = *buffers,
         .groth16 = groth16,
         .host_quotient = host_quotient,
-        .tables = tables,
         .log_n = request.log_n,
         .n = n,
         .bytes = bytes,
@@ -717,8 +722,8 @@ void CudaWorker::synchronize_streams() const noexcept {
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
     // The quotient workload's kernel groups are its "compute" (the name ABI versions before
     // 5 used for both); a Groth16 proof's are its "quotient".
-    start_quotient_on_device(partition, "compute");
-    finish_quotient_on_device(partition, "compute");
+    start_quotient_on_device<ff::Fr>(partition, "compute");
+    finish_quotient_on_device<ff::Fr>(partition, "compute");
     // The block sums count as the quotient workload's compute, as they always have.
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "compute");
     bring_h_back(partition);
@@ -734,11 +739,12 @@ groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partitio
     // (too few full-size values), the block is free at once.
     const bool vectors_after_l = buffers.msms.lent_scratch_written();
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
-    start_quotient_on_device(partition, "quotient");
+    using Fr = typename Curve::Fr;
+    start_quotient_on_device<Fr>(partition, "quotient");
     // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
     const bool l_under_c = !vectors_after_l && c_ == nullptr;
     if (l_under_c) run_l(partition, key, buffers);
-    finish_quotient_on_device(partition, "quotient");
+    finish_quotient_on_device<Fr>(partition, "quotient");
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
     if (!vectors_after_l && !l_under_c) run_l(partition, key, buffers);
     // h is made in b on the compute stream, after a's upload: the event H waits for.
@@ -819,14 +825,16 @@ void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const De
     z_msms_done.synchronize();  // done already, unless L had no points to count
 }
 
+template <class Fr>
 void CudaWorker::start_quotient_on_device(const Partition& partition, const char* kernel_phase) {
     const zkb_host_buffers& buffers = partition.buffers;
+    const ntt::DomainTablesView<Fr>& tables = backend_.tables<Fr>(partition.log_n);
     // Enqueued in this order so that each upload is followed at once by the work that
     // waits for it: from pageable memory cudaMemcpyAsync returns only when its data is
     // staged, and a's NTTs must already be queued by then.
-    const auto up_and_transform = [&](size_t index, ff::Fr* device, const void* host, const char* name) {
+    const auto up_and_transform = [&](size_t index, uint8_t* device, const void* host, const char* name) {
         upload_quotient_input(partition, index, device, host, name);
-        transform_quotient_input(partition, kernel_phase, index, device, name);
+        transform_quotient_input(partition, tables, kernel_phase, index, as<Fr>(device), name);
     };
     up_and_transform(0, a_, buffers.a, "a");
     up_and_transform(1, b_, buffers.b, "b");
@@ -836,7 +844,7 @@ void CudaWorker::start_quotient_on_device(const Partition& partition, const char
     }
     {
         const NvtxRange range(partition.nvtx_prefix + "a * b");
-        enqueue_kernels(ntt::pointwise_product_steps(partition.tables, a_, b_), kernel_phase, product_);
+        enqueue_kernels(ntt::pointwise_product_steps(tables, as<Fr>(a_), as<Fr>(b_)), kernel_phase, product_);
     }
     // c goes up into b, free once a holds A*B, enqueued now so that it runs under what the
     // caller enqueues next (L, in a proof). A copy stream this worker has alone (its own,
@@ -850,39 +858,46 @@ void CudaWorker::start_quotient_on_device(const Partition& partition, const char
     upload_quotient_input(partition, 2, b_, partition.buffers.c, "c");
 }
 
+template <class Fr>
 void CudaWorker::finish_quotient_on_device(const Partition& partition, const char* kernel_phase) {
+    const ntt::DomainTablesView<Fr>& tables = backend_.tables<Fr>(partition.log_n);
+    Fr* const a = as<Fr>(a_);
+    Fr* const b = as<Fr>(b_);
     const bool lean = c_ == nullptr;
     if (lean) {  // c, up in b since start_quotient_on_device
-        transform_quotient_input(partition, kernel_phase, 2, b_, "c");
+        transform_quotient_input(partition, tables, kernel_phase, 2, b, "c");
         const NvtxRange range(partition.nvtx_prefix + "a * b - c");
-        enqueue_kernels(ntt::pointwise_difference_steps(partition.tables, a_, b_), kernel_phase, difference_);
+        enqueue_kernels(ntt::pointwise_difference_steps(tables, a, b), kernel_phase, difference_);
     }
     const NvtxRange range(partition.nvtx_prefix + "quotient and inverse ntt");
     // h into b: lean, from a alone (A*B - C already).
-    enqueue_kernels(lean ? ntt::quotient_output_steps(partition.tables, a_, nullptr, nullptr, b_)
-                         : ntt::quotient_output_steps(partition.tables, a_, b_, c_, b_),
+    enqueue_kernels(lean ? ntt::quotient_output_steps<Fr>(tables, a, nullptr, nullptr, b)
+                         : ntt::quotient_output_steps(tables, a, b, as<Fr>(c_), b),
                     kernel_phase, quotient_output_);
 }
 
-void CudaWorker::enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span) {
+template <class Fr>
+void CudaWorker::enqueue_kernels(const ntt::LaunchSequence<Fr>& steps, const char* kernel_phase,
+                                 const TimedSpan& span) {
     span.start.record(compute_stream_);
     ntt::enqueue(steps, compute_stream_);
     span.end.record(compute_stream_);
     phases_.add(PhaseLog::Section::kernels, kernel_phase, compute_lane_, span);
 }
 
-void CudaWorker::upload_quotient_input(const Partition& partition, size_t index, ff::Fr* device, const void* host,
+void CudaWorker::upload_quotient_input(const Partition& partition, size_t index, uint8_t* device, const void* host,
                                        const char* name) {
     upload(partition, PhaseLog::Section::quotient_uploads, name, device, host, partition.bytes,
            quotient_inputs_[index].upload);
 }
 
-void CudaWorker::transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
-                                          ff::Fr* device, const char* name) {
+template <class Fr>
+void CudaWorker::transform_quotient_input(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                          const char* kernel_phase, size_t index, Fr* device, const char* name) {
     const QuotientInput& events = quotient_inputs_[index];
     const NvtxRange range(partition.nvtx_prefix + "ntt " + name);
     compute_stream_.wait(events.upload.end);
-    enqueue_kernels(ntt::quotient_input_steps(partition.tables, device), kernel_phase, events.transform);
+    enqueue_kernels(ntt::quotient_input_steps(tables, device), kernel_phase, events.transform);
 }
 
 void CudaWorker::upload_h(const Partition& partition) {
@@ -910,7 +925,7 @@ void CudaWorker::run_h(const Partition& partition, const DeviceProvingKey<Curve>
                        const Event& h_ready) {
     const NvtxRange range(partition.nvtx_prefix + "msm h");
     // h in b, made there by the device's quotient or uploaded as the key's curve's Fr.
-    buffers.msms.run_h(key, reinterpret_cast<const typename Curve::Fr*>(b_), compute_stream_, h_ready);
+    buffers.msms.run_h(key, as<typename Curve::Fr>(b_), compute_stream_, h_ready);
 }
 
 void CudaWorker::bring_h_back(const Partition& partition) {

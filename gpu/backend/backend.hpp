@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -83,8 +84,14 @@ public:
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
     void check_log_n(uint32_t log_n) const;
-    // The domain's tables, expanded or seeded as the quotient's memory plan says.
-    const ntt::DomainTablesView& tables(uint32_t log_n) { return tables_.get(log_n, power_tables_of(quotient_memory_)); }
+    // The domain's tables over Fr (either curve's), expanded or seeded as the quotient's
+    // memory plan says.
+    template <class Fr>
+    const ntt::DomainTablesView<Fr>& tables(uint32_t log_n) {
+        return std::get<ntt::DomainTablesCache<Fr>>(tables_).get(log_n, power_tables_of(quotient_memory_));
+    }
+    // The key's curve; BLS12-381 before load_key (the quotient workload's).
+    curve::CurveId key_curve() const;
     // How the workers make the quotient: with a, b and c on the device or with a and b
     // (ntt_steps.hpp), planned by the constructor and again by load_key.
     QuotientMemory quotient_memory() const { return quotient_memory_; }
@@ -116,7 +123,8 @@ private:
     template <class Curve>
     KeyMemoryPlan plan_key_memory(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
                                   uint64_t scratch_bytes) const;
-    // Adopts key_plan_'s quotient and builds the largest domain's tables.
+    // Adopts key_plan_'s quotient and builds the largest domain's tables of Curve's Fr.
+    template <class Curve>
     void build_largest_tables();
     // One worker's device buffers for a key of `shape`'s sizes: a, b (c), z and ProofMsms
     // (with `memory`'s placement, tables and rounds; plan_key_memory sizes workers
@@ -151,7 +159,7 @@ private:
 
     BackendConfig config_;
     DeviceInfo device_info_;
-    ntt::DomainTablesCache tables_;
+    std::tuple<ntt::DomainTablesCache<ff::Fr>, ntt::DomainTablesCache<ff::bn254::Fr>> tables_;
     // Created before any worker's stream, one after the other: the arrangement in which
     // the H200 uploads and downloads at once (docs/ntt.md#copies-and-streams).
     std::optional<Stream> upload_stream_, download_stream_;
@@ -184,8 +192,8 @@ public:
     // scratch in a, b and c's block, under L, which then comes before the quotient); then L, and H
     // over the h still on the device, under which the digest and h come back. Only the
     // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
-    // as cpu-ref). The device's transforms are BLS12-381's standard H convention: a key
-    // of snarkjs's (odd coset) or of BN254 has its quotient made on the host
+    // as cpu-ref). The device's transforms are the standard H convention's, over either
+    // curve's Fr: a key of snarkjs's (odd coset) has its quotient made on the host
     // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded. Under option
     // b2_msm = host, B2 runs on the host's cores from the start, beside all of that.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
@@ -254,18 +262,23 @@ private:
     void run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
                                     Groth16Buffers<Curve>& buffers, const Event& z_msms_done);
     // a, b and c up and to the coset (lean: a and b, then a *= b, and c's upload into b
-    // enqueued), then c (lean: to the coset) and h's transform, into b. Their kernels are
+    // enqueued), then c (lean: to the coset) and h's transform, into b, over Fr (the
+    // key's curve's; BLS12-381's for the quotient workload). Their kernels are
     // `kernel_phase`.
+    template <class Fr>
     void start_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    template <class Fr>
     void finish_quotient_on_device(const Partition& partition, const char* kernel_phase);
     // Input `index` (a, b, c) from `host` up into `device`; then, once it is up, through
     // quotient_input_steps.
-    void upload_quotient_input(const Partition& partition, size_t index, ff::Fr* device, const void* host,
+    void upload_quotient_input(const Partition& partition, size_t index, uint8_t* device, const void* host,
                                const char* name);
-    void transform_quotient_input(const Partition& partition, const char* kernel_phase, size_t index,
-                                  ff::Fr* device, const char* name);
+    template <class Fr>
+    void transform_quotient_input(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                  const char* kernel_phase, size_t index, Fr* device, const char* name);
     // `steps` on the compute stream between `span`'s events, logged as `kernel_phase`.
-    void enqueue_kernels(const ntt::LaunchSequence& steps, const char* kernel_phase, const TimedSpan& span);
+    template <class Fr>
+    void enqueue_kernels(const ntt::LaunchSequence<Fr>& steps, const char* kernel_phase, const TimedSpan& span);
     void upload_h(const Partition& partition);
     void enqueue_digest_block_sums(const Partition& partition, const char* phase);
     template <class Curve>
@@ -300,12 +313,16 @@ private:
     const Stream& download_stream_;
     // a, b and c, one after the other in one block, which also holds B2's rounds' scratch
     // where the plan shares it (MsmMemoryPlan::g2_scratch_in_vectors). c_ is null where
-    // the quotient is lean (QuotientMemory): c goes up into b. A quotient made on the host
-    // goes up into b as the key's curve's Fr (the same 32 bytes an element).
+    // the quotient is lean (QuotientMemory): c goes up into b. Elements of the key's
+    // curve's Fr (as<Fr>), 32 bytes on either curve.
     DeviceBuffer<uint8_t> vectors_;
-    ff::Fr* a_ = nullptr;
-    ff::Fr* b_ = nullptr;
-    ff::Fr* c_ = nullptr;
+    uint8_t* a_ = nullptr;
+    uint8_t* b_ = nullptr;
+    uint8_t* c_ = nullptr;
+    template <class Fr>
+    static Fr* as(uint8_t* vector) {
+        return reinterpret_cast<Fr*>(vector);
+    }
     // Groth16 only, of the key's curve (none for the quotient workload).
     std::variant<std::monostate, Groth16Buffers<curve::Bls12_381>, Groth16Buffers<curve::Bn254>> groth16_;
     unsigned host_threads_ = 1;

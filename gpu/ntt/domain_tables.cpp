@@ -42,6 +42,7 @@ namespace {
 
 // lo[i] = base^i (i < 2^lo_bits) and hi[j] = scale * base^(j * 2^lo_bits) for exponents
 // < 2^range_log: the seeds of power_from_seeds.
+template <class Fr>
 void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& base, const Fr& scale) {
     Fr power = Fr::one();
     for (uint64_t i = 0; i < (uint64_t{1} << lo_bits); ++i) {
@@ -58,10 +59,11 @@ void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& 
 
 }  // namespace
 
-DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
+template <class Fr>
+DomainSeeds<Fr>::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     const uint32_t log_n = plan.log_n;
     roots_log = plan.max_stage_count;
-    lo_bits = PowerTableView::lo_bits(log_n);  // the seeds' split a seeded view assumes
+    lo_bits = PowerTableView<Fr>::lo_bits(log_n);  // the seeds' split a seeded view assumes
     const size_t roots_size = size_t{1} << (roots_log - 1);
     const size_t lo_size = size_t{1} << lo_bits;
     const size_t hi_size = size_t{1} << (log_n - lo_bits);
@@ -79,7 +81,7 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     }
     storage.assign(offset, Fr::zero());
 
-    const Fr omega = ff::Fr::root_of_unity(log_n);
+    const Fr omega = Fr::root_of_unity(log_n);
     const Fr g = Fr::coset_shift();
     const Fr n_inverse = Fr::from_u64(uint64_t{1} << log_n).inverse();
 
@@ -95,7 +97,8 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
         power_inverse = power_inverse * stage_root_inverse;
     }
 
-    // g^n - 1 != 0 because g = 7 is not in the domain (it is not a 2^32-th root of unity).
+    // g^n - 1 != 0 because g is not in the domain (BLS12-381's 7 and BN254's 5 are no
+    // 2^kTwoAdicity-th roots of unity).
     const Fr vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
     // The Fr whose Montgomery limbs are the integer 1 is R^-1 (DomainTablesView::quotient_unscale).
     const Fr r_inverse{{1, 0, 0, 0}};
@@ -106,8 +109,9 @@ DomainSeeds::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     }
 }
 
-DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) const {
-    DomainTablesView view;
+template <class Fr>
+DomainTablesView<Fr> DomainSeeds<Fr>::view(const Fr* seeds_base, const Fr* powers_base) const {
+    DomainTablesView<Fr> view;
     view.plan = plan;
     view.roots_log = roots_log;
     view.roots_forward = seeds_base + roots_forward;
@@ -116,7 +120,7 @@ DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) 
     const auto table = [&](int index, bool negate) {
         const bool seeded = powers_base == nullptr;
         const Fr* entries = seeded ? seeds_base + seeds_lo[index] : powers_base + index * table_size();
-        return PowerTableView{entries, log_n, negate, seeded};
+        return PowerTableView<Fr>{entries, log_n, negate, seeded};
     };
     view.twist_forward = table(0, false);
     view.twist_inverse = table(0, true);
@@ -125,14 +129,15 @@ DomainTablesView DomainSeeds::view(const Fr* seeds_base, const Fr* powers_base) 
     return view;
 }
 
-HostDomainTables::HostDomainTables(const NttPlan& plan, PowerTables power_tables) : seeds_(plan) {
+template <class Fr>
+HostDomainTables<Fr>::HostDomainTables(const NttPlan& plan, PowerTables power_tables) : seeds_(plan) {
     if (power_tables == PowerTables::seeded) {
         view_ = seeds_.view(seeds_.storage.data(), nullptr);
         return;
     }
     const size_t n = seeds_.table_size();
-    powers_.resize(DomainSeeds::kPowerTables * n);
-    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+    powers_.resize(DomainSeeds<Fr>::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds<Fr>::kPowerTables; ++table) {
         const Fr* lo = &seeds_.storage[seeds_.seeds_lo[table]];
         const Fr* hi = &seeds_.storage[seeds_.seeds_hi[table]];
         for (size_t e = 0; e < n; ++e) {
@@ -142,8 +147,9 @@ HostDomainTables::HostDomainTables(const NttPlan& plan, PowerTables power_tables
     view_ = seeds_.view(seeds_.storage.data(), powers_.data());
 }
 
-DeviceDomainTables::DeviceDomainTables(const NttPlan& plan, PowerTables power_tables) {
-    const DomainSeeds seeds(plan);
+template <class Fr>
+DeviceDomainTables<Fr>::DeviceDomainTables(const NttPlan& plan, PowerTables power_tables) {
+    const DomainSeeds<Fr> seeds(plan);
     seeds_ = DeviceBuffer<Fr>(seeds.storage.size());
     seeds_.copy_from_host(seeds.storage.data(), seeds.storage.size());
     if (power_tables == PowerTables::seeded) {
@@ -151,8 +157,8 @@ DeviceDomainTables::DeviceDomainTables(const NttPlan& plan, PowerTables power_ta
         return;
     }
     const size_t n = seeds.table_size();
-    powers_ = DeviceBuffer<Fr>(DomainSeeds::kPowerTables * n);
-    for (int table = 0; table < DomainSeeds::kPowerTables; ++table) {
+    powers_ = DeviceBuffer<Fr>(DomainSeeds<Fr>::kPowerTables * n);
+    for (int table = 0; table < DomainSeeds<Fr>::kPowerTables; ++table) {
         expand_power_table(seeds_.data() + seeds.seeds_lo[table], seeds_.data() + seeds.seeds_hi[table], seeds.lo_bits,
                            powers_.data() + table * n, plan.log_n);
     }
@@ -160,21 +166,33 @@ DeviceDomainTables::DeviceDomainTables(const NttPlan& plan, PowerTables power_ta
     view_ = seeds.view(seeds_.data(), powers_.data());
 }
 
-uint64_t DeviceDomainTables::device_bytes(uint32_t log_n, PowerTables power_tables) {
-    const DomainSeeds seeds(NttPlan::for_log_n(log_n));
-    const uint64_t powers = power_tables == PowerTables::expanded ? DomainSeeds::kPowerTables * seeds.table_size() : 0;
+template <class Fr>
+uint64_t DeviceDomainTables<Fr>::device_bytes(uint32_t log_n, PowerTables power_tables) {
+    const DomainSeeds<Fr> seeds(NttPlan::for_log_n(log_n));
+    const uint64_t powers =
+        power_tables == PowerTables::expanded ? DomainSeeds<Fr>::kPowerTables * seeds.table_size() : 0;
     return (seeds.storage.size() + powers) * sizeof(Fr);
 }
 
-const DomainTablesView& DomainTablesCache::get(uint32_t log_n, PowerTables power_tables) {
+template <class Fr>
+const DomainTablesView<Fr>& DomainTablesCache<Fr>::get(uint32_t log_n, PowerTables power_tables) {
     const std::lock_guard<std::mutex> lock(mutex_);
     const std::pair key{log_n, power_tables};
     auto found = tables_.find(key);
     if (found == tables_.end()) {
         ZKB_CUDA_CHECK(cudaSetDevice(device_));
-        found = tables_.emplace(key, std::make_unique<DeviceDomainTables>(log_n, power_tables)).first;
+        found = tables_.emplace(key, std::make_unique<DeviceDomainTables<Fr>>(log_n, power_tables)).first;
     }
     return found->second->view();
 }
+
+#define ZKB_DOMAIN_TABLES_INSTANTIATE(Fr)  \
+    template struct DomainSeeds<Fr>;       \
+    template class HostDomainTables<Fr>;   \
+    template class DeviceDomainTables<Fr>; \
+    template class DomainTablesCache<Fr>;
+ZKB_DOMAIN_TABLES_INSTANTIATE(ff::Fr)
+ZKB_DOMAIN_TABLES_INSTANTIATE(ff::bn254::Fr)
+#undef ZKB_DOMAIN_TABLES_INSTANTIATE
 
 }  // namespace zkbatch::cuda::ntt

@@ -47,26 +47,29 @@ enum class Direction { forward, inverse };
 enum class PowerTables { expanded, seeded };
 
 // Pointers into one table allocation (host or device) plus the plan: all a launch needs.
+// Of Fr, either curve's scalar field (ff::Fr or ff::bn254::Fr), as everything below;
+// both instances are in domain_tables.cpp.
+template <class Fr>
 struct DomainTablesView {
     NttPlan plan;
     const Fr* roots_forward = nullptr;  // w_(2^roots_log)^i, i < 2^(roots_log - 1)
     const Fr* roots_inverse = nullptr;  // the inverses
     uint32_t roots_log = 0;
-    PowerTableView twist_forward;   // omega^e
-    PowerTableView twist_inverse;   // omega^-e (the same table, read backwards)
-    PowerTableView coset_scale;     // g^e / n: inverse NTT output -> coefficients ready for the coset
+    PowerTableView<Fr> twist_forward;  // omega^e
+    PowerTableView<Fr> twist_inverse;  // omega^-e (the same table, read backwards)
+    PowerTableView<Fr> coset_scale;    // g^e / n: inverse NTT output -> coefficients ready for the coset
     // g^-e / (n (g^n - 1)): coset inverse NTT output of A*B - C -> coefficients of h,
     // (g^n - 1)^-1 the quotient's pointwise factor. Entries are stored times R^-1, so a
     // Montgomery product by one leaves the plain integer: h comes out canonical, as the
     // plugin ABI wants it, with no conversion step.
-    PowerTableView quotient_unscale;
+    PowerTableView<Fr> quotient_unscale;
 
     uint32_t log_n() const { return plan.log_n; }
     bool seeded_powers() const { return twist_forward.seeded; }  // PowerTables::seeded
     const Fr* roots(Direction direction) const {
         return direction == Direction::forward ? roots_forward : roots_inverse;
     }
-    const PowerTableView& twist(Direction direction) const {
+    const PowerTableView<Fr>& twist(Direction direction) const {
         return direction == Direction::forward ? twist_forward : twist_inverse;
     }
 };
@@ -74,6 +77,7 @@ struct DomainTablesView {
 // Everything small, computed on the host: the in-pass roots and, for each of the three
 // power tables, its seeds (ntt_pass.hpp: power_from_seeds). `storage` holds them all;
 // the offsets say where.
+template <class Fr>
 struct DomainSeeds {
     static constexpr int kPowerTables = 3;  // omega^e, g^e/n, g^-e/(n (g^n - 1)) R^-1
     NttPlan plan;
@@ -86,53 +90,56 @@ struct DomainSeeds {
     explicit DomainSeeds(const NttPlan& plan);
     // The view of tables laid out as: storage's contents at `seeds_base`, and the three
     // power tables of n entries each at `powers_base`, or none (null: seeded views).
-    DomainTablesView view(const Fr* seeds_base, const Fr* powers_base) const;
+    DomainTablesView<Fr> view(const Fr* seeds_base, const Fr* powers_base) const;
     size_t table_size() const { return size_t{1} << plan.log_n; }
 };
 
 // The tables in host memory, power tables filled from the seeds on the host (or left
 // seeded): what the host emulation of the kernels (tests) runs with.
+template <class Fr>
 class HostDomainTables {
 public:
     explicit HostDomainTables(uint32_t log_n) : HostDomainTables(NttPlan::for_log_n(log_n)) {}
     explicit HostDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
-    const DomainTablesView& view() const { return view_; }
+    const DomainTablesView<Fr>& view() const { return view_; }
 
 private:
-    DomainSeeds seeds_;
+    DomainSeeds<Fr> seeds_;
     std::vector<Fr> powers_;
-    DomainTablesView view_;
+    DomainTablesView<Fr> view_;
 };
 
 // The tables in device memory of the current device: the seeds are uploaded and the
 // power tables expanded from them on the device (ntt_kernels.hpp: expand_power_table),
 // unless seeded.
+template <class Fr>
 class DeviceDomainTables {
 public:
     explicit DeviceDomainTables(uint32_t log_n, PowerTables power_tables = PowerTables::expanded)
         : DeviceDomainTables(NttPlan::for_log_n(log_n), power_tables) {}
     explicit DeviceDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
-    const DomainTablesView& view() const { return view_; }
+    const DomainTablesView<Fr>& view() const { return view_; }
     // Device memory the tables of a domain of 2^log_n take.
     static uint64_t device_bytes(uint32_t log_n, PowerTables power_tables = PowerTables::expanded);
 
 private:
     DeviceBuffer<Fr> seeds_;
     DeviceBuffer<Fr> powers_;
-    DomainTablesView view_;
+    DomainTablesView<Fr> view_;
 };
 
 // One per backend (one device): tables built on first use of each log_n and kind, then
 // reused by every worker. Thread-safe.
+template <class Fr>
 class DomainTablesCache {
 public:
     explicit DomainTablesCache(int device) : device_(device) {}
-    const DomainTablesView& get(uint32_t log_n, PowerTables power_tables);
+    const DomainTablesView<Fr>& get(uint32_t log_n, PowerTables power_tables);
 
 private:
     int device_;
     std::mutex mutex_;
-    std::map<std::pair<uint32_t, PowerTables>, std::unique_ptr<DeviceDomainTables>> tables_;
+    std::map<std::pair<uint32_t, PowerTables>, std::unique_ptr<DeviceDomainTables<Fr>>> tables_;
 };
 
 }  // namespace zkbatch::cuda::ntt

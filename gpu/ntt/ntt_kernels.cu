@@ -9,52 +9,59 @@ namespace {
 
 // One block = one tile of 2^tile_log elements: the steps of run_pass (ntt_pass.hpp), with
 // a barrier where a step asks for one.
-template <PassKind kKind, bool kSeeded>
-__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams params) {
+template <PassKind kKind, bool kSeeded, class Fr>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm) ntt_pass_kernel(const PassParams<Fr> params) {
     extern __shared__ uint64_t shared_words[];
-    const Tile tile{shared_words, 1u << params.tile_log()};
+    const Tile<Fr> tile{shared_words, 1u << params.tile_log()};
     run_pass<kKind, kSeeded>(params, blockIdx.x, tile, [](auto&& step, bool barrier) {
         step(threadIdx.x, blockDim.x);
         if (barrier) __syncthreads();
     });
 }
 
-__global__ void bit_reverse_kernel(const PassParams params) {
+template <class Fr>
+__global__ void bit_reverse_kernel(const PassParams<Fr> params) {
     const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
     if (index < (1u << params.log_n)) bit_reverse(params, index);
 }
 
-__global__ void pointwise_product_kernel(const PassParams params) {
+template <class Fr>
+__global__ void pointwise_product_kernel(const PassParams<Fr> params) {
     const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
     if (index < (1u << params.log_n)) pointwise_product(params, index);
 }
 
-__global__ void pointwise_difference_kernel(const PassParams params) {
+template <class Fr>
+__global__ void pointwise_difference_kernel(const PassParams<Fr> params) {
     const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
     if (index < (1u << params.log_n)) pointwise_difference(params, index);
 }
 
+template <class Fr>
 __global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
     const uint32_t exponent = blockIdx.x * blockDim.x + threadIdx.x;
     if (exponent < size) store_element(out + exponent, power_from_seeds(lo, hi, lo_bits, exponent));
 }
 
 constexpr uint32_t kElementwiseThreads = 256;  // bit reversal, products, table expansion
-constexpr uint32_t kMaxSharedBytes = (1u << kTileLog) * sizeof(Fr);
+// Both fields' elements are 32 bytes.
+constexpr uint32_t kMaxSharedBytes = (1u << kTileLog) * sizeof(ff::Fr);
+static_assert(sizeof(ff::bn254::Fr) == sizeof(ff::Fr));
 
-uint32_t elementwise_blocks(const PassParams& params) {
+template <class Fr>
+uint32_t elementwise_blocks(const PassParams<Fr>& params) {
     return ((1u << params.log_n) + kElementwiseThreads - 1) / kElementwiseThreads;
 }
 
-template <PassKind kKind, bool kSeeded>
-void launch_pass(const PassParams& params, const Stream& stream) {
+template <PassKind kKind, bool kSeeded, class Fr>
+void launch_pass(const PassParams<Fr>& params, const Stream& stream) {
     ntt_pass_kernel<kKind, kSeeded>
         <<<params.block_count(), params.threads_per_block(), params.shared_bytes(), stream.handle()>>>(params);
     ZKB_CUDA_CHECK_LAUNCH("ntt_pass_kernel");
 }
 
-template <PassKind kKind>
-void launch_pass(const PassParams& params, const Stream& stream) {
+template <PassKind kKind, class Fr>
+void launch_pass(const PassParams<Fr>& params, const Stream& stream) {
     if (params.twist.seeded) {
         launch_pass<kKind, true>(params, stream);
     } else {
@@ -62,28 +69,42 @@ void launch_pass(const PassParams& params, const Stream& stream) {
     }
 }
 
+// Lets the pass kernels of Fr use tiles up to kMaxSharedBytes on the current device.
+template <class Fr>
+void allow_large_tiles() {
+    // The attribute is per kernel and per device; setting it again is harmless.
+    for (const void* kernel : {reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, false, Fr>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, true, Fr>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, false, Fr>),
+                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, true, Fr>)}) {
+        ZKB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
+    }
+}
+
 }  // namespace
 
-void enqueue(const LaunchSequence& sequence, const Stream& stream) {
-    for (const Launch& launch : sequence) {
-        const PassParams& params = launch.pass;
+template <class Fr>
+void enqueue(const LaunchSequence<Fr>& sequence, const Stream& stream) {
+    using Kind = typename Launch<Fr>::Kind;
+    for (const Launch<Fr>& launch : sequence) {
+        const PassParams<Fr>& params = launch.pass;
         switch (launch.kind) {
-            case Launch::Kind::dit_pass:
+            case Kind::dit_pass:
                 launch_pass<PassKind::dit>(params, stream);
                 break;
-            case Launch::Kind::dif_pass:
+            case Kind::dif_pass:
                 launch_pass<PassKind::dif>(params, stream);
                 break;
-            case Launch::Kind::bit_reverse:
+            case Kind::bit_reverse:
                 bit_reverse_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0, stream.handle()>>>(params);
                 ZKB_CUDA_CHECK_LAUNCH("bit_reverse_kernel");
                 break;
-            case Launch::Kind::pointwise_product:
+            case Kind::pointwise_product:
                 pointwise_product_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0, stream.handle()>>>(
                     params);
                 ZKB_CUDA_CHECK_LAUNCH("pointwise_product_kernel");
                 break;
-            case Launch::Kind::pointwise_difference:
+            case Kind::pointwise_difference:
                 pointwise_difference_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0,
                                               stream.handle()>>>(params);
                 ZKB_CUDA_CHECK_LAUNCH("pointwise_difference_kernel");
@@ -92,6 +113,7 @@ void enqueue(const LaunchSequence& sequence, const Stream& stream) {
     }
 }
 
+template <class Fr>
 void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t log_size) {
     const uint32_t size = 1u << log_size;
     expand_power_table_kernel<<<(size + kElementwiseThreads - 1) / kElementwiseThreads, kElementwiseThreads>>>(
@@ -99,15 +121,17 @@ void expand_power_table(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, u
     ZKB_CUDA_CHECK_LAUNCH("expand_power_table_kernel");
 }
 
+#define ZKB_NTT_KERNELS_INSTANTIATE(Fr)                              \
+    template void enqueue(const LaunchSequence<Fr>&, const Stream&); \
+    template void expand_power_table(const Fr*, const Fr*, uint32_t, Fr*, uint32_t);
+ZKB_NTT_KERNELS_INSTANTIATE(ff::Fr)
+ZKB_NTT_KERNELS_INSTANTIATE(ff::bn254::Fr)
+#undef ZKB_NTT_KERNELS_INSTANTIATE
+
 void prepare_device(int device) {
     ZKB_CUDA_CHECK(cudaSetDevice(device));
-    // The attribute is per kernel and per device; setting it again is harmless.
-    for (const void* kernel : {reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, false>),
-                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dit, true>),
-                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, false>),
-                               reinterpret_cast<const void*>(ntt_pass_kernel<PassKind::dif, true>)}) {
-        ZKB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSharedBytes));
-    }
+    allow_large_tiles<ff::Fr>();
+    allow_large_tiles<ff::bn254::Fr>();
 }
 
 }  // namespace zkbatch::cuda::ntt

@@ -25,15 +25,14 @@
 // that step as it loads.
 #pragma once
 
-#include "core/ff/fr.hpp"
+#include "core/ff/bn254.hpp"
 #include "core/ff/field32.hpp"
+#include "core/ff/fr.hpp"
 #include "core/util/host_device.hpp"
 
 #include <cstdint>
 
 namespace zkbatch::cuda::ntt {
-
-using ff::Fr;
 
 // Tuning constants, each measured on the H200 (docs/ntt.md#passes-and-plans).
 inline constexpr uint32_t kMaxStagesPerPass = 10;
@@ -59,7 +58,9 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t reverse_bits(uint32_t value, uint32_t b
 #endif
 }
 
-// Global-memory element access; 16-byte vector loads/stores on the device.
+// Global-memory element access; 16-byte vector loads/stores on the device. Fr is either
+// curve's scalar field: 4 64-bit limbs.
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_element(const Fr* element) {
 #if defined(__CUDA_ARCH__)
     const ulonglong2* words = reinterpret_cast<const ulonglong2*>(element);
@@ -71,6 +72,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_element(const Fr* element) {
 #endif
 }
 
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_element(Fr* element, const Fr& value) {
 #if defined(__CUDA_ARCH__)
     ulonglong2* words = reinterpret_cast<ulonglong2*>(element);
@@ -83,6 +85,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_element(Fr* element, const Fr& value)
 
 // scale * base^e from two small seed tables, lo[i] = base^i (i < 2^lo_bits) and
 // hi[j] = scale * base^(j * 2^lo_bits): one Montgomery product, fully reduced.
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr power_from_seeds(const Fr* lo, const Fr* hi, uint32_t lo_bits, uint32_t exponent) {
     return load_element(lo + (exponent & ((1u << lo_bits) - 1))) * load_element(hi + (exponent >> lo_bits));
 }
@@ -98,6 +101,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr power_from_seeds(const Fr* lo, const Fr* hi, 
 // `negate` reads base^-e as base^((2^log_size - e) mod 2^log_size), which is right only
 // when base is a root of unity of order 2^log_size: the forward and inverse twists
 // share one table that way.
+template <class Fr>
 struct PowerTableView {
     const Fr* entries = nullptr;
     uint32_t log_size = 0;
@@ -123,6 +127,7 @@ struct PowerTableView {
 enum class PassKind : uint32_t { dit, dif };
 
 // Everything one pass kernel needs; passed by value as the kernel parameter.
+template <class Fr>
 struct PassParams {
     Fr* data = nullptr;  // n elements, transformed in place
     uint32_t log_n = 0;
@@ -133,8 +138,8 @@ struct PassParams {
     // root (its inverse for inverse transforms); stage_roots_log >= stage_count.
     const Fr* stage_roots = nullptr;
     uint32_t stage_roots_log = 0;
-    PowerTableView twist;  // omega^e (omega^-e for inverse transforms), e < n; its `seeded`
-                           // is output_scale's too
+    PowerTableView<Fr> twist;  // omega^e (omega^-e for inverse transforms), e < n; its `seeded`
+                               // is output_scale's too
     // The twist multiplied into every element as it is loaded: that of the pass with
     // these first_stage and stage_count (none when twist_first_stage is 0). A DIT pass's
     // own; for a DIF pass, the one the pass before it owes (its twist comes after its
@@ -148,7 +153,7 @@ struct PassParams {
     // Set on a transform's last pass: stored elements are reduced below r. Without it
     // they are stored as the stages leave them, < 2r, for the next pass to load.
     bool reduce_output = true;
-    PowerTableView output_scale;
+    PowerTableView<Fr> output_scale;
     // Fused into the first DIF pass of the quotient's final transform: the loaded value
     // x becomes x * quotient_b - quotient_c, element-wise. On an element-wise launch
     // (ntt_steps.hpp): the second operand.
@@ -179,26 +184,32 @@ struct PassParams {
 // (HostChain), so kernel emulation checks it.
 namespace partial {
 
-using Fr32 = ff::Field32<ff::bls12_381::FrDescription>;
+// Fr's 8 x 32-bit device arithmetic.
+template <class Fr>
+using Fr32 = ff::Field32<typename Fr::FieldDescription>;
 
 // factor < r (a table entry or a constant), value < 2r: < 2r.
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr mul(const Fr& factor, const Fr& value) {
-    return Fr32::apply<Fr32::mont_mul_partial<ff::NativeChain>>(factor, value);
+    return Fr32<Fr>::template apply<Fr32<Fr>::template mont_mul_partial<ff::NativeChain>>(factor, value);
 }
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr add(const Fr& x, const Fr& y) {
-    return Fr32::apply<Fr32::add_partial<ff::NativeChain>>(x, y);
+    return Fr32<Fr>::template apply<Fr32<Fr>::template add_partial<ff::NativeChain>>(x, y);
 }
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr sub(const Fr& x, const Fr& y) {
-    return Fr32::apply<Fr32::sub_partial<ff::NativeChain>>(x, y);
+    return Fr32<Fr>::template apply<Fr32<Fr>::template sub_partial<ff::NativeChain>>(x, y);
 }
 // value < 2r -> the same residue < r.
+template <class Fr>
 ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr reduce(const Fr& value) {
     uint32_t v[8], out[8];
-    Fr32::split(value.limbs, v);
+    Fr32<Fr>::split(value.limbs, v);
     ff::NativeChain chain;
-    Fr32::reduce_once(chain, v, out);
+    Fr32<Fr>::reduce_once(chain, v, out);
     Fr result;
-    Fr32::join(out, result.limbs);
+    Fr32<Fr>::join(out, result.limbs);
     return result;
 }
 
@@ -206,6 +217,7 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr reduce(const Fr& value) {
 
 // A block's elements in shared memory, limb-major (all limb 0 words, then limb 1, ...),
 // so consecutive threads touch consecutive 64-bit words: no bank conflicts.
+template <class Fr>
 struct Tile {
     uint64_t* words;
     uint32_t size;  // elements
@@ -222,8 +234,9 @@ struct Tile {
 };
 
 // The position in the array of element t of local group g of `block`.
-ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t element_index(const PassParams& p, uint32_t block, uint32_t g,
-                                                        uint32_t t) {
+template <class Fr>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t element_index(const PassParams<Fr>& p, uint32_t block, uint32_t g,
+                                                       uint32_t t) {
     const uint32_t group = (block << p.group_log) | g;
     const uint32_t b = group & ((1u << p.first_stage) - 1);
     const uint32_t hi = group >> p.first_stage;
@@ -233,19 +246,19 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE uint32_t element_index(const PassParams& p, uint
 // The twist of a pass with first stage s0 and k stages for the element at `element`,
 // element t of the group with offset b: omega^(b * bitrev_k(t) * 2^(log_n - s0 - k)), i.e.
 // w_(2^(s0+k))^(b * bitrev_k(t)), with b = element mod 2^s0 and t its k bits above.
-template <bool kSeeded>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams& p, uint32_t element) {
+template <bool kSeeded, class Fr>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr twist_factor(const PassParams<Fr>& p, uint32_t element) {
     const uint32_t s0 = p.twist_first_stage;
     const uint32_t k = p.twist_stage_count;
     const uint32_t b = element & ((1u << s0) - 1);
     const uint32_t t = (element >> s0) & ((1u << k) - 1);
-    return p.twist.at<kSeeded>((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
+    return p.twist.template at<kSeeded>((b * reverse_bits(t, k)) << (p.log_n - s0 - k));
 }
 
 // What enters a pass at `element`: the loaded value, with the quotient fusion (DIF only)
 // and the twist.
-template <PassKind kKind, bool kSeeded>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_input(const PassParams& p, uint32_t element) {
+template <PassKind kKind, bool kSeeded, class Fr>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_input(const PassParams<Fr>& p, uint32_t element) {
     Fr value = load_element(p.data + element);
     if (kKind == PassKind::dif && p.quotient_b != nullptr) {
         value = value * load_element(p.quotient_b + element) - load_element(p.quotient_c + element);
@@ -255,19 +268,19 @@ ZKB_HOST_DEVICE ZKB_FORCEINLINE Fr load_input(const PassParams& p, uint32_t elem
 }
 
 // What leaves a pass at `element`: scaled, reduced and permuted as the pass asks.
-template <bool kSeeded>
-ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_output(const PassParams& p, uint32_t element, Fr value) {
+template <bool kSeeded, class Fr>
+ZKB_HOST_DEVICE ZKB_FORCEINLINE void store_output(const PassParams<Fr>& p, uint32_t element, Fr value) {
     const uint32_t coefficient = reverse_bits(element, p.log_n);  // DIF: where the element belongs
-    if (p.scale_output) value = partial::mul(p.output_scale.at<kSeeded>(coefficient), value);
+    if (p.scale_output) value = partial::mul(p.output_scale.template at<kSeeded>(coefficient), value);
     if (p.reduce_output) value = partial::reduce(value);
     store_element(p.permuted_output == nullptr ? p.data + element : p.permuted_output + coefficient, value);
 }
 
 // Global memory -> tile. Thread `thread` of `threads` handles slots thread, thread +
 // threads, ...; slot q = t * 2^group_log + g, so consecutive threads read consecutive b.
-template <PassKind kKind, bool kSeeded>
-ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
-                                      const Tile& tile) {
+template <PassKind kKind, bool kSeeded, class Fr>
+ZKB_HOST_DEVICE inline void pass_load(const PassParams<Fr>& p, uint32_t block, uint32_t thread, uint32_t threads,
+                                      const Tile<Fr>& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     for (uint32_t slot = thread; slot < tile.size; slot += threads) {
         tile.set(slot, load_input<kKind, kSeeded>(p, element_index(p, block, slot & group_mask, slot >> p.group_log)));
@@ -275,9 +288,9 @@ ZKB_HOST_DEVICE inline void pass_load(const PassParams& p, uint32_t block, uint3
 }
 
 // Tile -> global memory, slots as in pass_load.
-template <bool kSeeded>
-ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint32_t thread, uint32_t threads,
-                                       const Tile& tile) {
+template <bool kSeeded, class Fr>
+ZKB_HOST_DEVICE inline void pass_store(const PassParams<Fr>& p, uint32_t block, uint32_t thread, uint32_t threads,
+                                       const Tile<Fr>& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     for (uint32_t slot = thread; slot < tile.size; slot += threads) {
         store_output<kSeeded>(p, element_index(p, block, slot & group_mask, slot >> p.group_log), tile.get(slot));
@@ -289,9 +302,9 @@ ZKB_HOST_DEVICE inline void pass_store(const PassParams& p, uint32_t block, uint
 // kTwiddle must be stage != 0: stage 0's twiddle is 1 (multiplying by one is exact,
 // skipping it is faster), and callers run it as its own instantiation so the stages
 // that multiply loop with no branch around the product.
-template <PassKind kKind, bool kTwiddle>
-ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint32_t thread, uint32_t threads,
-                                       const Tile& tile) {
+template <PassKind kKind, bool kTwiddle, class Fr>
+ZKB_HOST_DEVICE inline void pass_stage(const PassParams<Fr>& p, uint32_t stage, uint32_t thread, uint32_t threads,
+                                       const Tile<Fr>& tile) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     const uint32_t low_mask = (1u << stage) - 1;
     const uint32_t pair_distance = 1u << (stage + p.group_log);
@@ -333,9 +346,9 @@ ZKB_HOST_DEVICE inline void pass_stage(const PassParams& p, uint32_t stage, uint
 // storing their four themselves is slower, and storing them from registers spills:
 // docs/ntt.md#tried-and-rejected). Needs stage_count >= 2. Each half is formed before the
 // other's elements are read, so at most 32 registers of elements are live.
-template <PassKind kKind, class Read, class Write>
-ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread, uint32_t threads,
-                                            uint32_t quads, Read&& read, Write&& write) {
+template <PassKind kKind, class Fr, class Read, class Write>
+ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams<Fr>& p, uint32_t thread, uint32_t threads, uint32_t quads,
+                                            Read&& read, Write&& write) {
     const uint32_t group_mask = (1u << p.group_log) - 1;
     const Fr* omega_4 = p.stage_roots + (1u << (p.stage_roots_log - 2));
     for (uint32_t quad = thread; quad < quads; quad += threads) {
@@ -366,8 +379,9 @@ ZKB_HOST_DEVICE inline void pass_stages_0_1(const PassParams& p, uint32_t thread
 // thread, then __syncthreads; the host emulation: a loop over the threads). DIT: load
 // with stages 0 and 1, stages 2..k-1, store; DIF: load, stages k-1..2, stages 1 and 0,
 // store. A pass of one stage: load, stage 0, store.
-template <PassKind kKind, bool kSeeded, class RunStep>
-ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const Tile& tile, RunStep&& run_step) {
+template <PassKind kKind, bool kSeeded, class Fr, class RunStep>
+ZKB_HOST_DEVICE inline void run_pass(const PassParams<Fr>& p, uint32_t block, const Tile<Fr>& tile,
+                                     RunStep&& run_step) {
     const uint32_t group_log = p.group_log;
     const auto tile_read = [&tile, group_log](uint32_t g, uint32_t t) { return tile.get((t << group_log) | g); };
     const auto tile_write = [&tile, group_log](uint32_t g, uint32_t t, const Fr& value) {
@@ -414,7 +428,8 @@ ZKB_HOST_DEVICE inline void run_pass(const PassParams& p, uint32_t block, const 
 // A bit-reversal launch's work for one index: out[i] = data[bitrev(i)] with out =
 // permuted_output, or in place when that is null (the thread for index i swaps i and
 // bitrev(i) when i < bitrev(i), so each pair is handled exactly once).
-ZKB_HOST_DEVICE inline void bit_reverse(const PassParams& p, uint32_t index) {
+template <class Fr>
+ZKB_HOST_DEVICE inline void bit_reverse(const PassParams<Fr>& p, uint32_t index) {
     const uint32_t partner = reverse_bits(index, p.log_n);
     if (p.permuted_output != nullptr) {
         store_element(p.permuted_output + index, load_element(p.data + partner));
@@ -427,10 +442,12 @@ ZKB_HOST_DEVICE inline void bit_reverse(const PassParams& p, uint32_t index) {
 
 // The element-wise launches' work for one index, on a transform's outputs (< r), fully
 // reduced: data[i] = data[i] * quotient_b[i], or data[i] - quotient_b[i].
-ZKB_HOST_DEVICE inline void pointwise_product(const PassParams& p, uint32_t index) {
+template <class Fr>
+ZKB_HOST_DEVICE inline void pointwise_product(const PassParams<Fr>& p, uint32_t index) {
     store_element(p.data + index, load_element(p.data + index) * load_element(p.quotient_b + index));
 }
-ZKB_HOST_DEVICE inline void pointwise_difference(const PassParams& p, uint32_t index) {
+template <class Fr>
+ZKB_HOST_DEVICE inline void pointwise_difference(const PassParams<Fr>& p, uint32_t index) {
     store_element(p.data + index, load_element(p.data + index) - load_element(p.quotient_b + index));
 }
 

@@ -4,16 +4,18 @@
 
 namespace zkbatch::cuda::ntt {
 
-void LaunchSequence::push(const Launch& launch) {
+template <class Fr>
+void LaunchSequence<Fr>::push(const Launch<Fr>& launch) {
     if (count == kCapacity) throw std::logic_error("LaunchSequence: more than kCapacity launches");
     steps[count++] = launch;
 }
 
 namespace {
 
-PassParams pass_params(const DomainTablesView& tables, Fr* data, Direction direction, uint32_t pass) {
+template <class Fr>
+PassParams<Fr> pass_params(const DomainTablesView<Fr>& tables, Fr* data, Direction direction, uint32_t pass) {
     const NttPlan& plan = tables.plan;
-    PassParams params;
+    PassParams<Fr> params;
     params.data = data;
     params.log_n = plan.log_n;
     params.first_stage = plan.first_stage(pass);
@@ -27,22 +29,24 @@ PassParams pass_params(const DomainTablesView& tables, Fr* data, Direction direc
 
 }  // namespace
 
-void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction) {
+template <class Fr>
+void append_dit(LaunchSequence<Fr>& sequence, const DomainTablesView<Fr>& tables, Fr* data, Direction direction) {
     for (uint32_t pass = 0; pass < tables.plan.pass_count; ++pass) {
-        PassParams params = pass_params(tables, data, direction, pass);
+        PassParams<Fr> params = pass_params(tables, data, direction, pass);
         params.twist_first_stage = params.first_stage;  // its own twist, before its stages
         params.twist_stage_count = params.stage_count;
         params.reduce_output = pass + 1 == tables.plan.pass_count;
-        sequence.push(Launch{Launch::Kind::dit_pass, params});
+        sequence.push(Launch<Fr>{Launch<Fr>::Kind::dit_pass, params});
     }
 }
 
-void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction,
-                const DifFusion& fusion) {
+template <class Fr>
+void append_dif(LaunchSequence<Fr>& sequence, const DomainTablesView<Fr>& tables, Fr* data, Direction direction,
+                const DifFusion<Fr>& fusion) {
     const uint32_t pass_count = tables.plan.pass_count;
     for (uint32_t i = 0; i < pass_count; ++i) {
         const uint32_t pass = pass_count - 1 - i;  // highest stages first
-        PassParams params = pass_params(tables, data, direction, pass);
+        PassParams<Fr> params = pass_params(tables, data, direction, pass);
         if (i != 0) {  // the twist the pass before (pass + 1) owes, after its stages
             params.twist_first_stage = tables.plan.first_stage(pass + 1);
             params.twist_stage_count = tables.plan.stage_counts[pass + 1];
@@ -57,22 +61,24 @@ void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* da
         }
         if (pass == 0) params.permuted_output = fusion.permuted_output;
         params.reduce_output = pass == 0;
-        sequence.push(Launch{Launch::Kind::dif_pass, params});
+        sequence.push(Launch<Fr>{Launch<Fr>::Kind::dif_pass, params});
     }
 }
 
-void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, Fr* destination) {
-    Launch launch;
-    launch.kind = Launch::Kind::bit_reverse;
+template <class Fr>
+void append_bit_reverse(LaunchSequence<Fr>& sequence, Fr* data, uint32_t log_n, Fr* destination) {
+    Launch<Fr> launch;
+    launch.kind = Launch<Fr>::Kind::bit_reverse;
     launch.pass.data = data;
     launch.pass.log_n = log_n;
     launch.pass.permuted_output = destination;
     sequence.push(launch);
 }
 
-LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector) {
-    LaunchSequence sequence;
-    DifFusion fusion;
+template <class Fr>
+LaunchSequence<Fr> quotient_input_steps(const DomainTablesView<Fr>& tables, Fr* vector) {
+    LaunchSequence<Fr> sequence;
+    DifFusion<Fr> fusion;
     fusion.output_scale = &tables.coset_scale;
     append_dif(sequence, tables, vector, Direction::inverse, fusion);
     append_dit(sequence, tables, vector, Direction::forward);
@@ -81,9 +87,11 @@ LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector) 
 
 namespace {
 
-LaunchSequence pointwise_steps(Launch::Kind kind, const DomainTablesView& tables, Fr* a, const Fr* b) {
-    LaunchSequence sequence;
-    Launch launch;
+template <class Fr>
+LaunchSequence<Fr> pointwise_steps(typename Launch<Fr>::Kind kind, const DomainTablesView<Fr>& tables, Fr* a,
+                                   const Fr* b) {
+    LaunchSequence<Fr> sequence;
+    Launch<Fr> launch;
     launch.kind = kind;
     launch.pass.data = a;
     launch.pass.log_n = tables.log_n();
@@ -94,20 +102,23 @@ LaunchSequence pointwise_steps(Launch::Kind kind, const DomainTablesView& tables
 
 }  // namespace
 
-LaunchSequence pointwise_product_steps(const DomainTablesView& tables, Fr* a, const Fr* b) {
-    return pointwise_steps(Launch::Kind::pointwise_product, tables, a, b);
+template <class Fr>
+LaunchSequence<Fr> pointwise_product_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b) {
+    return pointwise_steps(Launch<Fr>::Kind::pointwise_product, tables, a, b);
 }
 
-LaunchSequence pointwise_difference_steps(const DomainTablesView& tables, Fr* a, const Fr* b) {
-    return pointwise_steps(Launch::Kind::pointwise_difference, tables, a, b);
+template <class Fr>
+LaunchSequence<Fr> pointwise_difference_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b) {
+    return pointwise_steps(Launch<Fr>::Kind::pointwise_difference, tables, a, b);
 }
 
-LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c, Fr* h) {
+template <class Fr>
+LaunchSequence<Fr> quotient_output_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b, const Fr* c, Fr* h) {
     if (h == a || (b == nullptr) != (c == nullptr)) {
         throw std::logic_error("quotient_output_steps: h over a, or one of b and c without the other");
     }
-    LaunchSequence sequence;
-    DifFusion fusion;
+    LaunchSequence<Fr> sequence;
+    DifFusion<Fr> fusion;
     fusion.output_scale = &tables.quotient_unscale;  // also leaves h canonical
     fusion.quotient_b = b;
     fusion.quotient_c = c;
@@ -120,5 +131,18 @@ LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, cons
     if (!fuse_permutation) append_bit_reverse(sequence, a, tables.log_n(), h);
     return sequence;
 }
+
+#define ZKB_NTT_STEPS_INSTANTIATE(Fr)                                                                                 \
+    template struct LaunchSequence<Fr>;                                                                               \
+    template void append_dit(LaunchSequence<Fr>&, const DomainTablesView<Fr>&, Fr*, Direction);                       \
+    template void append_dif(LaunchSequence<Fr>&, const DomainTablesView<Fr>&, Fr*, Direction, const DifFusion<Fr>&); \
+    template void append_bit_reverse(LaunchSequence<Fr>&, Fr*, uint32_t, Fr*);                                        \
+    template LaunchSequence<Fr> quotient_input_steps(const DomainTablesView<Fr>&, Fr*);                               \
+    template LaunchSequence<Fr> pointwise_product_steps(const DomainTablesView<Fr>&, Fr*, const Fr*);                 \
+    template LaunchSequence<Fr> pointwise_difference_steps(const DomainTablesView<Fr>&, Fr*, const Fr*);              \
+    template LaunchSequence<Fr> quotient_output_steps(const DomainTablesView<Fr>&, Fr*, const Fr*, const Fr*, Fr*);
+ZKB_NTT_STEPS_INSTANTIATE(ff::Fr)
+ZKB_NTT_STEPS_INSTANTIATE(ff::bn254::Fr)
+#undef ZKB_NTT_STEPS_INSTANTIATE
 
 }  // namespace zkbatch::cuda::ntt

@@ -26,27 +26,32 @@
 
 namespace zkbatch::cuda::ntt {
 
+// Everything here is over Fr, either curve's scalar field (ff::Fr, BLS12-381's, or
+// ff::bn254::Fr); both instances are in ntt_steps.cpp.
+template <class Fr>
 struct Launch {
     enum class Kind { dit_pass, dif_pass, bit_reverse, pointwise_product, pointwise_difference };
     Kind kind = Kind::dit_pass;
     // bit_reverse uses only data, log_n and permuted_output; the pointwise kinds data,
     // log_n and quotient_b (the second operand).
-    PassParams pass;
+    PassParams<Fr> pass;
 };
 
+template <class Fr>
 struct LaunchSequence {
     static constexpr uint32_t kCapacity = 2 * NttPlan::kMaxPasses + 1;
-    Launch steps[kCapacity];
+    Launch<Fr> steps[kCapacity];
     uint32_t count = 0;
 
-    void push(const Launch& launch);  // throws std::logic_error when full
-    const Launch* begin() const { return steps; }
-    const Launch* end() const { return steps + count; }
+    void push(const Launch<Fr>& launch);  // throws std::logic_error when full
+    const Launch<Fr>* begin() const { return steps; }
+    const Launch<Fr>* end() const { return steps + count; }
 };
 
 // What a DIF may fuse (see PassParams).
+template <class Fr>
 struct DifFusion {
-    const PowerTableView* output_scale = nullptr;  // applied in the last pass, by coefficient index
+    const PowerTableView<Fr>* output_scale = nullptr;  // applied in the last pass, by coefficient index
     const Fr* quotient_b = nullptr;                // applied in the first pass
     const Fr* quotient_c = nullptr;
     Fr* permuted_output = nullptr;  // the last pass's natural-order destination (PassParams)
@@ -56,19 +61,26 @@ struct DifFusion {
 // DIT: bit-reversed input -> natural output. DIF: natural input -> bit-reversed output.
 // Neither multiplies by 1/n: an inverse DIF that should, passes coset_scale-like tables
 // or the caller scales.
-void append_dit(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction);
-void append_dif(LaunchSequence& sequence, const DomainTablesView& tables, Fr* data, Direction direction,
-                const DifFusion& fusion = {});
+template <class Fr>
+void append_dit(LaunchSequence<Fr>& sequence, const DomainTablesView<Fr>& tables, Fr* data, Direction direction);
+template <class Fr>
+void append_dif(LaunchSequence<Fr>& sequence, const DomainTablesView<Fr>& tables, Fr* data, Direction direction,
+                const DifFusion<Fr>& fusion = {});
 // In place, or into `destination` (not overlapping data) when one is given.
-void append_bit_reverse(LaunchSequence& sequence, Fr* data, uint32_t log_n, Fr* destination = nullptr);
+template <class Fr>
+void append_bit_reverse(LaunchSequence<Fr>& sequence, Fr* data, uint32_t log_n, Fr* destination = nullptr);
 
 // The steps of the quotient computation (header comment).
-LaunchSequence quotient_input_steps(const DomainTablesView& tables, Fr* vector);
+template <class Fr>
+LaunchSequence<Fr> quotient_input_steps(const DomainTablesView<Fr>& tables, Fr* vector);
 // a[i] *= b[i], or a[i] -= b[i], for the domain's n elements.
-LaunchSequence pointwise_product_steps(const DomainTablesView& tables, Fr* a, const Fr* b);
-LaunchSequence pointwise_difference_steps(const DomainTablesView& tables, Fr* a, const Fr* b);
+template <class Fr>
+LaunchSequence<Fr> pointwise_product_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b);
+template <class Fr>
+LaunchSequence<Fr> pointwise_difference_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b);
 // h is written into `h` (not `a`; it may be `b` or `c`), in natural order and canonical
 // form; `a` is overwritten, b and c read. With b and c null, a holds A*B - C already.
-LaunchSequence quotient_output_steps(const DomainTablesView& tables, Fr* a, const Fr* b, const Fr* c, Fr* h);
+template <class Fr>
+LaunchSequence<Fr> quotient_output_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b, const Fr* c, Fr* h);
 
 }  // namespace zkbatch::cuda::ntt

@@ -8,6 +8,8 @@
 
 namespace zkbatch::test {
 
-void emulate_on_host(const cuda::ntt::LaunchSequence& sequence);
+// Over either curve's Fr.
+template <class Fr>
+void emulate_on_host(const cuda::ntt::LaunchSequence<Fr>& sequence);
 
 }  // namespace zkbatch::test

@@ -23,11 +23,11 @@ namespace {
 
 using cuda::DeviceBuffer;
 using cuda::ntt::Direction;
-using cuda::ntt::DeviceDomainTables;
-using cuda::ntt::LaunchSequence;
 using cuda::ntt::NttPlan;
 using cuda::ntt::PowerTables;
 using ff::Fr;
+using DeviceDomainTables = cuda::ntt::DeviceDomainTables<Fr>;
+using LaunchSequence = cuda::ntt::LaunchSequence<Fr>;
 
 unsigned cpu_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -101,7 +101,7 @@ void check_orders(const NttPlan& plan, uint64_t seed) {
     zeros.copy_from_host(host_zeros.data(), host_zeros.size());
     EXPECT_EQ(run_on_device(input,
                             [&](LaunchSequence& s, Fr* d) {
-                                cuda::ntt::DifFusion fusion;
+                                cuda::ntt::DifFusion<Fr> fusion;
                                 fusion.output_scale = &view.quotient_unscale;
                                 fusion.quotient_b = ones.data();
                                 fusion.quotient_c = zeros.data();
@@ -139,42 +139,51 @@ TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithSmallPassPlans) {
     }
 }
 
-// The whole quotient on the device at sizes above the plugin test's 2^20, where the
-// plan has three passes, by the full and the lean schedule.
-TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
-    for (uint32_t log_n : {21u, 22u}) {
-      for (uint64_t seed : {1u, 2u, 3u}) {
+// The whole quotient over F on the device at `log_n`, by the full and the lean schedule,
+// against the CPU's, for satisfied and unsatisfied inputs.
+template <class F>
+void expect_device_quotient_is_the_cpus(uint32_t log_n) {
+    for (uint64_t seed : {1u, 2u, 3u}) {
         const size_t n = size_t{1} << log_n;
-        const std::vector<Fr> a = test::random_vector(n, 10 * seed + 1), b = test::random_vector(n, 10 * seed + 2);
-        std::vector<Fr> c = test::random_vector(n, 10 * seed + 3);
+        const std::vector<F> a = test::random_vector<F>(n, 10 * seed + 1), b = test::random_vector<F>(n, 10 * seed + 2);
+        std::vector<F> c = test::random_vector<F>(n, 10 * seed + 3);
         if (seed != 3) {
             for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];  // satisfied: h[n-1] = 0
         }
-        std::vector<Fr> expected(n), scratch(2 * n);
+        std::vector<F> expected(n), scratch(2 * n);
         prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(), cpu_threads());
 
         for (bool lean : {false, true}) {
-            const DeviceDomainTables tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded);
-            DeviceBuffer<Fr> da(n), db(n), dc(n);
+            const cuda::ntt::DeviceDomainTables<F> tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded);
+            DeviceBuffer<F> da(n), db(n), dc(n);
             da.copy_from_host(a.data(), n);
             db.copy_from_host(b.data(), n);
             dc.copy_from_host(c.data(), n);
             const cuda::Stream stream;
             test::run_quotient(
                 tables.view(), lean, da.data(), db.data(), dc.data(),
-                [&](const LaunchSequence& steps) { cuda::ntt::enqueue(steps, stream); },
+                [&](const cuda::ntt::LaunchSequence<F>& steps) { cuda::ntt::enqueue(steps, stream); },
                 [&] {
                     stream.synchronize();
                     db.copy_from_host(c.data(), n);
                 });
             stream.synchronize();
-            std::vector<Fr> h(n);
+            std::vector<F> h(n);
             db.copy_to_host(h.data(), n);  // both schedules leave h in b
             EXPECT_EQ(h, test::canonical_form(expected))
                 << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full");
         }
-      }
     }
+}
+
+// Above the plugin test's 2^20, where the plan has three passes.
+TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
+    for (uint32_t log_n : {21u, 22u}) expect_device_quotient_is_the_cpus<Fr>(log_n);
+}
+
+// BN254's Fr (2-adicity 28, coset shift 5): the same kernels over its 8 x 32-bit limbs.
+TEST_F(DeviceNtt, Bn254QuotientMatchesTheCpu) {
+    for (uint32_t log_n : {1u, 5u, 11u, 20u, 22u}) expect_device_quotient_is_the_cpus<ff::bn254::Fr>(log_n);
 }
 
 // A launch the device must refuse surfaces as CudaError with CUDA's message and our
@@ -187,7 +196,7 @@ TEST_F(DeviceNtt, RefusedLaunchIsACudaErrorWithFileAndLine) {
     DeviceBuffer<Fr> data(size_t{1} << 12);
     LaunchSequence passes;
     cuda::ntt::append_dit(passes, tables.view(), data.data(), Direction::forward);
-    cuda::ntt::Launch launch = passes.steps[0];
+    cuda::ntt::Launch<Fr> launch = passes.steps[0];
     launch.pass.group_log = 12 - launch.pass.stage_count;
     LaunchSequence sequence;
     sequence.push(launch);

@@ -15,17 +15,19 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace zkbatch {
 namespace {
 
 using cuda::ntt::Direction;
-using cuda::ntt::HostDomainTables;
-using cuda::ntt::LaunchSequence;
 using cuda::ntt::NttPlan;
 using cuda::ntt::PowerTables;
 using ff::Fr;
+using HostDomainTables = cuda::ntt::HostDomainTables<Fr>;
+using LaunchSequence = cuda::ntt::LaunchSequence<Fr>;
 
 std::vector<Fr> bit_reversed(const std::vector<Fr>& values, uint32_t log_n) {
     std::vector<Fr> permuted(values.size());
@@ -152,41 +154,54 @@ TEST(NttEmulation, ThreePassPlanMatchesTheCpuNtt) {
     EXPECT_EQ(data, expected) << "forward DIT, bit-reversed -> natural on the coset";
 }
 
-std::vector<Fr> cpu_quotient(uint32_t log_n, const std::vector<Fr>& a, const std::vector<Fr>& b,
-                             const std::vector<Fr>& c) {
-    std::vector<Fr> h(a.size());
-    std::vector<Fr> scratch(2 * a.size());
+template <class F>
+std::vector<F> cpu_quotient(uint32_t log_n, const std::vector<F>& a, const std::vector<F>& b, const std::vector<F>& c) {
+    std::vector<F> h(a.size());
+    std::vector<F> scratch(2 * a.size());
     prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
     return h;
 }
 
 // h by the backend's full schedule over expanded tables, or its lean one over seeded
 // tables (quotient_schedules.hpp).
-std::vector<Fr> emulated_quotient(const NttPlan& plan, bool lean, std::vector<Fr> a, std::vector<Fr> b,
-                                  std::vector<Fr> c) {
-    const HostDomainTables tables(plan, lean ? PowerTables::seeded : PowerTables::expanded);
+template <class F>
+std::vector<F> emulated_quotient(const NttPlan& plan, bool lean, std::vector<F> a, std::vector<F> b, std::vector<F> c) {
+    const cuda::ntt::HostDomainTables<F> tables(plan, lean ? PowerTables::seeded : PowerTables::expanded);
     test::run_quotient(
-        tables.view(), lean, a.data(), b.data(), c.data(), [](const LaunchSequence& steps) { test::emulate_on_host(steps); },
-        [&] { b = c; });
+        tables.view(), lean, a.data(), b.data(), c.data(),
+        [](const cuda::ntt::LaunchSequence<F>& steps) { test::emulate_on_host(steps); }, [&] { b = c; });
     return b;  // h
 }
+
+// The tests over both curves' Fr: the device's quotient is the same code for either.
+template <class F>
+class NttEmulationOver : public ::testing::Test {};
+using ScalarFields = ::testing::Types<ff::Fr, ff::bn254::Fr>;
+struct FieldNames {
+    template <class F>
+    static std::string GetName(int) {
+        return std::is_same_v<F, ff::Fr> ? "Bls12_381" : "Bn254";
+    }
+};
+TYPED_TEST_SUITE(NttEmulationOver, ScalarFields, FieldNames);
 
 // The full launch sequence of the quotient, bit for bit, for satisfied (c = a*b) and
 // unsatisfied inputs, with the backend's plan and with small-pass plans, by the full
 // and the lean schedule.
-TEST(NttEmulation, QuotientIsBitIdenticalToTheCpuReference) {
+TYPED_TEST(NttEmulationOver, QuotientIsBitIdenticalToTheCpuReference) {
+    using F = TypeParam;
     for (uint32_t log_n = 1; log_n <= 12; ++log_n) {
         for (uint64_t seed : {1u, 2u, 3u}) {
             const size_t n = size_t{1} << log_n;
-            const std::vector<Fr> a = test::random_vector(n, seed * 1000 + log_n);
-            const std::vector<Fr> b = test::random_vector(n, seed * 2000 + log_n);
-            std::vector<Fr> c(n);
+            const std::vector<F> a = test::random_vector<F>(n, seed * 1000 + log_n);
+            const std::vector<F> b = test::random_vector<F>(n, seed * 2000 + log_n);
+            std::vector<F> c(n);
             if (seed == 3) {
-                c = test::random_vector(n, seed * 3000 + log_n);  // unsatisfied: h is still defined
+                c = test::random_vector<F>(n, seed * 3000 + log_n);  // unsatisfied: h is still defined
             } else {
                 for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
             }
-            const std::vector<Fr> expected = test::canonical_form(cpu_quotient(log_n, a, b, c));
+            const std::vector<F> expected = test::canonical_form(cpu_quotient(log_n, a, b, c));
             if (seed != 3) {
                 EXPECT_TRUE(expected.back().is_zero());
             }
@@ -203,19 +218,20 @@ TEST(NttEmulation, QuotientIsBitIdenticalToTheCpuReference) {
 }
 
 // Seeded tables make every power the expanded ones hold, forward and negated.
-TEST(NttEmulation, SeededPowersAreTheExpandedTables) {
+TYPED_TEST(NttEmulationOver, SeededPowersAreTheExpandedTables) {
+    using Tables = cuda::ntt::HostDomainTables<TypeParam>;
     for (uint32_t log_n : {1u, 2u, 7u, 12u}) {
-        const HostDomainTables expanded(NttPlan::for_log_n(log_n));
-        const HostDomainTables seeded(NttPlan::for_log_n(log_n), PowerTables::seeded);
+        const Tables expanded(NttPlan::for_log_n(log_n));
+        const Tables seeded(NttPlan::for_log_n(log_n), PowerTables::seeded);
         ASSERT_TRUE(seeded.view().seeded_powers());
-        const auto tables = [](const cuda::ntt::DomainTablesView& view) {
+        const auto tables = [](const cuda::ntt::DomainTablesView<TypeParam>& view) {
             return std::array{view.twist_forward, view.twist_inverse, view.coset_scale, view.quotient_unscale};
         };
         const auto expanded_tables = tables(expanded.view());
         const auto seeded_tables = tables(seeded.view());
         for (size_t table = 0; table < expanded_tables.size(); ++table) {
             for (uint32_t e = 0; e < (1u << log_n); ++e) {
-                ASSERT_EQ(seeded_tables[table].at<true>(e), expanded_tables[table].at<false>(e))
+                ASSERT_EQ(seeded_tables[table].template at<true>(e), expanded_tables[table].template at<false>(e))
                     << "log_n " << log_n << ", table " << table << ", exponent " << e;
             }
         }

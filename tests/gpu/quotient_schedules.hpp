@@ -10,8 +10,8 @@ namespace zkbatch::test {
 // transformed, then A*B - C fused into h's transform. Lean: a and b transformed, a *= b,
 // then `copy_c_into_b()` (the upload of c into b), c transformed there, a -= c, and h's
 // transform of a; c is not read. `run(sequence)` runs each step on the device or host.
-template <class Run, class CopyCIntoB>
-void run_quotient(const cuda::ntt::DomainTablesView& tables, bool lean, ff::Fr* a, ff::Fr* b, ff::Fr* c, Run&& run,
+template <class Fr, class Run, class CopyCIntoB>
+void run_quotient(const cuda::ntt::DomainTablesView<Fr>& tables, bool lean, Fr* a, Fr* b, Fr* c, Run&& run,
                   CopyCIntoB&& copy_c_into_b) {
     namespace ntt = cuda::ntt;
     run(ntt::quotient_input_steps(tables, a));
@@ -25,7 +25,7 @@ void run_quotient(const cuda::ntt::DomainTablesView& tables, bool lean, ff::Fr* 
     copy_c_into_b();
     run(ntt::quotient_input_steps(tables, b));
     run(ntt::pointwise_difference_steps(tables, a, b));
-    run(ntt::quotient_output_steps(tables, a, nullptr, nullptr, b));
+    run(ntt::quotient_output_steps<Fr>(tables, a, nullptr, nullptr, b));
 }
 
 }  // namespace zkbatch::test

@@ -2,6 +2,7 @@
 // place that decides whether a test can use a GPU (and says why not).
 #pragma once
 
+#include "core/ff/bn254.hpp"
 #include "core/ff/fr.hpp"
 
 #include <gtest/gtest.h>
@@ -9,25 +10,30 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace zkbatch::test {
 
-// Uniform-enough field elements: random canonical values below 2^254 < r.
-inline std::vector<ff::Fr> random_vector(size_t count, uint64_t seed) {
+// Uniform-enough elements of Fr (either curve's): random canonical values below 2^254 < r
+// (BLS12-381), 2^253 < r (BN254).
+template <class Fr = ff::Fr>
+std::vector<Fr> random_vector(size_t count, uint64_t seed) {
+    constexpr int kTopShift = std::is_same_v<Fr, ff::Fr> ? 2 : 3;
     std::mt19937_64 generator(seed);
-    std::vector<ff::Fr> values(count);
-    for (ff::Fr& value : values) {
-        uint64_t canonical[4] = {generator(), generator(), generator(), generator() >> 2};
-        value = ff::Fr::from_canonical(canonical);
+    std::vector<Fr> values(count);
+    for (Fr& value : values) {
+        uint64_t canonical[4] = {generator(), generator(), generator(), generator() >> kTopShift};
+        value = Fr::from_canonical(canonical);
     }
     return values;
 }
 
 // The form h leaves a backend in (plugin ABI v3): each element's limbs hold its
 // canonical value instead of its Montgomery form.
-inline std::vector<ff::Fr> canonical_form(std::vector<ff::Fr> values) {
-    for (ff::Fr& value : values) value.to_canonical(value.limbs);
+template <class Fr>
+std::vector<Fr> canonical_form(std::vector<Fr> values) {
+    for (Fr& value : values) value.to_canonical(value.limbs);
     return values;
 }
 
