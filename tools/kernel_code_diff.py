@@ -18,8 +18,8 @@ host (tools/gpu-bench.sh OUT variants).
 to --jobs of them at once (default 1).
 
 --check-fused DIT_COUNT DIF_COUNT compiles one tree (REV, or the working tree) and fails
-unless the DIT pass kernel over expanded power tables (PassKind 0, false) has exactly
-DIT_COUNT IMAD.WIDE and the DIF pass kernel (PassKind 1, false) DIF_COUNT: the guard against a product whose reduction compiles split
+unless BLS12-381's DIT pass kernel over expanded power tables (PassKind 0, false) has exactly
+DIT_COUNT IMAD.WIDE and its DIF pass kernel (PassKind 1, false) DIF_COUNT: the guard against a product whose reduction compiles split
 into IMAD.X + IMAD.HI pairs (48 fewer), which costs the kernel about 10% without changing
 a bit of the output (docs/ntt.md#keeping-the-products-fused). A change to the
 kernels' products changes the counts on purpose; the ctest that runs this names them.
@@ -75,6 +75,10 @@ def readable(mangled):
     name = re.sub(r"^void |zkbatch::cuda::ntt::|\(anonymous namespace\)::", "", name)
     # BLS12-381's fields by the names they had before they were instances of one template.
     name = re.sub(r"zkbatch::ff::MontgomeryField<zkbatch::ff::bls12_381::(F[rp])Description>", r"zkbatch::ff::\1", name)
+    # BN254's as its aliases name them.
+    name = re.sub(r"zkbatch::ff::MontgomeryField<zkbatch::ff::bn254::(F[rq])Description>", r"zkbatch::ff::bn254::\1",
+                  name)
+    name = name.replace(" >", ">")
     name = re.sub(r"\([^()]*\)$", "", name)  # the parameters
     return re.sub(r"\(PassKind\)(\d)", r"PassKind \1", name)
 
@@ -143,8 +147,8 @@ def check_fused(expected, revision):
 
 def main():
     if len(sys.argv) > 3 and sys.argv[1] == "--check-fused":
-        expected = {"ntt_pass_kernel<PassKind 0, false>": int(sys.argv[2]),
-                    "ntt_pass_kernel<PassKind 1, false>": int(sys.argv[3])}
+        expected = {"ntt_pass_kernel<PassKind 0, false, zkbatch::ff::Fr>": int(sys.argv[2]),
+                    "ntt_pass_kernel<PassKind 1, false, zkbatch::ff::Fr>": int(sys.argv[3])}
         return check_fused(expected, sys.argv[4] if len(sys.argv) > 4 else None)
     parser = argparse.ArgumentParser(description="Compare kernels' machine code between REV and the working tree.")
     parser.add_argument("--source", action="append", help="a .cu file to compare (default: the NTT kernels)")
@@ -156,12 +160,13 @@ def main():
         kernels = compiled_kernels([revision, None], arguments.source or [None], scratch, max(1, arguments.jobs))
         old, new = kernels[revision], kernels[None]
     # A kernel that gained template arguments (ntt_pass_kernel<PassKind 0> became
-    # <PassKind 0, false> and <PassKind 0, true>) is compared with the one of its
-    # instances whose code is its old code, if any.
+    # <PassKind 0, false> and <PassKind 0, true>; bit_reverse_kernel became one per field)
+    # is compared with the one of its instances whose code is its old code, if any.
     renamed = {}
     for name in set(old) - set(new):
+        prefix = name[:-1] + ", " if name.endswith(">") else name + "<"
         for candidate in sorted(set(new) - set(old)):
-            if candidate.startswith(name[:-1] + ", ") and new[candidate] == old[name]:
+            if candidate.startswith(prefix) and new[candidate] == old[name]:
                 renamed[candidate] = name
     print(f"| kernel | instructions {revision} / here | IMAD.WIDE {revision} / here | code |")
     print("|---|---|---|---|")
