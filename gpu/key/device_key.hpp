@@ -3,9 +3,10 @@
 // from where their chunks are copied up as the MSMs run (KeyPlacement, QueryStager).
 // Both CUDA plugins hold their key this way (only their host memory policy for a, b, c,
 // z and the outputs differs). Made once per backend by load_key, from a key in host
-// memory (upload_proving_key) or, for a seeded setup, on the device itself
-// (generate_proving_key): the same points either way, in groth16::generic::ProvingKey's layout
-// (ec::Affine, .zkey coordinates). With backend option msm_tables, load_key also builds
+// memory (upload_proving_key) or, for a seeded BLS12-381 setup, on the device itself
+// (generate_proving_key): the same points either way, in groth16::generic::ProvingKey's
+// layout (ec::Affine, .zkey coordinates). A template over the curve description, as the
+// host's key is. With backend option msm_tables, load_key also builds
 // base tables of resident queries (KeyTables) in the memory the workers leave.
 #pragma once
 
