@@ -306,8 +306,7 @@ TEST(CudaGroth16, CircomFixturesProveAsOnCpuRef) {
         << "no fixture with a .zkey in " << cache->string();
 }
 
-// BN254 (circom's default curve), whose every quotient the host makes: the device's
-// transforms are BLS12-381's.
+// The same for BN254's fixtures (circom's default curve).
 TEST(CudaGroth16, Bn254CircomFixturesProveAsOnCpuRef) {
     ZKB_REQUIRE_GPU();
     const std::optional<fs::path> cache = circom_cache();
