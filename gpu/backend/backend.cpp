@@ -432,12 +432,13 @@ void CudaBackend::load_key(curve::CurveId curve, const zkb_key_source& source, z
     *report = zkb_key_report{};
     report->start_ns = steady_now_ns();
     ZKB_CUDA_CHECK(cudaSetDevice(config_.device));
+    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
     curve::with_curve(curve, [&](auto c) {
         using Curve = decltype(c);
         if (std::is_same_v<Curve, curve::Bls12_381> && source.format == ZKB_KEY_FORMAT_SEEDED) {
-            generate_key_on_device(source, report);
+            generate_key_on_device(source, host_threads, report);
         } else {
-            upload_host_key<Curve>(source, report);
+            upload_host_key<Curve>(source, host_threads, report);
         }
         DeviceProvingKey<Curve>& key = std::get<DeviceProvingKey<Curve>>(key_);
         // Before spend_free_memory frees the tabled queries.
@@ -452,11 +453,10 @@ void CudaBackend::load_key(curve::CurveId curve, const zkb_key_source& source, z
                                      key_plan_.placement.any_in_host_memory() ? "+host" : ""));
 }
 
-void CudaBackend::generate_key_on_device(const zkb_key_source& source, zkb_key_report* report) {
+void CudaBackend::generate_key_on_device(const zkb_key_source& source, unsigned host_threads, zkb_key_report* report) {
     // The scalars on the host, the points on the device (no file to read: a 2^27 key is
     // some 77 GB). Refused before the O(m) scalar pass if even a key with no point in B
     // could not fit; planned once the scalars say what B holds.
-    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
     const plugin::SeededKeySource<> seeded = plugin::seeded_key_source(source, config_.max_log_n);
     groth16::ProvingKey shape;
     shape.log_n = seeded.circuit.shape().log_n;
@@ -479,8 +479,7 @@ void CudaBackend::generate_key_on_device(const zkb_key_source& source, zkb_key_r
 }
 
 template <class Curve>
-void CudaBackend::upload_host_key(const zkb_key_source& source, zkb_key_report* report) {
-    const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+void CudaBackend::upload_host_key(const zkb_key_source& source, unsigned host_threads, zkb_key_report* report) {
     const groth16::generic::ProvingKey<Curve> host_key =
         plugin::load_host_key<Curve>(source, config_.max_log_n, host_threads);
     const std::vector<uint32_t> b_variables = sparse_b_variables(host_key.num_variables, host_threads, [&](uint64_t i) {
@@ -574,10 +573,9 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     });
     const QuotientMemory quotient = backend.quotient_memory();
     vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient));
-    const uint64_t vector_bytes = (uint64_t{1} << max_log_n) * sizeof(ff::Fr);
     a_ = vectors_.data();
-    b_ = a_ + vector_bytes;
-    c_ = quotient == QuotientMemory::full ? b_ + vector_bytes : nullptr;
+    b_ = a_ + vector_bytes(max_log_n);
+    c_ = quotient == QuotientMemory::full ? b_ + vector_bytes(max_log_n) : nullptr;
     visit_held(backend.key(), [&](const auto& key) {
         auto& buffers = groth16_.emplace<Groth16Buffers<CurveOf<decltype(key)>>>(key, backend, vectors_.data());
         z_chunk_up_.resize(buffers.msms.z_chunks(key.header));
@@ -722,8 +720,9 @@ void CudaWorker::synchronize_streams() const noexcept {
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
     // The quotient workload's kernel groups are its "compute" (the name ABI versions before
     // 5 used for both); a Groth16 proof's are its "quotient".
-    start_quotient_on_device<ff::Fr>(partition, "compute");
-    finish_quotient_on_device<ff::Fr>(partition, "compute");
+    const ntt::DomainTablesView<ff::Fr>& tables = backend_.tables<ff::Fr>(partition.log_n);
+    start_quotient_on_device(partition, tables, "compute");
+    finish_quotient_on_device(partition, tables, "compute");
     // The block sums count as the quotient workload's compute, as they always have.
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "compute");
     bring_h_back(partition);
@@ -739,12 +738,12 @@ groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partitio
     // (too few full-size values), the block is free at once.
     const bool vectors_after_l = buffers.msms.lent_scratch_written();
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
-    using Fr = typename Curve::Fr;
-    start_quotient_on_device<Fr>(partition, "quotient");
+    const auto& tables = backend_.tables<typename Curve::Fr>(partition.log_n);
+    start_quotient_on_device(partition, tables, "quotient");
     // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
     const bool l_under_c = !vectors_after_l && c_ == nullptr;
     if (l_under_c) run_l(partition, key, buffers);
-    finish_quotient_on_device<Fr>(partition, "quotient");
+    finish_quotient_on_device(partition, tables, "quotient");
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
     if (!vectors_after_l && !l_under_c) run_l(partition, key, buffers);
     // h is made in b on the compute stream, after a's upload: the event H waits for.
@@ -826,9 +825,9 @@ void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const De
 }
 
 template <class Fr>
-void CudaWorker::start_quotient_on_device(const Partition& partition, const char* kernel_phase) {
+void CudaWorker::start_quotient_on_device(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                          const char* kernel_phase) {
     const zkb_host_buffers& buffers = partition.buffers;
-    const ntt::DomainTablesView<Fr>& tables = backend_.tables<Fr>(partition.log_n);
     // Enqueued in this order so that each upload is followed at once by the work that
     // waits for it: from pageable memory cudaMemcpyAsync returns only when its data is
     // staged, and a's NTTs must already be queued by then.
@@ -859,8 +858,8 @@ void CudaWorker::start_quotient_on_device(const Partition& partition, const char
 }
 
 template <class Fr>
-void CudaWorker::finish_quotient_on_device(const Partition& partition, const char* kernel_phase) {
-    const ntt::DomainTablesView<Fr>& tables = backend_.tables<Fr>(partition.log_n);
+void CudaWorker::finish_quotient_on_device(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                           const char* kernel_phase) {
     Fr* const a = as<Fr>(a_);
     Fr* const b = as<Fr>(b_);
     const bool lean = c_ == nullptr;

@@ -135,9 +135,9 @@ private:
     // load_key's two ways: a BLS12-381 seeded key made on the device, any other key read
     // or made on the host and uploaded. Each plans, builds the largest domain's tables and
     // sets key_.
-    void generate_key_on_device(const zkb_key_source& source, zkb_key_report* report);
+    void generate_key_on_device(const zkb_key_source& source, unsigned host_threads, zkb_key_report* report);
     template <class Curve>
-    void upload_host_key(const zkb_key_source& source, zkb_key_report* report);
+    void upload_host_key(const zkb_key_source& source, unsigned host_threads, zkb_key_report* report);
     // The facts of the key and what its plan spent (describe).
     template <class Curve>
     void add_key_facts(const DeviceProvingKey<Curve>& key, zkb_facts* facts) const;
@@ -262,13 +262,15 @@ private:
     void run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
                                     Groth16Buffers<Curve>& buffers, const Event& z_msms_done);
     // a, b and c up and to the coset (lean: a and b, then a *= b, and c's upload into b
-    // enqueued), then c (lean: to the coset) and h's transform, into b, over Fr (the
-    // key's curve's; BLS12-381's for the quotient workload). Their kernels are
-    // `kernel_phase`.
+    // enqueued), then c (lean: to the coset) and h's transform, into b, over the domain's
+    // `tables` of Fr (the key's curve's; BLS12-381's for the quotient workload). Their
+    // kernels are `kernel_phase`.
     template <class Fr>
-    void start_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    void start_quotient_on_device(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                  const char* kernel_phase);
     template <class Fr>
-    void finish_quotient_on_device(const Partition& partition, const char* kernel_phase);
+    void finish_quotient_on_device(const Partition& partition, const ntt::DomainTablesView<Fr>& tables,
+                                   const char* kernel_phase);
     // Input `index` (a, b, c) from `host` up into `device`; then, once it is up, through
     // quotient_input_steps.
     void upload_quotient_input(const Partition& partition, size_t index, uint8_t* device, const void* host,
