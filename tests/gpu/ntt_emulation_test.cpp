@@ -5,6 +5,7 @@
 #include "kernel_emulation.hpp"
 #include "quotient_schedules.hpp"
 #include "test_support.hpp"
+#include "support/field_types.hpp"
 
 #include "gpu/ntt/domain_tables.hpp"
 #include "gpu/ntt/ntt_steps.hpp"
@@ -15,8 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <string>
-#include <type_traits>
 #include <vector>
 
 namespace zkbatch {
@@ -176,14 +175,7 @@ std::vector<F> emulated_quotient(const NttPlan& plan, bool lean, std::vector<F> 
 // The tests over both curves' Fr: the device's quotient is the same code for either.
 template <class F>
 class NttEmulationOver : public ::testing::Test {};
-using ScalarFields = ::testing::Types<ff::Fr, ff::bn254::Fr>;
-struct FieldNames {
-    template <class F>
-    static std::string GetName(int) {
-        return std::is_same_v<F, ff::Fr> ? "Bls12_381" : "Bn254";
-    }
-};
-TYPED_TEST_SUITE(NttEmulationOver, ScalarFields, FieldNames);
+TYPED_TEST_SUITE(NttEmulationOver, test::ScalarFields, test::FieldNames);
 
 // The full launch sequence of the quotient, bit for bit, for satisfied (c = a*b) and
 // unsatisfied inputs, with the backend's plan and with small-pass plans, by the full
