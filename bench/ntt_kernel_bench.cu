@@ -129,7 +129,7 @@ struct Vectors {
 
 // Device memory DeviceDomainTables of `plan` allocates.
 uint64_t tables_bytes(const NttPlan& plan) {
-    const cuda::ntt::DomainSeeds<Fr> seeds(plan);
+    const cuda::ntt::DomainSeeds<Fr> seeds(plan, ntt::Roots::zkbatch);
     return (seeds.storage.size() + cuda::ntt::DomainSeeds<Fr>::kPowerTables * seeds.table_size()) * sizeof(Fr);
 }
 

@@ -118,16 +118,20 @@ Fr snarkjs_max_root() {
     }
 }
 
-// The primitive 2^log_n-th root of a family (log_n <= s).
+}  // namespace
+
 template <class Fr>
-Fr family_root(Roots roots, uint32_t log_n) {
+Fr root_of_unity(Roots roots, uint32_t log_n) {
     if (roots == Roots::zkbatch) return Fr::root_of_unity(log_n);
     Fr root = snarkjs_max_root<Fr>();
     for (uint32_t i = log_n; i < Fr::kTwoAdicity; ++i) root = root.sqr();
     return root;
 }
 
-}  // namespace
+template <class Fr>
+Fr coset_shift(Roots roots, uint32_t log_n) {
+    return roots == Roots::zkbatch ? Fr::coset_shift() : root_of_unity<Fr>(roots, log_n + 1);
+}
 
 namespace generic {
 
@@ -136,10 +140,10 @@ Domain<Fr>::Domain(uint32_t log_n, Roots roots)
     : log_n_(log_n),
       low_bits_(log_n / 2),
       low_mask_((size_t{1} << (log_n / 2)) - 1),
-      omega_(family_root<Fr>(roots, log_n)),
+      omega_(root_of_unity<Fr>(roots, log_n)),
       omega_inv_(omega_.inverse()),
       size_inv_(Fr::from_u64(uint64_t{1} << log_n).inverse()),
-      coset_shift_(roots == Roots::zkbatch ? Fr::coset_shift() : family_root<Fr>(roots, log_n + 1)),
+      coset_shift_(ntt::coset_shift<Fr>(roots, log_n)),
       coset_shift_inv_(coset_shift_.inverse()) {
     const size_t n = size_t{1} << log_n;
     twiddles_ = powers_of(omega_, n / 2);
@@ -239,13 +243,15 @@ void inverse_ntt_natural(const generic::Domain<Fr>& domain, Fr* values, unsigned
 }
 
 // Each transform for both curves' Fr.
-#define ZKB_NTT_INSTANTIATE(Fr)                                                                          \
-    template void bit_reverse<Fr>(Fr*, uint32_t, unsigned);                                              \
-    template void inverse_ntt_natural_to_bitrev<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);          \
-    template void forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);          \
-    template void coset_forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);    \
-    template void coset_inverse_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);              \
-    template void forward_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);                    \
+#define ZKB_NTT_INSTANTIATE(Fr)                                                                       \
+    template Fr root_of_unity<Fr>(Roots, uint32_t);                                                   \
+    template Fr coset_shift<Fr>(Roots, uint32_t);                                                     \
+    template void bit_reverse<Fr>(Fr*, uint32_t, unsigned);                                           \
+    template void inverse_ntt_natural_to_bitrev<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);       \
+    template void forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);       \
+    template void coset_forward_ntt_bitrev_to_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned); \
+    template void coset_inverse_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);           \
+    template void forward_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);                 \
     template void inverse_ntt_natural<Fr>(const generic::Domain<Fr>&, Fr*, unsigned);
 ZKB_NTT_INSTANTIATE(ff::bls12_381::Fr)
 ZKB_NTT_INSTANTIATE(ff::bn254::Fr)

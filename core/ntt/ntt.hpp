@@ -60,6 +60,14 @@ constexpr uint32_t max_log_n(Roots roots) {
     return field_limit < kMaxLogN ? field_limit : kMaxLogN;
 }
 
+// The primitive 2^log_n-th root of unity of a family (log_n <= the field's 2-adicity), and
+// the coset shift of its domain of 2^log_n: g, or snarkjs's omega'_2n (log_n below the
+// 2-adicity). What every domain of the family is built from: the CPU's and the device's.
+template <class Fr>
+Fr root_of_unity(Roots roots, uint32_t log_n);
+template <class Fr>
+Fr coset_shift(Roots roots, uint32_t log_n);
+
 namespace generic {
 
 // One evaluation domain of F with everything the transforms precompute for it. One

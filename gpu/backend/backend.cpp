@@ -5,7 +5,6 @@
 #include "gpu/ntt/ntt_kernels.hpp"
 #include "gpu/ntt/ntt_steps.hpp"
 #include "gpu/util/nvtx.hpp"
-#include "core/groth16/cpu_partition.hpp"
 #include "core/groth16/key_file.hpp"
 #include "core/groth16/proof.hpp"
 #include "core/groth16/setup.hpp"
@@ -46,6 +45,12 @@ uint64_t steady_now_ns() {
 uint64_t vector_bytes(uint32_t log_n) { return (uint64_t{1} << log_n) * sizeof(ff::Fr); }
 
 uint64_t quotient_vectors(QuotientMemory quotient) { return quotient == QuotientMemory::full ? 3 : 2; }
+
+// The domain's roots of a key's H convention: snarkjs's, whose coset is the odd points a
+// .zkey's H points are for, or zkbatch's (ntt_steps.hpp).
+zkbatch::ntt::Roots roots_of(groth16::HConvention convention) {
+    return convention == groth16::HConvention::odd_coset ? zkbatch::ntt::Roots::snarkjs : zkbatch::ntt::Roots::zkbatch;
+}
 
 uint64_t domain_tables_bytes(uint32_t log_n, QuotientMemory quotient) {
     // Either field's: both are 32 bytes an element.
@@ -469,7 +474,7 @@ void CudaBackend::generate_key_on_device(const zkb_key_source& source, unsigned 
         const std::vector<uint32_t> b_variables =
             sparse_b_variables(shape.num_variables, host_threads, [&](uint64_t i) { return !scalars.b[i].is_zero(); });
         key_plan_ = plan_key_memory(shape, b_points_of(shape, b_variables.size()), key_generation_scratch_bytes());
-        build_largest_tables<curve::Bls12_381>();
+        build_largest_tables<curve::Bls12_381>(groth16::HConvention::coefficients);
         groth16::ProvingKey header = groth16::key_header(seeded.circuit, seeded.secrets, scalars.ic, host_threads);
         key_ = generate_proving_key(std::move(header), scalars, b_variables, host_threads, key_plan_.placement);
     }
@@ -486,7 +491,7 @@ void CudaBackend::upload_host_key(const zkb_key_source& source, unsigned host_th
         return !host_key.b_g1_query[i].is_infinity() || !host_key.b_g2_query[i].is_infinity();
     });
     key_plan_ = plan_key_memory(host_key, b_points_of(host_key, b_variables.size()), 0);
-    build_largest_tables<Curve>();
+    build_largest_tables<Curve>(host_key.h_convention);
     key_ = upload_proving_key(host_key, b_variables, host_threads, key_plan_.placement);
     // A seeded key made here (BN254's) is checked by its points digest, as one made on
     // the device is.
@@ -496,11 +501,17 @@ void CudaBackend::upload_host_key(const zkb_key_source& source, unsigned host_th
 }
 
 template <class Curve>
-void CudaBackend::build_largest_tables() {
+void CudaBackend::build_largest_tables(groth16::HConvention convention) {
     // Before the key, as the plan counted them: the free memory the key and the workers'
     // buffers were planned in is then what is left.
     quotient_memory_ = key_plan_.quotient;
-    (void)tables<typename Curve::Fr>(config_.max_log_n);
+    (void)tables<typename Curve::Fr>(config_.max_log_n, roots_of(convention));
+}
+
+zkbatch::ntt::Roots CudaBackend::key_roots() const {
+    zkbatch::ntt::Roots roots = zkbatch::ntt::Roots::zkbatch;
+    visit_held(key_, [&](const auto& key) { roots = roots_of(key.header.h_convention); });
+    return roots;
 }
 
 curve::CurveId CudaBackend::key_curve() const {
@@ -565,7 +576,8 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
       phases_(backend.config().device) {
     // Build the tables of the largest domain now rather than in the first prove.
     const uint32_t max_log_n = backend.config().max_log_n;
-    curve::with_curve(backend.key_curve(), [&](auto c) { (void)backend_.tables<typename decltype(c)::Fr>(max_log_n); });
+    curve::with_curve(backend.key_curve(),
+                      [&](auto c) { (void)backend_.tables<typename decltype(c)::Fr>(max_log_n, backend.key_roots()); });
     uint64_t lent_bytes = 0;
     visit_held(backend.key(), [&](const auto& key) {
         using Msms = ProofMsms<CurveOf<decltype(key)>>;
@@ -588,16 +600,16 @@ struct CudaWorker::Partition {
     const zkb_prove_request& request;
     const zkb_host_buffers& buffers;
     bool groth16;  // else the quotient workload
-    // A Groth16 partition whose quotient the host makes (run_host_quotient_groth16_schedule).
-    bool host_quotient;
+    // The domain's roots, which pick the H convention of the quotient (ntt_steps.hpp):
+    // snarkjs's for a .zkey's key, zkbatch's for every other.
+    zkbatch::ntt::Roots roots;
     uint32_t log_n;
     uint64_t n;
     uint64_t bytes;  // of a, b, c and h each
     std::string nvtx_prefix;  // "partition 12: "
-    // Where the device makes the quotient, h's digest is made there (from block sums,
-    // 1/16 of h: all that leaves the device without h_to_host) if h splits into blocks,
-    // and h goes back to the host if the request asks for it or the digest is not made
-    // there. An h made on the host is digested by the runner.
+    // h's digest is made on the device (from block sums, 1/16 of h: all that leaves the
+    // device without h_to_host) if h splits into blocks, and h goes back to the host if
+    // the request asks for it or the digest is not made there.
     bool digest_on_device;
     bool h_to_host;
 };
@@ -646,10 +658,7 @@ void CudaWorker::prove_groth16(const Partition& partition, const DeviceProvingKe
         host_b2 = std::async(std::launch::async, [&] { return sum_b2_on_host(partition, key); });
     }
     try {
-        run_to_completion([&] {
-            sums = partition.host_quotient ? run_host_quotient_groth16_schedule(partition, key, buffers, report)
-                                           : run_groth16_schedule(partition, key, buffers);
-        });
+        run_to_completion([&] { sums = run_groth16_schedule(partition, key, buffers); });
     } catch (...) {
         if (host_b2.valid()) host_b2.wait();  // it reads the partition's host buffers too
         throw;
@@ -673,12 +682,11 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
                                            ": the host buffers are missing or not for 2^", request.log_n,
                                            " elements (use buffers from acquire_buffers with the same log_n)"));
     }
-    // The device transforms the standard H convention alone: a key of snarkjs's has its
-    // quotient made on the host (run_host_quotient_groth16_schedule).
-    bool groth16 = false, host_quotient = false;
+    bool groth16 = false;
+    zkbatch::ntt::Roots roots = zkbatch::ntt::Roots::zkbatch;  // the quotient workload's
     const bool keyed = visit_held(backend_.key(), [&](const auto& key) {
         groth16 = plugin::check_workload(request, &key.header);
-        host_quotient = groth16 && key.header.h_convention == groth16::HConvention::odd_coset;
+        if (groth16) roots = roots_of(key.header.h_convention);
     });
     if (!keyed) groth16 = plugin::check_workload<curve::Bls12_381>(request, nullptr);
     if (groth16 && std::holds_alternative<std::monostate>(groth16_)) {
@@ -687,18 +695,18 @@ CudaWorker::Partition CudaWorker::open_partition(const zkb_prove_request& reques
     }
     ZKB_CUDA_CHECK(cudaSetDevice(backend_.config().device));
     const uint64_t bytes = n * sizeof(ff::Fr);
-    const bool digest_on_device = !host_quotient && xxh3::splits(bytes);
+    const bool digest_on_device = xxh3::splits(bytes);
     return Partition{
         .request = request,
         .buffers = *buffers,
         .groth16 = groth16,
-        .host_quotient = host_quotient,
+        .roots = roots,
         .log_n = request.log_n,
         .n = n,
         .bytes = bytes,
         .nvtx_prefix = plugin::concat("partition ", request.partition_index, ": "),
         .digest_on_device = digest_on_device,
-        .h_to_host = !host_quotient && (request.h_to_host != 0 || !digest_on_device),
+        .h_to_host = request.h_to_host != 0 || !digest_on_device,
     };
 }
 
@@ -720,7 +728,7 @@ void CudaWorker::synchronize_streams() const noexcept {
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
     // The quotient workload's kernel groups are its "compute" (the name ABI versions before
     // 5 used for both); a Groth16 proof's are its "quotient".
-    const ntt::DomainTablesView<ff::Fr>& tables = backend_.tables<ff::Fr>(partition.log_n);
+    const ntt::DomainTablesView<ff::Fr>& tables = backend_.tables<ff::Fr>(partition.log_n, partition.roots);
     start_quotient_on_device(partition, tables, "compute");
     finish_quotient_on_device(partition, tables, "compute");
     // The block sums count as the quotient workload's compute, as they always have.
@@ -738,7 +746,7 @@ groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partitio
     // (too few full-size values), the block is free at once.
     const bool vectors_after_l = buffers.msms.lent_scratch_written();
     if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
-    const auto& tables = backend_.tables<typename Curve::Fr>(partition.log_n);
+    const auto& tables = backend_.tables<typename Curve::Fr>(partition.log_n, partition.roots);
     start_quotient_on_device(partition, tables, "quotient");
     // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
     const bool l_under_c = !vectors_after_l && c_ == nullptr;
@@ -749,23 +757,6 @@ groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partitio
     // h is made in b on the compute stream, after a's upload: the event H waits for.
     run_h(partition, key, buffers, quotient_inputs_[0].upload.end);
     bring_h_back(partition);  // under H's MSM
-    return collect_msm_sums(key, buffers);
-}
-
-template <class Curve>
-groth16::generic::MsmSums<Curve> CudaWorker::run_host_quotient_groth16_schedule(const Partition& partition,
-                                                                                const DeviceProvingKey<Curve>& key,
-                                                                                Groth16Buffers<Curve>& buffers,
-                                                                                zkb_prove_report* report) {
-    const Event& z_msms_done = upload_z_and_run_its_msms(partition, key, buffers);
-    make_quotient_on_host(partition, key, buffers, report);  // under the MSMs of z
-    // As in run_groth16_schedule: h goes up into a, b and c's block only after z's MSMs
-    // where B2's rounds wrote there.
-    const bool vectors_after_l = buffers.msms.lent_scratch_written();
-    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
-    upload_h(partition);
-    if (!vectors_after_l) run_l(partition, key, buffers);
-    run_h(partition, key, buffers, h_upload_.end);
     return collect_msm_sums(key, buffers);
 }
 
@@ -782,22 +773,6 @@ const Event& CudaWorker::upload_z_and_run_its_msms(const Partition& partition, c
            z_chunk_up_.data());
     const NvtxRange range(partition.nvtx_prefix + "msms of z");
     return buffers.msms.run_z(key, buffers.z.data(), compute_stream_, std::span<const Event>(z_chunk_up_));
-}
-
-template <class Curve>
-void CudaWorker::make_quotient_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key,
-                                       Groth16Buffers<Curve>& buffers, zkb_prove_report* report) {
-    // Its steps are the report's first phases, written as they end: the log is written
-    // after them.
-    using Fr = typename Curve::Fr;
-    const zkb_host_buffers& host = partition.buffers;
-    if (buffers.host_scratch.size() < 2 * partition.n) buffers.host_scratch.resize(2 * partition.n);
-    groth16::quotient_on_cpu(partition.log_n, key.header.h_convention, static_cast<const Fr*>(host.a),
-                             static_cast<const Fr*>(host.b), static_cast<const Fr*>(host.c), static_cast<Fr*>(host.h),
-                             buffers.host_scratch.data(), host_threads_,
-                             [&](const char* step, int64_t start_ns, int64_t end_ns) {
-                                 plugin::add_cpu_phase(report, host_lane_, step, start_ns, end_ns);
-                             });
 }
 
 template <class Curve>
@@ -897,11 +872,6 @@ void CudaWorker::transform_quotient_input(const Partition& partition, const ntt:
     const NvtxRange range(partition.nvtx_prefix + "ntt " + name);
     compute_stream_.wait(events.upload.end);
     enqueue_kernels(ntt::quotient_input_steps(tables, device), kernel_phase, events.transform);
-}
-
-void CudaWorker::upload_h(const Partition& partition) {
-    // Into b, where the device's quotient leaves h.
-    upload(partition, PhaseLog::Section::quotient_uploads, "h", b_, partition.buffers.h, partition.bytes, h_upload_);
 }
 
 void CudaWorker::enqueue_digest_block_sums(const Partition& partition, const char* phase) {

@@ -84,14 +84,17 @@ public:
     const BackendConfig& config() const { return config_; }
     // Throws plugin::Error(ZKB_ERR_INVALID_ARGUMENT) unless 1 <= log_n <= max_log_n.
     void check_log_n(uint32_t log_n) const;
-    // The domain's tables over Fr (either curve's), expanded or seeded as the quotient's
-    // memory plan says.
+    // The domain's tables over Fr (either curve's) of one family of roots, expanded or
+    // seeded as the quotient's memory plan says.
     template <class Fr>
-    const ntt::DomainTablesView<Fr>& tables(uint32_t log_n) {
-        return std::get<ntt::DomainTablesCache<Fr>>(tables_).get(log_n, power_tables_of(quotient_memory_));
+    const ntt::DomainTablesView<Fr>& tables(uint32_t log_n, zkbatch::ntt::Roots roots) {
+        return std::get<ntt::DomainTablesCache<Fr>>(tables_).get(log_n, power_tables_of(quotient_memory_), roots);
     }
     // The key's curve; BLS12-381 before load_key (the quotient workload's).
     curve::CurveId key_curve() const;
+    // The roots the key's H convention needs: snarkjs's for a .zkey's; zkbatch's for every
+    // other key, and before load_key (the quotient workload's).
+    zkbatch::ntt::Roots key_roots() const;
     // How the workers make the quotient: with a, b and c on the device or with a and b
     // (ntt_steps.hpp), planned by the constructor and again by load_key.
     QuotientMemory quotient_memory() const { return quotient_memory_; }
@@ -123,9 +126,10 @@ private:
     template <class Curve>
     KeyMemoryPlan plan_key_memory(const groth16::generic::ProvingKey<Curve>& shape, uint64_t b_points,
                                   uint64_t scratch_bytes) const;
-    // Adopts key_plan_'s quotient and builds the largest domain's tables of Curve's Fr.
+    // Adopts key_plan_'s quotient and builds the largest domain's tables of Curve's Fr, in
+    // the roots `convention` needs.
     template <class Curve>
-    void build_largest_tables();
+    void build_largest_tables(groth16::HConvention convention);
     // One worker's device buffers for a key of `shape`'s sizes: a, b (c), z and ProofMsms
     // (with `memory`'s placement, tables and rounds; plan_key_memory sizes workers
     // without tables or rounds).
@@ -192,10 +196,10 @@ public:
     // scratch in a, b and c's block, under L, which then comes before the quotient); then L, and H
     // over the h still on the device, under which the digest and h come back. Only the
     // MSMs' sums come back, and the host combines them into the proof (groth16::combine,
-    // as cpu-ref). The device's transforms are the standard H convention's, over either
-    // curve's Fr: a key of snarkjs's (odd coset) has its quotient made on the host
-    // (groth16::quotient_on_cpu), under the MSMs of z, and h uploaded. Under option
-    // b2_msm = host, B2 runs on the host's cores from the start, beside all of that.
+    // as cpu-ref). The device makes the quotient in the key's H convention, over either
+    // curve's Fr: the standard one's coefficients, or A*B - C on snarkjs's odd coset for a
+    // .zkey's key (ntt_steps.hpp). Under option b2_msm = host, B2 runs on the host's
+    // cores from the start, beside all of that.
     // Fills `report` with one interval per copy, kernel group and MSM, from device
     // events mapped onto the runner's clock, and the host's steps.
     void prove(const zkb_prove_request& request, zkb_prove_report* report);
@@ -203,15 +207,14 @@ public:
 private:
     // One request, checked, and what follows from it (backend.cpp).
     struct Partition;
-    // A Groth16 key's buffers in this worker, of the key's curve: z on the device, the
-    // proof's MSMs, and host scratch for a quotient made on the host.
+    // A Groth16 key's buffers in this worker, of the key's curve: z on the device and the
+    // proof's MSMs.
     template <class CurveDescription>
     struct Groth16Buffers {
         using Curve = CurveDescription;
         Groth16Buffers(const DeviceProvingKey<Curve>& key, const CudaBackend& backend, void* lent);
         DeviceBuffer<typename Curve::Fr> z;
         ProofMsms<Curve> msms;
-        std::vector<typename Curve::Fr> host_scratch;  // 2n elements, allocated on first use
     };
 
     // Checks `request` and makes the backend's device current; throws plugin::Error
@@ -239,12 +242,6 @@ private:
     groth16::generic::MsmSums<Curve> run_groth16_schedule(const Partition& partition,
                                                           const DeviceProvingKey<Curve>& key,
                                                           Groth16Buffers<Curve>& buffers);
-    // The quotient on the host, h uploaded.
-    template <class Curve>
-    groth16::generic::MsmSums<Curve> run_host_quotient_groth16_schedule(const Partition& partition,
-                                                                        const DeviceProvingKey<Curve>& key,
-                                                                        Groth16Buffers<Curve>& buffers,
-                                                                        zkb_prove_report* report);
 
     // The steps, in the order the schedules take them.
     template <class Curve>
@@ -255,9 +252,6 @@ private:
     // thread of its own beside the GPU's schedule, and logs its interval.
     template <class Curve>
     curve::G2<Curve> sum_b2_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key);
-    template <class Curve>
-    void make_quotient_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key,
-                               Groth16Buffers<Curve>& buffers, zkb_prove_report* report);
     template <class Curve>
     void run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
                                     Groth16Buffers<Curve>& buffers, const Event& z_msms_done);
@@ -281,7 +275,6 @@ private:
     // `steps` on the compute stream between `span`'s events, logged as `kernel_phase`.
     template <class Fr>
     void enqueue_kernels(const ntt::LaunchSequence<Fr>& steps, const char* kernel_phase, const TimedSpan& span);
-    void upload_h(const Partition& partition);
     void enqueue_digest_block_sums(const Partition& partition, const char* phase);
     template <class Curve>
     void run_l(const Partition& partition, const DeviceProvingKey<Curve>& key, Groth16Buffers<Curve>& buffers);
@@ -342,7 +335,6 @@ private:
     QuotientInput quotient_inputs_[3];  // a, b, c
     TimedSpan product_, difference_;    // a lean quotient's a *= b and a -= c
     TimedSpan quotient_output_;         // quotient_output_steps: h in b
-    TimedSpan h_upload_;                // h made on the host
     TimedSpan digest_blocks_;           // h's digest block sums, into a
     TimedSpan digest_download_;         // the block sums to the host
     TimedSpan h_download_;

@@ -60,7 +60,7 @@ void fill_seeds(Fr* lo, Fr* hi, uint32_t lo_bits, uint32_t range_log, const Fr& 
 }  // namespace
 
 template <class Fr>
-DomainSeeds<Fr>::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
+DomainSeeds<Fr>::DomainSeeds(const NttPlan& domain_plan, zkbatch::ntt::Roots roots) : plan(domain_plan), family(roots) {
     const uint32_t log_n = plan.log_n;
     roots_log = plan.max_stage_count;
     lo_bits = PowerTableView<Fr>::lo_bits(log_n);  // the seeds' split a seeded view assumes
@@ -81,8 +81,8 @@ DomainSeeds<Fr>::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     }
     storage.assign(offset, Fr::zero());
 
-    const Fr omega = Fr::root_of_unity(log_n);
-    const Fr g = Fr::coset_shift();
+    const Fr omega = zkbatch::ntt::root_of_unity<Fr>(roots, log_n);
+    const Fr g = zkbatch::ntt::coset_shift<Fr>(roots, log_n);
     const Fr n_inverse = Fr::from_u64(uint64_t{1} << log_n).inverse();
 
     // In-pass roots: w = omega^(2^(log_n - roots_log)), a primitive 2^roots_log-th root.
@@ -98,7 +98,7 @@ DomainSeeds<Fr>::DomainSeeds(const NttPlan& domain_plan) : plan(domain_plan) {
     }
 
     // g^n - 1 != 0 because g is not in the domain (BLS12-381's 7 and BN254's 5 are no
-    // 2^kTwoAdicity-th roots of unity).
+    // 2^kTwoAdicity-th roots of unity; snarkjs's omega'_2n^n is -1).
     const Fr vanishing_inverse = (g.pow(uint64_t{1} << log_n) - Fr::one()).inverse();
     // The Fr whose Montgomery limbs are the integer 1 is R^-1 (DomainTablesView::quotient_unscale).
     const Fr r_inverse{{1, 0, 0, 0}};
@@ -113,6 +113,7 @@ template <class Fr>
 DomainTablesView<Fr> DomainSeeds<Fr>::view(const Fr* seeds_base, const Fr* powers_base) const {
     DomainTablesView<Fr> view;
     view.plan = plan;
+    view.family = family;
     view.roots_log = roots_log;
     view.roots_forward = seeds_base + roots_forward;
     view.roots_inverse = seeds_base + roots_inverse;
@@ -130,7 +131,8 @@ DomainTablesView<Fr> DomainSeeds<Fr>::view(const Fr* seeds_base, const Fr* power
 }
 
 template <class Fr>
-HostDomainTables<Fr>::HostDomainTables(const NttPlan& plan, PowerTables power_tables) : seeds_(plan) {
+HostDomainTables<Fr>::HostDomainTables(const NttPlan& plan, PowerTables power_tables, zkbatch::ntt::Roots roots)
+    : seeds_(plan, roots) {
     if (power_tables == PowerTables::seeded) {
         view_ = seeds_.view(seeds_.storage.data(), nullptr);
         return;
@@ -148,8 +150,8 @@ HostDomainTables<Fr>::HostDomainTables(const NttPlan& plan, PowerTables power_ta
 }
 
 template <class Fr>
-DeviceDomainTables<Fr>::DeviceDomainTables(const NttPlan& plan, PowerTables power_tables) {
-    const DomainSeeds<Fr> seeds(plan);
+DeviceDomainTables<Fr>::DeviceDomainTables(const NttPlan& plan, PowerTables power_tables, zkbatch::ntt::Roots roots) {
+    const DomainSeeds<Fr> seeds(plan, roots);
     seeds_ = DeviceBuffer<Fr>(seeds.storage.size());
     seeds_.copy_from_host(seeds.storage.data(), seeds.storage.size());
     if (power_tables == PowerTables::seeded) {
@@ -168,20 +170,21 @@ DeviceDomainTables<Fr>::DeviceDomainTables(const NttPlan& plan, PowerTables powe
 
 template <class Fr>
 uint64_t DeviceDomainTables<Fr>::device_bytes(uint32_t log_n, PowerTables power_tables) {
-    const DomainSeeds<Fr> seeds(NttPlan::for_log_n(log_n));
+    const DomainSeeds<Fr> seeds(NttPlan::for_log_n(log_n), zkbatch::ntt::Roots::zkbatch);  // either family's size
     const uint64_t powers =
         power_tables == PowerTables::expanded ? DomainSeeds<Fr>::kPowerTables * seeds.table_size() : 0;
     return (seeds.storage.size() + powers) * sizeof(Fr);
 }
 
 template <class Fr>
-const DomainTablesView<Fr>& DomainTablesCache<Fr>::get(uint32_t log_n, PowerTables power_tables) {
+const DomainTablesView<Fr>& DomainTablesCache<Fr>::get(uint32_t log_n, PowerTables power_tables,
+                                                       zkbatch::ntt::Roots roots) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    const std::pair key{log_n, power_tables};
+    const std::tuple key{log_n, power_tables, roots};
     auto found = tables_.find(key);
     if (found == tables_.end()) {
         ZKB_CUDA_CHECK(cudaSetDevice(device_));
-        found = tables_.emplace(key, std::make_unique<DeviceDomainTables<Fr>>(log_n, power_tables)).first;
+        found = tables_.emplace(key, std::make_unique<DeviceDomainTables<Fr>>(log_n, power_tables, roots)).first;
     }
     return found->second->view();
 }

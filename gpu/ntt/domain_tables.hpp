@@ -1,6 +1,8 @@
 // DomainTables: the precomputed constants of all NTTs of one size n = 2^log_n — the
-// pass plan, the in-pass roots, the twist and coset power tables and (g^n - 1)^-1.
-// Built once per (device, log_n) and cached (DomainTablesCache). Expanded, the power
+// pass plan, the in-pass roots, the twist and coset power tables and (g^n - 1)^-1 — of
+// one family of roots (ntt::Roots): zkbatch's, or snarkjs's, whose coset is the odd points
+// of the domain of 2n and which a .zkey's H convention needs (ntt_steps.hpp).
+// Built once per (device, log_n, roots) and cached (DomainTablesCache). Expanded, the power
 // tables hold one entry per exponent (omega^e, g^e/n, g^-e/n: 3 x 32 bytes x n, 1.5 GiB
 // at 2^24, 12 GiB at 2^27) so the passes look powers up instead of multiplying two
 // seeds; the device expands them from seed tables of 2 x sqrt(n) entries in a kernel.
@@ -10,12 +12,13 @@
 #include "gpu/util/device_buffer.hpp"
 #include "gpu/ntt/ntt_pass.hpp"
 #include "core/ff/fr.hpp"
+#include "core/ntt/ntt.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 namespace zkbatch::cuda::ntt {
@@ -52,6 +55,7 @@ enum class PowerTables { expanded, seeded };
 template <class Fr>
 struct DomainTablesView {
     NttPlan plan;
+    zkbatch::ntt::Roots family = zkbatch::ntt::Roots::zkbatch;  // of omega and g
     const Fr* roots_forward = nullptr;  // w_(2^roots_log)^i, i < 2^(roots_log - 1)
     const Fr* roots_inverse = nullptr;  // the inverses
     uint32_t roots_log = 0;
@@ -61,7 +65,8 @@ struct DomainTablesView {
     // g^-e / (n (g^n - 1)): coset inverse NTT output of A*B - C -> coefficients of h,
     // (g^n - 1)^-1 the quotient's pointwise factor. Entries are stored times R^-1, so a
     // Montgomery product by one leaves the plain integer: h comes out canonical, as the
-    // plugin ABI wants it, with no conversion step.
+    // plugin ABI wants it, with no conversion step. Unused with snarkjs's roots, whose
+    // quotient ends on the coset.
     PowerTableView<Fr> quotient_unscale;
 
     uint32_t log_n() const { return plan.log_n; }
@@ -81,13 +86,14 @@ template <class Fr>
 struct DomainSeeds {
     static constexpr int kPowerTables = 3;  // omega^e, g^e/n, g^-e/(n (g^n - 1)) R^-1
     NttPlan plan;
+    zkbatch::ntt::Roots family;
     uint32_t roots_log = 0;
     uint32_t lo_bits = 0;
     std::vector<Fr> storage;
     size_t roots_forward = 0, roots_inverse = 0;
     size_t seeds_lo[kPowerTables] = {}, seeds_hi[kPowerTables] = {};
 
-    explicit DomainSeeds(const NttPlan& plan);
+    DomainSeeds(const NttPlan& plan, zkbatch::ntt::Roots family);
     // The view of tables laid out as: storage's contents at `seeds_base`, and the three
     // power tables of n entries each at `powers_base`, or none (null: seeded views).
     DomainTablesView<Fr> view(const Fr* seeds_base, const Fr* powers_base) const;
@@ -100,7 +106,8 @@ template <class Fr>
 class HostDomainTables {
 public:
     explicit HostDomainTables(uint32_t log_n) : HostDomainTables(NttPlan::for_log_n(log_n)) {}
-    explicit HostDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
+    explicit HostDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded,
+                              zkbatch::ntt::Roots roots = zkbatch::ntt::Roots::zkbatch);
     const DomainTablesView<Fr>& view() const { return view_; }
 
 private:
@@ -115,9 +122,11 @@ private:
 template <class Fr>
 class DeviceDomainTables {
 public:
-    explicit DeviceDomainTables(uint32_t log_n, PowerTables power_tables = PowerTables::expanded)
-        : DeviceDomainTables(NttPlan::for_log_n(log_n), power_tables) {}
-    explicit DeviceDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded);
+    explicit DeviceDomainTables(uint32_t log_n, PowerTables power_tables = PowerTables::expanded,
+                                zkbatch::ntt::Roots roots = zkbatch::ntt::Roots::zkbatch)
+        : DeviceDomainTables(NttPlan::for_log_n(log_n), power_tables, roots) {}
+    explicit DeviceDomainTables(const NttPlan& plan, PowerTables power_tables = PowerTables::expanded,
+                                zkbatch::ntt::Roots roots = zkbatch::ntt::Roots::zkbatch);
     const DomainTablesView<Fr>& view() const { return view_; }
     // Device memory the tables of a domain of 2^log_n take.
     static uint64_t device_bytes(uint32_t log_n, PowerTables power_tables = PowerTables::expanded);
@@ -128,18 +137,18 @@ private:
     DomainTablesView<Fr> view_;
 };
 
-// One per backend (one device): tables built on first use of each log_n and kind, then
-// reused by every worker. Thread-safe.
+// One per backend (one device): tables built on first use of each log_n, kind and family of
+// roots, then reused by every worker. Thread-safe.
 template <class Fr>
 class DomainTablesCache {
 public:
     explicit DomainTablesCache(int device) : device_(device) {}
-    const DomainTablesView<Fr>& get(uint32_t log_n, PowerTables power_tables);
+    const DomainTablesView<Fr>& get(uint32_t log_n, PowerTables power_tables, zkbatch::ntt::Roots roots);
 
 private:
     int device_;
     std::mutex mutex_;
-    std::map<std::pair<uint32_t, PowerTables>, std::unique_ptr<DeviceDomainTables<Fr>>> tables_;
+    std::map<std::tuple<uint32_t, PowerTables, zkbatch::ntt::Roots>, std::unique_ptr<DeviceDomainTables<Fr>>> tables_;
 };
 
 }  // namespace zkbatch::cuda::ntt

@@ -38,6 +38,12 @@ __global__ void pointwise_difference_kernel(const PassParams<Fr> params) {
 }
 
 template <class Fr>
+__global__ void odd_coset_output_kernel(const PassParams<Fr> params) {
+    const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < (1u << params.log_n)) odd_coset_output(params, index);
+}
+
+template <class Fr>
 __global__ void expand_power_table_kernel(const Fr* lo, const Fr* hi, uint32_t lo_bits, Fr* out, uint32_t size) {
     const uint32_t exponent = blockIdx.x * blockDim.x + threadIdx.x;
     if (exponent < size) store_element(out + exponent, power_from_seeds(lo, hi, lo_bits, exponent));
@@ -108,6 +114,11 @@ void enqueue(const LaunchSequence<Fr>& sequence, const Stream& stream) {
                 pointwise_difference_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0,
                                               stream.handle()>>>(params);
                 ZKB_CUDA_CHECK_LAUNCH("pointwise_difference_kernel");
+                break;
+            case Kind::odd_coset_output:
+                odd_coset_output_kernel<<<elementwise_blocks(params), kElementwiseThreads, 0, stream.handle()>>>(
+                    params);
+                ZKB_CUDA_CHECK_LAUNCH("odd_coset_output_kernel");
                 break;
         }
     }

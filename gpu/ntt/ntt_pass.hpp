@@ -156,14 +156,16 @@ struct PassParams {
     PowerTableView<Fr> output_scale;
     // Fused into the first DIF pass of the quotient's final transform: the loaded value
     // x becomes x * quotient_b - quotient_c, element-wise. On an element-wise launch
-    // (ntt_steps.hpp): the second operand.
+    // (ntt_steps.hpp): the second operand; on the odd-coset output, the second and third,
+    // each optional.
     const Fr* quotient_b = nullptr;
     const Fr* quotient_c = nullptr;
     // Set on a DIF pass with first_stage 0 (the last one): the element that ends at
     // position p goes to permuted_output[bitrev(p)] instead of data[p], so the transform
     // leaves its result in natural order without a bit-reversal pass. It must not be
     // `data` or any array the pass reads: other blocks are still reading those.
-    // On a bit-reversal launch: the destination of a permuting copy (null: in place).
+    // On a bit-reversal launch: the destination of a permuting copy (null: in place). On
+    // the odd-coset output: h's destination, in the same order.
     Fr* permuted_output = nullptr;
 
     ZKB_HOST_DEVICE uint32_t tile_log() const { return group_log + stage_count; }
@@ -449,6 +451,20 @@ ZKB_HOST_DEVICE inline void pointwise_product(const PassParams<Fr>& p, uint32_t 
 template <class Fr>
 ZKB_HOST_DEVICE inline void pointwise_difference(const PassParams<Fr>& p, uint32_t index) {
     store_element(p.data + index, load_element(p.data + index) - load_element(p.quotient_b + index));
+}
+
+// snarkjs's quotient ends here, on the coset (ntt_steps.hpp): permuted_output[i] =
+// data[i] * quotient_b[i] - quotient_c[i], either operand left out where null, in
+// canonical form. The destination may be quotient_b or quotient_c: each index is read
+// before it is written.
+template <class Fr>
+ZKB_HOST_DEVICE inline void odd_coset_output(const PassParams<Fr>& p, uint32_t index) {
+    Fr value = load_element(p.data + index);
+    if (p.quotient_b != nullptr) value = value * load_element(p.quotient_b + index);
+    if (p.quotient_c != nullptr) value = value - load_element(p.quotient_c + index);
+    // The Montgomery product by the integer 1 (the element R^-1) leaves the plain integer.
+    const Fr r_inverse{{1, 0, 0, 0}};
+    store_element(p.permuted_output + index, value * r_inverse);
 }
 
 }  // namespace zkbatch::cuda::ntt

@@ -118,6 +118,17 @@ LaunchSequence<Fr> quotient_output_steps(const DomainTablesView<Fr>& tables, Fr*
         throw std::logic_error("quotient_output_steps: h over a, or one of b and c without the other");
     }
     LaunchSequence<Fr> sequence;
+    if (tables.family == zkbatch::ntt::Roots::snarkjs) {
+        Launch<Fr> launch;
+        launch.kind = Launch<Fr>::Kind::odd_coset_output;
+        launch.pass.data = a;
+        launch.pass.log_n = tables.log_n();
+        launch.pass.quotient_b = b;
+        launch.pass.quotient_c = c;
+        launch.pass.permuted_output = h;
+        sequence.push(launch);
+        return sequence;
+    }
     DifFusion<Fr> fusion;
     fusion.output_scale = &tables.quotient_unscale;  // also leaves h canonical
     fusion.quotient_b = b;

@@ -12,6 +12,10 @@
 //                    pass g^-i/(n (g^n - 1)), from a table that also leaves h in
 //                    canonical form (the plugin ABI's), and the bit-reversal
 //                    permutation to natural-order coefficients, written into h's buffer.
+//                    Over tables of snarkjs's roots (a .zkey's H convention), whose coset
+//                    is the odd points of the domain of 2n, h is A*B - C there: one
+//                    element-wise launch, no division and no inverse transform (the
+//                    key's H points absorb both), canonical, in natural order.
 // With three vectors on the device: a, b and c each through quotient_input, then
 // quotient_output(a, b, c) with h into b. With two (a card the third would not fit):
 // a and b through quotient_input, a *= b (pointwise_product), then c uploaded into b and
@@ -30,10 +34,11 @@ namespace zkbatch::cuda::ntt {
 // ff::bn254::Fr); both instances are in ntt_steps.cpp.
 template <class Fr>
 struct Launch {
-    enum class Kind { dit_pass, dif_pass, bit_reverse, pointwise_product, pointwise_difference };
+    enum class Kind { dit_pass, dif_pass, bit_reverse, pointwise_product, pointwise_difference, odd_coset_output };
     Kind kind = Kind::dit_pass;
     // bit_reverse uses only data, log_n and permuted_output; the pointwise kinds data,
-    // log_n and quotient_b (the second operand).
+    // log_n and quotient_b (the second operand); odd_coset_output data, log_n, quotient_b,
+    // quotient_c and permuted_output (ntt_pass.hpp).
     PassParams<Fr> pass;
 };
 
@@ -79,7 +84,8 @@ LaunchSequence<Fr> pointwise_product_steps(const DomainTablesView<Fr>& tables, F
 template <class Fr>
 LaunchSequence<Fr> pointwise_difference_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b);
 // h is written into `h` (not `a`; it may be `b` or `c`), in natural order and canonical
-// form; `a` is overwritten, b and c read. With b and c null, a holds A*B - C already.
+// form; `a` may be overwritten, b and c read. With b and c null, a holds A*B - C already.
+// The tables' roots pick the H convention (header comment).
 template <class Fr>
 LaunchSequence<Fr> quotient_output_steps(const DomainTablesView<Fr>& tables, Fr* a, const Fr* b, const Fr* c, Fr* h);
 

@@ -255,8 +255,8 @@ std::optional<fs::path> circom_cache() {
 
 // Each witness of each fixture in `folder` (`names`, over Curve) proved on the GPU,
 // byte-equal to cpu-ref, verified against the .zkey's own verifying key; returns how many
-// fixtures had a .zkey. snarkjs's H convention: the odd-coset quotient on the host, the
-// MSMs on the device.
+// fixtures had a .zkey. snarkjs's H convention: the odd-coset quotient and the MSMs on
+// the device.
 template <class Curve, size_t N>
 int expect_circom_fixtures_prove_as_on_cpu_ref(const fs::path& folder, const std::string (&names)[N]) {
     using F = typename Curve::Fr;
@@ -275,8 +275,9 @@ int expect_circom_fixtures_prove_as_on_cpu_ref(const fs::path& folder, const std
         const zkb_key_source source{path.c_str(), ZKB_KEY_FORMAT_ZKEY, 1, circuit_description.c_str(), "",
                                     static_cast<uint32_t>(Curve::kId), 0};
         // The MSMs over the key's points and over base tables of them (a .zkey's queries
-        // hold points at infinity, for wires that never appear in A or B).
-        for (const char* options : {"", "msm_tables=auto\n"}) {
+        // hold points at infinity, for wires that never appear in A or B); the lean
+        // quotient's schedule.
+        for (const char* options : {"", "msm_tables=auto\n", "quotient_memory=lean\n"}) {
             SCOPED_TRACE(options);
             expect_gpu_proofs_equal_cpu_ref(
                 zkey.circuit.log_n, source, zkey.key.vk, zkey.circuit.num_variables, witnesses.size(),

@@ -40,6 +40,10 @@ template <class Fr>
 void emulate_on_host(const cuda::ntt::LaunchSequence<Fr>& sequence) {
     using Kind = typename Launch<Fr>::Kind;
     for (const Launch<Fr>& launch : sequence) {
+        // An element-wise launch: its work for every index, as its threads do it.
+        const auto each_index = [&launch](auto work) {
+            for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) work(launch.pass, index);
+        };
         switch (launch.kind) {
             case Kind::dit_pass:
                 emulate_pass<PassKind::dit>(launch.pass);
@@ -48,19 +52,16 @@ void emulate_on_host(const cuda::ntt::LaunchSequence<Fr>& sequence) {
                 emulate_pass<PassKind::dif>(launch.pass);
                 break;
             case Kind::bit_reverse:
-                for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) {
-                    cuda::ntt::bit_reverse(launch.pass, index);
-                }
+                each_index(cuda::ntt::bit_reverse<Fr>);
                 break;
             case Kind::pointwise_product:
-                for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) {
-                    cuda::ntt::pointwise_product(launch.pass, index);
-                }
+                each_index(cuda::ntt::pointwise_product<Fr>);
                 break;
             case Kind::pointwise_difference:
-                for (uint32_t index = 0; index < (1u << launch.pass.log_n); ++index) {
-                    cuda::ntt::pointwise_difference(launch.pass, index);
-                }
+                each_index(cuda::ntt::pointwise_difference<Fr>);
+                break;
+            case Kind::odd_coset_output:
+                each_index(cuda::ntt::odd_coset_output<Fr>);
                 break;
         }
     }

@@ -140,9 +140,10 @@ TEST_F(DeviceNtt, EveryOrderMatchesTheCpuWithSmallPassPlans) {
 }
 
 // The whole quotient over F on the device at `log_n`, by the full and the lean schedule,
-// against the CPU's, for satisfied and unsatisfied inputs.
+// against the CPU's, for satisfied and unsatisfied inputs, in the H convention of `roots`
+// (zkbatch's coefficients, or snarkjs's odd coset).
 template <class F>
-void expect_device_quotient_is_the_cpus(uint32_t log_n) {
+void expect_device_quotient_is_the_cpus(uint32_t log_n, ntt::Roots roots = ntt::Roots::zkbatch) {
     for (uint64_t seed : {1u, 2u, 3u}) {
         const size_t n = size_t{1} << log_n;
         const std::vector<F> a = test::random_vector<F>(n, 10 * seed + 1), b = test::random_vector<F>(n, 10 * seed + 2);
@@ -151,10 +152,17 @@ void expect_device_quotient_is_the_cpus(uint32_t log_n) {
             for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];  // satisfied: h[n-1] = 0
         }
         std::vector<F> expected(n), scratch(2 * n);
-        prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(), cpu_threads());
+        if (roots == ntt::Roots::zkbatch) {
+            prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(),
+                                        cpu_threads());
+        } else {
+            prove::compute_odd_coset_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(),
+                                                  cpu_threads());
+        }
 
         for (bool lean : {false, true}) {
-            const cuda::ntt::DeviceDomainTables<F> tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded);
+            const cuda::ntt::DeviceDomainTables<F> tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded,
+                                                          roots);
             DeviceBuffer<F> da(n), db(n), dc(n);
             da.copy_from_host(a.data(), n);
             db.copy_from_host(b.data(), n);
@@ -171,7 +179,8 @@ void expect_device_quotient_is_the_cpus(uint32_t log_n) {
             std::vector<F> h(n);
             db.copy_to_host(h.data(), n);  // both schedules leave h in b
             EXPECT_EQ(h, test::canonical_form(expected))
-                << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full");
+                << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full")
+                << (roots == ntt::Roots::snarkjs ? ", snarkjs's odd coset" : "");
         }
     }
 }
@@ -184,6 +193,14 @@ TEST_F(DeviceNtt, QuotientMatchesTheCpuAboveTwoPassSizes) {
 // BN254's Fr (2-adicity 28, coset shift 5): the same kernels over its 8 x 32-bit limbs.
 TEST_F(DeviceNtt, Bn254QuotientMatchesTheCpu) {
     for (uint32_t log_n : {1u, 5u, 11u, 20u, 22u}) expect_device_quotient_is_the_cpus<ff::bn254::Fr>(log_n);
+}
+
+// A .zkey's quotient (snarkjs's roots, ending on the odd coset), for both curves.
+TEST_F(DeviceNtt, OddCosetQuotientMatchesTheCpu) {
+    for (uint32_t log_n : {1u, 11u, 21u}) {
+        expect_device_quotient_is_the_cpus<Fr>(log_n, ntt::Roots::snarkjs);
+        expect_device_quotient_is_the_cpus<ff::bn254::Fr>(log_n, ntt::Roots::snarkjs);
+    }
 }
 
 // A launch the device must refuse surfaces as CudaError with CUDA's message and our

@@ -153,19 +153,26 @@ TEST(NttEmulation, ThreePassPlanMatchesTheCpuNtt) {
     EXPECT_EQ(data, expected) << "forward DIT, bit-reversed -> natural on the coset";
 }
 
+// h of the H convention whose roots are `roots`: the coefficients of the quotient
+// (zkbatch's), or A*B - C on the odd coset (snarkjs's).
 template <class F>
-std::vector<F> cpu_quotient(uint32_t log_n, const std::vector<F>& a, const std::vector<F>& b, const std::vector<F>& c) {
+std::vector<F> cpu_quotient(ntt::Roots roots, uint32_t log_n, const std::vector<F>& a, const std::vector<F>& b,
+                            const std::vector<F>& c) {
     std::vector<F> h(a.size());
     std::vector<F> scratch(2 * a.size());
-    prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
+    if (roots == ntt::Roots::zkbatch)
+        prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
+    else
+        prove::compute_odd_coset_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
     return h;
 }
 
 // h by the backend's full schedule over expanded tables, or its lean one over seeded
 // tables (quotient_schedules.hpp).
 template <class F>
-std::vector<F> emulated_quotient(const NttPlan& plan, bool lean, std::vector<F> a, std::vector<F> b, std::vector<F> c) {
-    const cuda::ntt::HostDomainTables<F> tables(plan, lean ? PowerTables::seeded : PowerTables::expanded);
+std::vector<F> emulated_quotient(const NttPlan& plan, ntt::Roots roots, bool lean, std::vector<F> a, std::vector<F> b,
+                                 std::vector<F> c) {
+    const cuda::ntt::HostDomainTables<F> tables(plan, lean ? PowerTables::seeded : PowerTables::expanded, roots);
     test::run_quotient(
         tables.view(), lean, a.data(), b.data(), c.data(),
         [](const cuda::ntt::LaunchSequence<F>& steps) { test::emulate_on_host(steps); }, [&] { b = c; });
@@ -179,7 +186,7 @@ TYPED_TEST_SUITE(NttEmulationOver, test::ScalarFields, test::FieldNames);
 
 // The full launch sequence of the quotient, bit for bit, for satisfied (c = a*b) and
 // unsatisfied inputs, with the backend's plan and with small-pass plans, by the full
-// and the lean schedule.
+// and the lean schedule, in both H conventions.
 TYPED_TEST(NttEmulationOver, QuotientIsBitIdenticalToTheCpuReference) {
     using F = TypeParam;
     for (uint32_t log_n = 1; log_n <= 12; ++log_n) {
@@ -193,16 +200,19 @@ TYPED_TEST(NttEmulationOver, QuotientIsBitIdenticalToTheCpuReference) {
             } else {
                 for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
             }
-            const std::vector<F> expected = test::canonical_form(cpu_quotient(log_n, a, b, c));
-            if (seed != 3) {
-                EXPECT_TRUE(expected.back().is_zero());
-            }
             const std::vector<NttPlan> plans =
                 seed == 1 ? plans_for(log_n) : std::vector<NttPlan>{NttPlan::for_log_n(log_n)};
-            for (const NttPlan& plan : plans) {
-                for (bool lean : {false, true}) {
-                    EXPECT_EQ(emulated_quotient(plan, lean, a, b, c), expected)
-                        << describe(plan) << ", seed " << seed << (lean ? ", lean" : ", full");
+            for (ntt::Roots roots : {ntt::Roots::zkbatch, ntt::Roots::snarkjs}) {
+                const std::vector<F> expected = test::canonical_form(cpu_quotient(roots, log_n, a, b, c));
+                if (seed != 3 && roots == ntt::Roots::zkbatch) {
+                    EXPECT_TRUE(expected.back().is_zero());  // deg h <= n - 2
+                }
+                for (const NttPlan& plan : plans) {
+                    for (bool lean : {false, true}) {
+                        EXPECT_EQ(emulated_quotient(plan, roots, lean, a, b, c), expected)
+                            << describe(plan) << ", seed " << seed << (lean ? ", lean" : ", full")
+                            << (roots == ntt::Roots::snarkjs ? ", snarkjs's odd coset" : "");
+                    }
                 }
             }
         }

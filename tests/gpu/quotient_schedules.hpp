@@ -6,7 +6,8 @@
 
 namespace zkbatch::test {
 
-// a, b and c hold the inputs (n elements each); h is left in b. Full: the three
+// a, b and c hold the inputs (n elements each); h is left in b, in the H convention of
+// the tables' roots (ntt_steps.hpp). Full: the three
 // transformed, then A*B - C fused into h's transform. Lean: a and b transformed, a *= b,
 // then `copy_c_into_b()` (the upload of c into b), c transformed there, a -= c, and h's
 // transform of a; c is not read. `run(sequence)` runs each step on the device or host.
