@@ -330,7 +330,7 @@ private:
             plugin::quotient_request(record.partition_index, log_n_, item.h_to_host, &item.buffers);
         if (groth16_) {
             request.workload = ZKB_WORKLOAD_GROTH16;
-            curve::with_curve(groth16::curve_of(*settings_.verifying_key), [&](auto c) {  // r, s of the key's Fr
+            curve::with_curve(curve_, [&](auto c) {  // r, s of the key's Fr
                 using Curve = decltype(c);
                 const auto blinding = manifest_.proof.randomness == ProofRandomness::derived
                                           ? groth16::derived_randomness<Curve>(manifest_.job.seed, record.partition_index)
@@ -358,14 +358,14 @@ private:
             record.error = "the backend returned no proof for a Groth16 partition (a bug in the backend)";
             return;
         }
-        const size_t expected_bytes = groth16::proof_bytes(groth16::curve_of(*settings_.verifying_key));
+        const size_t expected_bytes = groth16::proof_bytes(curve_);
         if (report->proof_bytes != expected_bytes) {
             item.proved = false;
             record.status = PartitionStatus::failed;
-            record.error = fmt::format("the backend returned a proof of {} bytes where a {} proof takes {} (a bug in "
-                                       "the backend)",
-                                       report->proof_bytes, curve::name(groth16::curve_of(*settings_.verifying_key)),
-                                       expected_bytes);
+            record.error = fmt::format(
+                "the backend returned a proof of {} bytes where a {} proof takes {} (a bug in "
+                "the backend)",
+                report->proof_bytes, curve::name(curve_), expected_bytes);
             return;
         }
         record.proof.assign(report->proof, report->proof + expected_bytes);
@@ -464,9 +464,6 @@ private:
     void finalize_proved(WorkItem& item, uint64_t x_seed) {
         auto& record = item.record;
         const int64_t start_ns = steady_now_ns();
-        // a, b and c are of the run's Fr: the key's for Groth16, BLS12-381's for the
-        // quotient workload.
-        const curve::CurveId curve = groth16_ ? groth16::curve_of(*settings_.verifying_key) : curve::CurveId::bls12_381;
         // h arrives canonical (plugin ABI v3), digested and dumped as it is; it is in host
         // memory where it was asked for (verified or dumped partitions) or the backend
         // formed no digest (ABI v4).
@@ -497,7 +494,7 @@ private:
                 record.error = "verification failed: the proof does not verify: " + proof_check->detail;
             }
         } else if (should_verify(record.partition_index)) {
-            const auto result = curve::with_curve(curve, [&](auto c) {
+            const auto result = curve::with_curve(curve_, [&](auto c) {
                 using Fr = typename decltype(c)::Fr;
                 const zkb_host_buffers& buffers = item.buffers;
                 return verify::check_quotient_canonical_h(
@@ -522,7 +519,7 @@ private:
             record.error += (record.error.empty() ? "" : "; ") + mismatch;
         }
         if (settings_.dump_dir) {
-            curve::with_curve(curve, [&](auto c) {
+            curve::with_curve(curve_, [&](auto c) {
                 using Fr = typename decltype(c)::Fr;
                 for (auto [name, data] : {std::pair{"a", item.buffers.a}, {"b", item.buffers.b}, {"c", item.buffers.c}})
                     dump_vector(*settings_.dump_dir, record.partition_index, name, static_cast<const Fr*>(data), n_);
@@ -530,9 +527,8 @@ private:
             dump_bytes(*settings_.dump_dir, record.partition_index, "h", h_bytes, n_ * 32);
             if (groth16_) {
                 dump_bytes(*settings_.dump_dir, record.partition_index, "proof", record.proof.data(), record.proof.size());
-                write_snarkjs_proof(*settings_.dump_dir, fmt::format("p{}", record.partition_index),
-                                    groth16::curve_of(*settings_.verifying_key), record.proof,
-                                    record.public_inputs);
+                write_snarkjs_proof(*settings_.dump_dir, fmt::format("p{}", record.partition_index), curve_,
+                                    record.proof, record.public_inputs);
             }
         }
         const int64_t end_ns = steady_now_ns();
@@ -570,6 +566,9 @@ private:
     const Manifest& manifest_;
     const Backend& backend_;
     const bool groth16_ = manifest_.proof.system == ProofSystem::groth16;
+    // The run's curve: the key's for Groth16; BLS12-381's for the quotient workload, whose
+    // a, b and c are of its Fr.
+    const curve::CurveId curve_ = groth16_ ? groth16::curve_of(*settings_.verifying_key) : curve::CurveId::bls12_381;
     const uint32_t log_n_;
     const uint64_t n_;
     // Threads for one partition's O(n) CPU work, a `sharers`-th of the cores each: from
