@@ -122,6 +122,10 @@ Fr snarkjs_max_root() {
 
 template <class Fr>
 Fr root_of_unity(Roots roots, uint32_t log_n) {
+    if (log_n > Fr::kTwoAdicity) {
+        throw std::invalid_argument("no root of unity of order 2^" + std::to_string(log_n) +
+                                    " in a field of 2-adicity " + std::to_string(Fr::kTwoAdicity));
+    }
     if (roots == Roots::zkbatch) return Fr::root_of_unity(log_n);
     Fr root = snarkjs_max_root<Fr>();
     for (uint32_t i = log_n; i < Fr::kTwoAdicity; ++i) root = root.sqr();

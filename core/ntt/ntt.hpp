@@ -60,9 +60,10 @@ constexpr uint32_t max_log_n(Roots roots) {
     return field_limit < kMaxLogN ? field_limit : kMaxLogN;
 }
 
-// The primitive 2^log_n-th root of unity of a family (log_n <= the field's 2-adicity), and
-// the coset shift of its domain of 2^log_n: g, or snarkjs's omega'_2n (log_n below the
-// 2-adicity). What every domain of the family is built from: the CPU's and the device's.
+// The primitive 2^log_n-th root of unity of a family, and the coset shift of its domain of
+// 2^log_n: g, or snarkjs's omega'_2n. What every domain of the family is built from, the
+// CPU's and the device's. Throw std::invalid_argument where the root would be of an order
+// above 2^(the field's 2-adicity) (snarkjs's coset shift: from log_n = the 2-adicity).
 template <class Fr>
 Fr root_of_unity(Roots roots, uint32_t log_n);
 template <class Fr>

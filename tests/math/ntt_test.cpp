@@ -155,6 +155,11 @@ TYPED_TEST(NttOver, DomainConstants) {
     // where the field's two-adicity is what bounds them (BN254's 28).
     const uint32_t largest_snarkjs = std::min(ntt::kMaxLogN, facts<Fr>().two_adicity - 1);
     EXPECT_THROW(Domain::get(largest_snarkjs + 1, ntt::Roots::snarkjs), std::invalid_argument);
+    // The roots the device's tables are built from refuse what the field does not hold.
+    const uint32_t two_adicity = facts<Fr>().two_adicity;
+    EXPECT_EQ(ntt::root_of_unity<Fr>(ntt::Roots::snarkjs, 10), Domain::get(10, ntt::Roots::snarkjs).omega());
+    EXPECT_THROW(ntt::root_of_unity<Fr>(ntt::Roots::zkbatch, two_adicity + 1), std::invalid_argument);
+    EXPECT_THROW(ntt::coset_shift<Fr>(ntt::Roots::snarkjs, two_adicity), std::invalid_argument);
 }
 
 // snarkjs's roots for BN254 are the field's own (5 is both generator and first
