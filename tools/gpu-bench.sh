@@ -47,11 +47,12 @@
 #              workers do not fit beside the key runs again with one. From 2^27 each arm
 #              runs one worker and one input set, and zkbatch refuses an arm the host's
 #              memory cannot hold (the summary gives the estimate).
-#   snarkjs    the circom fixtures (tools/js/cache/circom) proved on both CUDA backends into
-#              snarkjs.db, then every proof of OUT_DIR's databases exported and checked by
-#              snarkjs (tools/verify-exported-proofs.sh). Needs node, tools/js/node_modules
-#              and sqlite3; without them it is skipped, and the check runs on any machine
-#              later: tools/verify-exported-proofs.sh OUT_DIR/proofs.db
+#   snarkjs    the circom fixtures (ZKBATCH_CIRCOM_CACHE, default tools/js/cache/circom)
+#              proved on both CUDA backends into snarkjs.db, then every proof of OUT_DIR's
+#              databases exported and checked by snarkjs (tools/verify-exported-proofs.sh).
+#              The check needs node, tools/js/node_modules and sqlite3; a GPU host without
+#              them still proves, and the step says the command that checks the databases
+#              on any machine that has them (the fixtures' folders copied with them).
 #   copies     copy_overlap_bench: whether uploads and downloads overlap, alone and in the
 #              prove workers' pattern, with the driver's default work queues and with 32.
 #   multigpu   (2 or more GPUs) one replay job of 2^24 partitions of the quotient workload
@@ -601,10 +602,6 @@ step_ab() {
 step_snarkjs() {
   local entries=() cache=${ZKBATCH_CIRCOM_CACHE:-tools/js/cache/circom} fixture folder name backend db ids line
   local failed=0 checked=()
-  if ! command -v node >/dev/null || [ ! -x tools/js/node_modules/.bin/snarkjs ] || ! command -v sqlite3 >/dev/null; then
-    skip snarkjs "needs node, tools/js/node_modules (npm ci --prefix tools/js) and sqlite3; check the proofs on any machine that has them: tools/verify-exported-proofs.sh $OUT_DIR/proofs.db"
-    return
-  fi
   # BLS12-381's fixtures, then BN254's (bn128/NAME, run as circom-bn128-NAME)
   for fixture in "$cache"/*/wtns "$cache"/bn128/*/wtns; do
     [ -d "$fixture" ] || continue
@@ -618,6 +615,11 @@ step_snarkjs() {
       [ "$run_status" -eq 0 ] || failed=1
     done
   done
+  if ! command -v node >/dev/null || [ ! -x tools/js/node_modules/.bin/snarkjs ] || ! command -v sqlite3 >/dev/null; then
+    skip snarkjs "the check needs node, tools/js/node_modules (npm ci --prefix tools/js) and sqlite3; on any machine that has them, run tools/verify-exported-proofs.sh on each database of $OUT_DIR (for snarkjs.db's circom runs, with CIRCOM_CACHE set to a copy of $cache there)"
+    [ "$failed" -eq 0 ] || fail snarkjs
+    return
+  fi
   {
     md_head snarkjs "every proof of $OUT_DIR's databases checked by snarkjs groth16 verify"
     echo "| database | runs | snarkjs |"
