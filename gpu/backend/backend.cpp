@@ -843,7 +843,7 @@ void CudaWorker::finish_quotient_on_device(const Partition& partition, const ntt
         const NvtxRange range(partition.nvtx_prefix + "a * b - c");
         enqueue_kernels(ntt::pointwise_difference_steps(tables, a, b), kernel_phase, difference_);
     }
-    const NvtxRange range(partition.nvtx_prefix + "quotient and inverse ntt");
+    const NvtxRange range(partition.nvtx_prefix + "h from A*B - C");
     // h into b: lean, from a alone (A*B - C already).
     enqueue_kernels(lean ? ntt::quotient_output_steps<Fr>(tables, a, nullptr, nullptr, b)
                          : ntt::quotient_output_steps(tables, a, b, as<Fr>(c_), b),
