@@ -362,10 +362,9 @@ private:
         if (report->proof_bytes != expected_bytes) {
             item.proved = false;
             record.status = PartitionStatus::failed;
-            record.error = fmt::format(
-                "the backend returned a proof of {} bytes where a {} proof takes {} (a bug in "
-                "the backend)",
-                report->proof_bytes, curve::name(curve_), expected_bytes);
+            record.error =
+                fmt::format("the backend returned a proof of {} bytes where a {} proof takes {} (a bug in the backend)",
+                            report->proof_bytes, curve::name(curve_), expected_bytes);
             return;
         }
         record.proof.assign(report->proof, report->proof + expected_bytes);

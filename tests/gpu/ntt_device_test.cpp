@@ -11,7 +11,6 @@
 #include "gpu/util/stream.hpp"
 #include "core/ntt/ntt.hpp"
 #include "core/plugin/error.hpp"
-#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 
@@ -151,14 +150,7 @@ void expect_device_quotient_is_the_cpus(uint32_t log_n, ntt::Roots roots = ntt::
         if (seed != 3) {
             for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];  // satisfied: h[n-1] = 0
         }
-        std::vector<F> expected(n), scratch(2 * n);
-        if (roots == ntt::Roots::zkbatch) {
-            prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(),
-                                        cpu_threads());
-        } else {
-            prove::compute_odd_coset_quotient_cpu(log_n, a.data(), b.data(), c.data(), expected.data(), scratch.data(),
-                                                  cpu_threads());
-        }
+        const std::vector<F> expected = test::cpu_quotient(roots, log_n, a, b, c, cpu_threads());
 
         for (bool lean : {false, true}) {
             const cuda::ntt::DeviceDomainTables<F> tables(log_n, lean ? PowerTables::seeded : PowerTables::expanded,
@@ -178,9 +170,8 @@ void expect_device_quotient_is_the_cpus(uint32_t log_n, ntt::Roots roots = ntt::
             stream.synchronize();
             std::vector<F> h(n);
             db.copy_to_host(h.data(), n);  // both schedules leave h in b
-            EXPECT_EQ(h, test::canonical_form(expected))
-                << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full")
-                << (roots == ntt::Roots::snarkjs ? ", snarkjs's odd coset" : "");
+            EXPECT_EQ(h, expected) << "log_n " << log_n << ", seed " << seed << (lean ? ", lean" : ", full")
+                                   << (roots == ntt::Roots::snarkjs ? ", snarkjs's odd coset" : "");
         }
     }
 }

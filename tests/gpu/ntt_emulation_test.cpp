@@ -11,7 +11,6 @@
 #include "gpu/ntt/ntt_steps.hpp"
 #include "core/ntt/ntt.hpp"
 #include "core/plugin/error.hpp"
-#include "core/quotient/quotient.hpp"
 
 #include <gtest/gtest.h>
 
@@ -153,20 +152,6 @@ TEST(NttEmulation, ThreePassPlanMatchesTheCpuNtt) {
     EXPECT_EQ(data, expected) << "forward DIT, bit-reversed -> natural on the coset";
 }
 
-// h of the H convention whose roots are `roots`: the coefficients of the quotient
-// (zkbatch's), or A*B - C on the odd coset (snarkjs's).
-template <class F>
-std::vector<F> cpu_quotient(ntt::Roots roots, uint32_t log_n, const std::vector<F>& a, const std::vector<F>& b,
-                            const std::vector<F>& c) {
-    std::vector<F> h(a.size());
-    std::vector<F> scratch(2 * a.size());
-    if (roots == ntt::Roots::zkbatch)
-        prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
-    else
-        prove::compute_odd_coset_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), 2);
-    return h;
-}
-
 // h by the backend's full schedule over expanded tables, or its lean one over seeded
 // tables (quotient_schedules.hpp).
 template <class F>
@@ -203,7 +188,7 @@ TYPED_TEST(NttEmulationOver, QuotientIsBitIdenticalToTheCpuReference) {
             const std::vector<NttPlan> plans =
                 seed == 1 ? plans_for(log_n) : std::vector<NttPlan>{NttPlan::for_log_n(log_n)};
             for (ntt::Roots roots : {ntt::Roots::zkbatch, ntt::Roots::snarkjs}) {
-                const std::vector<F> expected = test::canonical_form(cpu_quotient(roots, log_n, a, b, c));
+                const std::vector<F> expected = test::cpu_quotient(roots, log_n, a, b, c, 2);
                 if (seed != 3 && roots == ntt::Roots::zkbatch) {
                     EXPECT_TRUE(expected.back().is_zero());  // deg h <= n - 2
                 }

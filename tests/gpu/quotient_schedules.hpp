@@ -1,10 +1,30 @@
 // The CUDA workers' two quotient schedules (ntt_steps.hpp) as launch sequences, for the
-// host emulation and the device tests to run the same composition the backend does.
+// host emulation and the device tests to run the same composition the backend does, and
+// the CPU's h they must equal.
 #pragma once
 
 #include "gpu/ntt/ntt_steps.hpp"
+#include "core/ntt/ntt.hpp"
+#include "core/quotient/quotient.hpp"
+#include "test_support.hpp"
+
+#include <utility>
+#include <vector>
 
 namespace zkbatch::test {
+
+// The CPU's h in the H convention of `roots`, canonical: the quotient's coefficients
+// (zkbatch's), or A*B - C on the odd coset (snarkjs's).
+template <class Fr>
+std::vector<Fr> cpu_quotient(ntt::Roots roots, uint32_t log_n, const std::vector<Fr>& a, const std::vector<Fr>& b,
+                             const std::vector<Fr>& c, unsigned threads) {
+    std::vector<Fr> h(a.size()), scratch(2 * a.size());
+    if (roots == ntt::Roots::zkbatch)
+        prove::compute_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), threads);
+    else
+        prove::compute_odd_coset_quotient_cpu(log_n, a.data(), b.data(), c.data(), h.data(), scratch.data(), threads);
+    return canonical_form(std::move(h));
+}
 
 // a, b and c hold the inputs (n elements each); h is left in b, in the H convention of
 // the tables' roots (ntt_steps.hpp). Full: the three
