@@ -237,12 +237,15 @@ BENCHMARK(BM_PairingProductOf4<ec::bn254::G1Params, ec::bn254::G2Params>)
     ->Name("BM_Bn254PairingProductOf4")
     ->Unit(benchmark::kMillisecond);
 
-// args: log_n, threads, percent of the scalars that are 0 or 1 (the rest full-size).
+// args: log_n, threads, percent of the scalars that are 0 or 1 (the rest full-size), and
+// lanes: 1 for the best arithmetic this CPU has (AVX-512 IFMA lanes where it has them), 0
+// for the portable one.
 template <class C>
 void BM_Msm(benchmark::State& state) {
     const size_t n = size_t{1} << state.range(0);
     const auto threads = static_cast<unsigned>(state.range(1));
     const auto boolean_percent = static_cast<uint64_t>(state.range(2));
+    const auto arithmetic = state.range(3) != 0 ? msm::Arithmetic::best_available : msm::Arithmetic::portable;
     const auto& bases = bases_of<C>();
     const auto values = random_elements<typename C::Scalar>(n, 9);
     std::vector<msm::Scalar> scalars(n);
@@ -254,12 +257,16 @@ void BM_Msm(benchmark::State& state) {
             scalars[i] = msm::to_scalar(values[i]);
         }
     }
-    for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger(bases.data(), scalars.data(), n, threads));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(msm::pippenger(bases.data(), scalars.data(), n, threads, arithmetic));
+    }
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
 }
 void msm_arguments(benchmark::internal::Benchmark* benchmark) {
-    benchmark->ArgsProduct({benchmark::CreateDenseRange(10, 18, 2), {1, static_cast<int64_t>(all_threads())}, {0, 90}})
-        ->ArgNames({"log_n", "threads", "boolean_pct"})
+    benchmark
+        ->ArgsProduct(
+            {benchmark::CreateDenseRange(10, 18, 2), {1, static_cast<int64_t>(all_threads())}, {0, 90}, {0, 1}})
+        ->ArgNames({"log_n", "threads", "boolean_pct", "lanes"})
         ->MeasureProcessCPUTime()
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);

@@ -1,10 +1,12 @@
 // Pippenger's MSM (pippenger.hpp).
 #include "core/msm/pippenger.hpp"
 #include "core/ff/batch_inverse.hpp"
+#include "core/msm/lane_buckets.hpp"
 #include "core/util/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -175,14 +177,22 @@ ec::Xyzz<C> weighted_bucket_sum(const std::vector<Bucket>& buckets) {
     return sum;
 }
 
-// One window: every point into its digit's bucket, then the weighted bucket sum.
+// One window: every point into its digit's bucket, then the weighted bucket sum. `lanes`,
+// when given, holds bases[indices[j]] for every j in radix 2^52 for LaneBuckets.
 template <class C>
 ec::Xyzz<C> window_sum(const ec::Affine<C>* bases, const size_t* indices, const int16_t* digits, size_t count,
-                       unsigned bits) {
+                       unsigned bits, const LanePoints<C>* lanes) {
     const size_t bucket_count = size_t{1} << (bits - 1);
     if (count >= kAffineMinimum) {
-        AffineBuckets<C> buckets(bucket_count);
         const size_t chunk = affine_chunk(bits);
+        if (lanes) {
+            LaneBuckets<C> buckets(*lanes, bucket_count);
+            for (size_t begin = 0; begin < count; begin += chunk) {
+                buckets.add_chunk(begin, digits + begin, std::min(chunk, count - begin));
+            }
+            return weighted_bucket_sum<C>(buckets.buckets());
+        }
+        AffineBuckets<C> buckets(bucket_count);
         for (size_t begin = 0; begin < count; begin += chunk) {
             buckets.add_chunk(bases, indices + begin, digits + begin, std::min(chunk, count - begin));
         }
@@ -200,9 +210,17 @@ ec::Xyzz<C> window_sum(const ec::Affine<C>* bases, const size_t* indices, const 
     return weighted_bucket_sum<C>(buckets);
 }
 
+// sum_j bases[indices[j]]; `lanes` as for window_sum, its point `first` + j being
+// bases[indices[j]].
 template <class C>
-ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t count) {
+ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t count, const LanePoints<C>* lanes,
+                   size_t first) {
     if (count >= kAffineMinimum) {
+        if (lanes) {
+            LaneBuckets<C> bucket(*lanes, 1);
+            bucket.add_chunk(first, nullptr, count);
+            return ec::Xyzz<C>::from_affine(bucket.buckets()[0]);
+        }
         AffineBuckets<C> bucket(1);
         bucket.add_chunk(bases, indices, nullptr, count);
         return ec::Xyzz<C>::from_affine(bucket.buckets()[0]);
@@ -210,6 +228,17 @@ ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t cou
     ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
     for (size_t j = 0; j < count; ++j) sum = ec::xyzz_add_mixed(sum, bases[indices[j]]);
     return sum;
+}
+
+// The bases of `indices` on lanes, where the CPU has them and enough points need affine
+// additions to pay for converting them.
+template <class C>
+std::optional<LanePoints<C>> lane_points(const ec::Affine<C>* bases, const std::vector<size_t>& indices,
+                                         Arithmetic arithmetic, unsigned threads) {
+    if (arithmetic != Arithmetic::best_available || !lane_arithmetic_enabled() || indices.size() < kAffineMinimum) {
+        return std::nullopt;
+    }
+    return std::optional<LanePoints<C>>(std::in_place, bases, indices.data(), indices.size(), threads);
 }
 
 }  // namespace
@@ -235,8 +264,11 @@ unsigned pippenger_window_bits(size_t n) {
     return best;
 }
 
+std::string_view best_arithmetic_name() { return lane_arithmetic_enabled() ? "avx512-ifma" : "portable"; }
+
 template <class C>
-ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, size_t n, unsigned threads) {
+ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, size_t n, unsigned threads,
+                          Arithmetic arithmetic) {
     std::vector<size_t> ones;
     std::vector<size_t> full;
     for (size_t i = 0; i < n; ++i) {
@@ -253,6 +285,9 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
         }
     });
 
+    const std::optional<LanePoints<C>> full_lanes = lane_points(bases, full, arithmetic, threads);
+    const std::optional<LanePoints<C>> ones_lanes = lane_points(bases, ones, arithmetic, threads);
+
     // Tasks 0..windows-1 are the windows, the rest chunks of the ones.
     const size_t one_chunks = (ones.size() + kOnesChunk - 1) / kOnesChunk;
     const size_t tasks = windows + one_chunks;
@@ -262,11 +297,12 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
     util::parallel_for(0, workers, workers, [&](size_t, size_t) {
         for (size_t task; (task = next_task.fetch_add(1)) < tasks;) {
             if (task < windows) {
-                results[task] = window_sum(bases, full.data(), digits.data() + task * full.size(), full.size(), bits);
+                results[task] = window_sum(bases, full.data(), digits.data() + task * full.size(), full.size(), bits,
+                                           full_lanes ? &*full_lanes : nullptr);
             } else {
                 const size_t begin = (task - windows) * kOnesChunk;
                 const size_t count = std::min(kOnesChunk, ones.size() - begin);
-                results[task] = sum_of(bases, ones.data() + begin, count);
+                results[task] = sum_of(bases, ones.data() + begin, count, ones_lanes ? &*ones_lanes : nullptr, begin);
             }
         }
     });
@@ -281,9 +317,11 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
     return total;
 }
 
-template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned);
-template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned);
-template ec::bn254::G1 pippenger<ec::bn254::G1Params>(const ec::bn254::G1Affine*, const Scalar*, size_t, unsigned);
-template ec::bn254::G2 pippenger<ec::bn254::G2Params>(const ec::bn254::G2Affine*, const Scalar*, size_t, unsigned);
+template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned, Arithmetic);
+template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned, Arithmetic);
+template ec::bn254::G1 pippenger<ec::bn254::G1Params>(const ec::bn254::G1Affine*, const Scalar*, size_t, unsigned,
+                                                      Arithmetic);
+template ec::bn254::G2 pippenger<ec::bn254::G2Params>(const ec::bn254::G2Affine*, const Scalar*, size_t, unsigned,
+                                                      Arithmetic);
 
 }  // namespace zkbatch::msm

@@ -10,6 +10,8 @@
 //   2^9 of them the buckets are XYZZ points filled by mixed additions (8M + 2S); from
 //   there on they are affine points filled by rounds of affine additions sharing one
 //   inversion (5M + 1S each), which measured 1.35-1.8x faster at 2^10..2^13.
+// Where the CPU has AVX-512 IFMA, the affine buckets add eight points at a time
+// (lane_buckets.hpp) and make the same buckets.
 // Work is cut into tasks that depend on n and the scalars only (one per window, plus
 // fixed chunks of the ones), run by up to `threads` threads and combined in a fixed
 // order, so the result is the same, bit for bit, for every thread count. There are
@@ -25,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace zkbatch::msm {
 
@@ -44,14 +47,23 @@ Scalar to_scalar(const ff::MontgomeryField<ScalarDescription>& x) {
 // The window width for n scalars that need bucket work (1..16).
 unsigned pippenger_window_bits(size_t n);
 
-template <class C>
-ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, size_t n, unsigned threads);
+// How the affine buckets add: on AVX-512 IFMA lanes where msm::lane_arithmetic_enabled(),
+// or always by the portable 64-bit arithmetic (tests compare the two, benchmarks time them).
+enum class Arithmetic { best_available, portable };
 
-extern template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned);
-extern template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned);
+// What best_available runs on this host: "avx512-ifma" or "portable" (cpu-ref reports it
+// as the backend fact backend.msm_arithmetic).
+std::string_view best_arithmetic_name();
+
+template <class C>
+ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, size_t n, unsigned threads,
+                          Arithmetic arithmetic = Arithmetic::best_available);
+
+extern template ec::G1 pippenger<ec::G1Params>(const ec::G1Affine*, const Scalar*, size_t, unsigned, Arithmetic);
+extern template ec::G2 pippenger<ec::G2Params>(const ec::G2Affine*, const Scalar*, size_t, unsigned, Arithmetic);
 extern template ec::bn254::G1 pippenger<ec::bn254::G1Params>(const ec::bn254::G1Affine*, const Scalar*, size_t,
-                                                             unsigned);
+                                                             unsigned, Arithmetic);
 extern template ec::bn254::G2 pippenger<ec::bn254::G2Params>(const ec::bn254::G2Affine*, const Scalar*, size_t,
-                                                             unsigned);
+                                                             unsigned, Arithmetic);
 
 }  // namespace zkbatch::msm
