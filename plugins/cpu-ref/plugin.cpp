@@ -20,6 +20,7 @@
 #include "core/ff/fr.hpp"
 #include "core/groth16/cpu_partition.hpp"
 #include "core/groth16/key_file.hpp"
+#include "core/msm/pippenger.hpp"
 #include "core/plugin/abi.h"
 #include "core/plugin/export.hpp"
 #include "core/plugin/facts.hpp"
@@ -148,6 +149,7 @@ int describe(zkb_backend* backend, zkb_facts* out, zkb_error* err) {
         out->count = 0;
         zkbatch::plugin::add_fact(out, zkbatch::plugin::fact::backend_threads, backend->threads);
         zkbatch::plugin::add_fact(out, "backend.device", backend->device);
+        zkbatch::plugin::add_fact(out, "backend.msm_arithmetic", zkbatch::msm::best_arithmetic_name());
     });
 }
 

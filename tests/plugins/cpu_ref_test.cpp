@@ -4,6 +4,7 @@
 
 #include "core/circuit/synthetic.hpp"
 #include "core/ff/fr.hpp"
+#include "core/msm/lane_buckets.hpp"
 #include "core/plugin/request.hpp"
 #include "core/quotient/quotient.hpp"
 #include "core/quotient/identity.hpp"
@@ -84,11 +85,14 @@ TEST(CpuRef, DescribesItself) {
     EXPECT_NO_THROW(plugin->require_usable());
     Backend backend(plugin, "threads=3", 8, 2);
     const auto facts = backend.facts();
-    ASSERT_EQ(facts.size(), 2u);
+    ASSERT_EQ(facts.size(), 3u);
     EXPECT_EQ(facts[0].first, "backend.threads");
     EXPECT_EQ(facts[0].second, "3");
     EXPECT_EQ(facts[1].first, "backend.device");
     EXPECT_EQ(facts[1].second, "0");
+    // What its MSMs add on: this CPU's AVX-512 IFMA lanes, or the portable arithmetic.
+    EXPECT_EQ(facts[2].first, "backend.msm_arithmetic");
+    EXPECT_EQ(facts[2].second, zkbatch::msm::lane_arithmetic_enabled() ? "avx512-ifma" : "portable");
 }
 
 // cpu-ref has no hardware devices: `device` labels the backend, device_count says what
