@@ -533,17 +533,25 @@ LanePoints<C>::LanePoints(const ec::Affine<C>* bases, const size_t* indices, siz
 }
 
 template <class C>
-LaneBuckets<C>::LaneBuckets(const LanePoints<C>& points, size_t bucket_count)
-    : points_(points),
-      bucket_count_(bucket_count),
+LaneBuckets<C>::LaneBuckets(size_t bucket_count)
+    : bucket_count_(bucket_count),
       buckets_(bucket_count * Layout<C>::kPointWords, 0),
       start_(bucket_count),
-      length_(bucket_count),
-      block_words_(block_words<C>()) {}
+      length_(bucket_count) {}
 
 template <class C>
-void LaneBuckets<C>::add_chunk(size_t first, const int16_t* digits, size_t count) {
+void LaneBuckets<C>::release_scratch() {
+    for (auto* words : {&refs_, &a_, &b_}) std::vector<uintptr_t>().swap(*words);
+    std::vector<uint64_t>().swap(scratch_);
+    std::vector<uint64_t>().swap(block_words_);
+    std::vector<uint64_t*>().swap(sums_);
+    std::vector<uint32_t>().swap(moves_);
+}
+
+template <class C>
+void LaneBuckets<C>::add_chunk(const LanePoints<C>& points, size_t first, const int16_t* digits, size_t count) {
     constexpr size_t W = Layout<C>::kPointWords;
+    block_words_.resize(block_words<C>());
     // Runs of references to the points (the buckets' values first), sorted by bucket.
     for (size_t k = 0; k < bucket_count_; ++k) length_[k] = is_empty<C>(&buckets_[k * W]) ? 0 : 1;
     for (size_t j = 0; j < count; ++j) {
@@ -565,7 +573,7 @@ void LaneBuckets<C>::add_chunk(size_t first, const int16_t* digits, size_t count
         const int32_t digit = digits ? digits[j] : 1;
         if (digit == 0) continue;
         const size_t k = static_cast<size_t>((digit > 0 ? digit : -digit) - 1);
-        refs_[start_[k] + length_[k]++] = ref_of(points_.point(first + j), digit < 0);
+        refs_[start_[k] + length_[k]++] = ref_of(points.point(first + j), digit < 0);
     }
 
     // The first round adds the referenced pairs into the scratch, where the rounds after it

@@ -43,13 +43,17 @@ private:
 template <class C>
 class LaneBuckets {
 public:
-    LaneBuckets(const LanePoints<C>& points, size_t bucket_count);
+    explicit LaneBuckets(size_t bucket_count);
 
-    // Adds point first + j times the sign of digits[j] to bucket |digits[j]| - 1, for
-    // j < count (a null `digits` means +1 each, into bucket 0).
-    void add_chunk(size_t first, const int16_t* digits, size_t count);
+    // Adds points.point(first + j) times the sign of digits[j] to bucket |digits[j]| - 1,
+    // for j < count (a null `digits` means +1 each, into bucket 0).
+    void add_chunk(const LanePoints<C>& points, size_t first, const int16_t* digits, size_t count);
 
     std::vector<ec::Affine<C>> buckets() const;
+
+    // Frees what add_chunk works in, keeping the buckets (many windows' buckets can wait
+    // while a few threads add).
+    void release_scratch();
 
 private:
     void clear_round();
@@ -57,7 +61,6 @@ private:
     void add_round();
     void reduce_runs();
 
-    const LanePoints<C>& points_;
     size_t bucket_count_;
     std::vector<uint64_t> buckets_;  // words_per_point() each
     std::vector<uint32_t> start_, length_;

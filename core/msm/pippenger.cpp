@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -177,22 +176,14 @@ ec::Xyzz<C> weighted_bucket_sum(const std::vector<Bucket>& buckets) {
     return sum;
 }
 
-// One window: every point into its digit's bucket, then the weighted bucket sum. `lanes`,
-// when given, holds bases[indices[j]] for every j in radix 2^52 for LaneBuckets.
+// One window: every point into its digit's bucket, then the weighted bucket sum.
 template <class C>
 ec::Xyzz<C> window_sum(const ec::Affine<C>* bases, const size_t* indices, const int16_t* digits, size_t count,
-                       unsigned bits, const LanePoints<C>* lanes) {
+                       unsigned bits) {
     const size_t bucket_count = size_t{1} << (bits - 1);
     if (count >= kAffineMinimum) {
-        const size_t chunk = affine_chunk(bits);
-        if (lanes) {
-            LaneBuckets<C> buckets(*lanes, bucket_count);
-            for (size_t begin = 0; begin < count; begin += chunk) {
-                buckets.add_chunk(begin, digits + begin, std::min(chunk, count - begin));
-            }
-            return weighted_bucket_sum<C>(buckets.buckets());
-        }
         AffineBuckets<C> buckets(bucket_count);
+        const size_t chunk = affine_chunk(bits);
         for (size_t begin = 0; begin < count; begin += chunk) {
             buckets.add_chunk(bases, indices + begin, digits + begin, std::min(chunk, count - begin));
         }
@@ -210,15 +201,47 @@ ec::Xyzz<C> window_sum(const ec::Affine<C>* bases, const size_t* indices, const 
     return weighted_bucket_sum<C>(buckets);
 }
 
-// sum_j bases[indices[j]]; `lanes` as for window_sum, its point `first` + j being
-// bases[indices[j]].
+// Points converted to radix 2^52 at a time by windows_on_lanes: at most 2^20 x 256 bytes
+// (BLS12-381's G2), where converting a 2^27-point B2 whole would take 34 GB.
+constexpr size_t kLanePiece = size_t{1} << 20;
+
+// Every window of at least kAffineMinimum points on AVX-512 IFMA lanes (LaneBuckets), into
+// sums[0..windows): the bases a piece at a time, each piece added into every window's
+// buckets, the windows run by up to `threads` threads.
 template <class C>
-ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t count, const LanePoints<C>* lanes,
-                   size_t first) {
+void windows_on_lanes(const ec::Affine<C>* bases, const std::vector<size_t>& full, const int16_t* digits, unsigned bits,
+                      unsigned windows, unsigned threads, ec::Xyzz<C>* sums) {
+    const size_t chunk = affine_chunk(bits);
+    const size_t piece = (kLanePiece + chunk - 1) / chunk * chunk;
+    std::vector<LaneBuckets<C>> buckets;
+    buckets.reserve(windows);
+    for (unsigned w = 0; w < windows; ++w) buckets.emplace_back(size_t{1} << (bits - 1));
+    for (size_t first = 0; first < full.size(); first += piece) {
+        const size_t count = std::min(piece, full.size() - first);
+        const LanePoints<C> points(bases, full.data() + first, count, threads);
+        util::parallel_for(0, windows, threads, [&](size_t first_window, size_t last_window) {
+            for (size_t w = first_window; w < last_window; ++w) {
+                const int16_t* window_digits = digits + w * full.size() + first;
+                for (size_t begin = 0; begin < count; begin += chunk) {
+                    buckets[w].add_chunk(points, begin, window_digits + begin, std::min(chunk, count - begin));
+                }
+                buckets[w].release_scratch();
+            }
+        });
+    }
+    util::parallel_for(0, windows, threads, [&](size_t first_window, size_t last_window) {
+        for (size_t w = first_window; w < last_window; ++w) sums[w] = weighted_bucket_sum<C>(buckets[w].buckets());
+    });
+}
+
+// sum_j bases[indices[j]], on lanes where `lanes` says so.
+template <class C>
+ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t count, bool lanes) {
     if (count >= kAffineMinimum) {
         if (lanes) {
-            LaneBuckets<C> bucket(*lanes, 1);
-            bucket.add_chunk(first, nullptr, count);
+            const LanePoints<C> points(bases, indices, count, 1);
+            LaneBuckets<C> bucket(1);
+            bucket.add_chunk(points, 0, nullptr, count);
             return ec::Xyzz<C>::from_affine(bucket.buckets()[0]);
         }
         AffineBuckets<C> bucket(1);
@@ -228,17 +251,6 @@ ec::Xyzz<C> sum_of(const ec::Affine<C>* bases, const size_t* indices, size_t cou
     ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
     for (size_t j = 0; j < count; ++j) sum = ec::xyzz_add_mixed(sum, bases[indices[j]]);
     return sum;
-}
-
-// The bases of `indices` on lanes, where the CPU has them and enough points need affine
-// additions to pay for converting them.
-template <class C>
-std::optional<LanePoints<C>> lane_points(const ec::Affine<C>* bases, const std::vector<size_t>& indices,
-                                         Arithmetic arithmetic, unsigned threads) {
-    if (arithmetic != Arithmetic::best_available || !lane_arithmetic_enabled() || indices.size() < kAffineMinimum) {
-        return std::nullopt;
-    }
-    return std::optional<LanePoints<C>>(std::in_place, bases, indices.data(), indices.size(), threads);
 }
 
 }  // namespace
@@ -285,24 +297,25 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* bases, const Scalar* scalars, siz
         }
     });
 
-    const std::optional<LanePoints<C>> full_lanes = lane_points(bases, full, arithmetic, threads);
-    const std::optional<LanePoints<C>> ones_lanes = lane_points(bases, ones, arithmetic, threads);
-
-    // Tasks 0..windows-1 are the windows, the rest chunks of the ones.
+    // Tasks 0..windows-1 are the windows, the rest chunks of the ones. On lanes, the
+    // windows run first, all together, a piece of the bases at a time.
+    const bool lanes = arithmetic == Arithmetic::best_available && lane_arithmetic_enabled();
+    const bool windows_lanes = lanes && full.size() >= kAffineMinimum;
     const size_t one_chunks = (ones.size() + kOnesChunk - 1) / kOnesChunk;
     const size_t tasks = windows + one_chunks;
     std::vector<ec::Xyzz<C>> results(tasks, ec::Xyzz<C>::infinity());
-    std::atomic<size_t> next_task{0};
-    const unsigned workers = static_cast<unsigned>(std::min<size_t>(std::max(1u, threads), tasks));
+    if (windows_lanes) windows_on_lanes(bases, full, digits.data(), bits, windows, threads, results.data());
+    std::atomic<size_t> next_task{windows_lanes ? windows : 0};
+    const size_t pool = tasks - next_task.load();
+    const unsigned workers = static_cast<unsigned>(std::min<size_t>(std::max(1u, threads), pool));
     util::parallel_for(0, workers, workers, [&](size_t, size_t) {
         for (size_t task; (task = next_task.fetch_add(1)) < tasks;) {
             if (task < windows) {
-                results[task] = window_sum(bases, full.data(), digits.data() + task * full.size(), full.size(), bits,
-                                           full_lanes ? &*full_lanes : nullptr);
+                results[task] = window_sum(bases, full.data(), digits.data() + task * full.size(), full.size(), bits);
             } else {
                 const size_t begin = (task - windows) * kOnesChunk;
                 const size_t count = std::min(kOnesChunk, ones.size() - begin);
-                results[task] = sum_of(bases, ones.data() + begin, count, ones_lanes ? &*ones_lanes : nullptr, begin);
+                results[task] = sum_of(bases, ones.data() + begin, count, lanes);
             }
         }
     });
