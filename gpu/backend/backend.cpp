@@ -297,6 +297,9 @@ void CudaBackend::add_key_facts(const DeviceProvingKey<Curve>& key, zkb_facts* f
     plugin::add_fact(facts, "cuda.msm_chunk_points", key_plan_.chunk_points);
     plugin::add_fact(facts, "cuda.key_streamed", key_plan_.placement.names());
     plugin::add_fact(facts, "cuda.b2_msm", key_plan_.placement.b2_on_host() ? "host" : "device");
+    if (key_plan_.placement.b2_on_host()) {
+        plugin::add_fact(facts, "cuda.b2_host_arithmetic", zkbatch::msm::best_arithmetic_name());
+    }
     if (key.host_bytes() != 0) plugin::add_fact(facts, "cuda.key_host_bytes", key.host_bytes());
     plugin::add_fact(facts, "cuda.msm_tables", config_.msm_tables ? key.tables.names() : "off");
     plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
