@@ -1,13 +1,16 @@
 // Pippenger's affine buckets on AVX-512 IFMA lanes (ff/lanes52.hpp): the same sums as
 // pippenger.cpp's AffineBuckets, eight affine additions at a time.
 //
-// The bases a window reads are converted once per MSM into radix 2^52 (LanePoints), and a
-// chunk's points are sorted into runs by bucket as AffineBuckets does. Each round adds the
-// runs' pairs in blocks of kBlockPairs: a forward pass gathers eight pairs at a time, keeps
-// their slopes' denominators and the running products of them (eight chains, one a
-// lane), one scalar inversion a block, and a backward pass makes the sums and scatters
-// them back. Points are stored canonical (below p), so that equal x is seen by comparing
-// words: a pair P, -P vanishes before the round, a pair P, P is doubled in its lane.
+// The bases are converted into radix 2^52 (LanePoints) once for all windows, and a chunk's
+// points are sorted by bucket into runs of references (address and sign; the bucket's
+// value first). The first round adds the runs' pairs into a scratch array, the later
+// rounds pair up the sums there, until one point a bucket is left. A round's pairs go in
+// blocks of kBlockPairs: a forward pass loads eight pairs at a time (contiguous rows
+// transposed into lanes), keeps their slopes' denominators and the running products of
+// them (eight chains, one a lane), one scalar inversion a block, and a backward pass makes
+// the sums and stores them. Points are stored canonical (below p), so that equal x is
+// seen by comparing words: a pair P, -P vanishes before the round, a pair P, P is doubled
+// in its lane.
 //
 // The bucket values are the same affine points as AffineBuckets', so an MSM's result is
 // the same, bit for bit, on either path. Callers check lane_arithmetic_enabled() first.
