@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 
 const jsDir = path.dirname(fileURLToPath(import.meta.url));
 const snarkjs = path.join(jsDir, "node_modules", "snarkjs", "build", "cli.cjs");
+const fromRoot = (file) => path.relative(path.join(jsDir, "..", ".."), file);
 
 // How zkbatch proves ZKEY with WTNS: `zkbatch prove` run as a user runs it (argv, no
 // shell, in outDir, whose cache/keys/checked-zkeys is its record of checked keys; timed
@@ -174,7 +175,9 @@ function bench(k, args) {
     }
     const result = {
         log2: k, constraints: p.fixture.constraints, variables: p.fixture.variables,
-        zkeyBytes: fs.statSync(zkey).size, ptau: p.ptau, ptauSeconds: p.ptauSeconds, zkey, wtns,
+        // Files named from the checkout's root, so a committed result says nothing of where it ran.
+        zkeyBytes: fs.statSync(zkey).size, ptau: fromRoot(p.ptau), ptauSeconds: p.ptauSeconds, zkey: fromRoot(zkey),
+        wtns: fromRoot(wtns),
         setupSeconds: p.fixture.timings.reduce((sum, t) => sum + (t.seconds ?? 0), 0) || null,
         proveSeconds: prove, proveCpuSeconds: proveCpu, verifySeconds: verify,
         proveMedian: median(prove), proveCpuMedian: median(proveCpu), verifyMedian: median(verify),
