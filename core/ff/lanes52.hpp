@@ -22,10 +22,12 @@
 // only from functions compiled so; call them only where lanes52::cpu_supported() holds.
 #pragma once
 
+#include "core/ff/batch_inverse.hpp"
 #include "core/ff/montgomery_field.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #define ZKB_LANES52 1
@@ -303,13 +305,14 @@ ZKB_LANES52_INLINE void from_lanes(const Lanes<F>& a, F* values) {
     }
 }
 
-// 1/a in every lane (0 stays 0), by F's scalar arithmetic: `batch_inverse(values, 8)`
-// inverts eight scalar elements in place (ff::batch_inverse: one inversion).
-template <class F, class BatchInverse>
-ZKB_LANES52_INLINE Lanes<F> inverse(const Lanes<F>& a, BatchInverse&& batch_inverse) {
+// 1/a in every lane (0 stays 0), by F's scalar arithmetic: one inversion for the eight
+// (ff::batch_inverse).
+template <class F>
+ZKB_LANES52_INLINE Lanes<F> inverse(const Lanes<F>& a) {
     F values[kLanes];
     from_lanes(a, values);
-    batch_inverse(values, kLanes);
+    std::vector<F> prefix;
+    batch_inverse(values, kLanes, prefix);
     return to_lanes(values);
 }
 

@@ -3,7 +3,6 @@
 
 #include "core/ec/bn254.hpp"
 #include "core/ec/curve.hpp"
-#include "core/ff/batch_inverse.hpp"
 #include "core/ff/lanes52.hpp"
 #include "core/util/parallel.hpp"
 
@@ -120,7 +119,6 @@ ZKB_LANES52_INLINE LaneCoordinate<Fp, P> blend(__mmask8 take_b, const LaneCoordi
 // Products in Fp, or in Fp2 with u^2 = -1 (Karatsuba: three Fp products, two a square).
 template <class Fp, int P>
 ZKB_LANES52_INLINE LaneCoordinate<Fp, P> mul(const LaneCoordinate<Fp, P>& a, const LaneCoordinate<Fp, P>& b) {
-    using namespace ff::lanes52;
     if constexpr (P == 1) {
         return {{ff::lanes52::mul(a.part[0], b.part[0])}};
     } else {
@@ -303,7 +301,9 @@ ZKB_LANES52_TARGET void add_block(const PointRef* a, const PointRef* b, uint64_t
         return left >= 8 ? __mmask8{0xff} : static_cast<__mmask8>((1u << left) - 1);
     };
 
-    Lanes<Fp> running = ff::lanes52::one<Fp>();
+    Coordinate one{};  // zero-initialized: 1 in Fp2 is (1, 0)
+    one.part[0] = ff::lanes52::one<Fp>();
+    Lanes<Fp> running = one.part[0];
     for (size_t g = 0; g < groups; ++g) {
         const __mmask8 lanes = lanes_of(g);
         const uint64_t* rows[8];
@@ -318,11 +318,7 @@ ZKB_LANES52_TARGET void add_block(const PointRef* a, const PointRef* b, uint64_t
             dy = blend(doubled, dy, add(add(x2, x2), x2));
             dx = blend(doubled, dx, add(ay, ay));
         }
-        Coordinate one{};
-        one.part[0] = ff::lanes52::one<Fp>();
-        ZKB_UNROLL
-        for (int i = 1; i < L::kParts; ++i) one.part[i] = ff::lanes52::zero<Fp>();
-        dx = blend(static_cast<__mmask8>(~lanes), dx, one);
+        dx = blend(static_cast<__mmask8>(~lanes), dx, one);  // lanes past the block's end
         const Lanes<Fp> d = norm(dx);
 
         uint64_t* group = block + 8 * kGroupSlots<C> * g;
@@ -336,9 +332,7 @@ ZKB_LANES52_TARGET void add_block(const PointRef* a, const PointRef* b, uint64_t
         running = ff::lanes52::mul(running, d);
     }
 
-    std::vector<Fp> prefix;
-    Lanes<Fp> inverse =
-        ff::lanes52::inverse(running, [&prefix](Fp* values, size_t n) { ff::batch_inverse(values, n, prefix); });
+    Lanes<Fp> inverse = ff::lanes52::inverse(running);
     for (size_t g = groups; g-- > 0;) {
         const uint64_t* group = block + 8 * kGroupSlots<C> * g;
         const Lanes<Fp> d = load<Fp, 1>(group, kD).part[0];

@@ -5,7 +5,6 @@
 // Skipped, with the reason, on a CPU without AVX-512 IFMA.
 #include "gmp_oracle.hpp"
 
-#include "core/ff/batch_inverse.hpp"
 #include "core/ff/lanes52.hpp"
 #include "support/field_types.hpp"
 
@@ -100,9 +99,7 @@ ZKB_LANES52_TARGET unsigned lane_equal(const Integers& a, const Integers& b) {
 }
 template <class F>
 ZKB_LANES52_TARGET Integers lane_inverse(const Integers& a) {
-    std::vector<F> prefix;
-    return integers_of<F>(
-        ff::lanes52::inverse(lanes_of<F>(a), [&prefix](F* values, size_t n) { ff::batch_inverse(values, n, prefix); }));
+    return integers_of<F>(ff::lanes52::inverse(lanes_of<F>(a)));
 }
 template <class F>
 ZKB_LANES52_TARGET Integers lane_round_trip(const F* values, F* back) {
