@@ -2,6 +2,7 @@
 // the whole CPU quotient, and synthesis throughput. Thread counts are an argument so
 // single-core cost and scaling are separate numbers.
 #include "core/circuit/synthetic.hpp"
+#include "core/circuit/synthetic_r1cs.hpp"
 #include "core/ff/fr.hpp"
 #include "core/ff/random.hpp"
 #include "core/ntt/ntt.hpp"
@@ -114,6 +115,30 @@ BENCHMARK(BM_Synthesis)
     ->ArgsProduct({{16}, {4, 16}})
     ->ArgNames({"log_n", "terms_per_row"})
     ->Unit(benchmark::kMillisecond);
+
+// The PoRep profile's synthesis of one partition, z and a, b, c (docs/porep.md); args:
+// log_n, threads; items = rows.
+void BM_PorepSynthesis(benchmark::State& state) {
+    zkbatch::circuit::R1csShape shape;
+    shape.log_n = static_cast<uint32_t>(state.range(0));
+    shape.profile = zkbatch::circuit::R1csProfile::porep;
+    shape.public_inputs = 327;
+    shape.boolean_share = 0.987032085829555;
+    const zkbatch::circuit::SyntheticR1cs circuit(shape);
+    const auto threads = static_cast<unsigned>(state.range(1));
+    std::vector<Fr> z(circuit.variables()), a(circuit.rows()), b(circuit.rows()), c(circuit.rows());
+    uint64_t partition = 0;
+    for (auto _ : state) {
+        circuit.synthesize(1, partition++, z.data(), a.data(), b.data(), c.data(), threads);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * circuit.rows()));
+}
+BENCHMARK(BM_PorepSynthesis)
+    ->ArgsProduct({{20, 24}, {1, static_cast<int64_t>(all_threads())}})
+    ->ArgNames({"log_n", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include "core/util/splitmix64.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -80,7 +81,9 @@ struct PorepProfile::Row {
     Fr constant[5] = {};     // head: c0, c1..c4; square, scale: a, b; last: c, d
     uint64_t chain_length = 0;
 
-    bool continues_chain() const { return kind == Kind::square || kind == Kind::scale || kind == Kind::last; }
+    bool in_cluster() const {
+        return kind == Kind::head || kind == Kind::square || kind == Kind::scale || kind == Kind::last;
+    }
 
     RowTerms terms() const {
         using M = Matrix;
@@ -158,6 +161,7 @@ PorepProfile::PorepProfile(uint32_t log_n, uint64_t public_inputs, double bit_sh
     count_kinds(bit_share);
     rows_key_ = util::derive_key(util::derive_key(util::derive_key(kPorepTag, seed), kPorepFormatVersion), kRowStream);
     find_candidates();
+    order_clusters();
 }
 
 // Each kind's total spread over its template segments in proportion to their lengths.
@@ -233,6 +237,46 @@ void PorepProfile::find_candidates() {
         }
         candidate_counts_[block] = std::max<uint8_t>(found, 1);  // none: z_0 = 1, a bit in A and B
     }
+}
+
+// Each cluster's head row, grouped by level: a full value in a head's window is an
+// earlier cluster's, which must be complete before the head is made.
+void PorepProfile::order_clusters() {
+    std::vector<uint32_t> level_of(segments_.size(), 0);  // by segment
+    std::vector<std::pair<uint32_t, uint64_t>> heads;     // (level, head row)
+    for (size_t s = 0; s < segments_.size(); ++s) {
+        if (!segments_[s].full) continue;
+        const Row head = describe(row_of_aux(segments_[s].first));
+        for (const uint64_t variable : head.window) {
+            if (variable <= public_inputs_) continue;
+            const PorepSegment& read = segment_of(variable - public_inputs_ - 1);
+            if (read.full) level_of[s] = std::max(level_of[s], level_of[&read - segments_.data()] + 1);
+        }
+        heads.emplace_back(level_of[s], head.index);
+    }
+    std::stable_sort(heads.begin(), heads.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    level_starts_.assign(1, 0);
+    for (size_t i = 0; i < heads.size(); ++i) {
+        if (i > 0 && heads[i].first != heads[i - 1].first) level_starts_.push_back(i);
+        cluster_heads_.push_back(heads[i].second);
+    }
+    level_starts_.push_back(heads.size());
+}
+
+// The row that defines `aux`: row r defines aux r - floor(r K / C) unless it is a check row.
+uint64_t PorepProfile::row_of_aux(uint64_t aux) const {
+    const uint64_t checks = counts_.check_rows, constraints = counts_.constraint_rows;
+    uint64_t low = aux, high = aux + checks + 1;  // the first row with at least `aux` aux before it
+    while (low < high) {
+        const uint64_t middle = low + (high - low) / 2;
+        if (middle - middle * checks / constraints < aux) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    while (is_check_row(low)) ++low;
+    return low;
 }
 
 const PorepSegment& PorepProfile::segment_of(uint64_t aux) const {
@@ -339,6 +383,26 @@ RowTerms PorepProfile::row_terms(uint64_t row) const { return describe(row).term
 
 void PorepProfile::evaluate(const Row& row, Fr* z, Fr* a, Fr* b, Fr* c) const {
     row.define(z);
+    // The bit rows' sums written out: the same elements as their terms give, without the
+    // terms' branches on random bits (most of synthesis's time when it summed them).
+    const Fr one = Fr::one();
+    const uint64_t i = row.index;
+    switch (row.kind) {
+        case Row::Kind::check:
+            a[i] = one - z[row.x], b[i] = z[row.x], c[i] = Fr::zero();
+            return;
+        case Row::Kind::free_bit:
+            a[i] = one - z[row.defined], b[i] = z[row.defined], c[i] = Fr::zero();
+            return;
+        case Row::Kind::not_bit:
+            a[i] = z[row.defined], b[i] = one, c[i] = one - z[row.y];
+            return;
+        case Row::Kind::xor_bit:
+            a[i] = z[row.x] + z[row.x], b[i] = z[row.y], c[i] = z[row.x] + z[row.y] - z[row.defined];
+            return;
+        default:
+            break;
+    }
     Fr sums[3] = {Fr::zero(), Fr::zero(), Fr::zero()};
     const RowTerms terms = row.terms();
     for (uint32_t k = 0; k < terms.count; ++k)
@@ -359,24 +423,31 @@ void PorepProfile::synthesize(uint64_t witness_key, Fr* z, Fr* a, Fr* b, Fr* c, 
             z[variable] = (stream.next() & 1) != 0 ? Fr::one() : Fr::zero();
         }
     });
-    // A block's rows read only values made before it, but for a cluster's chain, which
-    // the thread that has its head makes in order (on into the next block if it runs on).
-    auto evaluate_owned = [&](uint64_t index) {
-        const Row row = describe(index);
-        if (row.continues_chain()) return;
-        evaluate(row, z, a, b, c);
-        if (row.kind != Row::Kind::head) return;
-        uint64_t next = index + 1;
-        for (uint64_t offset = 1; offset < row.chain_length; ++offset, ++next) {
-            while (is_check_row(next)) ++next;
-            evaluate(describe(next), z, a, b, c);
+    // Then every bit and check row: they read free bits alone.
+    util::parallel_for(0, k.constraint_rows, threads, [&](size_t begin, size_t end) {
+        for (uint64_t index = begin; index < end; ++index) {
+            const Row row = describe(index);
+            if (!row.in_cluster()) evaluate(row, z, a, b, c);
         }
-    };
-    for (uint64_t first = 0; first < k.constraint_rows; first += block_rows_) {
-        util::parallel_for(first, std::min(k.constraint_rows, first + block_rows_), threads,
-                           [&](size_t begin, size_t end) {
-                               for (uint64_t index = begin; index < end; ++index) evaluate_owned(index);
-                           });
+    });
+    // Then the clusters, a level at a time, each one's chain in order by one thread: a
+    // head reads bits and the clusters of lower levels.
+    for (size_t level = 0; level + 1 < level_starts_.size(); ++level) {
+        std::atomic<size_t> next{level_starts_[level]};
+        const size_t end = level_starts_[level + 1];
+        const auto workers = static_cast<unsigned>(std::min<size_t>(std::max(1u, threads), end - next.load()));
+        util::parallel_for(0, workers, workers, [&](size_t, size_t) {
+            for (size_t cluster; (cluster = next.fetch_add(1)) < end;) {
+                uint64_t index = cluster_heads_[cluster];
+                const Row head = describe(index);
+                evaluate(head, z, a, b, c);
+                for (uint64_t offset = 1; offset < head.chain_length; ++offset) {
+                    do ++index;
+                    while (is_check_row(index));  // check rows inside the cluster are made above
+                    evaluate(describe(index), z, a, b, c);
+                }
+            }
+        });
     }
     for (uint64_t index = k.constraint_rows; index < k.rows; ++index) evaluate(describe(index), z, a, b, c);
     util::parallel_for(k.rows, uint64_t{1} << log_n_, threads, [&](size_t begin, size_t end) {

@@ -44,7 +44,10 @@
 // (z_0 = 1 where there is none); a head's window is the variables
 // [max(0, l + 1 + E - lookback), l + 1 + E), lookback = 3 blocks. Free bits are drawn
 // first, so every row of a block reads only values made before the block, except a
-// chain, which the head's thread makes in order.
+// chain, which the head's thread makes in order. Synthesis needs less than blocks: the
+// bit and check rows read free bits alone, so it makes all of them at once, then the
+// clusters level by level (a cluster's level is one more than the highest among the
+// clusters its head's window reads, 0 where the window holds no full value).
 //
 // Streams: the row key is derive(derive(derive(kPorepTag, seed), format version), 0);
 // row j draws from derive(row key, j): a check row a word for x (its residue modulo the
@@ -142,7 +145,9 @@ private:
     void lay_out_segments();
     void count_kinds(double bit_share);
     void find_candidates();
+    void order_clusters();
     Row describe(uint64_t row) const;
+    uint64_t row_of_aux(uint64_t aux) const;
     bool is_check_row(uint64_t row) const;
     uint64_t first_aux_of_block(uint64_t row) const;
     const PorepSegment& segment_of(uint64_t aux) const;
@@ -160,6 +165,10 @@ private:
     std::vector<uint64_t> bit_segment_index_;    // indices of segments_ that hold bits
     std::vector<uint64_t> candidates_;           // kPorepCandidates slots per block
     std::vector<uint8_t> candidate_counts_;      // per block, at least 1
+    // The clusters' head rows by level (order_clusters): level l's are
+    // cluster_heads_[level_starts_[l] .. level_starts_[l + 1]).
+    std::vector<uint64_t> cluster_heads_;
+    std::vector<size_t> level_starts_;
 };
 
 }  // namespace zkbatch::circuit
