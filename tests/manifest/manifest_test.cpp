@@ -85,7 +85,10 @@ TEST(ShippedJobs, Porep32gHasTheProductionShape) {
     EXPECT_EQ(m.job.partitions, 10u);
     EXPECT_EQ(m.circuit.log_n, 27u);
     EXPECT_EQ(m.backend.name, "cuda-pinned");
-    EXPECT_EQ(m.backend.options, "pool_sets=3");
+    EXPECT_EQ(m.backend.options, "");  // the pool is cuda-pinned's: a pageable arm's run takes none
+    EXPECT_EQ(m.backend.options_for("cuda-pinned"), "pool_sets=3");
+    EXPECT_EQ(m.backend.options_for("cuda-pageable"), "");
+    EXPECT_EQ(m.verify.mode, VerifyMode::proof);
     EXPECT_EQ(m.setup.key, KeySource::backend);  // a 2^27 key file would be 75 GB
     EXPECT_EQ(m.circuit.profile, zkbatch::CircuitProfile::porep);
     EXPECT_EQ(m.circuit.public_inputs, 327u);  // the published partition's
@@ -523,8 +526,10 @@ TEST(ToToml, RoundTripsEveryField) {
     EXPECT_EQ(b.pipeline.on_error, OnPartitionError::continue_run);
     EXPECT_EQ(b.pipeline.replay_inputs, a.pipeline.replay_inputs);
     EXPECT_EQ(b.backend.name, a.backend.name);
-    EXPECT_EQ(b.backend.options, "pool_sets=3\nratio=0.5");
+    EXPECT_EQ(b.backend.options, "ratio=0.5");
     EXPECT_EQ(b.backend.options, a.backend.options);
+    EXPECT_EQ(b.backend.options_by_backend, a.backend.options_by_backend);
+    EXPECT_EQ(b.backend.options_for("cuda-pinned"), "pool_sets=3\nratio=0.5");
     EXPECT_EQ(b.output.db, a.output.db);
     EXPECT_EQ(b.output.tags, a.output.tags);
     EXPECT_EQ(b.verify.mode, VerifyMode::none);
