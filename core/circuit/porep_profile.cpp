@@ -81,10 +81,6 @@ struct PorepProfile::Row {
     Fr constant[5] = {};     // head: c0, c1..c4; square, scale: a, b; last: c, d
     uint64_t chain_length = 0;
 
-    bool in_cluster() const {
-        return kind == Kind::head || kind == Kind::square || kind == Kind::scale || kind == Kind::last;
-    }
-
     RowTerms terms() const {
         using M = Matrix;
         RowTerms t;
@@ -115,13 +111,39 @@ struct PorepProfile::Row {
         return t;
     }
 
-    // The value of the variable the row defines, from the earlier ones (a free bit's
-    // comes from the witness; check, input and padding rows define none).
-    void define(Fr* z) const {
+    bool is_bit_row() const {
+        return kind == Kind::check || kind == Kind::free_bit || kind == Kind::not_bit || kind == Kind::xor_bit;
+    }
+
+    // A bit or check row: the value it defines (a free bit's comes from the witness) and
+    // its sums, written out as the elements its terms sum to, without a branch on each
+    // random bit.
+    static void make_bit_row(Kind kind, uint64_t index, uint64_t defined, uint64_t x, uint64_t y, Fr* z, Fr* a, Fr* b,
+                             Fr* c) {
         const Fr one = Fr::one();
         switch (kind) {
-            case Kind::not_bit: z[defined] = one - z[y]; break;
-            case Kind::xor_bit: z[defined] = z[x] + z[y] - (z[x] * z[y] + z[x] * z[y]); break;
+            case Kind::check:
+                a[index] = one - z[x], b[index] = z[x], c[index] = Fr::zero();
+                break;
+            case Kind::free_bit:
+                a[index] = one - z[defined], b[index] = z[defined], c[index] = Fr::zero();
+                break;
+            case Kind::not_bit:
+                z[defined] = one - z[y];
+                a[index] = z[defined], b[index] = one, c[index] = z[defined];
+                break;
+            case Kind::xor_bit:
+                z[defined] = z[x] + z[y] - (z[x] * z[y] + z[x] * z[y]);
+                a[index] = z[x] + z[x], b[index] = z[y], c[index] = z[x] + z[y] - z[defined];
+                break;
+            default:
+                break;
+        }
+    }
+
+    // A cluster row's value, from the earlier ones (bit rows: make_bit_row).
+    void define(Fr* z) const {
+        switch (kind) {
             case Kind::head: {
                 Fr sum = constant[0];
                 for (int i = 0; i < 4; ++i) sum += constant[i + 1] * z[window[i]];
@@ -382,27 +404,8 @@ PorepProfile::Row PorepProfile::describe(uint64_t index) const {
 RowTerms PorepProfile::row_terms(uint64_t row) const { return describe(row).terms(); }
 
 void PorepProfile::evaluate(const Row& row, Fr* z, Fr* a, Fr* b, Fr* c) const {
+    if (row.is_bit_row()) return Row::make_bit_row(row.kind, row.index, row.defined, row.x, row.y, z, a, b, c);
     row.define(z);
-    // The bit rows' sums written out: the same elements as their terms give, without the
-    // terms' branches on random bits (most of synthesis's time when it summed them).
-    const Fr one = Fr::one();
-    const uint64_t i = row.index;
-    switch (row.kind) {
-        case Row::Kind::check:
-            a[i] = one - z[row.x], b[i] = z[row.x], c[i] = Fr::zero();
-            return;
-        case Row::Kind::free_bit:
-            a[i] = one - z[row.defined], b[i] = z[row.defined], c[i] = Fr::zero();
-            return;
-        case Row::Kind::not_bit:
-            a[i] = z[row.defined], b[i] = one, c[i] = one - z[row.y];
-            return;
-        case Row::Kind::xor_bit:
-            a[i] = z[row.x] + z[row.x], b[i] = z[row.y], c[i] = z[row.x] + z[row.y] - z[row.defined];
-            return;
-        default:
-            break;
-    }
     Fr sums[3] = {Fr::zero(), Fr::zero(), Fr::zero()};
     const RowTerms terms = row.terms();
     for (uint32_t k = 0; k < terms.count; ++k)
@@ -410,6 +413,59 @@ void PorepProfile::evaluate(const Row& row, Fr* z, Fr* a, Fr* b, Fr* c) const {
     a[row.index] = sums[0];
     b[row.index] = sums[1];
     c[row.index] = sums[2];
+}
+
+// The bit and check rows of constraint rows [first, last), as describe() and evaluate()
+// make them, walked in order: which rows are check rows, which aux a row defines, its
+// segment and its kind of bit follow from counts carried from row to row (floor(t N / D)
+// as a quotient and a remainder), not from divisions and a search each row.
+void PorepProfile::make_bit_rows(uint64_t first, uint64_t last, Fr* z, Fr* a, Fr* b, Fr* c) const {
+    const PorepCounts& k = counts_;
+    const uint64_t checks = k.check_rows, constraints = k.constraint_rows;
+    const uint64_t bits = k.bit_valued, free_bits = k.free_bits, others = bits - free_bits, xor_bits = k.xor_bits;
+    // Row r is a check row iff (r K mod C) + K >= C; it defines aux r - floor(r K / C) otherwise.
+    uint64_t checks_before = first * checks / constraints, check_rest = first * checks - checks_before * constraints;
+    // Bit ordinal t is a free bit iff (t Nf mod Nb) + Nf >= Nb; the u-th other bit an xor bit
+    // iff (u Nx mod (Nb - Nf)) + Nx >= Nb - Nf.
+    size_t segment = static_cast<size_t>(&segment_of(first - checks_before) - segments_.data());
+    const PorepSegment& start = segments_[segment];
+    const uint64_t ordinal = start.bits_before + (start.full ? 0 : first - checks_before - start.first);
+    uint64_t free_rest = ordinal * free_bits % bits;
+    const uint64_t other = ordinal - ordinal * free_bits / bits;
+    uint64_t xor_rest = others == 0 ? 0 : other * xor_bits % others;
+    for (uint64_t index = first; index < last; ++index) {
+        const bool check = check_rest + checks >= constraints;
+        const uint64_t aux = index - checks_before;
+        check_rest += checks;
+        if (check) check_rest -= constraints, ++checks_before;
+        if (!check) {
+            while (aux >= segments_[segment].first + segments_[segment].length) ++segment;
+            if (segments_[segment].full) continue;  // a cluster's row: made after every bit
+        }
+        const uint64_t defined = public_inputs_ + 1 + aux;
+        Row::Kind kind = Row::Kind::check;
+        if (!check) {
+            kind = free_rest + free_bits >= bits ? Row::Kind::free_bit : Row::Kind::not_bit;
+            free_rest += free_bits;
+            if (free_rest >= bits) free_rest -= bits;
+            if (kind == Row::Kind::not_bit) {
+                if (xor_rest + xor_bits >= others) kind = Row::Kind::xor_bit;
+                xor_rest += xor_bits;
+                if (xor_rest >= others) xor_rest -= others;
+            }
+        }
+        if (kind == Row::Kind::free_bit) {  // draws nothing from the row's stream
+            Row::make_bit_row(kind, index, defined, 0, 0, z, a, b, c);
+            continue;
+        }
+        util::SplitMix64 stream(util::derive_key(rows_key_, index));
+        const uint64_t block = index / block_rows_;
+        const uint64_t* candidates = &candidates_[block * kPorepCandidates];
+        const uint64_t candidate_count = candidate_counts_[block];
+        const uint64_t x = kind == Row::Kind::not_bit ? 0 : candidates[stream.next() % candidate_count];
+        const uint64_t y = kind == Row::Kind::check ? 0 : candidates[stream.next() % candidate_count];
+        Row::make_bit_row(kind, index, defined, x, y, z, a, b, c);
+    }
 }
 
 void PorepProfile::synthesize(uint64_t witness_key, Fr* z, Fr* a, Fr* b, Fr* c, unsigned threads) const {
@@ -424,12 +480,8 @@ void PorepProfile::synthesize(uint64_t witness_key, Fr* z, Fr* a, Fr* b, Fr* c, 
         }
     });
     // Then every bit and check row: they read free bits alone.
-    util::parallel_for(0, k.constraint_rows, threads, [&](size_t begin, size_t end) {
-        for (uint64_t index = begin; index < end; ++index) {
-            const Row row = describe(index);
-            if (!row.in_cluster()) evaluate(row, z, a, b, c);
-        }
-    });
+    util::parallel_for(0, k.constraint_rows, threads,
+                       [&](size_t begin, size_t end) { make_bit_rows(begin, end, z, a, b, c); });
     // Then the clusters, a level at a time, each one's chain in order by one thread: a
     // head reads bits and the clusters of lower levels.
     for (size_t level = 0; level + 1 < level_starts_.size(); ++level) {

@@ -154,6 +154,7 @@ private:
     PorepAux kind_in(const PorepSegment& segment, uint64_t aux) const;
     uint64_t aux_of_bit(uint64_t bit) const;
     void evaluate(const Row& row, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c) const;
+    void make_bit_rows(uint64_t first, uint64_t last, ff::Fr* z, ff::Fr* a, ff::Fr* b, ff::Fr* c) const;
 
     uint32_t log_n_;
     uint64_t public_inputs_;

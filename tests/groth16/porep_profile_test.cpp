@@ -174,6 +174,23 @@ TEST(PorepProfile, PlacementAt2To27FollowsThePartition) {
     EXPECT_EQ(index, segments.size());
 }
 
+// Threads split the bit rows wherever their counts fall (on check rows, inside clusters)
+// and make clusters in any order within a level: the values must not depend on it.
+TEST(PorepProfile, SynthesisIsTheSameOnAnyNumberOfThreads) {
+    for (const R1csShape& shape : {porep(14, 327), porep(12, 3, 0.6)}) {
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", bit share " << shape.boolean_share);
+        const SyntheticR1cs circuit(shape);
+        const Synthesis one = synthesize(circuit, 3, 1);
+        for (unsigned threads : {2u, 3u, 7u, 16u}) {
+            const Synthesis many = synthesize(circuit, 3, 1, threads);
+            EXPECT_EQ(many.z, one.z) << threads << " threads";
+            EXPECT_EQ(many.a, one.a) << threads << " threads";
+            EXPECT_EQ(many.b, one.b) << threads << " threads";
+            EXPECT_EQ(many.c, one.c) << threads << " threads";
+        }
+    }
+}
+
 // The witness puts bits exactly where the layout says, the full values in runs of the
 // clusters' lengths; and the rows reference in A and B exactly what the counts say.
 TEST(PorepProfile, RowsAndWitnessHaveTheLayoutsCountsAndPlacement) {
