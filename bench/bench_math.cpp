@@ -1,6 +1,7 @@
 // Benchmarks of the shared math: Fr multiplication and inversion, the forward NTT,
 // the whole CPU quotient, and synthesis throughput. Thread counts are an argument so
 // single-core cost and scaling are separate numbers.
+#include "core/circuit/porep_profile.hpp"
 #include "core/circuit/synthetic.hpp"
 #include "core/circuit/synthetic_r1cs.hpp"
 #include "core/ff/fr.hpp"
@@ -122,8 +123,8 @@ void BM_PorepSynthesis(benchmark::State& state) {
     zkbatch::circuit::R1csShape shape;
     shape.log_n = static_cast<uint32_t>(state.range(0));
     shape.profile = zkbatch::circuit::R1csProfile::porep;
-    shape.public_inputs = 327;
-    shape.boolean_share = 0.987032085829555;
+    shape.public_inputs = zkbatch::circuit::kPorepPublicInputs;
+    shape.boolean_share = zkbatch::circuit::kPorepBitShare;
     const zkbatch::circuit::SyntheticR1cs circuit(shape);
     const auto threads = static_cast<unsigned>(state.range(1));
     std::vector<Fr> z(circuit.variables()), a(circuit.rows()), b(circuit.rows()), c(circuit.rows());

@@ -44,8 +44,8 @@
 // (z_0 = 1 where there is none); a head's window is the variables
 // [max(0, l + 1 + E - lookback), l + 1 + E), lookback = 3 blocks. Free bits are drawn
 // first, so every row of a block reads only values made before the block, except a
-// chain, which the head's thread makes in order. Synthesis needs less than blocks: the
-// bit and check rows read free bits alone, so it makes all of them at once, then the
+// chain, which the head's thread makes in order. Synthesis does not wait block by block:
+// the bit and check rows read free bits alone, so it makes all of them at once, then the
 // clusters level by level (a cluster's level is one more than the highest among the
 // clusters its head's window reads, 0 where the window holds no full value).
 //
