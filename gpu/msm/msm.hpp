@@ -66,6 +66,9 @@ struct MsmCapacity {
     uint64_t max_entries() const;
     // The most buckets (bucket windows x 2^(c-1)) of any allowed layout.
     uint64_t max_buckets() const;
+    // The most window sums (bucket windows) of any allowed layout: what
+    // BucketAccumulator::run_windows writes.
+    uint32_t max_windows() const;
     // The most spill entries of level 0 (even levels) and of level 1 (odd levels).
     uint64_t max_spills(int parity) const;
     // The most bucket chunks (BucketReduceParams::threads, the reduction's partial sums)
@@ -191,6 +194,14 @@ public:
     // shape and point count.
     void run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result, const Stream& stream,
              uint32_t first_segment = 0, RunEvents* events = nullptr);
+    // Steps 4 and 5 alone, over the bases or a table as run: the plan's window sums S_w
+    // into window_sums (device memory, room for the capacity's max_windows()), for
+    // combine_window_sets to combine on the host together with the other chunks of the
+    // same MSM. Returns the layout they are in: no windows when every scalar is zero.
+    WindowLayout run_windows(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Xyzz<C>* window_sums,
+                             const Stream& stream);
+    WindowLayout run_windows(const ScalarPlan& plan, const BaseTable<C>& table, ec::Xyzz<C>* window_sums,
+                             const Stream& stream);
 
     // Level 0's batched affine rounds: a round runs with at least min_pairs pairs (the
     // default: default_affine_min_pairs); 0 turns them off. Needs capacity.affine_rounds.
@@ -215,8 +226,19 @@ public:
     static uint64_t rounds_scratch_bytes(const MsmCapacity& capacity);
 
 private:
+    // Throw std::invalid_argument unless `plan` runs over the bases, or over `table`.
+    static void check_plain(const ScalarPlan& plan);
+    static void check_table(const ScalarPlan& plan, const BaseTable<C>& table);
+    // Steps 4 and 5: the window sums, in the layout plan.layout().buckets(); null when
+    // every scalar is zero.
+    const ec::Xyzz<C>* sum_windows(const ScalarPlan& plan, const ec::Affine<C>* points, const Stream& stream,
+                                   uint32_t first_segment, RunEvents* events);
+    // Steps 4-6.
     void accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
                     const Stream& stream, uint32_t first_segment, RunEvents* events);
+    // Steps 4 and 5, the sums copied to window_sums.
+    WindowLayout accumulate_windows(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Xyzz<C>* window_sums,
+                                    const Stream& stream);
 
     MsmCapacity capacity_;
     uint64_t resident_threads_ = 0;         // level 0's threads the current device holds at once

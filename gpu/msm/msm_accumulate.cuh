@@ -229,17 +229,14 @@ uint64_t BucketAccumulator<C>::device_bytes() const {
 }
 
 template <class C>
-void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result,
-                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+void BucketAccumulator<C>::check_plain(const ScalarPlan& plan) {
     if (plan.layout().shared()) {
         throw std::invalid_argument("BucketAccumulator: a plan from prepare_shared runs over a BaseTable");
     }
-    accumulate(plan, bases, result, stream, first_segment, events);
 }
 
 template <class C>
-void BucketAccumulator<C>::run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result,
-                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+void BucketAccumulator<C>::check_table(const ScalarPlan& plan, const BaseTable<C>& table) {
     const WindowLayout& layout = plan.layout();
     const TableShape shape = table.shape();
     if (layout.bits != shape.window_bits || layout.table_stride != shape.stride ||
@@ -250,12 +247,65 @@ void BucketAccumulator<C>::run(const ScalarPlan& plan, const BaseTable<C>& table
             plan.point_count(), " points, ", layout.bits, " bits, ",
             layout.shared() ? plugin::concat("stride ", layout.table_stride, ")") : std::string("not shared)")));
     }
+}
+
+template <class C>
+void BucketAccumulator<C>::run(const ScalarPlan& plan, const ec::Affine<C>* bases, ec::Jacobian<C>* result,
+                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    check_plain(plan);
+    accumulate(plan, bases, result, stream, first_segment, events);
+}
+
+template <class C>
+void BucketAccumulator<C>::run(const ScalarPlan& plan, const BaseTable<C>& table, ec::Jacobian<C>* result,
+                               const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    check_table(plan, table);
     accumulate(plan, table.points(), result, stream, first_segment, events);
+}
+
+template <class C>
+WindowLayout BucketAccumulator<C>::run_windows(const ScalarPlan& plan, const ec::Affine<C>* bases,
+                                               ec::Xyzz<C>* window_sums, const Stream& stream) {
+    check_plain(plan);
+    return accumulate_windows(plan, bases, window_sums, stream);
+}
+
+template <class C>
+WindowLayout BucketAccumulator<C>::run_windows(const ScalarPlan& plan, const BaseTable<C>& table,
+                                               ec::Xyzz<C>* window_sums, const Stream& stream) {
+    check_table(plan, table);
+    return accumulate_windows(plan, table.points(), window_sums, stream);
 }
 
 template <class C>
 void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C>* points, ec::Jacobian<C>* result,
                                       const Stream& stream, uint32_t first_segment, RunEvents* events) {
+    const ec::Xyzz<C>* sums = sum_windows(plan, points, stream, first_segment, events);
+    // Step 6 (every scalar zero: the sum is infinity).
+    if (sums != nullptr) {
+        detail::combine_windows_kernel<C><<<1, 1, 0, stream.handle()>>>(sums, plan.layout().buckets(), result);
+        ZKB_CUDA_CHECK_LAUNCH("combine_windows_kernel");
+    } else {
+        detail::infinity_kernel<C><<<1, 1, 0, stream.handle()>>>(result);
+        ZKB_CUDA_CHECK_LAUNCH("infinity_kernel");
+    }
+    if (events) events->combined.record(stream);
+}
+
+template <class C>
+WindowLayout BucketAccumulator<C>::accumulate_windows(const ScalarPlan& plan, const ec::Affine<C>* points,
+                                                      ec::Xyzz<C>* window_sums, const Stream& stream) {
+    const ec::Xyzz<C>* sums = sum_windows(plan, points, stream, 0, nullptr);
+    if (sums == nullptr) return WindowLayout{plan.layout().bits, 0, 0};
+    const WindowLayout layout = plan.layout().buckets();
+    ZKB_CUDA_CHECK(cudaMemcpyAsync(window_sums, sums, layout.windows * sizeof(ec::Xyzz<C>), cudaMemcpyDeviceToDevice,
+                                   stream.handle()));
+    return layout;
+}
+
+template <class C>
+const ec::Xyzz<C>* BucketAccumulator<C>::sum_windows(const ScalarPlan& plan, const ec::Affine<C>* points,
+                                                     const Stream& stream, uint32_t first_segment, RunEvents* events) {
     if (first_segment != 0 && first_segment < std::max<uint32_t>(capacity_.min_forced_segment, 1)) {
         throw std::invalid_argument(plugin::concat("level-0 segment ", first_segment,
                                                    " is below the capacity's min_forced_segment ",
@@ -266,15 +316,12 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
     if (events) events->start.record(stream);
     const WindowLayout layout = plan.layout().buckets();  // what steps 4-6 see: the windows with buckets
     const uint64_t entries = plan.entry_count();
-    if (entries == 0) {  // every scalar zero (or no points): the sum is infinity
-        detail::infinity_kernel<C><<<1, 1, 0, handle>>>(result);
-        ZKB_CUDA_CHECK_LAUNCH("infinity_kernel");
+    if (entries == 0) {  // every scalar zero (or no points)
         if (events) {
             events->accumulated.record(stream);
             events->buckets_reduced.record(stream);
-            events->combined.record(stream);
         }
-        return;
+        return nullptr;
     }
     if (layout.bucket_count() > buckets_.size()) {
         throw std::logic_error(plugin::concat("BucketAccumulator: ", layout.bucket_count(),
@@ -337,11 +384,7 @@ void BucketAccumulator<C>::accumulate(const ScalarPlan& plan, const ec::Affine<C
         sums = out;
     }
     if (events) events->buckets_reduced.record(stream);
-
-    // Step 6.
-    detail::combine_windows_kernel<C><<<1, 1, 0, handle>>>(sums, layout, result);
-    ZKB_CUDA_CHECK_LAUNCH("combine_windows_kernel");
-    if (events) events->combined.record(stream);
+    return sums;
 }
 
 }  // namespace zkbatch::cuda::msm

@@ -84,6 +84,12 @@ uint64_t MsmCapacity::max_buckets() const {
     return most;
 }
 
+uint32_t MsmCapacity::max_windows() const {
+    uint32_t most = 1;
+    for_each_layout(*this, [&](const WindowLayout& layout) { most = std::max(most, layout.bucket_windows()); });
+    return most;
+}
+
 uint64_t MsmCapacity::max_reduce_threads(uint64_t resident_threads) const {
     uint64_t most = 1;
     // A plan's layout has all its windows, or one (ones alone); the reduction sees its

@@ -3,7 +3,6 @@
 #include "core/plugin/error.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
@@ -82,15 +81,14 @@ std::optional<msm::TableShape> shape_of(const msm::BaseTable<C>* table) {
     return table ? std::optional(table->shape()) : std::nullopt;
 }
 
-// One MSM of `plan`'s scalars: over `table` when the query has one, else over `bases`.
+// The window sums of one MSM (or chunk) of `plan`'s scalars into `window_sums`: over
+// `table` when the query has one, else over `bases`. Returns their layout.
 template <class C>
-void accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& plan, const msm::BaseTable<C>* table,
-                const ec::Affine<C>* bases, ec::Jacobian<C>* sum, const Stream& stream) {
-    if (table != nullptr) {
-        accumulator.run(plan, *table, sum, stream);
-    } else {
-        accumulator.run(plan, bases, sum, stream);
-    }
+msm::WindowLayout accumulate(msm::BucketAccumulator<C>& accumulator, const msm::ScalarPlan& plan,
+                             const msm::BaseTable<C>* table, const ec::Affine<C>* bases, ec::Xyzz<C>* window_sums,
+                             const Stream& stream) {
+    return table != nullptr ? accumulator.run_windows(plan, *table, window_sums, stream)
+                            : accumulator.run_windows(plan, bases, window_sums, stream);
 }
 
 // What the plan and each accumulator are sized for: chunks of at most `chunk` points of
@@ -141,9 +139,11 @@ uint64_t g2_sums(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
     return memory.key.b2_on_host() ? 0 : counts.b;
 }
 
+// The chunks' window sums: a slot of the accumulator's most windows for each chunk.
 template <class Curve>
-uint64_t sums_bytes(const ChunkCounts& counts, const MsmMemoryPlan& memory) {
-    return counts.g1_sums() * sizeof(curve::G1<Curve>) + g2_sums(counts, memory) * sizeof(curve::G2<Curve>);
+uint64_t window_sums_bytes(const ChunkCounts& counts, const Capacities& sized, const MsmMemoryPlan& memory) {
+    return counts.g1_sums() * sized.g1.max_windows() * sizeof(ec::Xyzz<typename Curve::G1Params>) +
+           g2_sums(counts, memory) * sized.g2.max_windows() * sizeof(ec::Xyzz<typename Curve::G2Params>);
 }
 
 }  // namespace
@@ -173,12 +173,18 @@ ProofMsms<Curve>::ProofMsms(const KeyHeader& header, uint64_t b_points, uint64_t
       memory_(memory),
       plan_(capacities(header, chunk_points_, memory).plan),
       g1_(capacities(header, chunk_points_, memory).g1),
-      stager_(chunk_points_, memory.key, PointBytes::of<Curve>()),
-      g1_sums_(chunk_counts(header, chunk_points_, b_points).g1_sums()),
-      g2_sums_(g2_sums(chunk_counts(header, chunk_points_, b_points), memory)),
-      host_sums_(sums_bytes<Curve>(chunk_counts(header, chunk_points_, b_points), memory)) {
-    if (!memory.key.b2_on_host()) g2_.emplace(capacities(header, chunk_points_, memory).g2, lent_scratch(memory, lent));
-    const uint64_t intervals = chunk_counts(header, chunk_points_, b_points).intervals();
+      stager_(chunk_points_, memory.key, PointBytes::of<Curve>()) {
+    const Capacities sized = capacities(header, chunk_points_, memory);
+    const ChunkCounts counts = chunk_counts(header, chunk_points_, b_points);
+    if (!memory.key.b2_on_host()) g2_.emplace(sized.g2, lent_scratch(memory, lent));
+    g1_slot_ = sized.g1.max_windows();
+    g2_slot_ = sized.g2.max_windows();
+    g1_windows_ = DeviceBuffer<ec::Xyzz<G1Params>>(counts.g1_sums() * g1_slot_);
+    g2_windows_ = DeviceBuffer<ec::Xyzz<G2Params>>(g2_sums(counts, memory) * g2_slot_);
+    g1_layouts_.resize(counts.g1_sums());
+    g2_layouts_.resize(g2_sums(counts, memory));
+    host_sums_ = PinnedBuffer(window_sums_bytes<Curve>(counts, sized, memory));
+    const uint64_t intervals = counts.intervals();
     if (intervals > kMaxChunkIntervals) {
         throw std::invalid_argument(plugin::concat("MSMs of up to ", largest_query(header), " points in chunks of ",
                                                    chunk_points_, " make ", intervals, " intervals, more than ",
@@ -200,7 +206,7 @@ uint64_t ProofMsms<Curve>::device_bytes_for(const KeyHeader& header, uint64_t ch
         memory.key.b2_on_host() ? 0 : msm::BucketAccumulator<G2Params>::device_bytes_for(sized.g2);
     return msm::ScalarPlan::device_bytes_for(sized.plan) +
            msm::BucketAccumulator<G1Params>::device_bytes_for(sized.g1) + g2_bytes +
-           sums_bytes<Curve>(chunk_counts(header, chunk), memory) +
+           window_sums_bytes<Curve>(chunk_counts(header, chunk), sized, memory) +
            QueryStager::device_bytes_for(chunk, memory.key, PointBytes::of<Curve>()) - lent_of<Curve>(sized, memory);
 }
 
@@ -249,10 +255,8 @@ const Event& ProofMsms<Curve>::run_z(const Key& key, const Fr* z, const Stream& 
     stager_.begin();
 
     const bool sparse_b = key.b_variables.size() != 0;
-    curve::G1<Curve>* const a_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::a);
-    curve::G1<Curve>* const b_g1_sums = g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::b_g1);
-    // B2's chunk sums (none where it runs on the host).
-    const auto b_g2_sum = [&](uint64_t chunk) { return g2_ ? g2_sums_.data() + chunk : nullptr; };
+    const uint64_t a_sums = counts.first_g1_sum(groth16::ProofMsm::a);
+    const uint64_t b_g1_sums = counts.first_g1_sum(groth16::ProofMsm::b_g1);
     // A dense B's A, B1 and B2 take turns a chunk at a time, each chunk an interval. A
     // sparse B's A runs its chunks back to back, one interval for them all (as L's and
     // H's), which then counts the waits for z's later pieces too.
@@ -273,14 +277,14 @@ const Event& ProofMsms<Curve>::run_z(const Key& key, const Fr* z, const Stream& 
             stager_.prefetch(key.b_g1_query, 0, std::min(chunk_points_, key.b_points()));
         }
         prepare(plan_, memory_.z, z + first, msm::montgomery_form<Fr>(), count, stream);
-        accumulate(g1_, plan_, tables.a.get(), a_bases, a_sums + chunk, stream);
+        accumulate_g1(tables.a.get(), a_bases, a_sums + chunk, stream);
         stager_.release(stream);
         if (sparse_b && chunk + 1 < counts.z) continue;
         const Event& a_done = mark(stream);
         intervals_.push_back({groth16::ProofMsm::a, a_start, &a_done});
         if (!sparse_b) {  // over A's plan
             const curve::G1Affine<Curve>* b_g1_bases = stager_.chunk(key.b_g1_query, first, count, stream);
-            run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), a_done, stream);
+            run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, chunk, a_done, stream);
         }
     }
     // A sparse B: a plan of z at B's variables alone, over B's points of them.
@@ -294,22 +298,23 @@ const Event& ProofMsms<Curve>::run_z(const Key& key, const Fr* z, const Stream& 
             stager_.prefetch(key.b_g1_query, first + count, std::min(chunk_points_, key.b_points() - first - count));
         }
         prepare(plan_, memory_.z, z, msm::montgomery_form<Fr>(), count, stream, key.b_variables.data() + first);
-        run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, b_g2_sum(chunk), start, stream);
+        run_b_chunk(key, first, count, b_g1_bases, b_g1_sums + chunk, chunk, start, stream);
     }
     return *intervals_.back().end;
 }
 
 template <class Curve>
 void ProofMsms<Curve>::run_b_chunk(const Key& key, uint64_t first, uint64_t count,
-                                   const curve::G1Affine<Curve>* b_g1_bases, curve::G1<Curve>* b_g1_sum,
-                                   curve::G2<Curve>* b_g2_sum, const Event& start, const Stream& stream) {
-    accumulate(g1_, plan_, key.tables.b_g1.get(), b_g1_bases, b_g1_sum, stream);
+                                   const curve::G1Affine<Curve>* b_g1_bases, uint64_t b_g1_sum, uint64_t b_g2_sum,
+                                   const Event& start, const Stream& stream) {
+    accumulate_g1(key.tables.b_g1.get(), b_g1_bases, b_g1_sum, stream);
     stager_.release(stream);
     const Event& b_g1_done = mark(stream);
     intervals_.push_back({groth16::ProofMsm::b_g1, &start, &b_g1_done});
     if (!g2_) return;  // B2 on the host
     const curve::G2Affine<Curve>* b_g2_bases = stager_.chunk(key.b_g2_query, first, count, stream);
-    accumulate(*g2_, plan_, key.tables.b_g2.get(), b_g2_bases, b_g2_sum, stream);
+    g2_layouts_[b_g2_sum] =
+        accumulate(*g2_, plan_, key.tables.b_g2.get(), b_g2_bases, g2_windows_.data() + b_g2_sum * g2_slot_, stream);
     lent_written_ = lent_written_ || (memory_.g2_scratch_in_vectors && g2_->ran_rounds());
     stager_.release(stream);
     intervals_.push_back({groth16::ProofMsm::b_g2, &b_g1_done, &mark(stream)});
@@ -321,7 +326,7 @@ void ProofMsms<Curve>::run_b_chunk(const Key& key, uint64_t first, uint64_t coun
 template <class Curve>
 void ProofMsms<Curve>::run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
                                      const msm::BaseTable<G1Params>* table,
-                                     const KeyQuery<curve::G1Affine<Curve>>& query, curve::G1<Curve>* sums,
+                                     const KeyQuery<curve::G1Affine<Curve>>& query, uint64_t first_sum,
                                      const Stream& stream) {
     const Event& start = mark(stream);
     for (uint64_t chunk = 0, first = 0; first < points || chunk == 0; ++chunk, first += chunk_points_) {
@@ -332,7 +337,7 @@ void ProofMsms<Curve>::run_g1_chunks(groth16::ProofMsm msm, const void* scalars,
         }
         prepare(plan_, shape_of(table), static_cast<const unsigned char*>(scalars) + first * sizeof(Fr), form, count,
                 stream);
-        accumulate(g1_, plan_, table, bases, sums + chunk, stream);
+        accumulate_g1(table, bases, first_sum + chunk, stream);
         stager_.release(stream);
     }
     intervals_.push_back({msm, &start, &mark(stream)});
@@ -345,7 +350,7 @@ void ProofMsms<Curve>::run_l(const Key& key, const Fr* z, const Stream& stream) 
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     run_g1_chunks(groth16::ProofMsm::l, z + header.num_public + 1, msm::montgomery_form<Fr>(),
                   header.private_variables(), key.tables.l.get(), key.l_query,
-                  g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::l), stream);
+                  counts.first_g1_sum(groth16::ProofMsm::l), stream);
 }
 
 template <class Curve>
@@ -355,42 +360,41 @@ void ProofMsms<Curve>::run_h(const Key& key, const Fr* h, const Stream& stream, 
     const ChunkCounts counts = chunk_counts(header, chunk_points_, key.b_points());
     stream.wait(h_ready);
     run_g1_chunks(groth16::ProofMsm::h, h, msm::ScalarForm::canonical, header.h_points(), key.tables.h.get(),
-                  key.h_query, g1_sums_.data() + counts.first_g1_sum(groth16::ProofMsm::h), stream);
+                  key.h_query, counts.first_g1_sum(groth16::ProofMsm::h), stream);
     auto* host = static_cast<unsigned char*>(host_sums_.data());
-    const size_t g1_bytes = counts.g1_sums() * sizeof(curve::G1<Curve>);
-    stream.copy_to_host(host, g1_sums_.data(), g1_bytes);
-    if (g2_sums_.size() != 0) stream.copy_to_host(host + g1_bytes, g2_sums_.data(), g2_sums_.bytes());
+    stream.copy_to_host(host, g1_windows_.data(), g1_windows_.bytes());
+    if (g2_windows_.size() != 0)
+        stream.copy_to_host(host + g1_windows_.bytes(), g2_windows_.data(), g2_windows_.bytes());
+}
+
+template <class Curve>
+void ProofMsms<Curve>::accumulate_g1(const msm::BaseTable<G1Params>* table, const curve::G1Affine<Curve>* bases,
+                                     uint64_t sum, const Stream& stream) {
+    g1_layouts_[sum] = accumulate(g1_, plan_, table, bases, g1_windows_.data() + sum * g1_slot_, stream);
 }
 
 template <class Curve>
 groth16::generic::MsmSums<Curve> ProofMsms<Curve>::sums(const Key& key, const Stream& stream) {
     advance(Step::h, Step::none);
     const ChunkCounts counts = chunk_counts(key.header, chunk_points_, key.b_points());
-    auto* host = static_cast<unsigned char*>(host_sums_.data());
-    const size_t g1_bytes = counts.g1_sums() * sizeof(curve::G1<Curve>);
     stream.synchronize();
 
-    // Each MSM's chunks added up (one chunk: its sum as it is).
-    const auto total = [&](auto zero, size_t offset, uint64_t count) {
-        using Point = decltype(zero);
-        Point sum;
-        std::memcpy(static_cast<void*>(&sum), host + offset, sizeof(Point));
-        for (uint64_t chunk = 1; chunk < count; ++chunk) {
-            Point next;
-            std::memcpy(static_cast<void*>(&next), host + offset + chunk * sizeof(Point), sizeof(Point));
-            sum = ec::add(sum, next);
-        }
-        return sum;
+    // Each MSM's chunks' window sums combined (msm_steps.hpp, combine_window_sets).
+    const auto* g1_windows = static_cast<const ec::Xyzz<G1Params>*>(host_sums_.data());
+    const auto g1_total = [&](groth16::ProofMsm msm, uint64_t count) {
+        const uint64_t first = counts.first_g1_sum(msm);
+        return msm::combine_window_sets<G1Params>(g1_windows + first * g1_slot_, g1_slot_,
+                                                  std::span(g1_layouts_).subspan(first, count));
     };
     groth16::generic::MsmSums<Curve> result;
-    const auto g1_total = [&](groth16::ProofMsm msm, uint64_t count) {
-        return total(curve::G1<Curve>{}, counts.first_g1_sum(msm) * sizeof(curve::G1<Curve>), count);
-    };
     result.a = g1_total(groth16::ProofMsm::a, counts.z);
     result.b_g1 = g1_total(groth16::ProofMsm::b_g1, counts.b);
     result.l = g1_total(groth16::ProofMsm::l, counts.l);
     result.h = g1_total(groth16::ProofMsm::h, counts.h);
-    result.b_g2 = g2_ ? total(curve::G2<Curve>{}, g1_bytes, counts.b) : curve::G2<Curve>::infinity();
+    const auto* g2_windows = reinterpret_cast<const ec::Xyzz<G2Params>*>(
+        static_cast<const unsigned char*>(host_sums_.data()) + g1_windows_.bytes());
+    result.b_g2 =
+        g2_ ? msm::combine_window_sets<G2Params>(g2_windows, g2_slot_, g2_layouts_) : curve::G2<Curve>::infinity();
     return result;
 }
 

@@ -10,13 +10,14 @@
 // ScalarPlan serves them all: each preparation follows, in stream order, the last run
 // that read the one before. B2 on a second stream beside the G1 MSMs is slower than one
 // after the other: the two curves' gathers slow each other (docs/msm.md#a-proofs-five-msms).
-// Only the five sums (1.2 KB) come back to the host, where groth16::combine makes
-// the proof. Where the key's placement runs B2 on the host (KeyPlacement::b2_on_host),
+// Only the MSMs' window sums come back to the host, where sums() combines each MSM's (the
+// Horner steps one device thread would spend 2 ms on, 5 in G2, for each chunk) and
+// groth16::combine makes the proof. Where the key's placement runs B2 on the host (KeyPlacement::b2_on_host),
 // the four G1 MSMs run here and the caller computes B2; sums() then leaves it at
 // infinity. One per prove worker, allocated once for the key's sizes.
 //
 // The plan and accumulators are sized for `chunk_points` points: an MSM over more runs
-// in chunks whose sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
+// in chunks whose window sums the host adds. A 2^27 key (77 GB) leaves no room on a 141 GB
 // GPU for a plan of 2^27 points (36 GB); in chunks of 2^26 it fits.
 //
 // For whole MSMs, load_key's MsmMemoryPlan says which queries have base tables (their
@@ -135,14 +136,17 @@ private:
     // Records a new event on `stream` and returns it.
     const Event& mark(const Stream& stream);
     // B1's and B2's MSMs over `count` of B's points from `first` on (B1's at `b_g1_bases`,
-    // from the stager), by the plan as prepared, after the event `start`; their sums to
-    // *b_g1_sum and *b_g2_sum.
+    // from the stager), by the plan as prepared, after the event `start`; their window
+    // sums to G1's slot b_g1_sum and G2's slot b_g2_sum.
     void run_b_chunk(const Key& key, uint64_t first, uint64_t count, const curve::G1Affine<Curve>* b_g1_bases,
-                     curve::G1<Curve>* b_g1_sum, curve::G2<Curve>* b_g2_sum, const Event& start, const Stream& stream);
+                     uint64_t b_g1_sum, uint64_t b_g2_sum, const Event& start, const Stream& stream);
     // L's or H's chunks, one interval for all of them.
     void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
                        const msm::BaseTable<G1Params>* table, const KeyQuery<curve::G1Affine<Curve>>& query,
-                       curve::G1<Curve>* sums, const Stream& stream);
+                       uint64_t first_sum, const Stream& stream);
+    // One chunk of a G1 MSM, by the plan as prepared, its window sums into slot `sum`.
+    void accumulate_g1(const msm::BaseTable<G1Params>* table, const curve::G1Affine<Curve>* bases, uint64_t sum,
+                       const Stream& stream);
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
     enum class Step { none, z, l, h };
     void advance(Step previous, Step next);
@@ -154,9 +158,14 @@ private:
     msm::BucketAccumulator<G1Params> g1_;
     std::optional<msm::BucketAccumulator<G2Params>> g2_;  // none where B2 runs on the host
     QueryStager stager_;  // the streamed queries' chunks (memory.key)
-    DeviceBuffer<curve::G1<Curve>> g1_sums_;  // each chunk's sum of A, B1, L, H, in that order
-    DeviceBuffer<curve::G2<Curve>> g2_sums_;  // each of B's chunks' sum of B2 (none where B2 runs on the host)
-    PinnedBuffer host_sums_;
+    // Each chunk's window sums, a slot of the accumulator's most windows each, combined on
+    // the host by sums(): G1's of A, B1, L and H in that order (ChunkCounts::first_g1_sum),
+    // G2's of each of B's chunks (none where B2 runs on the host); each slot's layout.
+    uint32_t g1_slot_ = 0, g2_slot_ = 0;
+    DeviceBuffer<ec::Xyzz<G1Params>> g1_windows_;
+    DeviceBuffer<ec::Xyzz<G2Params>> g2_windows_;
+    std::vector<msm::WindowLayout> g1_layouts_, g2_layouts_;
+    PinnedBuffer host_sums_;        // g1_windows_ then g2_windows_
     std::vector<Event> events_;     // two per interval, made once, recorded again by every run
     size_t events_used_ = 0;
     std::vector<Interval> intervals_;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -161,13 +162,22 @@ std::vector<ec::Affine<C>> emulate_table(const std::vector<ec::Affine<C>>& bases
     return table;
 }
 
-// The whole device MSM on the host. window_bits 0: chosen as prepare() chooses (for a
-// table, as a table of n points would be). table_stride s > 0: over emulate_table's table
-// of the bases of stride s.
+// The window sums of steps 1-5 and the layout they are in (BucketAccumulator::run_windows):
+// no windows when every scalar is zero.
 template <class C>
-ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<typename C::Scalar>& scalars,
-                            ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
-                            uint32_t table_stride = 0, const AffineEmulation& affine = {}) {
+struct WindowSums {
+    std::vector<ec::Xyzz<C>> sums;
+    WindowLayout layout;
+};
+
+// Steps 1-5 of the device MSM on the host. window_bits 0: chosen as prepare() chooses (for
+// a table, as a table of n points would be). table_stride s > 0: over emulate_table's
+// table of the bases of stride s.
+template <class C>
+WindowSums<C> emulate_window_sums(const std::vector<ec::Affine<C>>& bases,
+                                  const std::vector<typename C::Scalar>& scalars, ScalarForm form, uint32_t window_bits,
+                                  uint32_t first_segment, EmulationResult* info, uint32_t table_stride = 0,
+                                  const AffineEmulation& affine = {}) {
     const uint32_t n = static_cast<uint32_t>(scalars.size());
     const std::vector<msm::Scalar> canonical_input = test::canonical_scalars(scalars);
     std::vector<msm::Scalar> canonical(n);
@@ -214,7 +224,7 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
         info->entries = entry_count;
         info->layout = layout;
     }
-    if (entry_count == 0) return ec::Jacobian<C>::infinity();
+    if (entry_count == 0) return {{}, WindowLayout{bits, 0, 0}};
 
     const std::vector<ec::Affine<C>> points =
         table_stride != 0 ? emulate_table(bases, TableShape{bits, table_stride}) : bases;
@@ -234,10 +244,19 @@ ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::
     for (uint32_t thread = 0; thread < reduce.threads(); ++thread) {
         reduce_bucket_chunk<C>(reduce, buckets.data(), partials.data(), thread);
     }
-    const std::vector<ec::Xyzz<C>> window_sums =
-        emulate_tree(partials, with_buckets.windows, reduce.chunks_per_window());
-    EXPECT_EQ(window_sums.size(), with_buckets.windows);
-    return combine_windows<C>(window_sums.data(), with_buckets);
+    WindowSums<C> result{emulate_tree(partials, with_buckets.windows, reduce.chunks_per_window()), with_buckets};
+    EXPECT_EQ(result.sums.size(), with_buckets.windows);
+    return result;
+}
+
+// The whole device MSM on the host: steps 1-5, then step 6 in one thread.
+template <class C>
+ec::Jacobian<C> emulate_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<typename C::Scalar>& scalars,
+                            ScalarForm form, uint32_t window_bits, uint32_t first_segment, EmulationResult* info,
+                            uint32_t table_stride = 0, const AffineEmulation& affine = {}) {
+    const WindowSums<C> windows =
+        emulate_window_sums(bases, scalars, form, window_bits, first_segment, info, table_stride, affine);
+    return combine_windows<C>(windows.sums.data(), windows.layout);
 }
 
 template <class C>
@@ -802,6 +821,60 @@ TEST(MsmEmulation, BucketSetsOverAStridedTableMatchTheCpu) {
 
 // BN254's groups through the same steps: Montgomery scalars of its Fr, every scalar
 // profile in G1, small segments and windows, a table, and the affine rounds in both.
+// An MSM in chunks (ProofMsms): each chunk's window sums in a slot of its own, at the
+// width its scalars choose, combined once on the host. The chunks here take four layouts
+// (two chunks share one, whose sums are added window by window), one chunk is all zeros
+// and one all ones (a single window).
+template <class C>
+void expect_chunks_combine_to_the_cpus_sum(uint64_t seed) {
+    SCOPED_TRACE(test::curve_name<C>());
+    struct Chunk {
+        size_t n;
+        ScalarProfile scalars;
+        uint32_t bits;  // 0: as prepare() chooses
+        uint32_t table_stride;
+    };
+    const std::vector<Chunk> chunks = {{40, ScalarProfile::uniform, 5, 0}, {33, ScalarProfile::uniform, 5, 0},
+                                       {20, ScalarProfile::zeros, 0, 0},   {25, ScalarProfile::ones, 0, 0},
+                                       {30, ScalarProfile::uniform, 7, 0}, {28, ScalarProfile::mostly_boolean, 0, 0},
+                                       {24, ScalarProfile::uniform, 4, 3}};
+    std::vector<ec::Affine<C>> all_bases;
+    std::vector<typename C::Scalar> all_scalars;
+    const uint32_t slot = WindowLayout::windows_for(1);
+    std::vector<ec::Xyzz<C>> window_sums(chunks.size() * slot);
+    std::vector<WindowLayout> layouts;
+    std::set<std::pair<uint32_t, uint32_t>> distinct;
+    for (const Chunk& chunk : chunks) {
+        const auto bases = test::make_bases<C>(chunk.n, BaseProfile::distinct, seed++);
+        const auto scalars = test::make_scalars<typename C::Scalar>(chunk.n, chunk.scalars, seed++);
+        const WindowSums<C> windows = emulate_window_sums(bases, scalars, montgomery_form<typename C::Scalar>(),
+                                                          chunk.bits, 0, nullptr, chunk.table_stride);
+        std::copy(windows.sums.begin(), windows.sums.end(), window_sums.begin() + layouts.size() * slot);
+        layouts.push_back(windows.layout);
+        distinct.insert({windows.layout.bits, windows.layout.windows});
+        all_bases.insert(all_bases.end(), bases.begin(), bases.end());
+        all_scalars.insert(all_scalars.end(), scalars.begin(), scalars.end());
+    }
+    ASSERT_EQ(layouts[2].windows, 0u) << "the chunk of zeros has no windows";
+    ASSERT_EQ(layouts[3].windows, 1u) << "the chunk of ones has one window";
+    ASSERT_EQ(layouts[0].bits, layouts[1].bits) << "two chunks share a layout";
+    ASSERT_GE(distinct.size(), 5u);  // with the zeros' empty one
+    const ec::Affine<C> expected = test::cpu_msm(all_bases, test::canonical_scalars(all_scalars));
+    EXPECT_EQ(combine_window_sets<C>(window_sums.data(), slot, layouts).to_affine(), expected);
+    // Each chunk alone, as the one-thread combination makes it, adds up to the same.
+    ec::Jacobian<C> chunk_by_chunk = ec::Jacobian<C>::infinity();
+    for (size_t k = 0; k < layouts.size(); ++k) {
+        chunk_by_chunk = ec::add(chunk_by_chunk, combine_windows<C>(window_sums.data() + k * slot, layouts[k]));
+    }
+    EXPECT_EQ(chunk_by_chunk.to_affine(), expected);
+}
+
+TEST(MsmEmulation, ChunksWindowSumsCombineOnceOnTheHost) {
+    expect_chunks_combine_to_the_cpus_sum<ec::G1Params>(1000);
+    expect_chunks_combine_to_the_cpus_sum<ec::G2Params>(1100);
+    expect_chunks_combine_to_the_cpus_sum<ec::bn254::G1Params>(1200);
+}
+
 TEST(MsmEmulation, Bn254MatchesTheCpu) {
     uint64_t seed = 1500;
     const AffineEmulation every_round{3, 1};
