@@ -1,4 +1,4 @@
-/* zkbatch plugin ABI, version 8 (ZKB_ABI_VERSION below).
+/* zkbatch plugin ABI, version 9 (ZKB_ABI_VERSION below).
  *
  * The one boundary between the runner and a proving backend. Plain C so that a
  * backend built by another compiler, or at another time, still loads: only
@@ -58,14 +58,14 @@
 extern "C" {
 #endif
 
-#define ZKB_ABI_VERSION 8u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
+#define ZKB_ABI_VERSION 9u /* 2: zkb_host_buffers.keeps_contents; 3: canonical h, device_count;
                               4: h_to_host, the backend's h digest; 5: Groth16 proofs (load_key,
                               the witness buffer, workload and blinding in the request, the
                               proof in the report); 6: seeded keys made by the backend
                               (ZKB_KEY_FORMAT_SEEDED, the key report's points digest); 7: 64
                               phases a report (a 2^27 partition's MSMs in chunks that fit a
                               16 GB card); 8: curves (the plugin's curves, the key's curve,
-                              the proof's length) */
+                              the proof's length); 9: the key report's host_key_bytes */
 #define ZKB_PLUGIN_ENTRY_SYMBOL "zkbatch_plugin_api"
 
 #define ZKB_ERROR_MESSAGE_BYTES 1024
@@ -178,6 +178,10 @@ typedef struct zkb_key_report {
     /* Version 6: for a key the backend made (ZKB_KEY_FORMAT_SEEDED), the points digest
      * its key file would carry (groth16::KeyPointsDigest); "" for a key it loaded. */
     char points_digest[ZKB_DIGEST_HEX_BYTES];
+    /* Version 9: of key_bytes, those the backend allocated in host memory (a streamed
+     * key's pinned points, a key made on the host; not a key file's mapped points), so
+     * that the runner can check that the run still fits the host's memory beside them. */
+    uint64_t host_key_bytes;
 } zkb_key_report;
 
 /* One interval of work the backend did for a partition, on the runner's clock.
@@ -295,7 +299,7 @@ typedef struct zkb_plugin_api {
 
 typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 
-/* The layout of every struct above, pinned for ZKB_ABI_VERSION 8 on the 64-bit targets
+/* The layout of every struct above, pinned for ZKB_ABI_VERSION 9 on the 64-bit targets
  * zkbatch supports. A change that moves one of these sizes is an ABI change: bump
  * ZKB_ABI_VERSION, say what changed beside it, and update the size here. */
 #ifdef __cplusplus
@@ -305,14 +309,14 @@ typedef const zkb_plugin_api* (*zkb_plugin_entry_fn)(void);
 #endif
 #define ZKB_ABI_SIZE(type, bytes) \
     ZKB_ABI_ASSERT(sizeof(type) == (bytes), #type " changed size: a new ZKB_ABI_VERSION is due")
-ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 8u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
+ZKB_ABI_ASSERT(ZKB_ABI_VERSION == 9u, "ZKB_ABI_VERSION moved: check the struct sizes below against it");
 ZKB_ABI_ASSERT(sizeof(void*) == 8, "the zkbatch plugin ABI is defined for 64-bit targets");
 ZKB_ABI_SIZE(zkb_error, 1024);
 ZKB_ABI_SIZE(zkb_fact, 256);
 ZKB_ABI_SIZE(zkb_facts, 12292);
 ZKB_ABI_SIZE(zkb_host_buffers, 72);
 ZKB_ABI_SIZE(zkb_key_source, 40);
-ZKB_ABI_SIZE(zkb_key_report, 200);
+ZKB_ABI_SIZE(zkb_key_report, 208);
 ZKB_ABI_SIZE(zkb_phase, 160);
 ZKB_ABI_SIZE(zkb_prove_request, 96);
 ZKB_ABI_SIZE(zkb_prove_report, 10464);

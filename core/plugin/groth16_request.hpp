@@ -95,6 +95,14 @@ groth16::generic::ProvingKey<Curve> load_host_key(const zkb_key_source& source, 
     return key;
 }
 
+// Of a key load_host_key returned for `source`, the bytes it allocated in host memory (the
+// key report's host_key_bytes): a seeded key's points; a key file's are mapped, the page
+// cache's (a .zkey's few unaligned sections copied aside are not counted).
+template <class Curve>
+uint64_t allocated_key_bytes(const zkb_key_source& source, const groth16::generic::ProvingKey<Curve>& key) {
+    return source.format == ZKB_KEY_FORMAT_SEEDED ? key.point_bytes() : 0;
+}
+
 // True for a Groth16 request, false for the quotient workload; throws Error for another
 // workload, a Groth16 request before a key, or buffers that do not fit the key.
 template <class Curve>

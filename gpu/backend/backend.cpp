@@ -451,6 +451,7 @@ void CudaBackend::load_key(curve::CurveId curve, const zkb_key_source& source, z
         DeviceProvingKey<Curve>& key = std::get<DeviceProvingKey<Curve>>(key_);
         // Before spend_free_memory frees the tabled queries.
         report->key_bytes = key.device_bytes() + key.host_bytes();
+        report->host_key_bytes = key.host_bytes();
         spend_free_memory(key);
         policy_->add_witness(key.header.num_variables);
         report->num_variables = key.header.num_variables;

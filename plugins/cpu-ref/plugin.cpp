@@ -252,6 +252,7 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
             if (source->format == ZKB_KEY_FORMAT_SEEDED)
                 zkbatch::plugin::copy_text(report->points_digest, zkbatch::groth16::key_points_digest(key));
             report->key_bytes = key.point_bytes();
+            report->host_key_bytes = zkbatch::plugin::allocated_key_bytes(*source, key);
             report->num_variables = key.num_variables;
         });
         report->end_ns = now_ns();

@@ -125,6 +125,13 @@ HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view back
     return e;
 }
 
+HostMemoryEstimate with_key_held(HostMemoryEstimate e, uint64_t host_key_bytes) {
+    e.total_bytes = saturating_add(e.total_bytes - e.key_bytes, host_key_bytes);
+    e.key_bytes = 0;
+    e.held_key_bytes = host_key_bytes;
+    return e;
+}
+
 std::optional<uint64_t> parse_mem_available_bytes(std::string_view meminfo) {
     constexpr std::string_view kKey = "MemAvailable:";
     for (size_t start = 0; start < meminfo.size();) {
@@ -170,10 +177,20 @@ std::optional<std::string> host_memory_shortfall(const Manifest& m, const HostMe
     if (e.scratch_bytes > 0) parts += fmt::format(", cpu-ref worker scratch {}", gib(e.scratch_bytes));
     parts += fmt::format(", NTT tables {}", gib(e.ntt_table_bytes));
     if (e.key_bytes > 0) parts += fmt::format(", the proving key the backend makes {}", gib(e.key_bytes));
-    return fmt::format("this run needs about {} of host memory but only {} is available ({}): {}. Lower "
-                       "circuit.log_n (each step down halves it), pipeline.queue_depth, synthesis_workers, "
-                       "prove_workers, finalize_workers or replay_inputs, or run on a machine with more memory",
-                       gib(e.total_bytes), gib(available.bytes), available.source, parts);
+    if (e.held_key_bytes > 0)
+        parts += fmt::format(
+            ", the proving key's points the backend holds in host memory {} (a GPU backend "
+            "streams from there the queries its device cannot hold)",
+            gib(e.held_key_bytes));
+    return fmt::format(
+        "this run needs about {} of host memory but only {} {} ({}): {}. Lower "
+        "circuit.log_n (each step down halves it), pipeline.queue_depth, synthesis_workers, "
+        "prove_workers, finalize_workers or replay_inputs, {}or run on a machine with more memory",
+        gib(e.total_bytes), gib(available.bytes),
+        e.held_key_bytes > 0 ? "was available before the key was loaded" : "is available", available.source, parts,
+        e.held_key_bytes > 0 ? "prove on a GPU with room for more of the key (or raise backend.options.device_memory "
+                               "where it caps the plan), "
+                             : "");
 }
 
 void require_host_memory_for_setup(const Manifest& manifest, uint64_t key_file_bytes) {
@@ -193,10 +210,10 @@ void require_host_memory_for_setup(const Manifest& manifest, uint64_t key_file_b
                     gib(available->bytes), available->source));
 }
 
-void require_host_memory(const Manifest& manifest, std::string_view backend_name) {
-    const std::optional<AvailableMemory> available = available_host_memory();
+void require_host_memory(const Manifest& manifest, const HostMemoryEstimate& estimate,
+                         const std::optional<AvailableMemory>& available) {
     if (!available) return;
-    if (auto message = host_memory_shortfall(manifest, estimate_host_memory(manifest, backend_name), *available))
+    if (auto message = host_memory_shortfall(manifest, estimate, *available))
         throw ManifestError(manifest.source_path.string(), 0, 0, "", *message);
 }
 

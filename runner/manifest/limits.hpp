@@ -12,6 +12,9 @@
 //   scratch       prove_workers × 2V                                       cpu-ref only
 //   NTT tables    V                                                        twiddles of the domain
 //   key           4V (cpu-ref 22V) with setup.key = "backend"              scalars (and points)
+// Once the backend holds the key, what it reports holding in host memory (a key streamed
+// to a GPU too small for it: pinned points; cpu-ref's key) takes the key line's place
+// (with_key_held), checked against what was available before anything was allocated.
 // A set is alive from synthesis to the end of finalize: one per synthesizer, per queue
 // slot, per prove worker, and per finalize worker and finalize-queue slot (as many as
 // finalize workers). A backend that hands out buffer sets from its own pool
@@ -41,12 +44,17 @@ struct HostMemoryEstimate {
     uint64_t scratch_bytes = 0;
     uint64_t ntt_table_bytes = 0;
     uint64_t key_bytes = 0;         // the seeded key a backend makes (setup.key = "backend")
+    uint64_t held_key_bytes = 0;    // the key's points the backends hold in host memory (with_key_held)
     uint64_t total_bytes = 0;       // the sum, saturating at UINT64_MAX
 };
 
 // The estimate for `manifest` run on `backend_name` (a plugin name or a plugin file's
 // path; "auto" counts as cpu-ref, the larger of the two).
 HostMemoryEstimate estimate_host_memory(const Manifest& manifest, std::string_view backend_name);
+
+// The estimate once the backends hold the proving key: their `host_key_bytes` (the key
+// reports' sum) in place of the key line, whose scalars are freed once the key is made.
+HostMemoryEstimate with_key_held(HostMemoryEstimate estimate, uint64_t host_key_bytes);
 
 // Bytes this process may still allocate: MemAvailable from /proc/meminfo, lowered to
 // the headroom of its memory cgroup (v1 or v2) when one is set. nullopt when unknown.
@@ -65,9 +73,11 @@ std::optional<std::string> host_memory_shortfall(const Manifest& manifest, const
                                                  const AvailableMemory& available);
 
 // For `zkbatch run`: throws ManifestError (exit code 2) with the shortfall message
-// when the run cannot fit in this machine's memory. Does nothing when the available
-// memory cannot be read.
-void require_host_memory(const Manifest& manifest, std::string_view backend_name);
+// when the run (its estimate: estimate_host_memory, or with_key_held's) cannot fit in
+// `available`, what this machine had before the run allocated anything (nullopt when
+// unknown: nothing is checked).
+void require_host_memory(const Manifest& manifest, const HostMemoryEstimate& estimate,
+                         const std::optional<AvailableMemory>& available);
 
 // Making a seeded key on the host (`zkbatch setup`, or a run whose key the cache lacks)
 // holds all of its points (`key_file_bytes`, what its file takes) and, while they are

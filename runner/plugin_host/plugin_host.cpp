@@ -491,6 +491,7 @@ std::vector<Backend::KeyLoad> Backend::load_key(const zkb_key_source& source) {
         KeyLoad& load = loads.emplace_back();
         load.load_ms = report.end_ns >= report.start_ns ? static_cast<double>(report.end_ns - report.start_ns) / 1e6 : 0;
         load.key_bytes = report.key_bytes;
+        load.host_key_bytes = report.host_key_bytes;
         load.num_variables = report.num_variables;
         load.where = plugin::read_text(report.where);
         load.how = plugin::read_text(report.how);

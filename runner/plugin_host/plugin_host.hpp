@@ -130,6 +130,7 @@ public:
     struct KeyLoad {
         double load_ms = 0;       // the plugin's own start and end, on the runner's clock
         uint64_t key_bytes = 0;
+        uint64_t host_key_bytes = 0;  // of key_bytes, those in host memory (plugin ABI v9)
         uint64_t num_variables = 0;
         std::string where, how;   // "device0", "read"; "host", "mapped"; "device0", "generated"
         std::string points_digest;  // of a key the backend made (ZKB_KEY_FORMAT_SEEDED); "" otherwise

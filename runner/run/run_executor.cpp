@@ -351,6 +351,7 @@ public:
 private:
     // Before the store or any backend allocates anything: too little memory is a usage error.
     void check_resources() {
+        available_before_ = available_host_memory();
         for (ArmRun& arm : arms_) {
             arm.backend_name = arm.plan->backend_name;
             if (arm.backend_name == "auto") {
@@ -359,8 +360,24 @@ private:
                                                         arm.plan->manifest.circuit.curve_or_default());
                 spdlog::info("backend auto: {}", why);
             }
-            require_host_memory(arm.plan->manifest, arm.backend_name);
+            require_host_memory(arm.plan->manifest, estimate_host_memory(arm.plan->manifest, arm.backend_name),
+                                available_before_);
         }
+    }
+
+    // Once the arm's backends hold the key: the points they keep in host memory (a key
+    // streamed to a GPU that cannot hold it) beside what the run has yet to allocate (a
+    // pageable backend's buffers come per partition), against what was available before,
+    // less the keys of the arms set up earlier. Refused now, with the numbers, rather than
+    // by the out-of-memory killer part way through.
+    void check_host_memory_beside_key(const ArmRun& arm) {
+        uint64_t held = 0;
+        for (const Backend::KeyLoad& load : arm.key_loads) held += load.host_key_bytes;
+        std::optional<AvailableMemory> left = available_before_;
+        if (left) left->bytes -= std::min(left->bytes, held_by_earlier_arms_);
+        const Manifest& m = arm.plan->manifest;
+        require_host_memory(m, with_key_held(estimate_host_memory(m, arm.backend_name), held), left);
+        held_by_earlier_arms_ += held;
     }
 
     // A Groth16 arm's circuit and proving key, made ready once for every arm of that
@@ -406,6 +423,7 @@ private:
                 check_key_points(key);  // a damaged key file is named as such (exit 4), not as the backend's fault
                 throw;
             }
+            check_host_memory_beside_key(arm);
             if (key.format == ZKB_KEY_FORMAT_SEEDED) check_made_keys(arm, key.digest);
             if (plan_.resumed) check_resumed_inputs(arm, *plan_.resumed, *plan_.resume_run_id);
             for (size_t slot = 0; slot < arm.key_loads.size(); ++slot)
@@ -518,6 +536,8 @@ private:
     const RunPlan& plan_;
     const ExecutionOptions& options_;
     std::vector<ArmRun> arms_;
+    std::optional<AvailableMemory> available_before_;          // host memory before the run allocated anything
+    uint64_t held_by_earlier_arms_ = 0;                        // host memory the keys of arms set up so far hold
     std::map<std::string, std::unique_ptr<JobProof>> proofs_;  // by job_proof_identity
     std::vector<std::unique_ptr<SyntheticInputs>> synthetic_;
     std::vector<std::unique_ptr<CircuitInputs>> circuit_inputs_;

@@ -19,6 +19,9 @@
 //   wrong_digest_partition = P   ... with a wrong digest for partition P
 //   wrong_key_device     = D     a seeded key this backend makes (setup.key = "backend",
 //                                ABI v6) is reported with a wrong points digest on device D
+//   host_key_bytes       = N     the key report says N bytes of the key are held in host
+//                                memory (ABI v9), as a GPU backend streaming a key too
+//                                large for its device does (default: as cpu-ref)
 // h is returned in canonical form (ABI v3).
 // Built into a test-only folder, never into build/plugins.
 #include "core/groth16/cpu_partition.hpp"
@@ -54,6 +57,7 @@ struct zkb_backend {
     uint64_t fail_prove_partition = kNever;
     uint64_t corrupt_h_partition = kNever;
     uint64_t fail_acquire_call = kNever;
+    std::optional<uint64_t> host_key_bytes;
     std::string outstanding_report;
     uint64_t slow_partition_ms = 0;
     uint64_t slow_partition = kNever;  // kNever: every partition
@@ -95,6 +99,8 @@ int create(const char* options_text, uint32_t max_log_n, uint32_t, zkb_backend**
         backend->digest_h = options.get_uint("digest_h", 0, 0, 1) == 1;
         backend->wrong_digest_partition = options.get_uint("wrong_digest_partition", kNever, 0, kNever);
         backend->wrong_key_device = options.get_uint("wrong_key_device", kNever, 0, kNever);
+        if (options.contains("host_key_bytes"))
+            backend->host_key_bytes = options.get_bytes("host_key_bytes", 0, 0, kNever);
         options.get_uint("device_count", 1, 1, 1024);  // read by device_count only
         options.check_all_used();
         *out = backend.release();
@@ -205,6 +211,8 @@ int load_key(zkb_backend* backend, const zkb_key_source* source, zkb_key_report*
             zkbatch::plugin::copy_text(report->points_digest, digest);
         }
         report->key_bytes = backend->key->point_bytes();
+        report->host_key_bytes =
+            backend->host_key_bytes.value_or(zkbatch::plugin::allocated_key_bytes(*source, *backend->key));
         report->num_variables = backend->key->num_variables;
         zkbatch::plugin::copy_text(report->where, "host");
     });

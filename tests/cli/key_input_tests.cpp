@@ -238,6 +238,30 @@ TEST_F(KeyInputTest, KeyTheBackendMakesWrongIsRefused) {
     EXPECT_EQ(run_faulty("[0]").exit_code, 0) << "device 0 makes the right key";
 }
 
+// The key's points a backend holds in host memory (a GPU backend streams the queries its
+// device cannot hold from there) count against the host's memory beside everything else
+// the run will allocate: a run they leave no room for is refused once the key is loaded,
+// before any partition (exit 2, with the numbers), and nothing is recorded.
+TEST_F(KeyInputTest, KeyHeldInHostMemoryMustLeaveRoomForTheRun) {
+    const fs::path cache = dir_ / "keys";
+    ASSERT_EQ(setup_smoke(cache).exit_code, 0);
+    auto run_faulty = [&](const std::string& held) {
+        std::vector<std::string> args{"run", "--plugin-path", FAULT_PLUGIN, "--backend", "fault-inject", "--db", db_};
+        for (const auto& arg : smoke_args(cache)) args.push_back(arg);
+        args.insert(args.end(), {"--set", "backend.options.host_key_bytes=\"" + held + "\""});
+        return zkbatch(args);
+    };
+    const auto refused = run_faulty("512TiB");
+    EXPECT_EQ(refused.exit_code, kUsageExitCode) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("the proving key's points the backend holds in host memory 512.0 TiB"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("was available before the key was loaded"), std::string::npos) << refused.err;
+    EXPECT_EQ(recorded_ok(), nothing_ok());
+    const auto fits = run_faulty("1MiB");
+    EXPECT_EQ(fits.exit_code, 0) << fits.out << fits.err;
+}
+
 // A snarkjs key and witnesses (the chain-4 circuit of tests/fixtures/circom, as the
 // fuzz corpus commits them), copied so that a test may damage its copies.
 class ZkeyInputTest : public KeyInputTest {

@@ -107,6 +107,28 @@ TEST(HostMemoryEstimate, LargestManifestDoesNotOverflow) {
               std::numeric_limits<uint64_t>::max());
 }
 
+// Once a backend holds the key, what it reports holding in host memory replaces the key
+// line (the scalars it was made from are freed), and the refusal names it.
+TEST(HostMemoryEstimate, KeyHeldInHostMemoryReplacesTheKeyLine) {
+    Manifest m = shape(20, 2, 2, 2, 1);
+    m.proof.system = zkbatch::ProofSystem::groth16;
+    m.circuit.kind = zkbatch::CircuitKind::synthetic;
+    m.setup.key = zkbatch::KeySource::backend;
+    const auto made = estimate_host_memory(m, "cuda-pinned");
+    EXPECT_EQ(made.key_bytes, 4 * 32 * kMiB);  // the scalars, 4V
+    const auto held = zkbatch::with_key_held(made, 3000 * kMiB);
+    EXPECT_EQ(held.key_bytes, 0u);
+    EXPECT_EQ(held.held_key_bytes, 3000 * kMiB);
+    EXPECT_EQ(held.total_bytes, made.total_bytes - 128 * kMiB + 3000 * kMiB);
+    EXPECT_EQ(host_memory_shortfall(m, held, AvailableMemory{held.total_bytes, "test"}), std::nullopt);
+    const auto message = host_memory_shortfall(m, held, AvailableMemory{held.total_bytes - 1, "test"});
+    ASSERT_TRUE(message);
+    EXPECT_NE(message->find("the proving key's points the backend holds in host memory 2.93 GiB"), std::string::npos)
+        << *message;
+    EXPECT_NE(message->find("was available before the key was loaded (test)"), std::string::npos) << *message;
+    EXPECT_EQ(message->find("the proving key the backend makes"), std::string::npos) << *message;
+}
+
 TEST(MemAvailable, ParsesTheKernelsFormat) {
     const char* meminfo =
         "MemTotal:       24542036 kB\n"
