@@ -1,7 +1,7 @@
 // Benchmarks of the BLS12-381 layers: Fp, Fp2 and Fp12 products, mixed additions, the
 // pairing, MSMs (full scalars and a 90%-boolean witness) and fixed-base multiplication;
 // and BN254's beside them (names BM_Bn254...): Fq and Fq12 products, mixed additions, the
-// pairing, MSMs.
+// pairing, MSMs; and the host's combination of a chunked device MSM's window sums.
 // Thread counts are an argument where the code is threaded, so single-core cost and
 // scaling are separate numbers; those report wall time and the CPU time of all threads.
 //   ./bench_curve --benchmark_out=curve.json --benchmark_out_format=json
@@ -14,6 +14,7 @@
 #include "core/pairing/bn254.hpp"
 #include "core/pairing/pairing.hpp"
 #include "core/util/splitmix64.hpp"
+#include "gpu/msm/msm_steps.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -302,6 +303,37 @@ BENCHMARK(BM_FixedBaseMul<ec::G2Params>)
     ->ArgNames({"log_n", "threads"})
     ->MeasureProcessCPUTime()
     ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// The host's combination of an MSM's chunks' window sums (gpu/msm/msm_steps.hpp,
+// combine_window_sets), which a proof's MSMs leave to the host: `chunks` chunks of one
+// layout of c-bit windows, summed window by window, then one Horner. On the device each
+// chunk's one-thread Horner took about 2 ms in G1 and 5 in G2 (docs/msm.md).
+template <class C>
+void BM_CombineWindowSets(benchmark::State& state) {
+    const auto chunks = static_cast<size_t>(state.range(0));
+    const auto bits = static_cast<uint32_t>(state.range(1));
+    const cuda::msm::WindowLayout layout{bits, cuda::msm::WindowLayout::windows_for(bits), 0};
+    const auto& bases = random_bases<C>();
+    std::vector<ec::Xyzz<C>> sums(chunks * layout.windows);
+    // Doubled, so that ZZ is not 1, as a bucket sum's is not.
+    for (size_t i = 0; i < sums.size(); ++i) sums[i] = ec::xyzz_dbl(ec::Xyzz<C>::from_affine(bases[i]));
+    const std::vector<cuda::msm::WindowLayout> layouts(chunks, layout);
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(cuda::msm::combine_window_sets<C>(sums.data(), layout.windows, layouts));
+    }
+}
+BENCHMARK(BM_CombineWindowSets<ec::G1Params>)
+    ->Name("BM_G1CombineWindowSets")
+    ->Args({1, 20})
+    ->Args({64, 16})
+    ->ArgNames({"chunks", "bits"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CombineWindowSets<ec::G2Params>)
+    ->Name("BM_G2CombineWindowSets")
+    ->Args({1, 20})
+    ->Args({16, 16})
+    ->ArgNames({"chunks", "bits"})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
