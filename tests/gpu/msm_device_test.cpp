@@ -3,7 +3,8 @@
 // small, edge values), bases distinct, repeated or at infinity, n from 1 to 2^20, G1
 // and G2, scalars canonical or in Montgomery form, the automatic and forced window
 // widths, one plan shared by a G1 and a G2 accumulation on two streams, and buffers
-// reused across sizes; BLS12-381's groups and BN254's. Every result buffer is poisoned
+// reused across sizes, an MSM in chunks combined on the host; BLS12-381's groups and
+// BN254's. Every result buffer is poisoned
 // first, so an MSM that writes nothing cannot pass. Skips visibly without a GPU.
 #include "msm_test_support.hpp"
 #include "test_support.hpp"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -261,6 +263,56 @@ void expect_table_msm_matches_cpu(size_t n, BaseProfile base_profile, ScalarProf
         EXPECT_EQ(read_result(result, stream), expected)
             << (form == ScalarForm::canonical ? "canonical" : "montgomery") << " scalars";
     }
+}
+
+// An MSM in chunks, as ProofMsms runs one: each chunk's window sums into a slot of the
+// capacity's most windows (BucketAccumulator::run_windows), the slots brought back and
+// combined on the host (combine_window_sets). Chunks of uniform, zero, one and mostly
+// boolean scalars take different layouts; the slots are poisoned first.
+template <class C>
+void expect_chunk_windows_combine_to_the_cpus_sum(uint64_t seed) {
+    SCOPED_TRACE(curve_name<C>());
+    constexpr size_t kChunk = 700;
+    const ScalarProfile profiles[] = {ScalarProfile::uniform, ScalarProfile::zeros, ScalarProfile::ones,
+                                      ScalarProfile::mostly_boolean, ScalarProfile::uniform};
+    const cuda::msm::MsmCapacity capacity = capacity_for(kChunk);
+    cuda::msm::ScalarPlan plan(capacity);
+    cuda::msm::BucketAccumulator<C> accumulator(capacity);
+    const uint32_t slot = capacity.max_windows();
+    const size_t chunks = std::size(profiles);
+    cuda::DeviceBuffer<ec::Xyzz<C>> window_sums(chunks * slot);
+    ZKB_CUDA_CHECK(cudaMemset(window_sums.data(), 0xa5, window_sums.bytes()));
+    std::vector<ec::Affine<C>> all_bases;
+    std::vector<typename C::Scalar> all_scalars;
+    std::vector<std::unique_ptr<DeviceInputs<C>>> inputs;
+    std::vector<cuda::msm::WindowLayout> layouts;
+    const cuda::Stream stream;
+    for (size_t k = 0; k < chunks; ++k) {
+        const auto bases = test::make_bases<C>(kChunk, BaseProfile::distinct, seed++);
+        const auto scalars = test::make_scalars<typename C::Scalar>(kChunk, profiles[k], seed++);
+        all_bases.insert(all_bases.end(), bases.begin(), bases.end());
+        all_scalars.insert(all_scalars.end(), scalars.begin(), scalars.end());
+        inputs.push_back(std::make_unique<DeviceInputs<C>>(bases, scalars));
+        const ScalarForm form = kForms<C>[k % 2];
+        plan.prepare(inputs.back()->scalars(form), form, kChunk, stream);
+        layouts.push_back(
+            accumulator.run_windows(plan, inputs.back()->bases.data(), window_sums.data() + k * slot, stream));
+        EXPECT_LE(layouts.back().windows, slot);
+    }
+    EXPECT_EQ(layouts[1].windows, 0u) << "a chunk of zeros has no window sums";
+    EXPECT_EQ(layouts[2].windows, 1u) << "a chunk of ones has one";
+    stream.synchronize();
+    std::vector<ec::Xyzz<C>> host(window_sums.size());
+    window_sums.copy_to_host(host.data(), host.size());
+    const ec::Affine<C> expected = test::cpu_msm(all_bases, test::canonical_scalars(all_scalars));
+    EXPECT_EQ(cuda::msm::combine_window_sets<C>(host.data(), slot, layouts).to_affine(), expected);
+}
+
+TEST(MsmDevice, ChunksWindowSumsCombineOnTheHost) {
+    ZKB_REQUIRE_GPU();
+    expect_chunk_windows_combine_to_the_cpus_sum<ec::G1Params>(9500);
+    expect_chunk_windows_combine_to_the_cpus_sum<ec::G2Params>(9600);
+    expect_chunk_windows_combine_to_the_cpus_sum<ec::bn254::G1Params>(9700);
 }
 
 TEST(MsmDevice, OverBaseTablesMatchesTheCpu) {
