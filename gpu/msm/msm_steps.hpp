@@ -893,11 +893,11 @@ ZKB_HOST_DEVICE ec::Jacobian<C> combine_windows(const ec::Xyzz<C>* window_sums, 
     return total;
 }
 
-// Several MSMs' window sums as one sum, on the host: an MSM in chunks leaves each chunk's
+// The sum of an MSM's chunks from their window sums, on the host: each chunk leaves its
 // S_w (chunk k's at window_sums + k slot, in layouts[k]; no windows for a chunk of zero
-// scalars) and combines them once, where one device thread per chunk would spend c
-// doublings a window on each (2 ms in G1, 5 in G2). Chunks of one layout are summed window
-// by window first, so each layout costs one Horner.
+// scalars), combined here once where one device thread per chunk would spend c doublings
+// a window on each (2 ms in G1, 5 in G2). Chunks of one layout are summed window by window
+// first, so each layout costs one Horner.
 template <class C>
 ec::Jacobian<C> combine_window_sets(const ec::Xyzz<C>* window_sums, size_t slot,
                                     std::span<const WindowLayout> layouts) {

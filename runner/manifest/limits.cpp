@@ -126,7 +126,8 @@ HostMemoryEstimate estimate_host_memory(const Manifest& m, std::string_view back
 }
 
 HostMemoryEstimate with_key_held(HostMemoryEstimate e, uint64_t host_key_bytes) {
-    e.total_bytes = saturating_add(e.total_bytes - e.key_bytes, host_key_bytes);
+    if (e.total_bytes != std::numeric_limits<uint64_t>::max())  // saturated stays saturated
+        e.total_bytes = saturating_add(e.total_bytes - e.key_bytes, host_key_bytes);
     e.key_bytes = 0;
     e.held_key_bytes = host_key_bytes;
     return e;

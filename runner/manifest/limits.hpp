@@ -13,7 +13,7 @@
 //   NTT tables    V                                                        twiddles of the domain
 //   key           4V (cpu-ref 22V) with setup.key = "backend"              scalars (and points)
 // Once the backend holds the key, what it reports holding in host memory (a key streamed
-// to a GPU too small for it: pinned points; cpu-ref's key) takes the key line's place
+// to a GPU too small for it: pinned points; a key cpu-ref made) takes the key line's place
 // (with_key_held), checked against what was available before anything was allocated.
 // A set is alive from synthesis to the end of finalize: one per synthesizer, per queue
 // slot, per prove worker, and per finalize worker and finalize-queue slot (as many as
