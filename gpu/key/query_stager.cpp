@@ -16,10 +16,10 @@ uint64_t slot_bytes_for(uint64_t chunk_points, const KeyPlacement& placement, Po
 
 }  // namespace
 
-QueryStager::QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point)
+QueryStager::QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point, DeviceArena* arena)
     : slot_bytes_(slot_bytes_for(chunk_points, placement, point)) {
     if (slot_bytes_ == 0) return;
-    for (DeviceBuffer<uint8_t>& slot : slots_) slot = DeviceBuffer<uint8_t>(slot_bytes_);
+    for (DeviceBuffer<uint8_t>& slot : slots_) slot = DeviceBuffer<uint8_t>(slot_bytes_, arena);
     copies_.emplace();
 }
 
@@ -27,7 +27,8 @@ uint64_t QueryStager::device_bytes_for(uint64_t chunk_points, const KeyPlacement
     return 2 * slot_bytes_for(chunk_points, placement, point);
 }
 
-void QueryStager::begin() {
+void QueryStager::begin(const Event* slots_free) {
+    if (slots_free != nullptr && copies_) copies_->wait(*slots_free);
     bytes_ = 0;
     last_slot_ = -1;
     prefetched_ = nullptr;
@@ -75,6 +76,10 @@ void QueryStager::prefetch(const KeyQuery<Point>& query, uint64_t first, uint64_
     prefetched_ = query.host_points() + first;
     prefetched_bytes_ = count * sizeof(Point);
     prefetched_slot_ = copy_into_next_slot(prefetched_, prefetched_bytes_);
+}
+
+void QueryStager::synchronize() const noexcept {
+    if (copies_) (void)cudaStreamSynchronize(copies_->handle());
 }
 
 void QueryStager::release(const Stream& compute) {

@@ -32,12 +32,15 @@ struct PointBytes {
 class QueryStager {
 public:
     // Slots for chunks of up to `chunk_points` points (of `point`'s sizes) of the queries
-    // `placement` streams (none: no memory, no stream).
-    QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point);
+    // `placement` streams (none: no memory, no stream), from `arena` where one is given.
+    QueryStager(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point, DeviceArena* arena = nullptr);
     static uint64_t device_bytes_for(uint64_t chunk_points, const KeyPlacement& placement, PointBytes point);
 
-    // Forgets the previous proof's copies.
-    void begin();
+    // Forgets the previous proof's copies. With `slots_free`, the copies from now on wait
+    // for that event too: slots in memory lent until then (DeviceArena).
+    void begin(const Event* slots_free = nullptr);
+    // Waits for the copies enqueued so far, errors dropped (a caller unwinding one).
+    void synchronize() const noexcept;
     // The device address of points [first, first + count) of `query`. For a streamed
     // query the copy is enqueued, and `compute` waits for it; the caller then enqueues the
     // MSM that reads them and calls release.

@@ -91,7 +91,9 @@ struct RunEvents {
 
 class ScalarPlan {
 public:
-    explicit ScalarPlan(const MsmCapacity& capacity);
+    // Its buffers from `arena` where one is given (device_bytes_for's bytes, each buffer
+    // padded to DeviceArena::kAlignment), else memory of its own.
+    explicit ScalarPlan(const MsmCapacity& capacity, DeviceArena* arena = nullptr);
 
     // Steps 1-3 for the n scalars at `scalars` (device memory, `form`), on `stream`.
     // window_bits = 0 chooses from the number of full scalars; otherwise it must be one
@@ -180,8 +182,10 @@ public:
     // With capacity.affine_rounds, the rounds' scratch (rounds_scratch_bytes) goes in
     // `lent_rounds_scratch` when given (device memory, 16-byte aligned, that the caller
     // leaves alone while a run on this accumulator may still be in level 0), else in
-    // memory of its own.
-    explicit BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch = nullptr);
+    // memory of its own. The other buffers come from `arena` where one is given (as
+    // ScalarPlan's), else from memory of its own.
+    explicit BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch = nullptr,
+                               DeviceArena* arena = nullptr);
 
     // Steps 4-6: writes sum_i [s_i] bases[i] to *result (device memory) for the plan's
     // scalars; bases holds plan.point_count() points (device memory, (0, 0) = infinity).

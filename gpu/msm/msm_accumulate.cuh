@@ -165,24 +165,24 @@ void run_levels(const LevelPlan& plan, const GatherSource<C>& source, const Affi
 }  // namespace detail
 
 template <class C>
-BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch)
+BucketAccumulator<C>::BucketAccumulator(const MsmCapacity& capacity, void* lent_rounds_scratch, DeviceArena* arena)
     : capacity_(capacity) {
     resident_threads_ = detail::resident_threads(detail::accumulate_kernel<C, GatherSource<C>>);
     reduce_resident_threads_ = detail::resident_threads(detail::reduce_buckets_kernel<C>);
-    buckets_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_buckets());
+    buckets_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_buckets(), arena);
     for (int i = 0; i < 2; ++i) {
-        spill_points_[i] = DeviceBuffer<ec::Xyzz<C>>(capacity.max_spills(i));
-        spill_keys_[i] = DeviceBuffer<uint32_t>(capacity.max_spills(i));
+        spill_points_[i] = DeviceBuffer<ec::Xyzz<C>>(capacity.max_spills(i), arena);
+        spill_keys_[i] = DeviceBuffer<uint32_t>(capacity.max_spills(i), arena);
     }
-    level_flags_ = DeviceBuffer<uint32_t>(LevelPlan::kMaxLevels);
-    partials_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_reduce_threads(reduce_resident_threads_));
-    tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(partials_.size() / 2 + 1);  // a tree pass's groups are 2 or more
-    window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1));
+    level_flags_ = DeviceBuffer<uint32_t>(LevelPlan::kMaxLevels, arena);
+    partials_ = DeviceBuffer<ec::Xyzz<C>>(capacity.max_reduce_threads(reduce_resident_threads_), arena);
+    tree_sums_ = DeviceBuffer<ec::Xyzz<C>>(partials_.size() / 2 + 1, arena);  // a tree pass's groups are 2 or more
+    window_sums_ = DeviceBuffer<ec::Xyzz<C>>(WindowLayout::windows_for(1), arena);
     if (capacity.affine_rounds) {
         affine_slots_ = detail::affine_slots<C>();
         const detail::AffineScratchLayout<C> scratch(affine_slots_, capacity.affine_segment);
         if (lent_rounds_scratch == nullptr) {
-            own_rounds_scratch_ = DeviceBuffer<uint8_t>(scratch.bytes());
+            own_rounds_scratch_ = DeviceBuffer<uint8_t>(scratch.bytes(), arena);
             lent_rounds_scratch = own_rounds_scratch_.data();
         }
         scratch.carve(lent_rounds_scratch, affine_points_, affine_prefix_, affine_keys_);

@@ -69,21 +69,21 @@ struct PlanSizes {
 
 }  // namespace
 
-ScalarPlan::ScalarPlan(const MsmCapacity& capacity) : capacity_(capacity) {
+ScalarPlan::ScalarPlan(const MsmCapacity& capacity, DeviceArena* arena) : capacity_(capacity) {
     const PlanSizes sizes(capacity);
     max_entries_ = sizes.entries;
     const size_t n = sizes.scalars;
-    canonical_ = DeviceBuffer<Scalar>(n);
-    full_flags_ = DeviceBuffer<uint8_t>(n);
-    one_flags_ = DeviceBuffer<uint8_t>(n);
-    full_indices_ = DeviceBuffer<uint32_t>(n);
-    one_indices_ = DeviceBuffer<uint32_t>(n);
-    counts_ = DeviceBuffer<uint32_t>(2);
+    canonical_ = DeviceBuffer<Scalar>(n, arena);
+    full_flags_ = DeviceBuffer<uint8_t>(n, arena);
+    one_flags_ = DeviceBuffer<uint8_t>(n, arena);
+    full_indices_ = DeviceBuffer<uint32_t>(n, arena);
+    one_indices_ = DeviceBuffer<uint32_t>(n, arena);
+    counts_ = DeviceBuffer<uint32_t>(2, arena);
     for (int i = 0; i < 2; ++i) {
-        key_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_);
-        value_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_);
+        key_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_, arena);
+        value_buffers_[i] = DeviceBuffer<uint32_t>(max_entries_, arena);
     }
-    cub_scratch_ = DeviceBuffer<uint8_t>(sizes.cub_scratch_bytes);
+    cub_scratch_ = DeviceBuffer<uint8_t>(sizes.cub_scratch_bytes, arena);
     host_counts_ = PinnedBuffer(2 * sizeof(uint32_t));
 }
 

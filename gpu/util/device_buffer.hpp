@@ -1,9 +1,11 @@
 // DeviceBuffer<T>: `count` elements of T in device memory (cudaMalloc), freed in the
-// destructor. Allocated once and reused: a per-partition cudaMalloc/cudaFree would
-// synchronize the device and stall every other worker on it.
+// destructor; or, taken from a DeviceArena, memory lent by its owner and not freed here.
+// Allocated once and reused: a per-partition cudaMalloc/cudaFree would synchronize the
+// device and stall every other worker on it.
 #pragma once
 
 #include "gpu/util/cuda_check.hpp"
+#include "gpu/util/device_arena.hpp"
 #include "gpu/util/stream.hpp"
 
 #include <cuda_runtime_api.h>
@@ -23,19 +25,26 @@ public:
     explicit DeviceBuffer(size_t count) : count_(count) {
         if (count > 0) ZKB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
     }
-    ~DeviceBuffer() {
-        // cudaFree fails only on a broken context, which has been reported already.
-        if (data_ != nullptr) (void)cudaFree(data_);
+    // From `arena` where one is given (lent: never freed here), else as above.
+    DeviceBuffer(size_t count, DeviceArena* arena) : DeviceBuffer(arena == nullptr ? count : 0) {
+        if (arena == nullptr) return;
+        count_ = count;
+        data_ = static_cast<T*>(arena->take(count * sizeof(T)));
+        owned_ = false;
     }
+    ~DeviceBuffer() { release(); }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     DeviceBuffer(DeviceBuffer&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+        : data_(std::exchange(other.data_, nullptr)),
+          count_(std::exchange(other.count_, 0)),
+          owned_(std::exchange(other.owned_, true)) {}
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
         if (this != &other) {
-            if (data_ != nullptr) (void)cudaFree(data_);
+            release();
             data_ = std::exchange(other.data_, nullptr);
             count_ = std::exchange(other.count_, 0);
+            owned_ = std::exchange(other.owned_, true);
         }
         return *this;
     }
@@ -59,8 +68,14 @@ public:
     }
 
 private:
+    void release() noexcept {
+        // cudaFree fails only on a broken context, which has been reported already.
+        if (owned_ && data_ != nullptr) (void)cudaFree(data_);
+    }
+
     T* data_ = nullptr;
     size_t count_ = 0;
+    bool owned_ = true;  // false: lent by an arena
 };
 
 }  // namespace zkbatch::cuda
