@@ -57,11 +57,27 @@ uint64_t domain_tables_bytes(uint32_t log_n, QuotientMemory quotient) {
     return ntt::DeviceDomainTables<ff::Fr>::device_bytes(log_n, power_tables_of(quotient));
 }
 
+// h's digest block sums, which a holds from the end of the quotient until they are copied
+// to the host, at a's head: what a lane beside H leaves alone.
+uint64_t digest_rows_bytes(uint32_t log_n) {
+    return DeviceArena::padded(xxh3::block_sum_count(vector_bytes(log_n)) * sizeof(uint64_t));
+}
+
+// The room a lane beside H may take of a (MsmMemoryPlan::beside_h_room_bytes).
+uint64_t beside_h_room_bytes(uint32_t max_log_n) { return vector_bytes(max_log_n) - digest_rows_bytes(max_log_n); }
+
 // A worker's block for a, b and c (a and b where the quotient is lean), which holds B2's
-// rounds' scratch too where the plan shares it (`lent_bytes`, ProofMsms::lent_bytes): the
-// larger of the two.
-uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes, QuotientMemory quotient) {
-    return std::max(quotient_vectors(quotient) * vector_bytes(max_log_n), lent_bytes);
+// rounds' scratch too where the plan shares it (`lent_bytes`, ProofMsms::lent_bytes),
+// and the lane beside H (ProofMsms::beside_h): in a's room, or after the vectors.
+uint64_t vectors_block_bytes(uint32_t max_log_n, uint64_t lent_bytes, QuotientMemory quotient,
+                             const BesideHLane& beside_h) {
+    const uint64_t after_vectors = beside_h.chunk_points != 0 && !beside_h.in_vector_a ? beside_h.bytes : 0;
+    return std::max(quotient_vectors(quotient) * vector_bytes(max_log_n) + after_vectors, lent_bytes);
+}
+
+// Where in that block the lane beside H starts.
+uint64_t beside_h_offset(uint32_t max_log_n, QuotientMemory quotient, const BesideHLane& beside_h) {
+    return beside_h.in_vector_a ? digest_rows_bytes(max_log_n) : quotient_vectors(quotient) * vector_bytes(max_log_n);
 }
 
 // The quotient's memory plans option quotient_memory allows, the faster first.
@@ -236,6 +252,10 @@ BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_l
     config.b2_msm = get_choice<B2Msm>(options, "b2_msm", {{"device", B2Msm::device}, {"host", B2Msm::host}},
                                       "'device' (the default: the G2 MSM on the GPU) or 'host' (on the host's "
                                       "cores while the GPU runs the rest of the proof)");
+    config.msm_beside_h = get_choice<BesideH>(
+        options, "msm_beside_h", {{"auto", BesideH::automatic}, {"off", BesideH::off}, {"on", BesideH::on}},
+        "'auto' (the default: a streamed A's and L's MSMs beside H's, on a second stream, where they fit in the a "
+        "vector's memory), 'off', or 'on' (beside H in memory of their own where a's is too small)");
     return config;
 }
 
@@ -305,6 +325,15 @@ void CudaBackend::add_key_facts(const DeviceProvingKey<Curve>& key, zkb_facts* f
     plugin::add_fact(facts, "cuda.msm_g2_affine_segment",
                      ProofMsms<Curve>::g2_affine_segment(key.header, key_plan_.chunk_points, msm_memory_));
     plugin::add_fact(facts, "cuda.msm_g2_scratch_in_vectors", msm_memory_.g2_scratch_in_vectors ? "yes" : "no");
+    const BesideHLane beside_h = ProofMsms<Curve>::beside_h(key.header, key_plan_.chunk_points, msm_memory_);
+    plugin::add_fact(facts, "cuda.msm_beside_h",
+                     beside_h.chunk_points == 0    ? "none"
+                     : key.b_variables.size() != 0 ? "a,l"
+                                                   : "l");
+    if (beside_h.chunk_points != 0) {
+        plugin::add_fact(facts, "cuda.msm_beside_h_chunk_points", beside_h.chunk_points);
+        plugin::add_fact(facts, "cuda.msm_beside_h_memory", beside_h.in_vector_a ? "vector_a" : "own");
+    }
     plugin::add_fact(facts, "cuda.msm_worker_bytes",
                      worker_bytes(key.header, key_plan_.chunk_points, quotient_memory_, msm_memory_));
     if (!key.tables.empty()) {
@@ -341,8 +370,16 @@ template <class Curve>
 uint64_t CudaBackend::worker_bytes(const groth16::generic::ProvingKey<Curve>& shape, uint64_t chunk_points,
                                    QuotientMemory quotient, const MsmMemoryPlan& memory) const {
     using Msms = ProofMsms<Curve>;
-    return vectors_block_bytes(config_.max_log_n, Msms::lent_bytes(shape, chunk_points, memory), quotient) +
-           shape.num_variables * sizeof(typename Curve::Fr) + Msms::device_bytes_for(shape, chunk_points, memory);
+    const MsmMemoryPlan planned = with_beside_h(memory);
+    return vectors_block_bytes(config_.max_log_n, Msms::lent_bytes(shape, chunk_points, planned), quotient,
+                               Msms::beside_h(shape, chunk_points, planned)) +
+           shape.num_variables * sizeof(typename Curve::Fr) + Msms::device_bytes_for(shape, chunk_points, planned);
+}
+
+MsmMemoryPlan CudaBackend::with_beside_h(MsmMemoryPlan memory) const {
+    memory.beside_h = config_.msm_beside_h;
+    memory.beside_h_room_bytes = beside_h_room_bytes(config_.max_log_n);
+    return memory;
 }
 
 template <class Curve>
@@ -547,13 +584,13 @@ void CudaBackend::spend_free_memory(DeviceProvingKey<Curve>& key) {
     const uint64_t start_ns = steady_now_ns();
     // Tables are for whole MSMs; MSMs in chunks (2^27) may still get B2's rounds.
     const bool whole = key_plan_.chunk_points == largest_query(key.header);
-    msm_memory_ = plan_msm_memory(
+    msm_memory_ = with_beside_h(plan_msm_memory(
         key.header, key.b_points(), key_plan_.placement, msm_memory_budget_bytes_, config_.msm_tables && whole,
         config_.msm_affine_rounds,
         [&](const MsmMemoryPlan& memory) {
             return config_.prove_workers * worker_bytes(key.header, key_plan_.chunk_points, quotient_memory_, memory);
         },
-        config_.msm_table_stride);
+        config_.msm_table_stride));
     build_key_tables(key, msm_memory_);
     table_build_ms_ = (steady_now_ns() - start_ns) / 1000000;
 }
@@ -565,14 +602,16 @@ std::unique_ptr<CudaWorker> CudaBackend::create_worker(uint32_t worker_index) {
 
 template <class CurveDescription>
 CudaWorker::Groth16Buffers<CurveDescription>::Groth16Buffers(const DeviceProvingKey<Curve>& key,
-                                                             const CudaBackend& backend, void* lent)
+                                                             const CudaBackend& backend, void* lent,
+                                                             void* beside_h_memory)
     : z(key.header.num_variables),
-      msms(key.header, key.b_points(), backend.msm_chunk_points(), backend.msm_memory(), lent) {}
+      msms(key.header, key.b_points(), backend.msm_chunk_points(), backend.msm_memory(), lent, beside_h_memory) {}
 
 CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     : backend_(backend),
       copy_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".copy")),
       compute_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".compute")),
+      beside_h_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".beside_h")),
       host_lane_(plugin::concat("gpu", backend.config().device, ".w", worker_index, ".host")),
       own_copy_stream_(stream_if(backend.config().copy_streams == CopyStreams::worker)),
       upload_stream_(own_copy_stream_ ? *own_copy_stream_ : *backend.upload_stream()),
@@ -583,17 +622,22 @@ CudaWorker::CudaWorker(CudaBackend& backend, uint32_t worker_index)
     curve::with_curve(backend.key_curve(),
                       [&](auto c) { (void)backend_.tables<typename decltype(c)::Fr>(max_log_n, backend.key_roots()); });
     uint64_t lent_bytes = 0;
+    BesideHLane beside_h;
     visit_held(backend.key(), [&](const auto& key) {
         using Msms = ProofMsms<CurveOf<decltype(key)>>;
         lent_bytes = Msms::lent_bytes(key.header, backend.msm_chunk_points(), backend.msm_memory());
+        beside_h = Msms::beside_h(key.header, backend.msm_chunk_points(), backend.msm_memory());
     });
     const QuotientMemory quotient = backend.quotient_memory();
-    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient));
+    vectors_ = DeviceBuffer<uint8_t>(vectors_block_bytes(max_log_n, lent_bytes, quotient, beside_h));
     a_ = vectors_.data();
     b_ = a_ + vector_bytes(max_log_n);
     c_ = quotient == QuotientMemory::full ? b_ + vector_bytes(max_log_n) : nullptr;
+    uint8_t* const beside_h_memory =
+        beside_h.chunk_points != 0 ? vectors_.data() + beside_h_offset(max_log_n, quotient, beside_h) : nullptr;
     visit_held(backend.key(), [&](const auto& key) {
-        auto& buffers = groth16_.emplace<Groth16Buffers<CurveOf<decltype(key)>>>(key, backend, vectors_.data());
+        auto& buffers =
+            groth16_.emplace<Groth16Buffers<CurveOf<decltype(key)>>>(key, backend, vectors_.data(), beside_h_memory);
         z_chunk_up_.resize(buffers.msms.z_chunks(key.header));
         host_threads_ = std::max(1u, std::thread::hardware_concurrency() / backend.config().prove_workers);
         if (key.placement.b2_on_host()) b2_scalars_.resize(key.b_points());
@@ -723,10 +767,11 @@ uint64_t CudaWorker::record_anchor() {
     return steady_now_ns();
 }
 
-void CudaWorker::synchronize_streams() const noexcept {
+void CudaWorker::synchronize_streams() noexcept {
     // Errors here repeat the one being thrown.
     const std::initializer_list<const Stream*> streams = {&upload_stream_, &compute_stream_, &download_stream_};
     for (const Stream* stream : streams) (void)cudaStreamSynchronize(stream->handle());
+    visit_held(groth16_, [](auto& buffers) { buffers.msms.synchronize_lane_beside_h(); });
 }
 
 void CudaWorker::run_quotient_schedule(const Partition& partition) {
@@ -747,17 +792,23 @@ groth16::generic::MsmSums<Curve> CudaWorker::run_groth16_schedule(const Partitio
     const Event& z_msms_done = upload_z_and_run_its_msms(partition, key, buffers);
     // Where B2's rounds wrote their scratch in a, b and c's block, a, b and c go up only
     // once z's MSMs are done: under L, and the quotient follows L. Where they did not run
-    // (too few full-size values), the block is free at once.
+    // (too few full-size values), the block is free at once. A lean quotient's c goes up
+    // once a holds A*B: under L, where L is still to run. A streamed L runs beside H
+    // instead, where the plan has a lane there (ProofMsms::beside_h).
     const bool vectors_after_l = buffers.msms.lent_scratch_written();
-    if (vectors_after_l) run_l_then_wait_for_z_msms(partition, key, buffers, z_msms_done);
+    enum class LSlot { before_quotient, under_c, after_quotient, beside_h };
+    const LSlot l_slot = buffers.msms.has_lane_beside_h() ? LSlot::beside_h
+                         : vectors_after_l                ? LSlot::before_quotient
+                         : c_ == nullptr                  ? LSlot::under_c
+                                                          : LSlot::after_quotient;
+    if (l_slot == LSlot::before_quotient) run_l(partition, key, buffers);
+    if (vectors_after_l) z_msms_done.synchronize();  // done already, unless L had no points to count
     const auto& tables = backend_.tables<typename Curve::Fr>(partition.log_n, partition.roots);
     start_quotient_on_device(partition, tables, "quotient");
-    // A lean quotient's c goes up once a holds A*B: under L, where L is still to run.
-    const bool l_under_c = !vectors_after_l && c_ == nullptr;
-    if (l_under_c) run_l(partition, key, buffers);
+    if (l_slot == LSlot::under_c) run_l(partition, key, buffers);
     finish_quotient_on_device(partition, tables, "quotient");
     if (partition.digest_on_device) enqueue_digest_block_sums(partition, "h_digest_blocks");
-    if (!vectors_after_l && !l_under_c) run_l(partition, key, buffers);
+    if (l_slot == LSlot::after_quotient) run_l(partition, key, buffers);
     // h is made in b on the compute stream, after a's upload: the event H waits for.
     run_h(partition, key, buffers, quotient_inputs_[0].upload.end);
     bring_h_back(partition);  // under H's MSM
@@ -794,13 +845,6 @@ curve::G2<Curve> CudaWorker::sum_b2_on_host(const Partition& partition, const De
         key.b_g2_query.host_points(), b2_scalars_.data(), b2_scalars_.size(), host_threads_);
     b2_end_ns_ = steady_now_ns();
     return sum;
-}
-
-template <class Curve>
-void CudaWorker::run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
-                                            Groth16Buffers<Curve>& buffers, const Event& z_msms_done) {
-    run_l(partition, key, buffers);
-    z_msms_done.synchronize();  // done already, unless L had no points to count
 }
 
 template <class Fr>
@@ -898,7 +942,7 @@ void CudaWorker::run_h(const Partition& partition, const DeviceProvingKey<Curve>
                        const Event& h_ready) {
     const NvtxRange range(partition.nvtx_prefix + "msm h");
     // h in b, made there by the device's quotient or uploaded as the key's curve's Fr.
-    buffers.msms.run_h(key, as<typename Curve::Fr>(b_), compute_stream_, h_ready);
+    buffers.msms.run_h(key, buffers.z.data(), as<typename Curve::Fr>(b_), compute_stream_, h_ready);
 }
 
 void CudaWorker::bring_h_back(const Partition& partition) {
@@ -928,16 +972,19 @@ groth16::generic::MsmSums<Curve> CudaWorker::collect_msm_sums(const DeviceProvin
                                                               Groth16Buffers<Curve>& buffers) {
     groth16::generic::MsmSums<Curve> sums = buffers.msms.sums(key, compute_stream_);
     for (const auto& interval : buffers.msms.intervals()) {
-        phases_.add(PhaseLog::Section::msms, groth16::phase_name(interval.msm), compute_lane_, *interval.start,
-                    *interval.end);
+        phases_.add(PhaseLog::Section::msms, groth16::phase_name(interval.msm),
+                    interval.beside_h ? beside_h_lane_ : compute_lane_, *interval.start, *interval.end);
     }
-    // The streamed queries' copies, on their own stream: one interval from the first to
-    // the last, with every chunk's bytes (they run under the MSMs they feed).
-    const QueryStager& key_copies = buffers.msms.key_copies();
-    if (key_copies.bytes() != 0) {
+    // The streamed queries' copies, on their own stream (the lane beside H's on another):
+    // one interval from the first to the last, with every chunk's bytes (they run under
+    // the MSMs they feed).
+    const auto add_key_copies = [&](const QueryStager& key_copies) {
+        if (key_copies.bytes() == 0) return;
         phases_.add(PhaseLog::Section::msms, "key_h2d", copy_lane_, key_copies.first_start(), key_copies.last_end(),
                     key_copies.bytes());
-    }
+    };
+    add_key_copies(buffers.msms.key_copies());
+    if (const QueryStager* beside_h = buffers.msms.beside_h_key_copies()) add_key_copies(*beside_h);
     return sums;
 }
 

@@ -33,7 +33,7 @@ namespace zkbatch::cuda {
 
 // The backend's own options ("device", "copy_streams", "msm_chunk_log", "msm_tables",
 // "msm_table_stride", "msm_affine_rounds", "device_memory", "key_placement",
-// "quotient_memory", "b2_msm"); a policy reads its own from the same object.
+// "quotient_memory", "b2_msm", "msm_beside_h"); a policy reads its own from the same object.
 BackendConfig read_backend_config(plugin::PluginOptions& options, uint32_t max_log_n, uint32_t prove_workers);
 
 // The domain tables a quotient of that memory plan reads.
@@ -136,6 +136,8 @@ private:
     template <class Curve>
     uint64_t worker_bytes(const groth16::generic::ProvingKey<Curve>& shape, uint64_t chunk_points,
                           QuotientMemory quotient, const MsmMemoryPlan& memory = {}) const;
+    // `memory` with the lane beside H that option msm_beside_h and a's room allow.
+    MsmMemoryPlan with_beside_h(MsmMemoryPlan memory) const;
     // load_key's two ways: a BLS12-381 seeded key made on the device, any other key read
     // or made on the host and uploaded. Each plans, builds the largest domain's tables and
     // sets key_.
@@ -212,7 +214,8 @@ private:
     template <class CurveDescription>
     struct Groth16Buffers {
         using Curve = CurveDescription;
-        Groth16Buffers(const DeviceProvingKey<Curve>& key, const CudaBackend& backend, void* lent);
+        Groth16Buffers(const DeviceProvingKey<Curve>& key, const CudaBackend& backend, void* lent,
+                       void* beside_h_memory);
         DeviceBuffer<typename Curve::Fr> z;
         ProofMsms<Curve> msms;
     };
@@ -228,7 +231,7 @@ private:
     void run_to_completion(Schedule&& schedule);
     // Waits for every stream this worker enqueues on, ignoring their errors: after a
     // failure, before prove rethrows it.
-    void synchronize_streams() const noexcept;
+    void synchronize_streams() noexcept;
 
     // The schedules, one per workload: each runs its steps in order, and each step
     // enqueues its work and logs the phases it reports. A Groth16 one returns the MSMs'
@@ -252,9 +255,6 @@ private:
     // thread of its own beside the GPU's schedule, and logs its interval.
     template <class Curve>
     curve::G2<Curve> sum_b2_on_host(const Partition& partition, const DeviceProvingKey<Curve>& key);
-    template <class Curve>
-    void run_l_then_wait_for_z_msms(const Partition& partition, const DeviceProvingKey<Curve>& key,
-                                    Groth16Buffers<Curve>& buffers, const Event& z_msms_done);
     // a, b and c up and to the coset (lean: a and b, then a *= b, and c's upload into b
     // enqueued), then c (lean: to the coset) and h's transform, into b, over the domain's
     // `tables` of Fr (the key's curve's; BLS12-381's for the quotient workload). Their
@@ -301,6 +301,7 @@ private:
     CudaBackend& backend_;
     std::string copy_lane_;
     std::string compute_lane_;
+    std::string beside_h_lane_;  // the MSMs beside H (ProofMsms::beside_h)
     std::string host_lane_;
     Stream compute_stream_;
     std::optional<Stream> own_copy_stream_;  // CopyStreams::worker

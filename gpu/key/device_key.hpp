@@ -69,6 +69,10 @@ struct MsmMemoryPlan {
     // which are then uploaded only once z's MSMs are done: under L, the quotient after it
     // (CudaWorker::prove). Planned where the scratch would not fit otherwise (2^27).
     bool g2_scratch_in_vectors = false;
+    // The lane beside H (ProofMsms::beside_h): whether it may run, and the bytes of the
+    // worker's a vector it may take (what h's digest block sums leave of it).
+    BesideH beside_h = BesideH::off;
+    uint64_t beside_h_room_bytes = 0;
     uint64_t device_bytes = 0;       // the tables'
     uint64_t freed_query_bytes = 0;  // their queries', freed once they are built
 

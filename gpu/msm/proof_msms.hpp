@@ -10,6 +10,11 @@
 // ScalarPlan serves them all: each preparation follows, in stream order, the last run
 // that read the one before. B2 on a second stream beside the G1 MSMs is slower than one
 // after the other: the two curves' gathers slow each other (docs/msm.md#a-proofs-five-msms).
+// The exception is a streamed key's A and L (beside_h): mostly bits in a PoRep partition,
+// their MSMs wait on their points' copies, while H's of full-size scalars keeps the GPU
+// busy and leaves the bus idle. They run on a lane of their own (a second plan, G1
+// accumulator and stager, on a second stream and host thread) beside H's, in memory dead
+// while H runs: the worker's a vector's, once h is made.
 // Only the MSMs' window sums come back to the host, where sums() combines each MSM's (the
 // Horner steps one device thread would spend 2 ms on, 5 in G2, for each chunk) and
 // groth16::combine makes the proof. Where the key's placement runs B2 on the host (KeyPlacement::b2_on_host),
@@ -39,11 +44,20 @@
 #include "core/groth16/prover.hpp"
 
 #include <cstdint>
+#include <future>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 namespace zkbatch::cuda {
+
+// Where ProofMsms::beside_h puts a lane beside H, and in what chunks.
+struct BesideHLane {
+    uint64_t chunk_points = 0;  // 0: no lane
+    uint64_t bytes = 0;         // its buffers', each padded to DeviceArena::kAlignment
+    bool in_vector_a = false;   // in the a vector's room, else after the quotient's vectors
+};
 
 template <class Curve>
 class ProofMsms {
@@ -58,12 +72,15 @@ public:
     // points in each of B's queries (DeviceProvingKey::b_points), in chunks of at most
     // `chunk_points` points (0: none, every MSM at once), with the tables and B2's rounds
     // of `memory`. Under memory.g2_scratch_in_vectors the rounds' scratch goes in `lent`
-    // (lent_bytes of device memory the caller leaves alone until run_z's event). Throws
-    // std::invalid_argument when the chunks make more than kMaxChunkIntervals intervals,
-    // or come with tables (tables are for whole MSMs), or when the scratch is to be lent
-    // and `lent` is null.
+    // (lent_bytes of device memory the caller leaves alone until run_z's event). The lane
+    // beside H, where beside_h plans one, takes its bytes at `beside_h_memory` (device
+    // memory, 256-byte aligned, that the caller leaves alone from run_h until sums).
+    // Throws std::invalid_argument when the chunks make more than kMaxChunkIntervals
+    // intervals, or come with tables (tables are for whole MSMs), or when the scratch or
+    // the lane has no memory given.
     ProofMsms(const KeyHeader& header, uint64_t b_points, uint64_t chunk_points = 0, const MsmMemoryPlan& memory = {},
-              void* lent = nullptr);
+              void* lent = nullptr, void* beside_h_memory = nullptr);
+    ~ProofMsms();
 
     // Device bytes a ProofMsms of these arguments (any b_points) allocates (the plan,
     // both accumulators, the rounds' scratch unless lent, the sums, the slots for the
@@ -74,6 +91,13 @@ public:
     // The device bytes it takes in the caller's memory: B2's rounds' scratch under
     // memory.g2_scratch_in_vectors, else 0.
     static uint64_t lent_bytes(const KeyHeader& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
+    // The lane beside H under `memory` (none where the option is off, or the key streams
+    // neither A nor L): chunks of the largest of chunk_points, 1/2, 1/4 and 1/8 of it,
+    // whose buffers fit in memory.beside_h_room_bytes (the a vector's); else, under
+    // BesideH::on, chunks as large as the others' in memory after the quotient's vectors.
+    // It runs L's MSM, and A's where B is sparse (a dense B's A shares its plan with B1
+    // and B2).
+    static BesideHLane beside_h(const KeyHeader& header, uint64_t chunk_points, const MsmMemoryPlan& memory);
     // The longest level-0 segment B2's rounds get scratch for under `memory` on the
     // current device: what its most entries can use of memory.g2_affine_segment; 0 when
     // none (too few entries to fill the slots, or no scratch planned).
@@ -97,14 +121,18 @@ public:
     // (ScalarPlan::prepare), that is until the stream has done what came before them.
     //   run_z  A, B1 and B2, each chunk of z once its event in `z_ready` has completed
     //          (z_chunks() of them: the caller uploads z in chunk_points() pieces; a
-    //          sparse B's chunks follow A's, whole z uploaded). z holds
-    //          key.header.num_variables elements (device, Montgomery form). Throws
-    //          std::invalid_argument for a key whose tables are not the construction's
-    //          plan's, or too few events. Returns an event on `stream` after B2's last
-    //          chunk: the lent memory is free once it completes.
-    //   run_l  L.
+    //          sparse B's chunks follow A's, whole z uploaded; A beside H: all of z
+    //          first). z holds key.header.num_variables elements (device, Montgomery
+    //          form). Throws std::invalid_argument for a key whose tables are not the
+    //          construction's plan's, or too few events. Returns an event on `stream`
+    //          after B2's last chunk: the lent memory is free once it completes.
+    //   run_l  L; not with a lane beside H, which runs it in run_h.
     //   run_h  H, once `h_ready` has completed, over the key's h_points() scalars of h
-    //          (device, canonical), and the sums' copies to the host.
+    //          (device, canonical), and the sums' copies to the host. With a lane beside
+    //          H, that lane's MSMs (L's, and A's where it has them) on its own stream
+    //          and thread, after everything enqueued on `stream` so far (the caller's
+    //          last use of the lane's memory); run_h returns once the lane has enqueued
+    //          all it runs, and `stream` waits for it.
     //   sums   waits for all five sums on `stream` and returns them (the caller may do
     //          host work under H first); B2's at infinity where it runs on the host.
     // run_l, run_h or sums out of this order throws std::logic_error; run_z always starts
@@ -115,38 +143,63 @@ public:
     // full-size values (a PoRep partition's) gives B2 too few entries for the rounds, and
     // leaves the lent memory alone.
     bool lent_scratch_written() const { return lent_written_; }
+    // Whether a lane beside H runs L (and A where B is sparse) in run_h.
+    bool has_lane_beside_h() const { return beside_ != nullptr; }
     void run_l(const Key& key, const Fr* z, const Stream& stream);
-    void run_h(const Key& key, const Fr* h, const Stream& stream, const Event& h_ready);
+    void run_h(const Key& key, const Fr* z, const Fr* h, const Stream& stream, const Event& h_ready);
     groth16::generic::MsmSums<Curve> sums(const Key& key, const Stream& stream);
+    // Waits for the lane beside H's thread and streams, its errors dropped: for a caller
+    // unwinding a failed proof before its memory is used again.
+    void synchronize_lane_beside_h() noexcept;
 
     // After sums: the MSMs' intervals, each between two events on the caller's stream:
     // A's, B1's and B2's of each of z's chunks (A's with the chunk's plan), or where B is
     // sparse, A's of each of z's chunks then B1's and B2's of each of B's (B1's with the
-    // chunk's plan); then L's and H's (their plans included).
+    // chunk's plan); then L's and H's (their plans included). Those of the lane beside H
+    // come last, on its stream, and say so.
     struct Interval {
         groth16::ProofMsm msm;
         const Event* start;
         const Event* end;
+        bool beside_h = false;
     };
     const std::vector<Interval>& intervals() const { return intervals_; }
-    // After sums: the streamed queries' copies (QueryStager::bytes and its events).
-    const QueryStager& key_copies() const { return stager_; }
+    // After sums: the streamed queries' copies (QueryStager::bytes and its events), and
+    // those of the lane beside H (null where there is none).
+    const QueryStager& key_copies() const { return main_.stager; }
+    const QueryStager* beside_h_key_copies() const { return beside_ ? &beside_->stager : nullptr; }
 
 private:
-    // Records a new event on `stream` and returns it.
-    const Event& mark(const Stream& stream);
+    // What runs G1 MSMs in chunks on one stream: a plan, a G1 accumulator, a stager, and
+    // the events of its intervals. The main lane's plan also serves B2.
+    struct Lane {
+        Lane(const msm::MsmCapacity& capacity, uint64_t points, const KeyPlacement& placement,
+             DeviceArena* arena = nullptr);
+        // Records a new event on `stream` and returns it.
+        const Event& mark(const Stream& stream);
+
+        uint64_t chunk_points;
+        msm::ScalarPlan plan;
+        msm::BucketAccumulator<G1Params> g1;
+        QueryStager stager;         // the streamed queries' chunks
+        std::vector<Event> events;  // two per interval, made once, recorded again by every run
+        size_t events_used = 0;
+    };
     // B1's and B2's MSMs over `count` of B's points from `first` on (B1's at `b_g1_bases`,
     // from the stager), by the plan as prepared, after the event `start`; their window
     // sums to G1's slot b_g1_sum and G2's slot b_g2_sum.
     void run_b_chunk(const Key& key, uint64_t first, uint64_t count, const curve::G1Affine<Curve>* b_g1_bases,
                      uint64_t b_g1_sum, uint64_t b_g2_sum, const Event& start, const Stream& stream);
-    // L's or H's chunks, one interval for all of them.
-    void run_g1_chunks(groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
+    // A's, L's or H's chunks on `lane`, one interval for all of them, added to `intervals`.
+    void run_g1_chunks(Lane& lane, groth16::ProofMsm msm, const void* scalars, msm::ScalarForm form, uint64_t points,
                        const msm::BaseTable<G1Params>* table, const KeyQuery<curve::G1Affine<Curve>>& query,
-                       uint64_t first_sum, const Stream& stream);
-    // One chunk of a G1 MSM, by the plan as prepared, its window sums into slot `sum`.
-    void accumulate_g1(const msm::BaseTable<G1Params>* table, const curve::G1Affine<Curve>* bases, uint64_t sum,
-                       const Stream& stream);
+                       uint64_t first_sum, const Stream& stream, std::vector<Interval>& intervals);
+    // One chunk of a G1 MSM on `lane`, by its plan as prepared, its window sums into slot `sum`.
+    void accumulate_g1(Lane& lane, const msm::BaseTable<G1Params>* table, const curve::G1Affine<Curve>* bases,
+                       uint64_t sum, const Stream& stream);
+    // The lane beside H's MSMs, on its own thread: what run_h starts.
+    void run_beside_h(const Key& key, const Fr* z);
+    uint64_t beside_chunk_points() const { return beside_ ? beside_->chunk_points : 0; }
     // Throws std::logic_error unless the last step run was `previous`; then `next` is.
     enum class Step { none, z, l, h };
     void advance(Step previous, Step next);
@@ -154,10 +207,16 @@ private:
     uint64_t chunk_points_;
     uint64_t b_points_;
     MsmMemoryPlan memory_;
-    msm::ScalarPlan plan_;  // z's (A, B1, B2), then L's, then H's
-    msm::BucketAccumulator<G1Params> g1_;
+    Lane main_;                                           // z's plan (A, B1, B2), then L's, then H's
     std::optional<msm::BucketAccumulator<G2Params>> g2_;  // none where B2 runs on the host
-    QueryStager stager_;  // the streamed queries' chunks (memory.key)
+    // The lane beside H (beside_h; none: null), its stream, the device it runs on, the
+    // events between which it runs, its intervals, and its host thread.
+    std::unique_ptr<Lane> beside_;
+    std::optional<Stream> beside_stream_;
+    int device_ = 0;
+    Event beside_start_, beside_end_;
+    std::vector<Interval> beside_intervals_;
+    std::future<void> beside_run_;
     // Each chunk's window sums, a slot of the accumulator's most windows each, combined on
     // the host by sums(): G1's of A, B1, L and H in that order (ChunkCounts::first_g1_sum),
     // G2's of each of B's chunks (none where B2 runs on the host); each slot's layout.
@@ -165,9 +224,7 @@ private:
     DeviceBuffer<ec::Xyzz<G1Params>> g1_windows_;
     DeviceBuffer<ec::Xyzz<G2Params>> g2_windows_;
     std::vector<msm::WindowLayout> g1_layouts_, g2_layouts_;
-    PinnedBuffer host_sums_;        // g1_windows_ then g2_windows_
-    std::vector<Event> events_;     // two per interval, made once, recorded again by every run
-    size_t events_used_ = 0;
+    PinnedBuffer host_sums_;  // g1_windows_ then g2_windows_
     std::vector<Interval> intervals_;
     Step done_ = Step::none;  // which of run_z, run_l and run_h ran last (none once sums has)
     bool lent_written_ = false;  // lent_scratch_written

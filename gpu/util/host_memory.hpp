@@ -27,6 +27,14 @@ enum class G2Rounds {
     shared,     // always sharing a, b and c's block (tests and measurements)
 };
 
+// Whether the MSMs of a streamed A or L run on a second stream beside H's, in the memory of
+// the worker's a vector (option `msm_beside_h`; ProofMsms::beside_h).
+enum class BesideH {
+    off,
+    automatic,  // where the key streams A or L and the lane fits in the a vector's memory
+    on,         // where the key streams A or L, in memory of its own where a's is too small (tests)
+};
+
 // Where load_key may put the key's queries (option `key_placement`, KeyPlacement).
 enum class KeyPlacementChoice {
     automatic,  // on the device, streaming from host memory the fewest queries that must
@@ -64,6 +72,7 @@ struct BackendConfig {
     KeyPlacementChoice key_placement = KeyPlacementChoice::automatic;
     QuotientMemoryChoice quotient_memory = QuotientMemoryChoice::automatic;
     B2Msm b2_msm = B2Msm::device;
+    BesideH msm_beside_h = BesideH::automatic;
 };
 
 class HostMemoryPolicy {

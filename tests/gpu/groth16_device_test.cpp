@@ -460,6 +460,75 @@ TEST(CudaGroth16, ProofsOverAStreamedKeyAreTheSame) {
     }
 }
 
+// A streamed A's and L's MSMs on a lane of their own beside H's (backend option
+// msm_beside_h; at these sizes the a vector has no room for the lane, so "on" puts it in
+// memory of its own, as "auto" puts it in a's at 2^27). The proofs are cpu-ref's, for a
+// uniform key (L beside H; A shares z's plan with B1 and B2) and a PoRep key (B sparse: A
+// and L beside H, in chunks as large as the others'), from a file and made on the device,
+// with the lean quotient too (L no longer under c's upload). Each MSM is one interval
+// (A's and L's on the lane's own), and the key's copies are one per lane, every point's
+// bytes in all; "off" has no lane.
+TEST(CudaGroth16, ProofsWithMsmsBesideHAreTheSame) {
+    ZKB_REQUIRE_GPU();
+    test::TempDir folder("zkbatch-gpu-groth16");
+    struct Case {
+        circuit::R1csShape shape;
+        const char* options;
+        const char* beside_h;  // the fact cuda.msm_beside_h
+    };
+    const Case cases[] = {{{12, 3, 2, 0.9, 74}, "key_placement=host\nmsm_beside_h=on\n", "l"},
+                          {{13, 0, 3, circuit::kPorepBitShare, 75, circuit::R1csProfile::porep},
+                           "key_placement=host\nmsm_chunk_log=11\nmsm_beside_h=on\n",
+                           "a,l"},
+                          {{13, 0, 3, circuit::kPorepBitShare, 76, circuit::R1csProfile::porep},
+                           "key_placement=host\nmsm_chunk_log=10\nquotient_memory=lean\nmsm_beside_h=on\n",
+                           "a,l"},
+                          {{13, 0, 3, circuit::kPorepBitShare, 77, circuit::R1csProfile::porep},
+                           "key_placement=host\nmsm_chunk_log=11\nmsm_beside_h=off\n",
+                           "none"}};
+    for (const Case& test_case : cases) {
+        const circuit::R1csShape& shape = test_case.shape;
+        SCOPED_TRACE(testing::Message() << "log_n " << shape.log_n << ", " << test_case.options);
+        const auto made = seeded_key(shape, 80 + shape.seed, folder.path());
+        const uint64_t job_seed = 95 + shape.seed;
+        for (const zkb_key_source& source : {made->source(), made->seeded_source()}) {
+            expect_gpu_proofs_equal_cpu_ref(shape.log_n, source, made->key.vk, made->circuit.variables(), 2,
+                                            made->synthesized(job_seed), job_seed, test_case.options);
+        }
+        const LoadedBackend loaded = load_backend("cuda-pinned", shape.log_n, made->source(), test_case.options);
+        std::map<std::string, std::string> facts;
+        for (const auto& [key, value] : loaded.backend->facts()) facts[key] = value;
+        EXPECT_EQ(facts["cuda.msm_beside_h"], test_case.beside_h);
+        const bool lane = std::string(test_case.beside_h) != "none";
+        if (lane) {
+            EXPECT_EQ(facts["cuda.msm_beside_h_memory"], "own");
+            EXPECT_EQ(facts["cuda.msm_beside_h_chunk_points"], facts["cuda.msm_chunk_points"]);
+        }
+        const zkb_prove_report report = first_partition_report(loaded, *made, job_seed);
+        std::map<std::string, std::vector<std::string>> lanes;  // each MSM's intervals' lanes
+        uint64_t copies = 0, bytes = 0;
+        for (uint32_t i = 0; i < report.phase_count; ++i) {
+            const std::string name = report.phases[i].name;
+            if (name.starts_with("msm.")) lanes[name].emplace_back(report.phases[i].lane);
+            if (name != "key_h2d") continue;
+            ++copies;
+            bytes += report.phases[i].bytes;
+        }
+        const std::string beside_h = test_case.beside_h;
+        for (const char* msm : {"msm.a", "msm.l", "msm.h"}) {
+            ASSERT_EQ(lanes[msm].size(), 1u) << msm;
+            const bool beside =
+                lane && (std::string(msm) == "msm.l" || (beside_h == "a,l" && std::string(msm) == "msm.a"));
+            EXPECT_EQ(lanes[msm][0].ends_with(".beside_h"), beside) << msm << " on " << lanes[msm][0];
+        }
+        const groth16::ProvingKey& key = made->key;
+        const uint64_t b_points = device_b_points(key);
+        EXPECT_EQ(copies, lane ? 2u : 1u);
+        EXPECT_EQ(bytes,
+                  96 * (key.num_variables + b_points + key.private_variables() + key.h_points()) + 192 * b_points);
+    }
+}
+
 // The lean quotient (backend option quotient_memory = lean; what auto picks where a, b and
 // c and the domain's expanded tables do not fit): a and b on the device, c up into b once
 // a holds A*B, the power tables made from their seeds. The proofs are cpu-ref's, for a

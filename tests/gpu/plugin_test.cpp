@@ -102,6 +102,8 @@ TEST(CudaPlugins, RefuseUnknownOptionsBeforeTouchingTheDevice) {
     EXPECT_NE(quotient.find("'quotient_memory' = 'small' is not a choice: use 'auto'"), std::string::npos) << quotient;
     const std::string b2 = create_error("cuda-pageable", "b2_msm=cpu", 10);
     EXPECT_NE(b2.find("'b2_msm' = 'cpu' is not a choice: use 'device'"), std::string::npos) << b2;
+    const std::string beside_h = create_error("cuda-pinned", "msm_beside_h=yes", 10);
+    EXPECT_NE(beside_h.find("'msm_beside_h' = 'yes' is not a choice: use 'auto'"), std::string::npos) << beside_h;
     const std::string cap = create_error("cuda-pageable", "device_memory=16GB", 10);
     EXPECT_NE(cap.find("'device_memory' = '16GB' is not a size"), std::string::npos) << cap;
     const std::string tiny = create_error("cuda-pinned", "device_memory=512MiB", 10);
