@@ -13,7 +13,11 @@ class Event;
 
 class Stream {
 public:
-    Stream();
+    // The scheduler's preference among streams with kernels waiting: a high-priority
+    // stream's blocks start before a normal one's (CUDA's greatest stream priority).
+    enum class Priority { normal, high };
+
+    explicit Stream(Priority priority = Priority::normal);
     ~Stream();
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
