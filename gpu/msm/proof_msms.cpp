@@ -274,9 +274,7 @@ ProofMsms<Curve>::ProofMsms(const KeyHeader& header, uint64_t b_points, uint64_t
         beside_ = std::make_unique<Lane>(beside_h_capacity(lane.chunk_points), lane.chunk_points,
                                          beside_h_placement(memory.key), &arena);
         beside_->events.resize(4);  // A's and L's intervals
-        // Its kernels first: they are few and short, each chunk's copy waits for the
-        // chunk before to be done with its slot, and H's fill whatever they leave.
-        beside_stream_.emplace(Stream::Priority::high);
+        beside_stream_.emplace();
         ZKB_CUDA_CHECK(cudaGetDevice(&device_));
     }
 }

@@ -7,15 +7,7 @@
 
 namespace zkbatch::cuda {
 
-Stream::Stream(Priority priority) {
-    if (priority == Priority::normal) {
-        ZKB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-        return;
-    }
-    int least = 0, greatest = 0;
-    ZKB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    ZKB_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
-}
+Stream::Stream() { ZKB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
 
 Stream::~Stream() {
     // A destructor cannot throw; destroying a stream fails only when the context is

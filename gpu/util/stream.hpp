@@ -13,11 +13,7 @@ class Event;
 
 class Stream {
 public:
-    // The scheduler's preference among streams with kernels waiting: a high-priority
-    // stream's blocks start before a normal one's (CUDA's greatest stream priority).
-    enum class Priority { normal, high };
-
-    explicit Stream(Priority priority = Priority::normal);
+    Stream();
     ~Stream();
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
